@@ -1,0 +1,275 @@
+import { randomBytes } from 'node:crypto';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { fillPostgres, fillSqlite } from './fill.js';
+import { killAll, run } from './processes.js';
+import { printTable } from './report.js';
+import {
+  type BenchOptions,
+  measureCeiling,
+  measureService,
+  postgresPool,
+  type Row,
+  type ScenarioOutcome,
+  sqlitePool,
+} from './scenario.js';
+
+/**
+ * `npm run bench`: the bare-Fastify ceiling, then the service per database, table size and worker
+ * count. Settings come from flags (`--duration=5`) or the environment (`BENCH_DURATION=5`).
+ */
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function setting(name: string, fallback: string): string {
+  const flag = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return (
+    flag?.slice(name.length + 3) ??
+    process.env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`] ??
+    fallback
+  );
+}
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+const options: BenchOptions = {
+  root,
+  durationSeconds: Number(setting('duration', '10')),
+  warmupSeconds: Number(setting('warmup', '3')),
+  connections: list(setting('connections', '10,50,100')).map(Number),
+  cpuProf: setting('cpu-prof', '0') === '1',
+  resultsDir: join(root, 'bench/results'),
+};
+const rows = Number(setting('rows', '1000000'));
+const databases = list(setting('databases', 'sqlite,postgres'));
+const tables = list(setting('tables', 'empty,1m'));
+const workerCounts = list(setting('workers', '1,2')).map(Number);
+const postgresAdmin = setting('postgres-url', 'postgres://postgres@127.0.0.1:5432/postgres');
+// A database number of its own, emptied of the service's keys after each scenario.
+const redisUrl = setting('redis-url', 'redis://127.0.0.1:6379/13');
+
+const scratch = mkdtempSync(join(tmpdir(), 'cv-bench-'));
+const createdDatabases: string[] = [];
+
+async function cleanup(): Promise<void> {
+  killAll();
+  for (const name of createdDatabases.splice(0)) await dropDatabase(name).catch(() => undefined);
+  rmSync(scratch, { recursive: true, force: true });
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    process.stderr.write(`\n${signal}: stopping the bench and cleaning up\n`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+/** Rebuilds dist/ when a source or migration is newer than it. */
+async function buildIfNeeded(): Promise<void> {
+  const built = join(root, 'dist/main.js');
+  const newest = (dir: string): number =>
+    Math.max(
+      0,
+      ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+        e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+      ),
+    );
+  if (
+    existsSync(built) &&
+    statSync(built).mtimeMs >= Math.max(newest(join(root, 'src')), newest(join(root, 'migrations')))
+  )
+    return;
+  process.stderr.write('building dist/ …\n');
+  // tsc emits despite type errors; a half-typed tree still runs, so they are only reported.
+  await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root }).catch((err: Error) => {
+    if (!existsSync(built)) throw err;
+    process.stderr.write(`  tsc reported errors (building anyway): ${err.message.slice(0, 300)}\n`);
+  });
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: postgresAdmin, connectionTimeoutMillis: 2000 });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+const dropDatabase = (name: string) => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+const databaseUrl = (name: string) => postgresAdmin.replace(/\/[^/]*$/, `/${name}`);
+
+/** Why PostgreSQL cannot be measured, or null when it can. */
+async function postgresUnavailable(): Promise<string | null> {
+  if (
+    !existsSync(join(root, 'dist/store/postgres')) ||
+    readdirSync(join(root, 'dist/store/postgres')).length === 0
+  ) {
+    return 'no PostgreSQL store in this build';
+  }
+  try {
+    await admin((c) => c.query('SELECT 1'));
+    return null;
+  } catch (err) {
+    return `PostgreSQL not reachable at ${postgresAdmin}: ${(err as Error).message}`;
+  }
+}
+
+/** Deletes the rate-limit keys the service left in the bench's Redis database. */
+async function clearRedis(): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', 'cv:*', 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Creates the schema through the service's own store, so the bench follows its migrations. */
+async function migrate(url: string): Promise<void> {
+  const { openStore } = (await import(
+    join(root, 'dist/store/factory.js')
+  )) as typeof import('../src/store/factory.js');
+  const store = await openStore(url);
+  await store.migrate();
+  await store.close();
+}
+
+async function main(): Promise<void> {
+  mkdirSync(options.resultsDir, { recursive: true });
+  await buildIfNeeded();
+  const started = new Date();
+  process.stderr.write(
+    `bench: ${options.durationSeconds} s per measurement, connections ${options.connections.join('/')}\n`,
+  );
+  process.stderr.write('ceiling: bare Fastify\n');
+  const ceiling = await measureCeiling(options);
+  const outcomes: ScenarioOutcome[] = [];
+  const now = Date.now();
+  let sqliteTemplate: string | null = null;
+  const pgReason = databases.includes('postgres') ? await postgresUnavailable() : null;
+
+  for (const database of databases) {
+    for (const table of tables) {
+      for (const workers of workerCounts) {
+        const name = `${database}-${table}-${workers}w`;
+        if (database === 'postgres' && pgReason) {
+          outcomes.push({ scenario: name, rows: [], skipped: pgReason });
+          continue;
+        }
+        process.stderr.write(`${name}\n`);
+        const dataDir = mkdtempSync(join(scratch, `${name}-`));
+        try {
+          if (database === 'sqlite') {
+            const file = join(dataDir, 'verify.db');
+            if (table === '1m') {
+              if (!sqliteTemplate) {
+                sqliteTemplate = join(scratch, 'template.db');
+                const t0 = Date.now();
+                await migrate(`sqlite:${sqliteTemplate}`);
+                fillSqlite(sqliteTemplate, rows, now);
+                process.stderr.write(`  filled ${rows} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+              }
+              copyFileSync(sqliteTemplate, file);
+            }
+            outcomes.push(
+              await measureService(options, {
+                name,
+                workers,
+                redisUrl: workers > 1 ? redisUrl : undefined,
+                databaseUrl: `sqlite:${file}`,
+                dataDir,
+                readPool: sqlitePool(file),
+              }),
+            );
+          } else {
+            const db = `cv_bench_${randomBytes(4).toString('hex')}`;
+            await admin((c) => c.query(`CREATE DATABASE ${db}`));
+            createdDatabases.push(db);
+            const url = databaseUrl(db);
+            if (table === '1m') {
+              const t0 = Date.now();
+              await migrate(url);
+              await fillPostgres(url, rows, now);
+              process.stderr.write(`  filled ${rows} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+            }
+            try {
+              outcomes.push(
+                await measureService(options, {
+                  name,
+                  workers,
+                  redisUrl: workers > 1 ? redisUrl : undefined,
+                  databaseUrl: url,
+                  dataDir,
+                  readPool: postgresPool(url),
+                }),
+              );
+            } finally {
+              createdDatabases.splice(createdDatabases.indexOf(db), 1);
+              await dropDatabase(db);
+            }
+          }
+        } catch (err) {
+          outcomes.push({ scenario: name, rows: [], skipped: `failed: ${(err as Error).message}` });
+        } finally {
+          rmSync(dataDir, { recursive: true, force: true });
+          if (workers > 1) await clearRedis().catch(() => undefined);
+        }
+      }
+    }
+  }
+
+  // Measured again at the end: on a shared machine the ceiling drifts, and the ratios use the mean.
+  process.stderr.write('ceiling again: bare Fastify\n');
+  const ceilingEnd = await measureCeiling(options, 'bare-fastify (end)');
+  const ceilingAt = new Map(
+    ceiling.map((r) => {
+      const end = ceilingEnd.find((e) => e.connections === r.connections)?.requestsPerSecond;
+      return [r.connections, end === undefined ? r.requestsPerSecond : (r.requestsPerSecond + end) / 2];
+    }),
+  );
+  const all: Row[] = [...ceiling, ...ceilingEnd, ...outcomes.flatMap((o) => o.rows)].map((r) => ({
+    ...r,
+    ratio: Math.round((r.requestsPerSecond / (ceilingAt.get(r.connections) ?? Number.NaN)) * 100) / 100,
+  }));
+  const skipped = outcomes.filter((o) => o.skipped).map((o) => ({ scenario: o.scenario, reason: o.skipped }));
+  const logs = outcomes
+    .filter((o) => o.logLines !== undefined)
+    .map(({ scenario, logLines, logErrors, codesInLog }) => ({ scenario, logLines, logErrors, codesInLog }));
+  printTable(all, skipped, logs);
+  const file = join(options.resultsDir, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ startedAt: started.toISOString(), options: { ...options, root: undefined, rows }, rows: all, skipped, logs }, null, 2)}\n`,
+  );
+  process.stderr.write(`results: ${file}\n`);
+}
+
+main()
+  .catch((err) => {
+    process.stderr.write(
+      `bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exitCode = 1;
+  })
+  .finally(() => cleanup());

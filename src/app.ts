@@ -1,0 +1,180 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import type { Logger } from 'pino';
+import type { Delivery } from './delivery/interface.js';
+import type { AccountAdmin } from './domain/accounts.js';
+import type { Clock } from './domain/clock.js';
+import type { VerificationService } from './domain/verification-service.js';
+import { ApiError, renderError } from './http/errors.js';
+import { keyCacheOf } from './http/key-cache.js';
+import { openApiOptions } from './http/openapi.js';
+import { adminRoutes } from './http/routes/admin.js';
+import { dashboardRoutes } from './http/routes/dashboard.js';
+import { healthRoutes } from './http/routes/health.js';
+import { sendCodeRoute } from './http/routes/send-code.js';
+import { verifyCodeRoute } from './http/routes/verify-code.js';
+import { ErrorResponse } from './http/schemas.js';
+import type { RateLimitStore } from './limits/interface.js';
+import type { Store } from './store/interface.js';
+
+/** Everything the HTTP layer needs, built once by the composition root. */
+export interface AppDeps {
+  store: Store;
+  counters: RateLimitStore;
+  service: VerificationService;
+  admin: AccountAdmin;
+  delivery: Delivery;
+  clock: Clock;
+  /** SHA-256 of the admin token. */
+  adminTokenHash: Buffer;
+  logger: Logger;
+  version: string;
+  trustProxy?: boolean;
+  /** Extra routes (metrics, provider callbacks) registered by later layers. */
+  plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
+  /** Sees every answered request (metrics); a root hook, since plugins are encapsulated. */
+  observeResponse?: (request: FastifyRequest, reply: FastifyReply) => void;
+}
+
+/** 16 KiB: a send-code body is a few hundred bytes; anything larger is refused with 413. */
+export const BODY_LIMIT = 16 * 1024;
+
+/** Builds the Fastify application; it does not listen. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    // One line per request costs a quarter of the throughput; the domain logs what matters.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    trustProxy: deps.trustProxy ?? false,
+    return503OnClosing: true,
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false },
+    },
+  });
+
+  // JSON only: Fastify's default text/plain parser would let other bodies reach validation.
+  app.removeContentTypeParser('text/plain');
+  app.addSchema(ErrorResponse);
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const apiError = toApiError(err);
+    if (apiError.code === 'INTERNAL' || apiError.code === 'UNAVAILABLE') {
+      request.log.error(
+        { err: { type: err.name, message: err.message, stack: err.stack }, url: request.routeOptions.url },
+        'request failed',
+      );
+    }
+    if (apiError.retryAfterSeconds !== undefined)
+      reply.header('retry-after', String(apiError.retryAfterSeconds));
+    reply.code(apiError.status).type('application/json').send(renderError(apiError));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .code(404)
+      .send(
+        renderError(new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+      );
+  });
+  const shutdown = closeKeepAliveOnShutdown(app);
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.header('cache-control', 'no-store');
+    if (shutdown.closing) reply.header('connection', 'close');
+    done();
+  });
+  const observe = deps.observeResponse;
+  if (observe) {
+    app.addHook('onResponse', (request, reply, done) => {
+      observe(request, reply);
+      done();
+    });
+  }
+
+  await app.register(swagger, openApiOptions(deps.version));
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+
+  await app.register(healthRoutes(deps));
+  await app.register(sendCodeRoute(deps));
+  await app.register(verifyCodeRoute(deps));
+  await app.register(
+    async (admin) => {
+      // A change to keys or accounts takes effect at once in this process's key cache.
+      admin.addHook('onSend', (request, _reply, payload, done) => {
+        if (request.method !== 'GET') keyCacheOf(deps.store).clear();
+        done(null, payload);
+      });
+      await admin.register(adminRoutes(deps));
+    },
+    { prefix: '/v1/admin' },
+  );
+  await app.register(dashboardRoutes());
+  for (const plugin of deps.plugins ?? []) await app.register(async (instance) => plugin(instance));
+  return app;
+}
+
+/**
+ * A graceful close lets in-flight requests finish, but keep-alive connections that go idle after
+ * the server stopped listening would hold it open until their timeout: answer with
+ * `Connection: close` from then on, and close idle connections as they appear.
+ */
+function closeKeepAliveOnShutdown(app: FastifyInstance): { closing: boolean } {
+  const state = { closing: false };
+  let sweeper: NodeJS.Timeout | undefined;
+  app.addHook('preClose', (done) => {
+    state.closing = true;
+    app.server.closeIdleConnections();
+    sweeper = setInterval(() => app.server.closeIdleConnections(), 50);
+    sweeper.unref();
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(sweeper);
+    done();
+  });
+  return state;
+}
+
+/** Maps anything thrown in a request to the contract's errors; unknown failures become INTERNAL. */
+function toApiError(err: FastifyError): ApiError {
+  if (err instanceof ApiError) return err;
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Send the body as JSON with "Content-Type: application/json".',
+      );
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('PAYLOAD_TOO_LARGE', `The body must be at most ${BODY_LIMIT} bytes.`);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('INVALID_JSON', 'The body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('VALIDATION_ERROR', 'The Content-Length header does not match the body.');
+  }
+  if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON|proto/i.test(err.message))) {
+    return new ApiError('INVALID_JSON', 'The body is not valid JSON.');
+  }
+  if (err.validation) {
+    return new ApiError('VALIDATION_ERROR', `Invalid request: ${err.message}`);
+  }
+  if (err.statusCode === 503 || err.name === 'LimitStoreUnavailable' || err.name === 'StoreUnavailable') {
+    return new ApiError(
+      'UNAVAILABLE',
+      'A service the request depends on is unavailable; retry shortly.',
+      undefined,
+      1,
+    );
+  }
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return new ApiError('VALIDATION_ERROR', err.message);
+  }
+  return new ApiError('INTERNAL', 'An unexpected error occurred; the call may be retried.');
+}

@@ -1,0 +1,151 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/schema.js';
+import { AccountAdmin } from '../domain/accounts.js';
+import { systemClock } from '../domain/clock.js';
+import { CHANNELS, type Channel } from '../domain/types.js';
+import { openStore } from '../store/factory.js';
+import type { Store } from '../store/interface.js';
+
+const USAGE = `contact-verify: manage accounts, API keys and the database from a shell.
+
+Usage:
+  contact-verify accounts create --name <name>
+  contact-verify accounts list
+  contact-verify keys create --name <name> --channels EMAIL,SMS,WHATSAPP [--account <id>] [--test]
+  contact-verify keys list [--account <id>]
+  contact-verify keys revoke <key-id>
+  contact-verify keys rotate <key-id>
+  contact-verify migrate
+
+Settings come from the same environment variables as the service (DATABASE_URL, CONFIG_FILE …).
+Add --json for machine-readable output.`;
+
+const COMMANDS = [
+  'migrate',
+  'accounts create',
+  'accounts list',
+  'keys create',
+  'keys list',
+  'keys revoke',
+  'keys rotate',
+];
+
+/** A command's outcome: what to print, and the exit code. */
+type Outcome = { out: unknown; text: string; code?: number };
+
+/** The CLI's entry point: its own composition root, reading the same configuration as the service. */
+export async function runCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ output: string; code: number }> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      channels: { type: 'string' },
+      account: { type: 'string' },
+      test: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [group, action, id] = positionals;
+  if (values.help || !group) return { output: USAGE, code: group || values.help ? 0 : 2 };
+
+  const command = `${group} ${action ?? ''}`.trim();
+  if (!COMMANDS.includes(command)) return { output: `unknown command "${command}"\n\n${USAGE}`, code: 2 };
+
+  const config = loadConfig(env);
+  const store = await openStore(config.databaseUrl);
+  try {
+    const admin = new AccountAdmin(store, systemClock);
+    await admin.ensureDefaultAccount();
+    const result = await dispatch(store, admin, group, action, id, values);
+    return {
+      output: values.json ? JSON.stringify(result.out, null, 2) : result.text,
+      code: result.code ?? 0,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+async function dispatch(
+  store: Store,
+  admin: AccountAdmin,
+  group: string,
+  action: string | undefined,
+  id: string | undefined,
+  values: { name?: string; channels?: string; account?: string; test?: boolean },
+): Promise<Outcome> {
+  const fail = (text: string): Outcome => ({ out: { error: text }, text, code: 2 });
+  switch (`${group} ${action ?? ''}`.trim()) {
+    case 'migrate': {
+      const applied = await store.migrate();
+      return { out: { dialect: store.dialect, applied }, text: `${store.dialect}: schema up to date` };
+    }
+    case 'accounts create': {
+      if (!values.name) return fail('accounts create needs --name');
+      const account = await admin.createAccount(values.name);
+      return { out: account, text: `created account ${account.id} (${account.name})` };
+    }
+    case 'accounts list': {
+      const accounts = await admin.listAccounts();
+      return { out: accounts, text: accounts.map((a) => `${a.id}\t${a.name}`).join('\n') };
+    }
+    case 'keys create': {
+      if (!values.name) return fail('keys create needs --name');
+      const channels = (values.channels ?? '')
+        .split(',')
+        .map((c) => c.trim().toUpperCase())
+        .filter(Boolean);
+      const unknown = channels.filter((c) => !(CHANNELS as readonly string[]).includes(c));
+      if (channels.length === 0 || unknown.length > 0) {
+        return fail(`--channels takes a comma-separated list of ${CHANNELS.join(', ')}`);
+      }
+      const created = await admin.createKey({
+        name: values.name,
+        channels: channels as Channel[],
+        accountId: values.account,
+        test: values.test,
+      });
+      if (!created) return fail(`no account ${values.account}`);
+      return {
+        out: { ...created.record, key: created.key },
+        text:
+          `created key ${created.record.id} for ${created.record.accountId} (${created.record.channels.join(', ')})\n` +
+          `secret, shown once: ${created.key}`,
+      };
+    }
+    case 'keys list': {
+      const keys = await admin.listKeys(values.account);
+      return {
+        out: keys,
+        text: keys
+          .map(
+            (k) =>
+              `${k.id}\t${k.prefix}…\t${k.accountId}\t${k.channels.join(',')}\t${k.test ? 'test' : 'live'}\t${k.revokedAt ? 'revoked' : 'active'}\t${k.name}`,
+          )
+          .join('\n'),
+      };
+    }
+    case 'keys revoke': {
+      if (!id) return fail('keys revoke needs a key id');
+      return (await admin.revokeKey(id))
+        ? { out: { id, revoked: true }, text: `revoked ${id}` }
+        : fail(`no live key ${id}`);
+    }
+    case 'keys rotate': {
+      if (!id) return fail('keys rotate needs a key id');
+      const created = await admin.rotateKey(id);
+      if (!created) return fail(`no live key ${id}`);
+      return {
+        out: { ...created.record, key: created.key, replaces: id },
+        text: `revoked ${id}; new key ${created.record.id}\nsecret, shown once: ${created.key}`,
+      };
+    }
+    default:
+      return fail(`unknown command "${group} ${action ?? ''}"\n\n${USAGE}`);
+  }
+}

@@ -1,0 +1,178 @@
+import { readFileSync } from 'node:fs';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { deliveryConfigProblems, deliverySettings } from '../delivery/settings.js';
+
+/**
+ * Every setting of the service, described once: its environment variable, type, default and
+ * meaning. The same description validates the environment at boot, masks secrets and writes the
+ * README's settings table (`npm run settings-table`).
+ */
+const int = (env: string, def: number, min: number, max: number, description: string) =>
+  Type.Integer({ env, default: def, minimum: min, maximum: max, description });
+const optionalString = (env: string, description: string, secret = false) =>
+  Type.Optional(Type.String({ env, description, secret, minLength: 1 }));
+
+export const settings = {
+  port: int('PORT', 8080, 0, 65535, 'TCP port the HTTP server listens on.'),
+  host: Type.String({
+    env: 'HOST',
+    default: '127.0.0.1',
+    description: 'Address to bind; 0.0.0.0 in containers.',
+  }),
+  databaseUrl: Type.String({
+    env: 'DATABASE_URL',
+    default: 'sqlite:./data/verify.db',
+    description: '`sqlite:<path>` (embedded default) or `postgres://…` for PostgreSQL.',
+  }),
+  redisUrl: optionalString(
+    'REDIS_URL',
+    'Redis for rate limits shared by every instance; in-process when unset.',
+  ),
+  redisKeyPrefix: Type.String({
+    env: 'REDIS_KEY_PREFIX',
+    default: 'cv',
+    minLength: 1,
+    description: 'Prefix of every rate-limit key in Redis (lets several deployments share one Redis).',
+  }),
+  metricsToken: optionalString(
+    'METRICS_TOKEN',
+    'Bearer token required by GET /metrics. When unset, /metrics is open: keep it off the public load balancer.',
+    true,
+  ),
+  adminToken: optionalString(
+    'ADMIN_TOKEN',
+    'Bearer token of the admin API. When unset, one is generated on first start, stored (hashed) and printed once.',
+    true,
+  ),
+  codeSecret: optionalString(
+    'CODE_SECRET',
+    'HMAC secret for code hashes. When unset, one is generated on first start and stored in the database.',
+    true,
+  ),
+  codeLength: int('CODE_LENGTH', 6, 4, 10, 'Digits in a code (accounts may override).'),
+  codeTtlSeconds: int('CODE_TTL_SECONDS', 600, 60, 1800, 'Lifetime of a code (accounts may override).'),
+  maxAttempts: int('MAX_ATTEMPTS', 5, 1, 20, 'Checks allowed per verification request or dual pair.'),
+  resendCooldownSeconds: int(
+    'RESEND_COOLDOWN_SECONDS',
+    30,
+    0,
+    3600,
+    'Wait between two sends to one destination and channel.',
+  ),
+  sendsPerDestinationPerHour: int(
+    'SENDS_PER_DESTINATION_PER_HOUR',
+    5,
+    1,
+    1000,
+    'Sends per destination and channel per hour.',
+  ),
+  failuresPerDestinationPerDay: int(
+    'FAILURES_PER_DESTINATION_PER_DAY',
+    20,
+    1,
+    10000,
+    'Wrong codes per destination per 24 h, past which sends to it are refused.',
+  ),
+  keySendPerSecond: int(
+    'KEY_SEND_PER_SECOND',
+    100,
+    1,
+    1_000_000,
+    'send-code requests per API key per second.',
+  ),
+  keyVerifyPerSecond: int(
+    'KEY_VERIFY_PER_SECOND',
+    500,
+    1,
+    1_000_000,
+    'verify-code requests per API key per second.',
+  ),
+  countrySendsPerHour: int(
+    'COUNTRY_SENDS_PER_HOUR',
+    1000,
+    1,
+    100_000_000,
+    'SMS and WhatsApp sends per account and destination country per hour.',
+  ),
+  allowedCountries: Type.String({
+    env: 'ALLOWED_COUNTRIES',
+    default: '*',
+    description:
+      'Comma-separated ISO codes that SMS and WhatsApp may reach (`*`: all). Accounts may narrow it.',
+  }),
+  logLevel: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { env: 'LOG_LEVEL', default: 'info', description: 'pino log level.' },
+  ),
+  trustProxy: Type.Boolean({
+    env: 'TRUST_PROXY',
+    default: false,
+    description: 'Trust X-Forwarded-* headers (set behind a load balancer).',
+  }),
+  workers: int('WORKERS', 1, 1, 64, 'Processes to run with node:cluster (one per core at most).'),
+  retentionDays: int(
+    'RETENTION_DAYS',
+    30,
+    1,
+    3650,
+    'Verification requests and outbox messages older than this are deleted.',
+  ),
+  sweepIntervalSeconds: int('SWEEP_INTERVAL_SECONDS', 60, 1, 86400, 'How often the retention sweeper runs.'),
+  // Providers, SMS routing and callbacks: described in src/delivery/settings.ts and each provider folder.
+  ...deliverySettings,
+};
+
+export const ConfigSchema = Type.Object(settings);
+export type Config = Static<typeof ConfigSchema>;
+
+/** Raised at boot with a message that names the variable at fault. */
+export class ConfigError extends Error {}
+
+type SettingSchema = TSchema & { env: string; secret?: boolean; description?: string; default?: unknown };
+
+/**
+ * Reads the settings from the environment, falling back to a JSON config file named by
+ * `CONFIG_FILE` that uses the same variable names; the environment wins.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const file = readConfigFile(env.CONFIG_FILE);
+  const raw: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(settings) as unknown as Array<[string, SettingSchema]>) {
+    const value = env[schema.env] ?? file[schema.env];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
+  const problems = [...Value.Errors(ConfigSchema, converted)].map((e) => {
+    const key = e.path.split('/')[1] ?? '';
+    const schema = (settings as unknown as Record<string, SettingSchema>)[key];
+    return `${schema?.env ?? key}: ${e.message}${schema?.secret ? '' : ` (got ${JSON.stringify(raw[key])})`}`;
+  });
+  if (problems.length === 0) problems.push(...deliveryConfigProblems(settings, converted as Config));
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return converted as Config;
+}
+
+function readConfigFile(path: string | undefined): Record<string, unknown> {
+  if (!path) return {};
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch (err) {
+    throw new ConfigError(`CONFIG_FILE ${path} could not be read as JSON: ${(err as Error).message}`);
+  }
+}
+
+/** The descriptions of every setting, for docs and the settings table. */
+export function describeSettings(): Array<{
+  env: string;
+  default: unknown;
+  secret: boolean;
+  description: string;
+}> {
+  return (Object.values(settings) as unknown as SettingSchema[]).map((s) => ({
+    env: s.env,
+    default: s.default,
+    secret: Boolean(s.secret),
+    description: s.description ?? '',
+  }));
+}

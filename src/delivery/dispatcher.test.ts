@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { deliveryRequest } from '../../test/delivery/support/request.js';
+import { ManualClock } from '../domain/clock.js';
+import type { Channel } from '../domain/types.js';
+import { Dispatcher } from './dispatcher.js';
+import type { ChannelProvider, ProviderState, SendOutcome } from './interface.js';
+
+/** A provider that answers from a script and counts its calls. */
+class Scripted implements ChannelProvider {
+  calls = 0;
+  checks = 0;
+  constructor(
+    readonly name: string,
+    public answer: () => SendOutcome | Promise<SendOutcome>,
+    readonly channels: readonly Channel[] = ['SMS'],
+    public state: ProviderState = 'up',
+  ) {}
+  async send() {
+    this.calls++;
+    return this.answer();
+  }
+  async check() {
+    this.checks++;
+    return this.state;
+  }
+}
+
+const sent = (id: string) => () => ({ ok: true as const, providerMessageId: id });
+const transient = () => ({ ok: false as const, retryable: true, error: 'HTTP 503' });
+const refusal = () => ({ ok: false as const, retryable: false, error: 'invalid number' });
+
+function setup(policy = { failures: 2, cooldownMs: 10_000 }) {
+  const clock = new ManualClock(0);
+  const outbox = new Scripted('outbox', sent('msg_1'), ['EMAIL', 'SMS', 'WHATSAPP']);
+  const a = new Scripted('a', sent('A1'));
+  const b = new Scripted('b', sent('B1'));
+  const voice = new Scripted('voice', sent('V1'), ['WHATSAPP']);
+  const dispatcher = new Dispatcher(
+    outbox,
+    { SMS: () => [a, b], WHATSAPP: (r) => (r.deliveryType === 'CALL' ? [voice] : []) },
+    [a, b, voice],
+    { clock, breaker: policy, checkIntervalMs: 5_000 },
+  );
+  return { clock, outbox, a, b, voice, dispatcher };
+}
+
+describe('Dispatcher', () => {
+  it('fails over on a retryable failure and stops at a refusal', async () => {
+    const { a, b, dispatcher } = setup();
+    a.answer = transient;
+    expect(await dispatcher.deliver(deliveryRequest(), { test: false })).toEqual({
+      ok: true,
+      provider: 'b',
+      providerMessageId: 'B1',
+      outbox: false,
+    });
+    a.answer = refusal;
+    expect(await dispatcher.deliver(deliveryRequest(), { test: false })).toMatchObject({
+      ok: false,
+      permanent: true,
+      provider: 'a',
+    });
+    expect(b.calls).toBe(1);
+  });
+
+  it('treats a provider that throws as a retryable failure', async () => {
+    const { a, dispatcher } = setup();
+    a.answer = () => {
+      throw new TypeError('boom');
+    };
+    expect(await dispatcher.deliver(deliveryRequest(), { test: false })).toMatchObject({
+      ok: true,
+      provider: 'b',
+    });
+  });
+
+  it('opens the circuit after repeated failures, half-opens after the cool-off', async () => {
+    const { clock, a, b, dispatcher } = setup();
+    a.answer = transient;
+    await dispatcher.deliver(deliveryRequest(), { test: false });
+    await dispatcher.deliver(deliveryRequest(), { test: false });
+    expect(a.calls).toBe(2);
+    await dispatcher.deliver(deliveryRequest(), { test: false });
+    expect(a.calls).toBe(2);
+    expect(b.calls).toBe(3);
+    clock.advance(10_000);
+    // Half-open: one more failure is enough to open it again.
+    await dispatcher.deliver(deliveryRequest(), { test: false });
+    expect(a.calls).toBe(3);
+    await dispatcher.deliver(deliveryRequest(), { test: false });
+    expect(a.calls).toBe(3);
+  });
+
+  it('refusals of the destination do not count toward the circuit', async () => {
+    const { a, dispatcher } = setup({ failures: 1, cooldownMs: 10_000 });
+    a.answer = refusal;
+    await dispatcher.deliver(deliveryRequest(), { test: false });
+    await dispatcher.deliver(deliveryRequest(), { test: false });
+    expect(a.calls).toBe(2);
+  });
+
+  it('uses the outbox for test keys and for delivery types without a provider', async () => {
+    const { outbox, a, voice, dispatcher } = setup();
+    expect(dispatcher.usesOutbox('SMS', true)).toBe(true);
+    expect(dispatcher.usesOutbox('SMS', false)).toBe(false);
+    expect(dispatcher.usesOutbox('EMAIL', false)).toBe(true);
+    expect(dispatcher.usesOutbox('WHATSAPP', false, 'TEXT')).toBe(true);
+    expect(dispatcher.usesOutbox('WHATSAPP', false, 'CALL')).toBe(false);
+    expect(await dispatcher.deliver(deliveryRequest(), { test: true })).toMatchObject({
+      ok: true,
+      outbox: true,
+    });
+    expect(
+      await dispatcher.deliver(deliveryRequest({ channel: 'WHATSAPP', deliveryType: 'CALL' }), {
+        test: false,
+      }),
+    ).toMatchObject({ provider: 'voice', outbox: false });
+    expect(a.calls).toBe(0);
+    expect(outbox.calls).toBe(1);
+    expect(voice.calls).toBe(1);
+  });
+
+  it('reports states from cached checks and open circuits; real providers decide operational', async () => {
+    const { clock, a, b, voice, dispatcher } = setup();
+    b.state = 'down';
+    voice.state = 'down';
+    const first = await dispatcher.health();
+    expect(first.SMS).toEqual({
+      operational: true,
+      providers: [
+        { name: 'a', state: 'up' },
+        { name: 'b', state: 'down' },
+      ],
+    });
+    expect(first.EMAIL).toEqual({ operational: true, providers: [{ name: 'outbox', state: 'up' }] });
+    // WhatsApp TEXT still goes to the outbox, but the channel's one real provider is down.
+    expect(first.WHATSAPP).toEqual({
+      operational: false,
+      providers: [
+        { name: 'voice', state: 'down' },
+        { name: 'outbox', state: 'up' },
+      ],
+    });
+    await dispatcher.health();
+    expect(a.checks).toBe(1);
+    clock.advance(5_000);
+    a.answer = transient;
+    await dispatcher.deliver(deliveryRequest(), { test: false });
+    await dispatcher.deliver(deliveryRequest(), { test: false });
+    // a's circuit is open; b delivered both messages, which outweighs its failed check.
+    const later = await dispatcher.health();
+    expect(later.SMS).toEqual({
+      operational: true,
+      providers: [
+        { name: 'a', state: 'down' },
+        { name: 'b', state: 'up' },
+      ],
+    });
+  });
+});

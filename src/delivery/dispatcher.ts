@@ -1,0 +1,142 @@
+import { type Clock, systemClock } from '../domain/clock.js';
+import { CHANNELS, type Channel, type DeliveryType } from '../domain/types.js';
+import { type BreakerPolicy, CircuitBreaker } from './circuit-breaker.js';
+import type {
+  ChannelProvider,
+  Delivery,
+  DeliveryRequest,
+  DeliveryResult,
+  ProviderState,
+  SendOutcome,
+} from './interface.js';
+
+/**
+ * Picks the ordered providers that may carry one request (SMS routes by country, WhatsApp by
+ * delivery type). An empty list means the channel has no provider for it: the outbox takes it.
+ */
+export type ProviderRoute = (request: Pick<DeliveryRequest, 'country' | 'deliveryType'>) => ChannelProvider[];
+
+export interface DispatcherOptions {
+  clock?: Clock;
+  breaker?: BreakerPolicy;
+  /** How long a provider's check() result is reused by /health. */
+  checkIntervalMs?: number;
+}
+
+/**
+ * Routes each message to its channel's providers in order and fails over to the next one on a
+ * retryable failure; a permanent refusal of the destination stops the attempt. A provider whose
+ * circuit is open is skipped. Channels without providers, and test keys, use the outbox.
+ */
+export class Dispatcher implements Delivery {
+  private readonly clock: Clock;
+  private readonly breakers = new Map<ChannelProvider, CircuitBreaker>();
+  private readonly checks = new Map<ChannelProvider, { state: ProviderState; at: number }>();
+  private readonly checkIntervalMs: number;
+
+  constructor(
+    private readonly outbox: ChannelProvider,
+    private readonly routes: Partial<Record<Channel, ProviderRoute>>,
+    /** Every configured provider, for /health. */
+    private readonly providers: ChannelProvider[] = [],
+    options: DispatcherOptions = {},
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.checkIntervalMs = options.checkIntervalMs ?? 60_000;
+    const policy = options.breaker ?? { failures: 5, cooldownMs: 30_000 };
+    for (const p of providers) this.breakers.set(p, new CircuitBreaker(policy, this.clock));
+  }
+
+  private candidates(channel: Channel, deliveryType: DeliveryType, country: string | null) {
+    return this.routes[channel]?.({ country, deliveryType }) ?? [];
+  }
+
+  usesOutbox(channel: Channel, test: boolean, deliveryType: DeliveryType = 'TEXT'): boolean {
+    return test || this.candidates(channel, deliveryType, null).length === 0;
+  }
+
+  async deliver(request: DeliveryRequest, options: { test: boolean }): Promise<DeliveryResult> {
+    const route = options.test ? [] : this.candidates(request.channel, request.deliveryType, request.country);
+    if (route.length === 0) return this.viaOutbox(request);
+    let lastError = 'every provider of this route is cooling off after repeated failures; retry shortly';
+    let lastProvider: string | null = null;
+    for (const provider of route) {
+      const breaker = this.breakers.get(provider);
+      if (breaker && !breaker.allows()) continue;
+      const outcome = await safeSend(provider, request);
+      if (outcome.ok) {
+        breaker?.success();
+        // A delivery is the freshest check there is.
+        this.checks.set(provider, { state: 'up', at: this.clock.now() });
+        return {
+          ok: true,
+          provider: provider.name,
+          providerMessageId: outcome.providerMessageId,
+          outbox: false,
+        };
+      }
+      if (!outcome.retryable) {
+        // The provider works; it is the destination that was refused.
+        breaker?.success();
+        return { ok: false, permanent: true, error: outcome.error, provider: provider.name };
+      }
+      breaker?.failure();
+      lastError = outcome.error;
+      lastProvider = provider.name;
+    }
+    return { ok: false, permanent: false, error: lastError, provider: lastProvider };
+  }
+
+  private async viaOutbox(request: DeliveryRequest): Promise<DeliveryResult> {
+    const outcome = await safeSend(this.outbox, request);
+    return outcome.ok
+      ? { ok: true, provider: this.outbox.name, providerMessageId: outcome.providerMessageId, outbox: true }
+      : { ok: false, permanent: false, error: outcome.error, provider: this.outbox.name };
+  }
+
+  /** A provider whose circuit is open is down; otherwise its (cached) check() decides. */
+  private async stateOf(provider: ChannelProvider): Promise<ProviderState> {
+    if (this.breakers.get(provider)?.isOpen()) return 'down';
+    const now = this.clock.now();
+    const cached = this.checks.get(provider);
+    if (cached && now - cached.at < this.checkIntervalMs) return cached.state;
+    const state = await provider.check().catch(() => 'down' as const);
+    this.checks.set(provider, { state, at: now });
+    return state;
+  }
+
+  async health() {
+    const [outboxState, ...states] = await Promise.all([
+      this.outbox.check(),
+      ...this.providers.map((p) => this.stateOf(p)),
+    ]);
+    const stateOf = new Map(this.providers.map((p, i) => [p, states[i] ?? ('unknown' as const)]));
+    const result = {} as Awaited<ReturnType<Delivery['health']>>;
+    for (const channel of CHANNELS) {
+      const own = this.providers.filter((p) => p.channels.includes(channel));
+      const providers = own.map((p) => ({ name: p.name, state: stateOf.get(p) ?? ('unknown' as const) }));
+      // A channel with no provider for some delivery type still delivers those to the outbox.
+      const outboxServes = (['TEXT', 'CALL'] as const).some(
+        (t) => (channel === 'WHATSAPP' || t === 'TEXT') && this.candidates(channel, t, null).length === 0,
+      );
+      const real = providers.length > 0 ? [...providers] : null;
+      if (outboxServes) providers.push({ name: this.outbox.name, state: outboxState });
+      // Real providers decide whether a channel works; the outbox only when there are none.
+      result[channel] = { operational: (real ?? providers).some((p) => p.state !== 'down'), providers };
+    }
+    return result;
+  }
+}
+
+/** A provider that throws instead of answering is treated as a retryable failure. */
+async function safeSend(provider: ChannelProvider, request: DeliveryRequest): Promise<SendOutcome> {
+  try {
+    return await provider.send(request);
+  } catch (err) {
+    return {
+      ok: false,
+      retryable: true,
+      error: `${provider.name} failed: ${(err as Error)?.name ?? 'error'}`,
+    };
+  }
+}

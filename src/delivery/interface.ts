@@ -1,0 +1,55 @@
+import type { Branding, Channel, DeliveryType } from '../domain/types.js';
+
+/** Everything a provider needs to deliver one code. `code` must never be logged. */
+export interface DeliveryRequest {
+  verificationId: string;
+  accountId: string;
+  channel: Channel;
+  /** Normalised destination: lower-case email or E.164 phone number. */
+  to: string;
+  code: string;
+  codeTtlSeconds: number;
+  deliveryType: DeliveryType;
+  country: string | null;
+  purpose: string | null;
+  customMessage: string | null;
+  branding: Branding;
+}
+
+/** A provider's answer. Expected failures are values, so failover is an ordinary branch. */
+export type SendOutcome =
+  | { ok: true; providerMessageId: string }
+  | {
+      ok: false;
+      /** True for failures another attempt or provider may not hit: 5xx, 429, timeouts, refused connections. */
+      retryable: boolean;
+      /** A sentence for logs and the dual-send entry; never contains the code. */
+      error: string;
+    };
+
+export type ProviderState = 'up' | 'down' | 'unknown';
+
+/** One delivery provider of one channel (an SMTP server, Twilio, the outbox …). */
+export interface ChannelProvider {
+  readonly name: string;
+  readonly channels: readonly Channel[];
+  send(request: DeliveryRequest): Promise<SendOutcome>;
+  /** Reports the provider's state for /health, without sending anything. */
+  check(): Promise<ProviderState>;
+}
+
+/** The result of delivering one code, after routing and failover. */
+export type DeliveryResult =
+  | { ok: true; provider: string; providerMessageId: string; outbox: boolean }
+  | { ok: false; permanent: boolean; error: string; provider: string | null };
+
+/** Chooses providers per channel and destination and fails over between them. */
+export interface Delivery {
+  deliver(request: DeliveryRequest, options: { test: boolean }): Promise<DeliveryResult>;
+  /** True when this channel's messages go to the outbox (no provider, or a test key). */
+  usesOutbox(channel: Channel, test: boolean, deliveryType?: DeliveryType): boolean;
+  /** Per channel: whether it can deliver, and each provider's state. */
+  health(): Promise<
+    Record<Channel, { operational: boolean; providers: Array<{ name: string; state: ProviderState }> }>
+  >;
+}

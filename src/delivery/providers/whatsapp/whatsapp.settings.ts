@@ -1,0 +1,73 @@
+import type { Config } from '../../../config/schema.js';
+import { providerBaseUrl, providerDefault, providerString, providerTimeout } from '../settings.js';
+
+export const whatsappSettings = {
+  whatsappToken: providerString('whatsapp', {
+    env: 'WHATSAPP_TOKEN',
+    required: true,
+    secret: true,
+    description: 'WhatsApp Cloud API access token (a system-user token), sent as a Bearer token.',
+  }),
+  whatsappPhoneNumberId: providerString('whatsapp', {
+    env: 'WHATSAPP_PHONE_NUMBER_ID',
+    required: true,
+    description: 'Phone number ID of the sending WhatsApp Business number.',
+  }),
+  whatsappTemplate: providerString('whatsapp', {
+    env: 'WHATSAPP_TEMPLATE',
+    required: true,
+    description: 'Name of the approved AUTHENTICATION template with a copy-code button.',
+  }),
+  whatsappTemplateLanguage: providerDefault(
+    'whatsapp',
+    'WHATSAPP_TEMPLATE_LANGUAGE',
+    'en_US',
+    'Language code of the template (as approved, e.g. `en_US`, `de`).',
+  ),
+  whatsappApiVersion: providerDefault(
+    'whatsapp',
+    'WHATSAPP_API_VERSION',
+    'v23.0',
+    'Graph API version in the request path.',
+  ),
+  whatsappAppSecret: providerString('whatsapp', {
+    env: 'WHATSAPP_APP_SECRET',
+    secret: true,
+    description: 'Meta app secret: key of the X-Hub-Signature-256 check; webhooks are refused without it.',
+  }),
+  whatsappVerifyToken: providerString('whatsapp', {
+    env: 'WHATSAPP_VERIFY_TOKEN',
+    secret: true,
+    description: 'Verify token entered in the Meta app dashboard for the webhook subscription handshake.',
+  }),
+  whatsappBaseUrl: providerBaseUrl(
+    'whatsapp',
+    'WHATSAPP_BASE_URL',
+    'https://graph.facebook.com',
+    'WhatsApp Cloud',
+  ),
+  whatsappTimeoutMs: providerTimeout('whatsapp', 'WHATSAPP_TIMEOUT_MS', 5000, 'WhatsApp Cloud API'),
+};
+
+export interface WhatsAppOptions {
+  token: string;
+  phoneNumberId: string;
+  template: string;
+  language: string;
+  apiVersion: string;
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+export function whatsappOptions(config: Config): WhatsAppOptions | null {
+  if (!config.whatsappToken || !config.whatsappPhoneNumberId || !config.whatsappTemplate) return null;
+  return {
+    token: config.whatsappToken,
+    phoneNumberId: config.whatsappPhoneNumberId,
+    template: config.whatsappTemplate,
+    language: config.whatsappTemplateLanguage,
+    apiVersion: config.whatsappApiVersion,
+    baseUrl: config.whatsappBaseUrl,
+    timeoutMs: config.whatsappTimeoutMs,
+  };
+}

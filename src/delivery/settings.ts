@@ -1,0 +1,95 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import type { Config } from '../config/schema.js';
+import { incompleteProviders } from './providers/settings.js';
+import { smtpSettings } from './providers/smtp/smtp.settings.js';
+import { telnyxOptions, telnyxSettings } from './providers/telnyx/telnyx.settings.js';
+import { twilioOptions, twilioSettings } from './providers/twilio/twilio.settings.js';
+import { vonageOptions, vonageSettings } from './providers/vonage/vonage.settings.js';
+import { whatsappSettings } from './providers/whatsapp/whatsapp.settings.js';
+import { parseSmsRoutes } from './routing.js';
+
+/** Delivery settings shared by the providers: routing, breaker, public URL, branding. */
+const commonSettings = {
+  smsRoutes: Type.Optional(
+    Type.Union([Type.String({ minLength: 1 }), Type.Record(Type.String(), Type.Array(Type.String()))], {
+      env: 'SMS_ROUTES',
+      description:
+        'SMS providers per destination country, tried in order: `US=twilio,vonage;GB=vonage,twilio;*=twilio`. Default: every configured SMS provider (twilio, vonage, telnyx).',
+    }),
+  ),
+  smsWebOtpDomain: Type.Optional(
+    Type.String({
+      env: 'SMS_WEBOTP_DOMAIN',
+      pattern: '^[A-Za-z0-9.-]+(:[0-9]+)?$',
+      description:
+        'Adds the WebOTP / SMS Retriever line `@<domain> #<code>` to SMS so browsers and apps can autofill the code.',
+    }),
+  ),
+  publicBaseUrl: Type.Optional(
+    Type.String({
+      env: 'PUBLIC_BASE_URL',
+      pattern: '^https?://[^\\s]+[^/\\s]$',
+      description:
+        'Public URL of this service (no trailing slash). Sends then ask providers to post delivery status to `<PUBLIC_BASE_URL>/v1/callbacks/<provider>`, and Twilio signatures are checked against it.',
+    }),
+  ),
+  brandName: Type.Optional(
+    Type.String({
+      env: 'BRAND_NAME',
+      minLength: 1,
+      maxLength: 60,
+      description: 'Deployment default brand name in messages ("Contact Verify"); accounts may override it.',
+    }),
+  ),
+  circuitBreakerFailures: Type.Integer({
+    env: 'CIRCUIT_BREAKER_FAILURES',
+    default: 5,
+    minimum: 1,
+    maximum: 1000,
+    description: 'Consecutive retryable failures after which a provider is skipped (and shown down).',
+  }),
+  circuitBreakerCooldownSeconds: Type.Integer({
+    env: 'CIRCUIT_BREAKER_COOLDOWN_SECONDS',
+    default: 30,
+    minimum: 1,
+    maximum: 3600,
+    description: 'How long a provider is skipped once its circuit opened; then one request tries it again.',
+  }),
+  providerCheckIntervalSeconds: Type.Integer({
+    env: 'PROVIDER_CHECK_INTERVAL_SECONDS',
+    default: 60,
+    minimum: 1,
+    maximum: 86400,
+    description: 'How long /health reuses a provider check (an authenticated read that sends nothing).',
+  }),
+};
+
+/** Every delivery setting, spread into the config schema. */
+export const deliverySettings = {
+  ...commonSettings,
+  ...smtpSettings,
+  ...twilioSettings,
+  ...vonageSettings,
+  ...telnyxSettings,
+  ...whatsappSettings,
+};
+
+/** The SMS providers whose required settings are all present. */
+export function configuredSmsProviders(config: Config): string[] {
+  return [
+    twilioOptions(config, null) ? 'twilio' : null,
+    vonageOptions(config, null) ? 'vonage' : null,
+    telnyxOptions(config, null) ? 'telnyx' : null,
+  ].filter((p): p is string => p !== null);
+}
+
+/** Cross-setting mistakes of the delivery configuration, each naming its variable. */
+export function deliveryConfigProblems(settings: Record<string, TSchema>, config: Config): string[] {
+  const problems = incompleteProviders(settings, config as unknown as Record<string, unknown>);
+  if (problems.length > 0) return problems;
+  const configured = configuredSmsProviders(config);
+  if (config.smsRoutes !== undefined && configured.length === 0) {
+    return ['SMS_ROUTES: set, but no SMS provider (Twilio, Vonage, Telnyx) is configured'];
+  }
+  return parseSmsRoutes(config.smsRoutes, configured).problems;
+}

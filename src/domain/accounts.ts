@@ -1,0 +1,114 @@
+import type { Store } from '../store/interface.js';
+import { generateApiKeySecret, hashApiKey, keyPrefix, newId } from './api-keys.js';
+import type { Clock } from './clock.js';
+import type { Account, AccountSettings, ApiKeyRecord, Channel } from './types.js';
+
+/** The id of the account a fresh install starts with. */
+export const DEFAULT_ACCOUNT_ID = 'acc_default';
+
+export interface CreatedKey {
+  record: ApiKeyRecord;
+  /** The secret; shown once and never stored. */
+  key: string;
+}
+
+/** Account and API-key management, shared by the admin API and the CLI. */
+export class AccountAdmin {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates the default account unless it exists; safe on many instances at once. */
+  async ensureDefaultAccount(): Promise<void> {
+    if (await this.store.getAccount(DEFAULT_ACCOUNT_ID)) return;
+    try {
+      await this.store.createAccount({
+        id: DEFAULT_ACCOUNT_ID,
+        name: 'Default',
+        settings: {},
+        createdAt: this.clock.now(),
+      });
+    } catch (err) {
+      // Another instance created it in the meantime.
+      if (!(await this.store.getAccount(DEFAULT_ACCOUNT_ID))) throw err;
+    }
+  }
+
+  createAccount(name: string, settings: AccountSettings = {}): Promise<Account> {
+    return this.store.createAccount({ id: newId('acc'), name, settings, createdAt: this.clock.now() });
+  }
+
+  listAccounts(): Promise<Account[]> {
+    return this.store.listAccounts();
+  }
+
+  getAccount(id: string): Promise<Account | null> {
+    return this.store.getAccount(id);
+  }
+
+  /** Merges `patch` into the account's settings; a field set to null returns to the default. */
+  async updateSettings(id: string, patch: Record<string, unknown>): Promise<Account | null> {
+    const account = await this.store.getAccount(id);
+    if (!account) return null;
+    const next: Record<string, unknown> = { ...account.settings };
+    for (const [name, value] of Object.entries(patch)) {
+      if (value === null) delete next[name];
+      else next[name] = value;
+    }
+    return this.store.updateAccountSettings(id, next as AccountSettings);
+  }
+
+  /** Creates a key; null when the account does not exist. */
+  async createKey(input: {
+    name: string;
+    channels: Channel[];
+    accountId?: string;
+    test?: boolean;
+  }): Promise<CreatedKey | null> {
+    const accountId = input.accountId ?? DEFAULT_ACCOUNT_ID;
+    if (!(await this.store.getAccount(accountId))) return null;
+    const key = generateApiKeySecret(Boolean(input.test));
+    const record = await this.store.createApiKey({
+      id: newId('key'),
+      accountId,
+      name: input.name,
+      prefix: keyPrefix(key),
+      keyHash: hashApiKey(key),
+      channels: [...new Set(input.channels)],
+      test: Boolean(input.test),
+      createdAt: this.clock.now(),
+    });
+    return { record, key };
+  }
+
+  listKeys(accountId?: string): Promise<ApiKeyRecord[]> {
+    return this.store.listApiKeys(accountId);
+  }
+
+  revokeKey(id: string): Promise<boolean> {
+    return this.store.revokeApiKey(id, this.clock.now());
+  }
+
+  /** Issues a new secret with the same name, channels and account; the old key is revoked. */
+  async rotateKey(id: string): Promise<CreatedKey | null> {
+    const old = await this.store.getApiKey(id);
+    if (!old || old.revokedAt !== null) return null;
+    const key = generateApiKeySecret(old.test);
+    const record = await this.store.rotateApiKey(
+      id,
+      {
+        id: newId('key'),
+        accountId: old.accountId,
+        name: old.name,
+        prefix: keyPrefix(key),
+        keyHash: hashApiKey(key),
+        channels: old.channels,
+        test: old.test,
+        createdAt: this.clock.now(),
+      },
+      this.clock.now(),
+    );
+    return record ? { record, key } : null;
+  }
+}

@@ -1,0 +1,141 @@
+import type { ErrorDetail } from '../http/errors.js';
+import { checkPhone, isKnownCountry, numberBelongsToCountry } from './phone.js';
+import type { Channel, DeliveryType } from './types.js';
+
+/** The send-code body as the schema types it; fields the schema refused are skipped here. */
+export interface SendCodeBody {
+  channel?: Channel;
+  channels?: Channel[];
+  email?: string;
+  phone?: string;
+  whatsappNumber?: string;
+  phoneNumber?: string;
+  country?: string;
+  deliveryType?: DeliveryType;
+  purpose?: string;
+  customMessage?: string;
+}
+
+/** A send request that passed every rule, with destinations normalised. */
+export interface SendRequest {
+  channels: Channel[];
+  dual: boolean;
+  email: string | null;
+  /** E.164. */
+  phone: string | null;
+  /** Upper-case ISO 3166-1 alpha-2: given, or inferred from the phone number. */
+  country: string | null;
+  deliveryType: DeliveryType;
+  purpose: string | null;
+  customMessage: string | null;
+}
+
+export type SendValidation =
+  | { ok: true; request: SendRequest }
+  | { ok: false; details: ErrorDetail[]; unsupportedNumber?: ErrorDetail };
+
+const PHONE_FIELDS = ['phone', 'whatsappNumber', 'phoneNumber'] as const;
+
+/**
+ * The rules of send-code that span several fields. `refused` names the fields the schema already
+ * reported, so each problem yields exactly one detail.
+ */
+export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<string>): SendValidation {
+  const details: ErrorDetail[] = [];
+  let unsupportedNumber: ErrorDetail | undefined;
+
+  let channels: Channel[] | null = null;
+  const hasChannel = body.channel !== undefined;
+  const hasChannels = body.channels !== undefined;
+  if (hasChannel && hasChannels) {
+    details.push({ field: 'channel', message: 'give either channel or channels, not both' });
+  } else if (!hasChannel && !hasChannels) {
+    if (!refused.has('channel') && !refused.has('channels')) {
+      details.push({
+        field: 'channel',
+        message: 'channel (one channel) or channels (two channels) is required',
+      });
+    }
+  } else if (hasChannel && !refused.has('channel')) {
+    channels = [body.channel as Channel];
+  } else if (hasChannels && !refused.has('channels')) {
+    channels = body.channels as Channel[];
+  }
+
+  let email: string | null = null;
+  if (channels?.includes('EMAIL') && !refused.has('email')) {
+    if (body.email === undefined || body.email.trim() === '') {
+      details.push({ field: 'email', message: 'email is required when the EMAIL channel is used' });
+    } else {
+      email = body.email.trim().toLowerCase();
+    }
+  }
+
+  let phone: string | null = null;
+  let inferredCountry: string | null = null;
+  const usesPhone = channels?.some((c) => c === 'SMS' || c === 'WHATSAPP') ?? false;
+  if (usesPhone) {
+    const given = PHONE_FIELDS.filter((f) => body[f] !== undefined && !refused.has(f));
+    if (given.length === 0 && !PHONE_FIELDS.some((f) => refused.has(f))) {
+      details.push({
+        field: 'phone',
+        message: 'phone (or whatsappNumber, phoneNumber) is required for SMS and WHATSAPP',
+      });
+    }
+    const parsed = new Map<string, string>();
+    for (const field of given) {
+      const check = checkPhone(body[field] as string);
+      if (check.ok) {
+        parsed.set(field, check.e164);
+        inferredCountry = check.country;
+      } else if (check.reason === 'unsupported') {
+        unsupportedNumber = { field, message: `${field} ${check.message}` };
+      } else {
+        details.push({ field, message: `${field} ${check.message}` });
+      }
+    }
+    const numbers = new Set(parsed.values());
+    if (numbers.size > 1) {
+      details.push({ field: given[1] ?? 'phone', message: `${given.join(', ')} must hold the same number` });
+    } else if (numbers.size === 1 && given.length === parsed.size) {
+      phone = [...numbers][0] ?? null;
+    }
+  }
+
+  let country: string | null = null;
+  if (body.country !== undefined && !refused.has('country')) {
+    const upper = body.country.toUpperCase();
+    if (!isKnownCountry(upper)) {
+      details.push({
+        field: 'country',
+        message: `country ${body.country} is not a known ISO 3166-1 alpha-2 code`,
+      });
+    } else if (phone !== null && !numberBelongsToCountry(phone, upper)) {
+      details.push({ field: 'country', message: `country ${upper} does not match the phone number` });
+    } else {
+      country = upper;
+    }
+  } else if (phone !== null) {
+    country = inferredCountry;
+  }
+
+  if (body.deliveryType === 'CALL' && channels !== null && !channels.includes('WHATSAPP')) {
+    details.push({ field: 'deliveryType', message: 'deliveryType CALL needs the WHATSAPP channel' });
+  }
+
+  if (details.length > 0 || channels === null) return { ok: false, details, unsupportedNumber };
+  if (unsupportedNumber) return { ok: false, details: [], unsupportedNumber };
+  return {
+    ok: true,
+    request: {
+      channels,
+      dual: channels.length === 2,
+      email,
+      phone,
+      country,
+      deliveryType: body.deliveryType ?? 'TEXT',
+      purpose: body.purpose ?? null,
+      customMessage: body.customMessage ?? null,
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { Config } from '../config/schema.js';
+import type { AccountSettings, Branding } from './types.js';
+
+/** The settings that govern one account's requests: deployment defaults with its overrides. */
+export interface EffectiveSettings {
+  codeLength: number;
+  codeTtlSeconds: number;
+  maxAttempts: number;
+  resendCooldownSeconds: number;
+  sendsPerDestinationPerHour: number;
+  failuresPerDestinationPerDay: number;
+  keySendPerSecond: number;
+  keyVerifyPerSecond: number;
+  countrySendsPerHour: number;
+  /** null: every country. */
+  allowedCountries: ReadonlySet<string> | null;
+  branding: Branding;
+}
+
+export const DEFAULT_BRANDING: Branding = { brandName: 'Contact Verify', color: '#2563eb' };
+
+export function parseCountryList(value: string | string[]): ReadonlySet<string> | null {
+  const list = (Array.isArray(value) ? value : value.split(','))
+    .map((c) => c.trim().toUpperCase())
+    .filter(Boolean);
+  return list.length === 0 || list.includes('*') ? null : new Set(list);
+}
+
+/** Deployment defaults, from the configuration. */
+export function deploymentDefaults(config: Config, branding: Branding = DEFAULT_BRANDING): EffectiveSettings {
+  return {
+    codeLength: config.codeLength,
+    codeTtlSeconds: config.codeTtlSeconds,
+    maxAttempts: config.maxAttempts,
+    resendCooldownSeconds: config.resendCooldownSeconds,
+    sendsPerDestinationPerHour: config.sendsPerDestinationPerHour,
+    failuresPerDestinationPerDay: config.failuresPerDestinationPerDay,
+    keySendPerSecond: config.keySendPerSecond,
+    keyVerifyPerSecond: config.keyVerifyPerSecond,
+    countrySendsPerHour: config.countrySendsPerHour,
+    allowedCountries: parseCountryList(config.allowedCountries),
+    branding,
+  };
+}
+
+/**
+ * Merges an account's overrides onto the defaults. An account may narrow the deployment's country
+ * allow-list, never widen it.
+ */
+export function effectiveSettings(defaults: EffectiveSettings, account: AccountSettings): EffectiveSettings {
+  const { allowedCountries, branding, ...numbers } = account;
+  const merged: EffectiveSettings = { ...defaults };
+  for (const [name, value] of Object.entries(numbers)) {
+    if (typeof value === 'number') (merged as unknown as Record<string, unknown>)[name] = value;
+  }
+  if (allowedCountries) {
+    const own = parseCountryList(allowedCountries);
+    merged.allowedCountries =
+      own === null
+        ? defaults.allowedCountries
+        : defaults.allowedCountries === null
+          ? own
+          : new Set([...own].filter((c) => defaults.allowedCountries?.has(c)));
+  }
+  if (branding) merged.branding = { ...defaults.branding, ...branding };
+  return merged;
+}

@@ -1,0 +1,104 @@
+/** Types shared by the domain, the stores and the HTTP layer. Times are epoch milliseconds. */
+
+export const CHANNELS = ['EMAIL', 'SMS', 'WHATSAPP'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export const DELIVERY_TYPES = ['TEXT', 'CALL'] as const;
+export type DeliveryType = (typeof DELIVERY_TYPES)[number];
+
+export const VERIFICATION_STATUSES = ['pending', 'verified', 'expired', 'failed', 'canceled'] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+/** What happened to the message that carried a code. */
+export type DeliveryStatus = 'queued' | 'sent' | 'delivered' | 'failed' | 'outbox';
+
+/** Branding shown in messages (issue: real delivery). */
+export interface Branding {
+  brandName: string;
+  color: string;
+  logoUrl?: string;
+  supportUrl?: string;
+}
+
+/** Per-account overrides of deployment defaults; absent fields fall back to the deployment. */
+export interface AccountSettings {
+  codeLength?: number;
+  codeTtlSeconds?: number;
+  maxAttempts?: number;
+  resendCooldownSeconds?: number;
+  sendsPerDestinationPerHour?: number;
+  failuresPerDestinationPerDay?: number;
+  keySendPerSecond?: number;
+  keyVerifyPerSecond?: number;
+  countrySendsPerHour?: number;
+  /** ISO 3166-1 alpha-2 codes allowed for SMS/WhatsApp; absent or ['*'] means every country. */
+  allowedCountries?: string[];
+  branding?: Partial<Branding>;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  settings: AccountSettings;
+  createdAt: number;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  /** The first characters of the secret, enough to recognise a key in a list. */
+  prefix: string;
+  channels: Channel[];
+  test: boolean;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+/** An API key resolved from a request, with its account's settings loaded alongside. */
+export interface AuthenticatedKey extends ApiKeyRecord {
+  accountSettings: AccountSettings;
+}
+
+export interface Verification {
+  id: string;
+  accountId: string;
+  /** Both requests of a dual pair share a group id; a single request is its own group. */
+  groupId: string;
+  channel: Channel;
+  destination: string;
+  deliveryType: DeliveryType | null;
+  country: string | null;
+  purpose: string | null;
+  codeHash: Buffer;
+  status: VerificationStatus;
+  attempts: number;
+  maxAttempts: number;
+  createdAt: number;
+  expiresAt: number;
+  verifiedAt: number | null;
+  deliveryStatus: DeliveryStatus;
+  provider: string | null;
+  providerMessageId: string | null;
+}
+
+export type NewVerification = Omit<
+  Verification,
+  'status' | 'attempts' | 'verifiedAt' | 'provider' | 'providerMessageId'
+>;
+
+/** A message as its recipient sees it; what the outbox stores and providers send. */
+export interface OutboundMessage {
+  channel: Channel;
+  to: string;
+  subject?: string;
+  text: string;
+  html?: string;
+}
+
+export interface OutboxMessage extends OutboundMessage {
+  id: string;
+  accountId: string;
+  verificationId: string | null;
+  createdAt: number;
+}

@@ -1,0 +1,381 @@
+import type { Logger } from 'pino';
+import type { Delivery, DeliveryResult } from '../delivery/interface.js';
+import { ApiError } from '../http/errors.js';
+import type { RateLimitPolicy, SendTarget } from '../limits/policy.js';
+import type { AttemptOutcome, CountedAttempt, Store } from '../store/interface.js';
+import type { Clock } from './clock.js';
+import { codeMatches, generateCode, hashCode } from './codes.js';
+import { timeOrderedUuid } from './ids.js';
+import { maskDestination } from './masking.js';
+import type { SendRequest } from './send-request.js';
+import { type EffectiveSettings, effectiveSettings } from './settings.js';
+import type {
+  AuthenticatedKey,
+  Channel,
+  DeliveryType,
+  NewVerification,
+  VerificationStatus,
+} from './types.js';
+
+/** One entry of a send-code answer. */
+export interface SendEntry {
+  requestId: string;
+  channel: Channel;
+  status: 'pending' | 'undelivered';
+  expiresAt: string;
+  to: string;
+  deliveryType?: DeliveryType;
+  error?: { code: 'DELIVERY_FAILED' | 'INVALID_DESTINATION'; message: string };
+}
+
+export interface VerifyResult {
+  verified: boolean;
+  channel: Channel;
+  requestId: string;
+  status: VerificationStatus;
+  attemptsRemaining: number;
+}
+
+/** Observes outcomes for metrics; the HTTP layer and tests may pass nothing. */
+export interface VerificationEvents {
+  sent?(channel: Channel, result: DeliveryResult, durationMs: number): void;
+  verified?(
+    channel: Channel,
+    outcome: 'verified' | 'wrong_code' | 'already_verified' | VerificationStatus | 'too_many_attempts',
+  ): void;
+  /** A request refused by a rate limit, by the limit's name (never the counter's key). */
+  limited?(limit: string): void;
+}
+
+export interface VerificationDeps {
+  store: Store;
+  limits: RateLimitPolicy;
+  delivery: Delivery;
+  clock: Clock;
+  codeSecret: Buffer;
+  defaults: EffectiveSettings;
+  logger: Logger;
+  events?: VerificationEvents;
+}
+
+/**
+ * The verification logic: codes, the attempts policy and state changes. It knows nothing of
+ * HTTP or of which database or providers are behind its dependencies.
+ */
+export class VerificationService {
+  /** Merged once per key record: the key cache hands out the same record for a few seconds. */
+  private readonly settings = new WeakMap<AuthenticatedKey, EffectiveSettings>();
+
+  constructor(private readonly deps: VerificationDeps) {}
+
+  /** Settings for requests made with `key`: deployment defaults with the account's overrides. */
+  settingsFor(key: AuthenticatedKey): EffectiveSettings {
+    let s = this.settings.get(key);
+    if (!s) {
+      s = effectiveSettings(this.deps.defaults, key.accountSettings);
+      this.settings.set(key, s);
+    }
+    return s;
+  }
+
+  /** Checks scope and limits, stores the codes, then delivers them (in parallel for a dual send). */
+  async send(key: AuthenticatedKey, request: SendRequest): Promise<SendEntry[]> {
+    const { store, limits, clock, codeSecret } = this.deps;
+    const notEnabled = request.channels.filter((c) => !key.channels.includes(c));
+    if (notEnabled.length > 0) {
+      throw new ApiError(
+        'CHANNEL_NOT_ENABLED',
+        `This API key is not enabled for ${notEnabled.join(' and ')}; enable the channel on the key or use another key.`,
+        notEnabled.map((c) => ({
+          field: 'channel',
+          channel: c,
+          message: `${c} is not enabled for this key`,
+        })),
+      );
+    }
+    const s = this.settingsFor(key);
+    const targets: SendTarget[] = request.channels.map((channel) => ({
+      channel,
+      destination: channel === 'EMAIL' ? (request.email as string) : (request.phone as string),
+      country: channel === 'EMAIL' ? null : request.country,
+    }));
+    const blocked = targets.find(
+      (t) => t.country && s.allowedCountries && !s.allowedCountries.has(t.country),
+    );
+    if (blocked) {
+      throw new ApiError(
+        'INVALID_DESTINATION',
+        `Codes to ${blocked.country} by ${blocked.channel} are not enabled for this account.`,
+        [
+          {
+            field: 'phone',
+            channel: blocked.channel,
+            message: `country ${blocked.country} is not in the allow-list`,
+          },
+        ],
+      );
+    }
+    await limits.checkKeyRate('send', key.id, s);
+    await limits.checkSend(key.accountId, targets, s);
+
+    const now = clock.now();
+    const expiresAt = now + s.codeTtlSeconds * 1000;
+    const ids = targets.map(() => timeOrderedUuid(now));
+    const groupId = ids[0] as string;
+    const codes = targets.map(() => generateCode(s.codeLength));
+    const rows: NewVerification[] = targets.map((t, i) => ({
+      id: ids[i] as string,
+      accountId: key.accountId,
+      groupId,
+      channel: t.channel,
+      destination: t.destination,
+      deliveryType: t.channel === 'WHATSAPP' ? request.deliveryType : null,
+      country: t.country,
+      purpose: request.purpose,
+      codeHash: hashCode(codeSecret, ids[i] as string, codes[i] as string),
+      maxAttempts: s.maxAttempts,
+      createdAt: now,
+      expiresAt,
+      deliveryStatus: this.deps.delivery.usesOutbox(t.channel, key.test, request.deliveryType)
+        ? 'outbox'
+        : 'queued',
+    }));
+    const stored = store.createVerifications(rows);
+    // Outbox deliveries write to the same database: started before the rows commit, they share
+    // their group-commit batch (one commit per send instead of two), and the answer still waits
+    // for both. A real provider is called only once the rows are durable.
+    if (!rows.every((r) => r.deliveryStatus === 'outbox')) await stored;
+
+    // Both channels are fired at once; each settles on its own.
+    const [results] = await Promise.all([
+      Promise.all(
+        targets.map((t, i) =>
+          this.deliverOne(key, request, s, t, rows[i] as NewVerification, codes[i] as string),
+        ),
+      ),
+      stored,
+    ]);
+
+    const entries: SendEntry[] = targets.map((t, i) => {
+      const result = results[i] as DeliveryResult;
+      const entry: SendEntry = {
+        requestId: ids[i] as string,
+        channel: t.channel,
+        status: result.ok ? 'pending' : 'undelivered',
+        expiresAt: new Date(expiresAt).toISOString(),
+        to: maskDestination(t.channel, t.destination),
+      };
+      if (t.channel === 'WHATSAPP') entry.deliveryType = request.deliveryType;
+      if (!result.ok) {
+        entry.error = result.permanent
+          ? { code: 'INVALID_DESTINATION', message: `The provider refused the destination: ${result.error}` }
+          : { code: 'DELIVERY_FAILED', message: `Every provider failed: ${result.error}` };
+      }
+      return entry;
+    });
+
+    if (results.every((r) => !r.ok)) {
+      await Promise.all(
+        ids.map((id) =>
+          store.recordDelivery(id, {
+            deliveryStatus: 'failed',
+            provider: null,
+            providerMessageId: null,
+            cancel: true,
+          }),
+        ),
+      );
+      const allPermanent = results.every((r) => !r.ok && r.permanent);
+      const details = entries.map((e) => ({
+        field: e.channel === 'EMAIL' ? 'email' : 'phone',
+        channel: e.channel,
+        message: e.error?.message ?? '',
+      }));
+      throw allPermanent
+        ? new ApiError(
+            'INVALID_DESTINATION',
+            'The provider refused the destination; check the address or number.',
+            details,
+          )
+        : new ApiError(
+            'DELIVERY_FAILED',
+            'The code could not be delivered by any provider; retry later.',
+            details,
+          );
+    }
+    // One line per send: what an operator searches for. Destinations masked, never the code.
+    this.deps.logger.info(
+      {
+        accountId: key.accountId,
+        requestIds: entries.map((e) => e.requestId),
+        channels: entries.map((e) => e.channel),
+        to: entries.map((e) => e.to),
+        purpose: request.purpose,
+      },
+      'code sent',
+    );
+    return entries;
+  }
+
+  private async deliverOne(
+    key: AuthenticatedKey,
+    request: SendRequest,
+    s: EffectiveSettings,
+    target: SendTarget,
+    row: NewVerification,
+    code: string,
+  ): Promise<DeliveryResult> {
+    const started = performance.now();
+    const result = await this.deps.delivery.deliver(
+      {
+        verificationId: row.id,
+        accountId: key.accountId,
+        channel: target.channel,
+        to: target.destination,
+        code,
+        codeTtlSeconds: s.codeTtlSeconds,
+        deliveryType: request.deliveryType,
+        country: target.country,
+        purpose: request.purpose,
+        customMessage: request.customMessage,
+        branding: s.branding,
+      },
+      { test: key.test },
+    );
+    this.deps.events?.sent?.(target.channel, result, performance.now() - started);
+    if (result.ok && !result.outbox) {
+      await this.deps.store.recordDelivery(row.id, {
+        deliveryStatus: 'sent',
+        provider: result.provider,
+        providerMessageId: result.providerMessageId,
+      });
+    } else if (!result.ok) {
+      await this.deps.store.recordDelivery(row.id, {
+        deliveryStatus: 'failed',
+        provider: result.provider,
+        providerMessageId: null,
+        error: result.error,
+      });
+      this.deps.logger.warn(
+        {
+          requestId: row.id,
+          channel: target.channel,
+          to: maskDestination(target.channel, target.destination),
+          provider: result.provider,
+          error: result.error,
+        },
+        'delivery failed',
+      );
+    }
+    return result;
+  }
+
+  /**
+   * Checks a code. The attempt is counted atomically before the comparison, so parallel guesses
+   * can never evaluate more codes than the attempts allow; success consumes the whole group.
+   */
+  async verify(key: AuthenticatedKey, requestId: string, code: string): Promise<VerifyResult> {
+    const { store, clock, codeSecret } = this.deps;
+    const s = this.settingsFor(key);
+    await this.deps.limits.checkKeyRate('verify', key.id, s);
+
+    const now = clock.now();
+    // Compare against every code of the group without stopping early: a dual pair accepts either.
+    const pick = (rows: CountedAttempt['rows']): string | null => {
+      let winner: string | null = null;
+      for (const row of rows) {
+        if (codeMatches(codeSecret, row.id, code, row.codeHash) && winner === null) winner = row.id;
+      }
+      return winner;
+    };
+    const outcome = store.attempt
+      ? await store.attempt(key.accountId, requestId, now, pick)
+      : await this.attemptStepwise(key.accountId, requestId, now, pick);
+    const { request, counted } = outcome;
+    if (!request) throw notFound();
+    const answer = (
+      verified: boolean,
+      status: VerificationStatus,
+      channel: Channel,
+      attempts: number,
+    ): VerifyResult => {
+      this.deps.events?.verified?.(
+        channel,
+        verified
+          ? 'verified'
+          : status === 'pending' || status === 'failed'
+            ? 'wrong_code'
+            : status === 'verified'
+              ? 'already_verified'
+              : status,
+      );
+      return {
+        verified,
+        channel,
+        requestId,
+        status,
+        attemptsRemaining: Math.max(0, request.maxAttempts - attempts),
+      };
+    };
+    const settled = async (): Promise<VerifyResult> => {
+      const current = (await store.getVerification(key.accountId, requestId)) ?? request;
+      if (
+        current.status === 'failed' ||
+        (current.status === 'pending' && current.attempts >= current.maxAttempts)
+      ) {
+        if (current.status === 'pending') await store.settleGroup(current.groupId, 'failed', now);
+        this.deps.events?.verified?.(current.channel, 'too_many_attempts');
+        throw new ApiError(
+          'TOO_MANY_ATTEMPTS',
+          'Every attempt for this verification is used up; send a new code.',
+        );
+      }
+      if (current.status === 'pending' && current.expiresAt <= now) {
+        await store.settleGroup(current.groupId, 'expired', now);
+        return answer(false, 'expired', current.channel, current.attempts);
+      }
+      return answer(false, current.status, current.channel, current.attempts);
+    };
+
+    if (!counted) return settled();
+    const match = counted.rows.find((r) => r.id === outcome.winnerId);
+    if (match) {
+      if (outcome.consumed) {
+        this.deps.logger.info(
+          { requestId, channel: match.channel, attempts: counted.attempts },
+          'code verified',
+        );
+        return answer(true, 'verified', match.channel, counted.attempts);
+      }
+      return settled();
+    }
+
+    await this.deps.limits.recordFailure(key.accountId, request.destination, s);
+    if (counted.attempts >= counted.maxAttempts) {
+      await store.settleGroup(request.groupId, 'failed', now);
+      return answer(false, 'failed', request.channel, counted.attempts);
+    }
+    return answer(false, 'pending', request.channel, counted.attempts);
+  }
+
+  /** The attempt of verify() through separate calls, for a store that cannot run it as one unit. */
+  private async attemptStepwise(
+    accountId: string,
+    requestId: string,
+    now: number,
+    pick: (rows: CountedAttempt['rows']) => string | null,
+  ): Promise<AttemptOutcome> {
+    const { store } = this.deps;
+    const request = await store.getVerification(accountId, requestId);
+    const none = { request, counted: null, winnerId: null, consumed: false };
+    if (!request || request.status !== 'pending' || request.expiresAt <= now) return none;
+    const counted = await store.registerAttempt(request.groupId, now);
+    if (!counted) return none;
+    const winnerId = pick(counted.rows);
+    const consumed = winnerId !== null && (await store.consume(request.groupId, winnerId, now));
+    return { request, counted, winnerId, consumed };
+  }
+}
+
+const notFound = () =>
+  new ApiError('NOT_FOUND', 'No verification request with this requestId exists for this account.');

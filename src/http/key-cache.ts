@@ -1,0 +1,57 @@
+import { hashApiKey } from '../domain/api-keys.js';
+import type { AuthenticatedKey } from '../domain/types.js';
+import type { Store } from '../store/interface.js';
+
+/** How long a looked-up key is trusted without asking the database again. */
+export const KEY_CACHE_TTL_MS = 5_000;
+const MAX_ENTRIES = 1_000;
+
+/**
+ * API-key lookups, cached briefly so that a busy key costs one query every few seconds instead
+ * of one per request. Revoking or rotating a key, or changing an account, through this process
+ * clears the cache at once (see buildApp); another process (a second worker or instance, the
+ * CLI) is heard within KEY_CACHE_TTL_MS. Entries are keyed by the key's hash, as stored.
+ */
+export class ApiKeyCache {
+  private readonly entries = new Map<string, { key: AuthenticatedKey; expiresAt: number }>();
+  /** Bumped by clear(): a lookup that straddles a clear must not put its answer back. */
+  private generation = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly ttlMs = KEY_CACHE_TTL_MS,
+  ) {}
+
+  async find(token: string): Promise<AuthenticatedKey | null> {
+    const hash = hashApiKey(token);
+    const now = performance.now();
+    const hit = this.entries.get(hash);
+    if (hit && hit.expiresAt > now) return hit.key;
+    const generation = this.generation;
+    const key = await this.store.findActiveApiKey(hash);
+    this.entries.delete(hash);
+    if (key && generation === this.generation) {
+      // Insertion order is age order: past the bound, the oldest entry goes.
+      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+      this.entries.set(hash, { key, expiresAt: now + this.ttlMs });
+    }
+    return key;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.generation++;
+  }
+}
+
+const caches = new WeakMap<Store, ApiKeyCache>();
+
+/** The one cache of a store, shared by every route that authenticates with it. */
+export function keyCacheOf(store: Store): ApiKeyCache {
+  let cache = caches.get(store);
+  if (!cache) {
+    cache = new ApiKeyCache(store);
+    caches.set(store, cache);
+  }
+  return cache;
+}

@@ -1,0 +1,45 @@
+import type { SwaggerOptions } from '@fastify/swagger';
+import { ERROR_STATUS } from './errors.js';
+
+const errorTable = Object.entries(ERROR_STATUS)
+  .map(([code, status]) => `| ${status} | \`${code}\` |`)
+  .join('\n');
+
+/** The OpenAPI 3.1 document's frame; the paths come from the route schemas. */
+export function openApiOptions(version: string): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Contact Verification Service',
+        version,
+        description: `One-time codes by EMAIL, SMS and WHATSAPP: send, verify, and operate.
+
+Every error body is \`{"error": {"code", "message", "details"?}}\`. Codes and statuses:
+
+| Status | Code |
+|---|---|
+${errorTable}
+
+Rate limits answer \`429\` with \`Retry-After\` (seconds). Every response carries \`Cache-Control: no-store\`.
+Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed\` (attempts used up) | \`canceled\`
+(superseded by a newer send to the same destination and channel, or its dual sibling was verified).`,
+      },
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key (`cvk_live_…` or `cvk_test_…`).',
+          },
+          adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment.' },
+        },
+      },
+      tags: [
+        { name: 'verification', description: 'Send and verify codes.' },
+        { name: 'admin', description: 'Accounts, API keys and the outbox (ADMIN_TOKEN).' },
+        { name: 'operations', description: 'Health and metrics.' },
+      ],
+    },
+  };
+}

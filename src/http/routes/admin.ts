@@ -1,0 +1,260 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import { checkPhone } from '../../domain/phone.js';
+import { type Account, type ApiKeyRecord, CHANNELS } from '../../domain/types.js';
+import { adminAuth } from '../auth.js';
+import { ApiError, validationError } from '../errors.js';
+import { errorResponses } from '../schemas.js';
+import { schemaDetails } from '../validation.js';
+
+const ChannelList = Type.Array(
+  Type.Unsafe<(typeof CHANNELS)[number]>({ type: 'string', enum: [...CHANNELS] }),
+  {
+    minItems: 1,
+    maxItems: 3,
+    uniqueItems: true,
+  },
+);
+
+const nullable = <T extends ReturnType<typeof Type.Integer>>(schema: T) =>
+  Type.Optional(Type.Union([schema, Type.Null()]));
+
+/** Per-account overrides; null returns a setting to the deployment default. */
+const AccountSettingsPatch = Type.Object(
+  {
+    codeLength: nullable(Type.Integer({ minimum: 4, maximum: 10 })),
+    codeTtlSeconds: nullable(Type.Integer({ minimum: 60, maximum: 1800 })),
+    maxAttempts: nullable(Type.Integer({ minimum: 1, maximum: 20 })),
+    resendCooldownSeconds: nullable(Type.Integer({ minimum: 0, maximum: 3600 })),
+    sendsPerDestinationPerHour: nullable(Type.Integer({ minimum: 1, maximum: 1000 })),
+    failuresPerDestinationPerDay: nullable(Type.Integer({ minimum: 1, maximum: 10000 })),
+    keySendPerSecond: nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    keyVerifyPerSecond: nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    countrySendsPerHour: nullable(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+    allowedCountries: Type.Optional(
+      Type.Union([
+        Type.Array(Type.String({ pattern: '^([A-Za-z]{2}|\\*)$' }), { maxItems: 250 }),
+        Type.Null(),
+      ]),
+    ),
+    branding: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            brandName: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+            color: Type.Optional(Type.String({ pattern: '^#[0-9a-fA-F]{6}$' })),
+            logoUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 })),
+            supportUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 })),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ]),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const AccountBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  settings: Type.Optional(AccountSettingsPatch),
+});
+
+const KeyBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  channels: ChannelList,
+  accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  test: Type.Optional(Type.Boolean({ description: 'Test keys deliver every message to the outbox only.' })),
+});
+
+const OutboxQuery = Type.Object({
+  to: Type.Optional(Type.String({ maxLength: 254, description: 'Email address or phone number (+…).' })),
+  accountId: Type.Optional(Type.String({ maxLength: 64 })),
+  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'At most 500; default 50.' })),
+});
+
+const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+const adminErrors = errorResponses({
+  400: 'VALIDATION_ERROR or INVALID_JSON',
+  401: 'UNAUTHORIZED: missing or wrong admin token',
+  404: 'NOT_FOUND',
+});
+
+const keyView = (k: ApiKeyRecord) => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  channels: k.channels,
+  accountId: k.accountId,
+  test: k.test,
+  createdAt: new Date(k.createdAt).toISOString(),
+  revokedAt: k.revokedAt === null ? null : new Date(k.revokedAt).toISOString(),
+});
+
+const accountView = (a: Account) => ({
+  id: a.id,
+  name: a.name,
+  settings: a.settings,
+  createdAt: new Date(a.createdAt).toISOString(),
+});
+
+/** Schema failures of admin routes answer VALIDATION_ERROR with one detail per problem. */
+function rejectInvalid(request: { validationError?: { validation: Parameters<typeof schemaDetails>[0] } }) {
+  if (request.validationError)
+    throw validationError(schemaDetails(request.validationError.validation).details);
+}
+
+/** The admin API under /v1/admin: accounts, API keys and the outbox. */
+export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
+  app.addHook('onRequest', adminAuth(deps.adminTokenHash));
+  const common = { attachValidation: true } as const;
+  const doc = (summary: string, extra: Record<string, unknown> = {}) => ({
+    tags: ['admin'],
+    summary,
+    security: [{ adminToken: [] }],
+    ...extra,
+  });
+
+  app.post<{ Body: Static<typeof AccountBody> }>(
+    '/accounts',
+    { ...common, schema: doc('Create an account', { body: AccountBody, response: adminErrors }) },
+    async (request, reply) => {
+      rejectInvalid(request);
+      const account = await deps.admin.createAccount(request.body.name);
+      const settings = request.body.settings;
+      const saved = settings ? await deps.admin.updateSettings(account.id, settings) : account;
+      reply.code(201);
+      return { data: accountView(saved ?? account) };
+    },
+  );
+
+  app.get('/accounts', { schema: doc('List accounts') }, async () => ({
+    data: (await deps.admin.listAccounts()).map(accountView),
+  }));
+
+  app.get<{ Params: Static<typeof IdParams> }>(
+    '/accounts/:id',
+    { schema: doc('Read an account', { params: IdParams, response: adminErrors }) },
+    async (request) => {
+      const account = await deps.admin.getAccount(request.params.id);
+      if (!account) throw new ApiError('NOT_FOUND', 'No account with this id.');
+      return { data: accountView(account) };
+    },
+  );
+
+  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof AccountSettingsPatch> }>(
+    '/accounts/:id/settings',
+    {
+      ...common,
+      schema: doc('Override deployment defaults for one account (null restores a default)', {
+        params: IdParams,
+        body: AccountSettingsPatch,
+        response: adminErrors,
+      }),
+    },
+    async (request) => {
+      rejectInvalid(request);
+      const account = await deps.admin.updateSettings(request.params.id, request.body);
+      if (!account) throw new ApiError('NOT_FOUND', 'No account with this id.');
+      return { data: accountView(account) };
+    },
+  );
+
+  app.post<{ Body: Static<typeof KeyBody> }>(
+    '/api-keys',
+    {
+      ...common,
+      schema: doc('Create an API key; the secret `key` is returned only here', {
+        body: KeyBody,
+        response: adminErrors,
+      }),
+    },
+    async (request, reply) => {
+      rejectInvalid(request);
+      const created = await deps.admin.createKey(request.body);
+      if (!created) throw new ApiError('NOT_FOUND', 'No account with this accountId.');
+      reply.code(201);
+      return { data: { ...keyView(created.record), key: created.key } };
+    },
+  );
+
+  app.get<{ Querystring: { accountId?: string } }>(
+    '/api-keys',
+    { schema: doc('List API keys (without secrets)') },
+    async (request) => ({ data: (await deps.admin.listKeys(request.query.accountId)).map(keyView) }),
+  );
+
+  app.delete<{ Params: Static<typeof IdParams> }>(
+    '/api-keys/:id',
+    { schema: doc('Revoke an API key', { params: IdParams, response: adminErrors }) },
+    async (request) => {
+      if (!(await deps.admin.revokeKey(request.params.id))) {
+        throw new ApiError('NOT_FOUND', 'No live API key with this id.');
+      }
+      const key = await deps.store.getApiKey(request.params.id);
+      return { data: key ? keyView(key) : { id: request.params.id } };
+    },
+  );
+
+  app.post<{ Params: Static<typeof IdParams> }>(
+    '/api-keys/:id/rotate',
+    {
+      schema: doc('Issue a new secret for a key and revoke the old one', {
+        params: IdParams,
+        response: adminErrors,
+      }),
+    },
+    async (request, reply) => {
+      const created = await deps.admin.rotateKey(request.params.id);
+      if (!created) throw new ApiError('NOT_FOUND', 'No live API key with this id.');
+      reply.code(201);
+      return { data: { ...keyView(created.record), key: created.key, replaces: request.params.id } };
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof OutboxQuery> }>(
+    '/outbox',
+    {
+      ...common,
+      schema: doc(
+        'Messages kept by the built-in outbox, newest first, exactly as the recipient would see them',
+        {
+          querystring: OutboxQuery,
+          response: adminErrors,
+        },
+      ),
+    },
+    async (request) => {
+      rejectInvalid(request);
+      const { to, accountId, limit } = request.query;
+      const messages = await deps.store.listOutbox({
+        to: to ? normaliseDestination(to) : undefined,
+        accountId,
+        limit: Math.min(500, Math.max(1, Number(limit ?? 50))),
+      });
+      return {
+        data: messages.map((m) => ({
+          id: m.id,
+          accountId: m.accountId,
+          requestId: m.verificationId,
+          channel: m.channel,
+          to: m.to,
+          ...(m.subject !== undefined ? { subject: m.subject } : {}),
+          text: m.text,
+          ...(m.html !== undefined ? { html: m.html } : {}),
+          createdAt: new Date(m.createdAt).toISOString(),
+        })),
+      };
+    },
+  );
+};
+
+/** The outbox stores lower-case emails and E.164 numbers; accept what a person would type. */
+function normaliseDestination(to: string): string {
+  const value = to.trim();
+  if (value.includes('@')) return value.toLowerCase();
+  const phone = checkPhone(value.startsWith('+') ? value : `+${value.replace(/^00/, '')}`);
+  return phone.ok ? phone.e164 : value;
+}

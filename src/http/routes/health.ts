@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import { HealthResponse } from '../schemas.js';
+
+/** GET /health: no key needed; 503 when the database cannot be reached. */
+export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
+  const started = Date.now();
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Service, dependency and channel health',
+        response: { 200: HealthResponse, 503: HealthResponse },
+      },
+    },
+    async (_request, reply) => {
+      const [database, rateLimitStore, channels] = await Promise.all([
+        deps.store.check(),
+        deps.counters.check(),
+        deps.delivery.health(),
+      ]);
+      const allChannels = Object.values(channels).every((c) => c.operational);
+      const status = !database ? 'down' : rateLimitStore && allChannels ? 'ok' : 'degraded';
+      reply.code(database ? 200 : 503);
+      return {
+        status,
+        version: deps.version,
+        uptimeSeconds: Math.floor((Date.now() - started) / 1000),
+        services: { database: database ? 'up' : 'down', rateLimitStore: rateLimitStore ? 'up' : 'down' },
+        channels,
+      };
+    },
+  );
+};

@@ -1,0 +1,55 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import { validateSendRequest } from '../../domain/send-request.js';
+import { apiKeyAuth } from '../auth.js';
+import { ApiError, validationError } from '../errors.js';
+import { errorResponses, SendCodeBody, SendCodeResponse } from '../schemas.js';
+import { readValidated } from '../validation.js';
+
+/** POST /v1/contact/send-code: thin; the rules live in the domain. */
+export const sendCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) => {
+  app.post<{ Body: Static<typeof SendCodeBody> }>(
+    '/v1/contact/send-code',
+    {
+      onRequest: apiKeyAuth(deps.store),
+      attachValidation: true,
+      schema: {
+        tags: ['verification'],
+        summary: 'Send a one-time code by one channel, or by two at once',
+        security: [{ apiKey: [] }],
+        body: SendCodeBody,
+        response: {
+          200: SendCodeResponse,
+          ...errorResponses({
+            400: 'VALIDATION_ERROR, INVALID_JSON, INVALID_DESTINATION or UNSUPPORTED_NUMBER',
+            401: 'UNAUTHORIZED: missing, malformed, unknown or revoked key',
+            403: 'CHANNEL_NOT_ENABLED: the key may not use a requested channel',
+            413: 'PAYLOAD_TOO_LARGE: body over 16 KiB',
+            415: 'UNSUPPORTED_MEDIA_TYPE: body is not application/json',
+            429: 'RATE_LIMITED, with Retry-After; details name the limited channel',
+            500: 'INTERNAL',
+            502: 'DELIVERY_FAILED: no channel could be delivered',
+            503: 'UNAVAILABLE: the database or rate-limit store is unreachable',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const schema = readValidated<Static<typeof SendCodeBody>>(request);
+      const result = validateSendRequest(schema.body, schema.refused);
+      const details = result.ok ? schema.details : [...schema.details, ...result.details];
+      if (details.length > 0) throw validationError(details);
+      if (!result.ok) {
+        // The only failure left without details is a number that cannot receive codes.
+        const unsupported = result.unsupportedNumber ?? {
+          field: 'phone',
+          message: 'phone cannot receive codes',
+        };
+        throw new ApiError('UNSUPPORTED_NUMBER', `The ${unsupported.message}.`, [unsupported]);
+      }
+      const entries = await deps.service.send(request.apiKey, result.request);
+      return { data: result.request.dual ? entries : entries[0] };
+    },
+  );
+};

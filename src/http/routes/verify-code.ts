@@ -1,0 +1,56 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import { apiKeyAuth } from '../auth.js';
+import { validationError } from '../errors.js';
+import { errorResponses, VerifyCodeBody, VerifyCodeResponse } from '../schemas.js';
+import { readValidated } from '../validation.js';
+
+/** POST /v1/contact/verify-code. */
+export const verifyCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) => {
+  app.post<{ Body: Static<typeof VerifyCodeBody> }>(
+    '/v1/contact/verify-code',
+    {
+      onRequest: apiKeyAuth(deps.store),
+      attachValidation: true,
+      schema: {
+        tags: ['verification'],
+        summary: 'Check a code against a requestId (either id of a dual pair accepts either code)',
+        description:
+          'A wrong code answers 200 with `verified: false` and `status: "pending"` (or `"failed"` on the last attempt). ' +
+          'Expired, canceled or already verified requests answer `verified: false` with that status and count no attempt.',
+        security: [{ apiKey: [] }],
+        body: VerifyCodeBody,
+        response: {
+          200: VerifyCodeResponse,
+          ...errorResponses({
+            400: 'VALIDATION_ERROR or INVALID_JSON',
+            401: 'UNAUTHORIZED',
+            404: "NOT_FOUND: unknown requestId, or another account's",
+            413: 'PAYLOAD_TOO_LARGE',
+            415: 'UNSUPPORTED_MEDIA_TYPE',
+            429: 'TOO_MANY_ATTEMPTS (attempts used up) or RATE_LIMITED (per-key rate), with Retry-After',
+            500: 'INTERNAL',
+            503: 'UNAVAILABLE',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { body, details, refused } = readValidated<Static<typeof VerifyCodeBody>>(request);
+      const { otpCode, code } = body;
+      if (!refused.has('otpCode') && !refused.has('code')) {
+        if (otpCode === undefined && code === undefined) {
+          details.push({ field: 'otpCode', message: 'otpCode (or code) is required' });
+        } else if (otpCode !== undefined && code !== undefined && otpCode !== code) {
+          details.push({ field: 'code', message: 'otpCode and code were both given with different values' });
+        }
+      }
+      if (details.length > 0) throw validationError(details);
+      // Past this point the schema accepted requestId and one of the code fields.
+      const requestId = (body.requestId as string).toLowerCase();
+      const data = await deps.service.verify(request.apiKey, requestId, (otpCode ?? code) as string);
+      return { data };
+    },
+  );
+};

@@ -1,0 +1,141 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { CHANNELS, DELIVERY_TYPES, VERIFICATION_STATUSES } from '../domain/types.js';
+import { ERROR_CODES } from './errors.js';
+
+/**
+ * Request and response schemas. Fastify validates requests with them, serialises answers with
+ * them, and @fastify/swagger turns the same objects into the OpenAPI document.
+ */
+
+const enumOf = <T extends readonly string[]>(values: T, description: string) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
+
+const ChannelSchema = enumOf(CHANNELS, 'Delivery channel.');
+
+const phoneField = (description: string) =>
+  Type.Optional(Type.String({ maxLength: 32, description, examples: ['+14155552671'] }));
+
+export const SendCodeBody = Type.Object(
+  {
+    channel: Type.Optional(ChannelSchema),
+    channels: Type.Optional(
+      Type.Array(ChannelSchema, {
+        minItems: 2,
+        maxItems: 2,
+        uniqueItems: true,
+        description: 'Dual-channel mode: exactly two different channels, sent in parallel.',
+      }),
+    ),
+    email: Type.Optional(
+      Type.String({ format: 'email', maxLength: 254, description: 'Required when EMAIL is used.' }),
+    ),
+    phone: phoneField('Required when SMS or WHATSAPP is used: + and country code.'),
+    whatsappNumber: phoneField('Alternative name of `phone`.'),
+    phoneNumber: phoneField('Alternative name of `phone`.'),
+    country: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z]{2}$',
+        description: 'ISO 3166-1 alpha-2, any case; inferred from the number when omitted.',
+      }),
+    ),
+    deliveryType: Type.Optional(enumOf(DELIVERY_TYPES, 'WHATSAPP only: TEXT (default) or CALL.')),
+    purpose: Type.Optional(
+      Type.String({ maxLength: 100, description: 'Free-text label for logs and analytics.' }),
+    ),
+    customMessage: Type.Optional(
+      Type.String({ maxLength: 500, description: 'Plain text added to the email body (HTML-escaped).' }),
+    ),
+  },
+  { description: 'Exactly one of `channel` and `channels`.' },
+);
+
+const SendEntry = Type.Object({
+  requestId: Type.String({ format: 'uuid', description: 'Keep it to verify the code.' }),
+  channel: ChannelSchema,
+  status: Type.Unsafe<'pending' | 'undelivered'>({
+    type: 'string',
+    enum: ['pending', 'undelivered'],
+    description: '`undelivered` only in a dual answer whose other channel was delivered.',
+  }),
+  expiresAt: Type.String({ format: 'date-time' }),
+  to: Type.String({ description: 'Masked destination.' }),
+  deliveryType: Type.Optional(enumOf(DELIVERY_TYPES, 'WHATSAPP only.')),
+  error: Type.Optional(
+    Type.Object({
+      code: Type.Unsafe<string>({ type: 'string', enum: ['DELIVERY_FAILED', 'INVALID_DESTINATION'] }),
+      message: Type.String(),
+    }),
+  ),
+});
+
+export const SendCodeResponse = Type.Object({
+  data: Type.Union([SendEntry, Type.Array(SendEntry, { minItems: 2, maxItems: 2 })], {
+    description: 'An object for one channel; an array in the order of `channels` for two.',
+  }),
+});
+
+const CodeField = (description: string) =>
+  Type.Optional(Type.String({ pattern: '^[0-9]{4,10}$', description, examples: ['042817'] }));
+
+export const VerifyCodeBody = Type.Object({
+  requestId: Type.String({ format: 'uuid', description: 'A requestId from send-code.' }),
+  otpCode: CodeField('The code the user entered, as a string of digits.'),
+  code: CodeField('Alternative name of `otpCode`.'),
+});
+
+export const VerifyCodeResponse = Type.Object({
+  data: Type.Object({
+    verified: Type.Boolean({ description: 'True only on the call that consumed the code.' }),
+    channel: ChannelSchema,
+    requestId: Type.String({ format: 'uuid' }),
+    status: enumOf(VERIFICATION_STATUSES, 'State of the verification request after this call.'),
+    attemptsRemaining: Type.Integer({ minimum: 0 }),
+  }),
+});
+
+export const ErrorResponse = Type.Object(
+  {
+    error: Type.Object({
+      code: enumOf(ERROR_CODES, 'Stable machine-readable code.'),
+      message: Type.String({ description: 'What went wrong and what to do.' }),
+      details: Type.Optional(
+        Type.Array(
+          Type.Object({
+            field: Type.String(),
+            message: Type.String(),
+            channel: Type.Optional(ChannelSchema),
+          }),
+        ),
+      ),
+    }),
+  },
+  { $id: 'ErrorResponse' },
+);
+
+/** The error answers a route may give, keyed by status, each documented with its codes. */
+export function errorResponses(codes: Record<number, string>): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const [status, description] of Object.entries(codes)) {
+    out[Number(status)] = Type.Ref(ErrorResponse, { description });
+  }
+  return out;
+}
+
+export const ProviderHealth = Type.Object({
+  name: Type.String(),
+  state: enumOf(['up', 'down', 'unknown'], ''),
+});
+
+export const HealthResponse = Type.Object({
+  status: enumOf(['ok', 'degraded', 'down'], '`degraded` when a service or channel is down.'),
+  version: Type.String(),
+  uptimeSeconds: Type.Integer(),
+  services: Type.Object({
+    database: enumOf(['up', 'down'], ''),
+    rateLimitStore: enumOf(['up', 'down'], ''),
+  }),
+  channels: Type.Record(
+    Type.String(),
+    Type.Object({ operational: Type.Boolean(), providers: Type.Array(ProviderHealth) }),
+  ),
+});

@@ -1,0 +1,95 @@
+import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import type { ErrorDetail } from './errors.js';
+
+/**
+ * Turns the schema validator's findings into one `details` entry per problem, phrased for a
+ * developer, and reports which top-level fields were refused.
+ */
+export function schemaDetails(errors: FastifySchemaValidationError[]): {
+  details: ErrorDetail[];
+  refused: Set<string>;
+} {
+  const details: ErrorDetail[] = [];
+  const refused = new Set<string>();
+  const seen = new Set<string>();
+  for (const e of errors) {
+    const path = e.instancePath
+      .split('/')
+      .filter(Boolean)
+      .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`))
+      .join('')
+      .replace(/^\./, '');
+    const params = e.params as Record<string, unknown>;
+    const field =
+      e.keyword === 'required'
+        ? String(params.missingProperty)
+        : path === ''
+          ? 'body'
+          : path.replace(/\[\d+\]$/, '');
+    const top = field.split(/[.[]/)[0] ?? field;
+    const message = describe(e, field, path);
+    const key = `${field}|${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    refused.add(top);
+    details.push({ field: path || field, message });
+  }
+  return { details, refused };
+}
+
+/**
+ * What a route with `attachValidation` needs: the schema's findings, and the body as an object even
+ * when the schema refused it (so cross-field rules can still look at the fields that were fine).
+ */
+export function readValidated<Body>(request: FastifyRequest): {
+  body: Partial<Body>;
+  details: ErrorDetail[];
+  refused: Set<string>;
+} {
+  const findings = request.validationError
+    ? schemaDetails(request.validationError.validation)
+    : { details: [], refused: new Set<string>() };
+  const raw = request.body;
+  const body = (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : {}) as Partial<Body>;
+  return { body, ...findings };
+}
+
+function describe(e: FastifySchemaValidationError, field: string, path: string): string {
+  const params = e.params as Record<string, unknown>;
+  const name = path || field;
+  switch (e.keyword) {
+    case 'required':
+      return `${field} is required`;
+    case 'type':
+      if (path === '' || field === 'body') return 'the body must be a JSON object';
+      if ((field === 'otpCode' || field === 'code') && params.type === 'string') {
+        return `${field} must be a string of digits, e.g. "012345": a JSON number loses leading zeros`;
+      }
+      return `${name} must be ${article(String(params.type))}`;
+    case 'enum':
+      return `${name} must be one of ${(params.allowedValues as string[]).join(', ')}`;
+    case 'format':
+      return params.format === 'email'
+        ? `${name} must be a valid email address`
+        : params.format === 'uuid'
+          ? `${name} must be a UUID as returned by send-code`
+          : `${name} must be a valid ${String(params.format)}`;
+    case 'maxLength':
+      return `${name} must be at most ${String(params.limit)} characters`;
+    case 'minLength':
+      return `${name} must be at least ${String(params.limit)} characters`;
+    case 'minItems':
+    case 'maxItems':
+      return `${name} must hold exactly 2 different channels`;
+    case 'uniqueItems':
+      return `${name} must hold two different channels`;
+    case 'pattern':
+      if (field === 'country') return 'country must be an ISO 3166-1 alpha-2 code such as US';
+      if (field === 'otpCode' || field === 'code') return `${field} must be 4 to 10 digits`;
+      return `${name} has an invalid format`;
+    default:
+      return `${name} ${e.message ?? 'is invalid'}`;
+  }
+}
+
+const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);

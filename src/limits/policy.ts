@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import type { EffectiveSettings } from '../domain/settings.js';
+import type { Channel } from '../domain/types.js';
+import type { VerificationEvents } from '../domain/verification-service.js';
+import { ApiError, type ErrorDetail } from '../http/errors.js';
+import type { CounterSpec, RateLimitStore } from './interface.js';
+
+const HOUR = 3600;
+const DAY = 86400;
+
+/** One destination a send is about to reach. */
+export interface SendTarget {
+  channel: Channel;
+  destination: string;
+  country: string | null;
+}
+
+/**
+ * The rate-limit rules of the contract, on top of one counter store. Every rule is a fixed-window
+ * counter whose limit comes from the account's effective settings.
+ */
+export class RateLimitPolicy {
+  constructor(
+    private readonly counters: RateLimitStore,
+    private readonly events: VerificationEvents = {},
+  ) {}
+
+  /** Per-key request rate of send-code or verify-code. */
+  async checkKeyRate(kind: 'send' | 'verify', keyId: string, s: EffectiveSettings): Promise<void> {
+    const limit = kind === 'send' ? s.keySendPerSecond : s.keyVerifyPerSecond;
+    const decision = await this.counters.consume({ name: `key-${kind}`, limit, windowSeconds: 1 }, keyId);
+    if (!decision.allowed) {
+      this.events.limited?.(`key-${kind}`);
+      throw new ApiError(
+        'RATE_LIMITED',
+        `This API key may make ${limit} ${kind}-code requests per second; slow down.`,
+        undefined,
+        decision.retryAfterSeconds,
+      );
+    }
+  }
+
+  /**
+   * The destination rules of one send: the failure budget, the resend cooldown, the hourly cap per
+   * destination and channel, and the hourly volume per country. A dual send is refused whole: points
+   * taken for one channel are given back when the other is refused.
+   */
+  async checkSend(accountId: string, targets: SendTarget[], s: EffectiveSettings): Promise<void> {
+    const failures = failureSpec(s);
+    // One digest per destination serves the failure budget and the per-channel counters below.
+    const keys = targets.map((t) => destinationKey(accountId, t.destination));
+    for (const [i, t] of targets.entries()) {
+      const budget = await this.counters.peek(failures, keys[i] as string);
+      if (!budget.allowed) {
+        this.events.limited?.(failures.name);
+        throw limited(
+          'Too many wrong codes were entered for this destination; sends to it are paused.',
+          [{ field: fieldOf(t.channel), channel: t.channel, message: 'daily budget of wrong codes used up' }],
+          budget.retryAfterSeconds,
+        );
+      }
+    }
+
+    const taken: Array<{ spec: CounterSpec; key: string }> = [];
+    const refusals: ErrorDetail[] = [];
+    let retryAfter = 0;
+    const take = async (spec: CounterSpec, key: string, detail: ErrorDetail): Promise<boolean> => {
+      const decision = await this.counters.consume(spec, key);
+      if (decision.allowed) {
+        taken.push({ spec, key });
+        return true;
+      }
+      refusals.push(detail);
+      this.events.limited?.(spec.name);
+      retryAfter = Math.max(retryAfter, decision.retryAfterSeconds);
+      return false;
+    };
+
+    for (const [i, t] of targets.entries()) {
+      const key = `${keys[i]}:${t.channel}`;
+      const field = fieldOf(t.channel);
+      const cooldown = { name: 'resend-cooldown', limit: 1, windowSeconds: s.resendCooldownSeconds };
+      if (
+        s.resendCooldownSeconds > 0 &&
+        !(await take(cooldown, key, {
+          field,
+          channel: t.channel,
+          message: `a code was sent to this destination less than ${s.resendCooldownSeconds} s ago`,
+        }))
+      ) {
+        continue;
+      }
+      const hourly = { name: 'destination-hourly', limit: s.sendsPerDestinationPerHour, windowSeconds: HOUR };
+      if (
+        !(await take(hourly, key, {
+          field,
+          channel: t.channel,
+          message: `at most ${s.sendsPerDestinationPerHour} codes per hour go to one destination`,
+        }))
+      ) {
+        continue;
+      }
+      if (t.channel !== 'EMAIL' && t.country) {
+        const perCountry = { name: 'country-hourly', limit: s.countrySendsPerHour, windowSeconds: HOUR };
+        await take(perCountry, `${accountId}:${t.country}`, {
+          field: 'country',
+          channel: t.channel,
+          message: `the hourly volume of codes to ${t.country} is used up`,
+        });
+      }
+    }
+
+    if (refusals.length > 0) {
+      await Promise.all(taken.map((t) => this.counters.refund(t.spec, t.key)));
+      throw limited('Rate limit exceeded for this destination; retry later.', refusals, retryAfter);
+    }
+  }
+
+  /** Counts a wrong code against the destination's daily failure budget. */
+  async recordFailure(accountId: string, destination: string, s: EffectiveSettings): Promise<void> {
+    await this.counters.penalize(failureSpec(s), destinationKey(accountId, destination));
+  }
+}
+
+const failureSpec = (s: EffectiveSettings): CounterSpec => ({
+  name: 'destination-failures',
+  limit: s.failuresPerDestinationPerDay,
+  windowSeconds: DAY,
+});
+
+/**
+ * Counter keys name a destination by a digest, so a shared store (Redis) never holds email
+ * addresses or phone numbers in clear.
+ */
+const destinationKey = (accountId: string, destination: string): string =>
+  `${accountId}:${createHash('sha256').update(destination).digest('base64url').slice(0, 22)}`;
+
+const fieldOf = (channel: Channel): string => (channel === 'EMAIL' ? 'email' : 'phone');
+
+const limited = (message: string, details: ErrorDetail[], retryAfterSeconds: number) =>
+  new ApiError('RATE_LIMITED', message, details, Math.max(1, retryAfterSeconds));

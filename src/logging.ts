@@ -1,0 +1,29 @@
+import pino, { type Logger } from 'pino';
+
+/**
+ * JSON logs through pino. Codes never reach a log call; as a second line of defence, fields that
+ * could carry secrets are redacted wherever they appear.
+ */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'contact-verify' },
+      redact: {
+        paths: [
+          'code',
+          'otpCode',
+          '*.code',
+          '*.otpCode',
+          'key',
+          'token',
+          'req.headers.authorization',
+          'headers.authorization',
+        ],
+        censor: '[redacted]',
+      },
+    },
+    // Asynchronous writes keep logging off the request path; flushed on shutdown.
+    destination ?? pino.destination({ dest: 1, sync: false }),
+  );
+}

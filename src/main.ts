@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+import cluster from 'node:cluster';
+import { runPrimary, workersProblem } from './cluster.js';
+import { compose } from './compose.js';
+import { ConfigError, loadConfig } from './config/schema.js';
+import { createLogger } from './logging.js';
+
+/** The composition root: the only module that reads process.env. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const problem = workersProblem(config);
+  if (problem) {
+    process.stderr.write(`Invalid configuration:\n  ${problem}\n`);
+    process.exit(2);
+  }
+  const logger = createLogger(config.logLevel);
+  // With WORKERS > 1 this process only supervises; each forked worker runs main() as a service.
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
+  const service = await compose(config, { logger });
+  if (service.generatedAdminToken) {
+    process.stderr.write(
+      `\nGenerated ADMIN_TOKEN (shown once; only its hash is stored):\n\n  ${service.generatedAdminToken}\n\n` +
+        'Create an API key with:\n' +
+        `  curl -s -X POST http://${config.host}:${config.port}/v1/admin/api-keys \\\n` +
+        `    -H "Authorization: Bearer ${service.generatedAdminToken}" -H "Content-Type: application/json" \\\n` +
+        `    -d '{"name":"my-app","channels":["EMAIL","SMS","WHATSAPP"]}'\n\n`,
+    );
+  }
+  const address = await service.app.listen({ port: config.port, host: config.host });
+  logger.info({ address, database: service.store.dialect, rateLimits: service.counters.kind }, 'listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await service.close();
+      logger.info('stopped');
+      logger.flush();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`Failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,22 @@
+import type { Store } from './interface.js';
+import { SqliteStore } from './sqlite/sqlite-store.js';
+
+/** Opens the store named by DATABASE_URL: `sqlite:<path>` or `postgres://…`. */
+export async function openStore(databaseUrl: string): Promise<Store> {
+  if (databaseUrl.startsWith('sqlite:')) {
+    return new SqliteStore(databaseUrl.slice('sqlite:'.length) || './data/verify.db');
+  }
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    // Loaded only when asked for, so an SQLite deployment never loads the pg driver.
+    const { PostgresStore } = await import('./postgres/postgres-store.js');
+    const store = new PostgresStore(databaseUrl);
+    try {
+      await store.migrate();
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    return store;
+  }
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${databaseUrl.split(':')[0]}:…)`);
+}

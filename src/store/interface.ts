@@ -1,0 +1,140 @@
+import type {
+  Account,
+  AccountSettings,
+  ApiKeyRecord,
+  AuthenticatedKey,
+  Channel,
+  DeliveryStatus,
+  NewVerification,
+  OutboxMessage,
+  Verification,
+  VerificationStatus,
+} from '../domain/types.js';
+
+/** The rows of a verification group whose attempt was just counted. */
+export interface CountedAttempt {
+  rows: Array<Pick<Verification, 'id' | 'channel' | 'codeHash'>>;
+  attempts: number;
+  maxAttempts: number;
+}
+
+/** What one verify attempt did; see Store.attempt. */
+export interface AttemptOutcome {
+  /** The request as read before the attempt; null when the account has none with this id. */
+  request: Verification | null;
+  /** null when no attempt was counted: not pending, expired, or attempts used up. */
+  counted: CountedAttempt | null;
+  /** The row whose code matched, and whether this attempt is the one that verified it. */
+  winnerId: string | null;
+  consumed: boolean;
+}
+
+export interface NewApiKey {
+  id: string;
+  accountId: string;
+  name: string;
+  prefix: string;
+  keyHash: string;
+  channels: Channel[];
+  test: boolean;
+  createdAt: number;
+}
+
+export interface DeliveryRecord {
+  deliveryStatus: DeliveryStatus;
+  provider: string | null;
+  providerMessageId: string | null;
+  error?: string | null;
+  /** Also cancels the request when it is still pending (its code never reached anyone). */
+  cancel?: boolean;
+}
+
+export interface SweepResult {
+  expired: number;
+  deleted: number;
+}
+
+/**
+ * Persistence for every backend (SQLite, PostgreSQL). Each method is one atomic unit: its promise
+ * settles only once its effects are durable, so a caller may acknowledge a request on resolution.
+ */
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Applies the numbered migrations not yet applied; safe to run from several processes. */
+  migrate(): Promise<number[]>;
+  /** Resolves true when the database answers a trivial query. */
+  check(): Promise<boolean>;
+  close(): Promise<void>;
+
+  /** Stores `value` under `name` unless a value is there already; returns the stored one. */
+  getOrCreateSetting(name: string, value: string): Promise<{ value: string; created: boolean }>;
+
+  createAccount(account: Account): Promise<Account>;
+  listAccounts(): Promise<Account[]>;
+  getAccount(id: string): Promise<Account | null>;
+  updateAccountSettings(id: string, settings: AccountSettings): Promise<Account | null>;
+
+  createApiKey(key: NewApiKey): Promise<ApiKeyRecord>;
+  listApiKeys(accountId?: string): Promise<ApiKeyRecord[]>;
+  getApiKey(id: string): Promise<ApiKeyRecord | null>;
+  /** The live (not revoked) key with this hash, joined with its account's settings. */
+  findActiveApiKey(keyHash: string): Promise<AuthenticatedKey | null>;
+  /** Marks a key revoked; false when it does not exist or was revoked already. */
+  revokeApiKey(id: string, now: number): Promise<boolean>;
+  /** Revokes `oldId` and creates `replacement` in one transaction; null when `oldId` is not live. */
+  rotateApiKey(oldId: string, replacement: NewApiKey, now: number): Promise<ApiKeyRecord | null>;
+
+  /**
+   * Inserts the requests of one send (one, or two for a dual pair) and cancels every earlier
+   * pending request of the same account, channel and destination.
+   */
+  createVerifications(rows: NewVerification[]): Promise<void>;
+  getVerification(accountId: string, id: string): Promise<Verification | null>;
+  /**
+   * Atomically counts one attempt against every pending request of the group, unless attempts are
+   * used up or the group expired; returns null when nothing was counted.
+   */
+  registerAttempt(groupId: string, now: number): Promise<CountedAttempt | null>;
+  /** Verifies `winnerId` and cancels its pending siblings; true only for the call that did it. */
+  consume(groupId: string, winnerId: string, now: number): Promise<boolean>;
+  /**
+   * Optional: one verify attempt as one atomic unit (one commit instead of three round trips):
+   * reads the request, counts the attempt as registerAttempt does, asks `pick` which counted row
+   * the code matches, and consumes that one. Without it the service makes those calls in turn.
+   */
+  attempt?(
+    accountId: string,
+    requestId: string,
+    now: number,
+    pick: (rows: CountedAttempt['rows']) => string | null,
+  ): Promise<AttemptOutcome>;
+  /** Moves the pending requests of a group to `status` when the condition for it holds. */
+  settleGroup(
+    groupId: string,
+    status: Extract<VerificationStatus, 'expired' | 'failed'>,
+    now: number,
+  ): Promise<void>;
+  recordDelivery(id: string, delivery: DeliveryRecord): Promise<void>;
+  /** Updates the delivery state of the message a provider knows by `providerMessageId`. */
+  recordDeliveryByProviderId(
+    provider: string,
+    providerMessageId: string,
+    deliveryStatus: DeliveryStatus,
+    error?: string | null,
+  ): Promise<boolean>;
+
+  addOutboxMessage(message: OutboxMessage): Promise<void>;
+  /** Newest first. `to` filters on the normalised destination. */
+  listOutbox(filter: { accountId?: string; to?: string; limit: number }): Promise<OutboxMessage[]>;
+
+  /** Marks overdue pending requests expired and deletes rows older than the retention, in batches. */
+  sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult>;
+}
+
+/**
+ * Raised when the database cannot be reached (refused, dropped, shut down, timed out). The HTTP
+ * layer answers 503 UNAVAILABLE; the store reconnects by itself once the database is back.
+ */
+export class StoreUnavailable extends Error {
+  override readonly name = 'StoreUnavailable';
+}

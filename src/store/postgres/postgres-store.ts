@@ -1,0 +1,337 @@
+import pg from 'pg';
+import type {
+  Account,
+  AccountSettings,
+  ApiKeyRecord,
+  AuthenticatedKey,
+  DeliveryStatus,
+  NewVerification,
+  OutboxMessage,
+  Verification,
+} from '../../domain/types.js';
+import type { CountedAttempt, DeliveryRecord, NewApiKey, Store, SweepResult } from '../interface.js';
+import {
+  type AccountRow,
+  type ApiKeyRow,
+  newKeyRecord,
+  rowToAccount,
+  rowToApiKey,
+  rowToAuthenticatedKey,
+  rowToOutbox,
+  rowToVerification,
+} from '../rows.js';
+import { applyMigrations } from './migrate.js';
+import { isConnectionError, isRetryable, toStoreError } from './pg-errors.js';
+import { SQL } from './statements.js';
+
+export interface PostgresStoreOptions {
+  /** Connections in the pool (default 10). */
+  max?: number;
+  /** How long to wait for a connection before answering 503 (default 3000 ms). */
+  connectionTimeoutMs?: number;
+  /** How long a statement may take before the connection is dropped and 503 answered (default 10 s). */
+  queryTimeoutMs?: number;
+  /** Told about connection errors of idle pooled clients (which are dropped and replaced). */
+  onIdleError?: (err: Error) => void;
+}
+
+type Params = unknown[];
+type Runner = Pick<pg.PoolClient, 'query'>;
+
+/**
+ * The shared store for many instances: node-postgres with a pool. Every counter is one guarded
+ * statement, so concurrent requests on any number of instances count exactly. While the database
+ * is unreachable every method rejects with StoreUnavailable (503); the pool opens new connections
+ * on the next calls, so service resumes by itself when the database is back.
+ */
+export class PostgresStore implements Store {
+  readonly dialect = 'postgres' as const;
+  private readonly pool: pg.Pool;
+  private closed = false;
+
+  constructor(connectionString: string, options: PostgresStoreOptions = {}) {
+    this.pool = new pg.Pool({
+      connectionString,
+      max: options.max ?? 10,
+      connectionTimeoutMillis: options.connectionTimeoutMs ?? 3000,
+      // Without it a half-open connection (peer gone, no RST) would hang a request forever.
+      query_timeout: options.queryTimeoutMs ?? 10_000,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+    });
+    // An idle client whose server went away (restart, 57P01) emits 'error'; the pool drops it.
+    // Unhandled, that event would end the process.
+    this.pool.on('error', (err) => options.onIdleError?.(err));
+  }
+
+  /** One statement through the pool, retried when PostgreSQL rolled it back for a deadlock. */
+  private async query<R extends pg.QueryResultRow>(text: string, params: Params = [], runner?: Runner) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await (runner ?? this.pool).query<R>(text, params);
+      } catch (err) {
+        if (!runner && isRetryable(err) && attempt < 3) continue;
+        throw toStoreError(err);
+      }
+    }
+  }
+
+  /** Runs `work` in one transaction on one pooled connection. */
+  private async transaction<T>(work: (client: Runner) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw toStoreError(err);
+    }
+    // While checked out, a dropped connection is reported here and by the query in flight.
+    const ignore = () => {};
+    client.on('error', ignore);
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      if (isConnectionError(err)) broken = err as Error;
+      else await client.query('ROLLBACK').catch((e) => (broken = e));
+      throw toStoreError(err);
+    } finally {
+      client.off('error', ignore);
+      client.release(broken);
+    }
+  }
+
+  async migrate(): Promise<number[]> {
+    try {
+      return await applyMigrations(this.pool);
+    } catch (err) {
+      throw toStoreError(err);
+    }
+  }
+
+  async check(): Promise<boolean> {
+    if (this.closed) return false;
+    try {
+      await this.pool.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  async getOrCreateSetting(name: string, value: string) {
+    const inserted = await this.query<{ value: string }>(SQL.insertSetting, [name, value]);
+    if (inserted.rows[0]) return { value: inserted.rows[0].value, created: true };
+    // ON CONFLICT DO NOTHING waited for the other writer to commit, so its value is visible now.
+    const { rows } = await this.query<{ value: string }>(SQL.getSetting, [name]);
+    return { value: (rows[0] as { value: string }).value, created: false };
+  }
+
+  async createAccount(account: Account) {
+    await this.query(SQL.insertAccount, [
+      account.id,
+      account.name,
+      JSON.stringify(account.settings),
+      account.createdAt,
+    ]);
+    return account;
+  }
+
+  async listAccounts() {
+    return (await this.query<AccountRow>(SQL.listAccounts)).rows.map(rowToAccount);
+  }
+
+  async getAccount(id: string) {
+    const row = (await this.query<AccountRow>(SQL.getAccount, [id])).rows[0];
+    return row ? rowToAccount(row) : null;
+  }
+
+  async updateAccountSettings(id: string, settings: AccountSettings) {
+    const row = (await this.query<AccountRow>(SQL.updateAccountSettings, [JSON.stringify(settings), id]))
+      .rows[0];
+    return row ? rowToAccount(row) : null;
+  }
+
+  createApiKey(key: NewApiKey) {
+    return this.insertKey(key);
+  }
+
+  private async insertKey(key: NewApiKey, runner?: Runner): Promise<ApiKeyRecord> {
+    await this.query(
+      SQL.insertKey,
+      [
+        key.id,
+        key.accountId,
+        key.name,
+        key.prefix,
+        key.keyHash,
+        key.channels.join(','),
+        key.test,
+        key.createdAt,
+      ],
+      runner,
+    );
+    return newKeyRecord(key);
+  }
+
+  async listApiKeys(accountId?: string) {
+    const { rows } = accountId
+      ? await this.query<ApiKeyRow>(SQL.listKeysOf, [accountId])
+      : await this.query<ApiKeyRow>(SQL.listKeys);
+    return rows.map(rowToApiKey);
+  }
+
+  async getApiKey(id: string) {
+    const row = (await this.query<ApiKeyRow>(SQL.getKey, [id])).rows[0];
+    return row ? rowToApiKey(row) : null;
+  }
+
+  async findActiveApiKey(keyHash: string): Promise<AuthenticatedKey | null> {
+    const row = (
+      await this.query<ApiKeyRow & { account_settings: AccountSettings }>(SQL.findActiveKey, [keyHash])
+    ).rows[0];
+    return row ? rowToAuthenticatedKey(row) : null;
+  }
+
+  async revokeApiKey(id: string, now: number) {
+    return ((await this.query(SQL.revokeKey, [now, id])).rowCount ?? 0) > 0;
+  }
+
+  rotateApiKey(oldId: string, replacement: NewApiKey, now: number) {
+    return this.transaction(async (client) => {
+      const revoked = await this.query(SQL.revokeKey, [now, oldId], client);
+      if (!revoked.rowCount) return null;
+      return this.insertKey(replacement, client);
+    });
+  }
+
+  createVerifications(rows: NewVerification[]) {
+    const col = <K extends keyof NewVerification>(k: K) => rows.map((v) => v[k]);
+    return this.transaction(async (client) => {
+      // Serialises concurrent sends to one destination: the second one's supersede then sees the
+      // first one's row, so one code stays live whatever the timing.
+      await this.query(
+        SQL.lockDestinations,
+        [rows.map((v) => `${v.accountId}\n${v.channel}\n${v.destination}`)],
+        client,
+      );
+      await this.query(
+        SQL.supersedeAndInsert,
+        [
+          col('id'),
+          col('accountId'),
+          col('groupId'),
+          col('channel'),
+          col('destination'),
+          col('deliveryType'),
+          col('country'),
+          col('purpose'),
+          col('codeHash'),
+          col('maxAttempts'),
+          col('createdAt'),
+          col('expiresAt'),
+          col('deliveryStatus'),
+        ],
+        client,
+      );
+    });
+  }
+
+  async getVerification(accountId: string, id: string) {
+    const row = (await this.query(SQL.getVerification, [id, accountId])).rows[0];
+    return row ? rowToVerification(row) : null;
+  }
+
+  async registerAttempt(groupId: string, now: number): Promise<CountedAttempt | null> {
+    const { rows } = await this.query<{
+      id: string;
+      channel: Verification['channel'];
+      code_hash: Buffer;
+      attempts: number;
+      max_attempts: number;
+    }>(SQL.countAttempt, [groupId, now]);
+    const first = rows[0];
+    if (!first) return null;
+    return {
+      rows: rows.map((r) => ({ id: r.id, channel: r.channel, codeHash: r.code_hash })),
+      attempts: first.attempts,
+      maxAttempts: first.max_attempts,
+    };
+  }
+
+  async consume(groupId: string, winnerId: string, now: number) {
+    return ((await this.query(SQL.consume, [winnerId, now, groupId])).rowCount ?? 0) > 0;
+  }
+
+  async settleGroup(groupId: string, status: 'expired' | 'failed', now: number) {
+    if (status === 'expired') await this.query(SQL.expireGroup, [groupId, now]);
+    else await this.query(SQL.failGroup, [groupId]);
+  }
+
+  async recordDelivery(id: string, d: DeliveryRecord) {
+    await this.query(SQL.recordDelivery, [
+      d.deliveryStatus,
+      d.provider,
+      d.providerMessageId,
+      d.error ?? null,
+      id,
+      d.cancel === true,
+    ]);
+  }
+
+  async recordDeliveryByProviderId(
+    provider: string,
+    providerMessageId: string,
+    deliveryStatus: DeliveryStatus,
+    error?: string | null,
+  ) {
+    const result = await this.query(SQL.recordDeliveryByProvider, [
+      deliveryStatus,
+      error ?? null,
+      provider,
+      providerMessageId,
+    ]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async addOutboxMessage(m: OutboxMessage) {
+    await this.query(SQL.insertOutbox, [
+      m.id,
+      m.accountId,
+      m.verificationId,
+      m.channel,
+      m.to,
+      m.subject ?? null,
+      m.text,
+      m.html ?? null,
+      m.createdAt,
+    ]);
+  }
+
+  async listOutbox(filter: { accountId?: string; to?: string; limit: number }) {
+    const { rows } = await this.query(SQL.listOutbox, [
+      filter.accountId ?? null,
+      filter.to ?? null,
+      filter.limit,
+    ]);
+    return rows.map(rowToOutbox);
+  }
+
+  async sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult> {
+    const cutoff = now - retentionMs;
+    // Plain statements, not one transaction: each batch commits on its own, and SKIP LOCKED lets
+    // sweepers on other instances take other rows instead of waiting for these.
+    const expired = (await this.query(SQL.sweepExpire, [now, batchSize])).rowCount ?? 0;
+    const deletedRequests = (await this.query(SQL.sweepDelete, [cutoff, batchSize])).rowCount ?? 0;
+    const deletedMessages = (await this.query(SQL.sweepOutbox, [cutoff, batchSize])).rowCount ?? 0;
+    return { expired, deleted: deletedRequests + deletedMessages };
+  }
+}

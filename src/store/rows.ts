@@ -1,0 +1,110 @@
+import type {
+  Account,
+  AccountSettings,
+  ApiKeyRecord,
+  AuthenticatedKey,
+  Channel,
+  OutboxMessage,
+  Verification,
+} from '../domain/types.js';
+import type { NewApiKey } from './interface.js';
+
+/** Row shapes and their mapping to domain records, shared by the SQL stores. */
+
+export interface AccountRow {
+  id: string;
+  name: string;
+  settings: string | object;
+  created_at: number | string;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  name: string;
+  prefix: string;
+  channels: string;
+  test: number | boolean;
+  created_at: number | string;
+  revoked_at: number | string | null;
+}
+
+// PostgreSQL returns BIGINT as a string; both stores keep epoch milliseconds well below 2^53.
+const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : num(v));
+const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+export const rowToAccount = (r: AccountRow): Account => ({
+  id: r.id,
+  name: r.name,
+  settings: typeof r.settings === 'string' ? JSON.parse(r.settings) : r.settings,
+  createdAt: num(r.created_at),
+});
+
+export const rowToApiKey = (r: ApiKeyRow): ApiKeyRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  prefix: r.prefix,
+  channels: r.channels.split(',').filter(Boolean) as Channel[],
+  test: Boolean(r.test),
+  createdAt: num(r.created_at),
+  revokedAt: numOrNull(r.revoked_at),
+});
+
+/** A key row joined with its account's settings (`account_settings`: JSON text or JSONB). */
+export const rowToAuthenticatedKey = (
+  r: ApiKeyRow & { account_settings: string | AccountSettings },
+): AuthenticatedKey => ({
+  ...rowToApiKey(r),
+  accountSettings:
+    typeof r.account_settings === 'string' ? JSON.parse(r.account_settings) : r.account_settings,
+});
+
+export const rowToVerification = (r: Record<string, unknown>): Verification => ({
+  id: String(r.id),
+  accountId: String(r.account_id),
+  groupId: String(r.group_id),
+  channel: r.channel as Verification['channel'],
+  destination: String(r.destination),
+  deliveryType: strOrNull(r.delivery_type) as Verification['deliveryType'],
+  country: strOrNull(r.country),
+  purpose: strOrNull(r.purpose),
+  codeHash: r.code_hash as Buffer,
+  status: r.status as Verification['status'],
+  attempts: num(r.attempts),
+  maxAttempts: num(r.max_attempts),
+  createdAt: num(r.created_at),
+  expiresAt: num(r.expires_at),
+  verifiedAt: numOrNull(r.verified_at),
+  deliveryStatus: r.delivery_status as Verification['deliveryStatus'],
+  provider: strOrNull(r.provider),
+  providerMessageId: strOrNull(r.provider_message_id),
+});
+
+export const rowToOutbox = (r: Record<string, unknown>): OutboxMessage => {
+  const message: OutboxMessage = {
+    id: String(r.id),
+    accountId: String(r.account_id),
+    verificationId: strOrNull(r.verification_id),
+    channel: r.channel as Channel,
+    to: String(r.destination),
+    text: String(r.text),
+    createdAt: num(r.created_at),
+  };
+  if (r.subject != null) message.subject = String(r.subject);
+  if (r.html != null) message.html = String(r.html);
+  return message;
+};
+
+/** The record of a key just inserted: everything but its hash, which never leaves the store. */
+export const newKeyRecord = (k: NewApiKey): ApiKeyRecord => ({
+  id: k.id,
+  accountId: k.accountId,
+  name: k.name,
+  prefix: k.prefix,
+  channels: k.channels,
+  test: k.test,
+  createdAt: k.createdAt,
+  revokedAt: null,
+});

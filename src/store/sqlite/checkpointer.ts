@@ -1,0 +1,50 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Runs the WAL checkpoints of a database file on a worker thread with its own connection.
+ *
+ * SQLite's automatic checkpoint runs inside whichever COMMIT crosses 1000 pages of WAL: it copies
+ * the pages into the database file and fsyncs it, on the event loop, in the middle of a request.
+ * Measured under load it was a quarter of the cost of committing. A PASSIVE checkpoint on another
+ * thread takes none of the writer's locks, so commits only append to the WAL; once a checkpoint
+ * has copied everything, the next write transaction starts the WAL again from its beginning.
+ * Should the worker stop, the connection goes back to automatic checkpoints, so the WAL never
+ * grows without bound.
+ */
+export class Checkpointer {
+  private readonly worker: Worker;
+  private stopping = false;
+
+  constructor(db: Database, path: string, intervalMs = 200) {
+    db.pragma('wal_autocheckpoint = 0');
+    // An eval'd worker runs as CommonJS, from the dist build and from the TypeScript sources alike.
+    const module = createRequire(import.meta.url).resolve('better-sqlite3');
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, path, intervalMs } });
+    this.worker.unref();
+    const fallBack = () => {
+      if (!this.stopping && db.open) db.pragma('wal_autocheckpoint = 1000');
+    };
+    this.worker.once('error', fallBack);
+    this.worker.once('exit', fallBack);
+  }
+
+  /** Stops the worker; closing the last connection then checkpoints what is left. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.worker.terminate();
+  }
+}
+
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const Database = require(workerData.module);
+const db = new Database(workerData.path);
+db.pragma('busy_timeout = 1000');
+const tick = () => {
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+  setTimeout(tick, workerData.intervalMs);
+};
+setTimeout(tick, workerData.intervalMs);
+`;

@@ -1,0 +1,174 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+interface Waiter {
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Group commit for a single better-sqlite3 connection.
+ *
+ * Each unit of work runs at once, synchronously, inside a transaction that stays open until the
+ * end of the current event-loop turn; then one COMMIT makes the whole batch durable and every
+ * unit's promise settles. Statements still run one after another on one connection, so each unit
+ * sees the effects of the ones before it (counters stay atomic), while the cost of a commit is
+ * shared by every request that arrived in the same turn. Nothing is acknowledged before its
+ * batch commits. A savepoint per unit keeps a failing unit from taking the others with it.
+ * While another process (a second worker, the CLI) holds the write lock, units wait in order on
+ * a timer rather than inside SQLite's busy handler, which would stop the event loop.
+ */
+export class GroupCommit {
+  private readonly begin: Statement;
+  private readonly commit: Statement;
+  private readonly rollback: Statement;
+  private readonly savepoint: Statement;
+  private readonly release: Statement;
+  private readonly rollbackTo: Statement;
+  private readonly busyTimeout: number;
+  private waiters: Waiter[] = [];
+  private open = false;
+  /** Units that arrived while another process held the write lock, in arrival order. */
+  private queued: Array<{ run: () => void; reject: (err: unknown) => void }> = [];
+  private retry: NodeJS.Timeout | null = null;
+
+  constructor(readonly db: Database) {
+    this.begin = db.prepare('BEGIN IMMEDIATE');
+    this.commit = db.prepare('COMMIT');
+    this.rollback = db.prepare('ROLLBACK');
+    this.savepoint = db.prepare('SAVEPOINT unit');
+    this.release = db.prepare('RELEASE unit');
+    this.rollbackTo = db.prepare('ROLLBACK TO unit');
+    this.busyTimeout = Number(db.pragma('busy_timeout', { simple: true })) || 0;
+  }
+
+  /** Runs a unit of work that writes; resolves with its result once the batch has committed. */
+  write<T>(work: () => T): Promise<T> {
+    if (!this.open && (this.queued.length > 0 || !this.tryBegin())) {
+      return new Promise<T>((resolve, reject) => {
+        this.queued.push({ run: () => void this.unit(work).then(resolve, reject), reject });
+        this.retry ??= setTimeout(() => this.retryQueued(), 1);
+      });
+    }
+    return this.unit(work);
+  }
+
+  private unit<T>(work: () => T): Promise<T> {
+    this.savepoint.run();
+    let result: T;
+    try {
+      result = work();
+      this.release.run();
+    } catch (err) {
+      this.rollbackTo.run();
+      this.release.run();
+      return Promise.reject(err);
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.waiters.push({ resolve: () => resolve(result), reject });
+    });
+  }
+
+  /**
+   * Opens a batch unless another process (a second worker, the CLI) holds the write lock. SQLite's
+   * busy handler would wait for it by sleeping, which stops this whole event loop for up to
+   * busy_timeout; so the attempt does not wait, and the units queue on a timer instead.
+   */
+  private tryBegin(): boolean {
+    // A prepared PRAGMA takes effect when prepared, not when run: so it is issued each time.
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.begin.run();
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
+      throw err;
+    } finally {
+      this.db.pragma(`busy_timeout = ${this.busyTimeout}`);
+    }
+    this.open = true;
+    setImmediate(() => this.flush());
+    return true;
+  }
+
+  private retryQueued(): void {
+    this.retry = null;
+    try {
+      if (!this.open && !this.tryBegin()) {
+        this.retry = setTimeout(() => this.retryQueued(), 1);
+        return;
+      }
+    } catch (err) {
+      this.failQueued(err);
+      return;
+    }
+    this.runQueued();
+  }
+
+  private runQueued(): void {
+    const queued = this.queued;
+    this.queued = [];
+    for (const unit of queued) unit.run();
+  }
+
+  private failQueued(err: unknown): void {
+    const queued = this.queued;
+    this.queued = [];
+    for (const unit of queued) unit.reject(err);
+  }
+
+  /** Runs the queued units waiting for the lock as long as busy_timeout allows (on close). */
+  private runQueuedBlocking(): void {
+    if (this.queued.length === 0) return;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    if (!this.open) {
+      try {
+        this.begin.run();
+      } catch (err) {
+        this.failQueued(err);
+        return;
+      }
+      this.open = true;
+      setImmediate(() => this.flush());
+    }
+    this.runQueued();
+  }
+
+  /**
+   * Runs a read. While a batch is open the read may see its uncommitted writes, so the answer
+   * waits for that batch (and fails with it); otherwise it resolves at once. A read changes
+   * nothing, so it needs no savepoint.
+   */
+  read<T>(work: () => T): Promise<T> {
+    let result: T;
+    try {
+      result = work();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (!this.open) return Promise.resolve(result);
+    return new Promise<T>((resolve, reject) => {
+      this.waiters.push({ resolve: () => resolve(result), reject });
+    });
+  }
+
+  /** Commits the open batch now (also before closing the connection, queued units included). */
+  flush(): void {
+    this.runQueuedBlocking();
+    if (!this.open) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    this.open = false;
+    try {
+      this.commit.run();
+    } catch (err) {
+      try {
+        this.rollback.run();
+      } catch {
+        // The failed COMMIT may already have rolled back.
+      }
+      for (const waiter of waiters) waiter.reject(err);
+      return;
+    }
+    for (const waiter of waiters) waiter.resolve();
+  }
+}

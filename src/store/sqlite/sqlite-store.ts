@@ -1,0 +1,420 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Database, Statement } from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
+import type {
+  Account,
+  AccountSettings,
+  ApiKeyRecord,
+  AuthenticatedKey,
+  DeliveryStatus,
+  NewVerification,
+  OutboxMessage,
+  Verification,
+} from '../../domain/types.js';
+import type {
+  AttemptOutcome,
+  CountedAttempt,
+  DeliveryRecord,
+  NewApiKey,
+  Store,
+  SweepResult,
+} from '../interface.js';
+import { loadMigrations } from '../migrations.js';
+import {
+  type AccountRow,
+  type ApiKeyRow,
+  newKeyRecord,
+  rowToAccount,
+  rowToApiKey,
+  rowToAuthenticatedKey,
+  rowToOutbox,
+  rowToVerification,
+} from '../rows.js';
+import { Checkpointer } from './checkpointer.js';
+import { GroupCommit } from './group-commit.js';
+
+/** The embedded default store: one better-sqlite3 connection in WAL mode with group commit. */
+export class SqliteStore implements Store {
+  readonly dialect = 'sqlite' as const;
+  private readonly db: Database;
+  private readonly tx: GroupCommit;
+  private readonly stmts: ReturnType<typeof prepare>;
+  private readonly checkpointer: Checkpointer | null;
+
+  /** `path` is a file path or `:memory:`. */
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new BetterSqlite3(path);
+    this.db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode: a commit survives a crash of the process (kill -9); only a power loss
+    // can take the last transactions. FULL would fsync every commit.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.checkpointer = path === ':memory:' ? null : new Checkpointer(this.db, path);
+    this.applyMigrations();
+    this.stmts = prepare(this.db);
+    this.tx = new GroupCommit(this.db);
+  }
+
+  private applyMigrations(): number[] {
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+    );
+    const applied = new Set(
+      (this.db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map(
+        (r) => r.version,
+      ),
+    );
+    const done: number[] = [];
+    for (const m of loadMigrations('sqlite')) {
+      if (applied.has(m.version)) continue;
+      this.db
+        .transaction(() => {
+          this.db.exec(m.sql);
+          this.db
+            .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+            .run(m.version, m.name, Date.now());
+        })
+        .immediate();
+      done.push(m.version);
+    }
+    return done;
+  }
+
+  async migrate(): Promise<number[]> {
+    return this.applyMigrations();
+  }
+
+  async check(): Promise<boolean> {
+    try {
+      this.stmts.ping.get();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.tx.flush();
+    await this.checkpointer?.stop();
+    if (this.db.open) this.db.close();
+  }
+
+  getOrCreateSetting(name: string, value: string) {
+    return this.tx.write(() => {
+      const created = this.stmts.insertSetting.run(name, value).changes > 0;
+      const row = this.stmts.getSetting.get(name) as { value: string };
+      return { value: row.value, created };
+    });
+  }
+
+  createAccount(account: Account) {
+    return this.tx.write(() => {
+      this.stmts.insertAccount.run(
+        account.id,
+        account.name,
+        JSON.stringify(account.settings),
+        account.createdAt,
+      );
+      return account;
+    });
+  }
+
+  listAccounts() {
+    return this.tx.read(() => (this.stmts.listAccounts.all() as AccountRow[]).map(rowToAccount));
+  }
+
+  getAccount(id: string) {
+    return this.tx.read(() => {
+      const row = this.stmts.getAccount.get(id) as AccountRow | undefined;
+      return row ? rowToAccount(row) : null;
+    });
+  }
+
+  updateAccountSettings(id: string, settings: AccountSettings) {
+    return this.tx.write(() => {
+      this.stmts.updateAccountSettings.run(JSON.stringify(settings), id);
+      const row = this.stmts.getAccount.get(id) as AccountRow | undefined;
+      return row ? rowToAccount(row) : null;
+    });
+  }
+
+  createApiKey(key: NewApiKey) {
+    return this.tx.write(() => this.insertKey(key));
+  }
+
+  private insertKey(key: NewApiKey): ApiKeyRecord {
+    this.stmts.insertKey.run(
+      key.id,
+      key.accountId,
+      key.name,
+      key.prefix,
+      key.keyHash,
+      key.channels.join(','),
+      key.test ? 1 : 0,
+      key.createdAt,
+    );
+    return newKeyRecord(key);
+  }
+
+  listApiKeys(accountId?: string) {
+    return this.tx.read(() => {
+      const rows = (
+        accountId ? this.stmts.listKeysOf.all(accountId) : this.stmts.listKeys.all()
+      ) as ApiKeyRow[];
+      return rows.map(rowToApiKey);
+    });
+  }
+
+  getApiKey(id: string) {
+    return this.tx.read(() => {
+      const row = this.stmts.getKey.get(id) as ApiKeyRow | undefined;
+      return row ? rowToApiKey(row) : null;
+    });
+  }
+
+  findActiveApiKey(keyHash: string): Promise<AuthenticatedKey | null> {
+    // Not routed through the batch: a key is used only after the request that created it
+    // was answered, i.e. after its batch committed.
+    const row = this.stmts.findActiveKey.get(keyHash) as
+      | (ApiKeyRow & { account_settings: string })
+      | undefined;
+    if (!row) return Promise.resolve(null);
+    return Promise.resolve(rowToAuthenticatedKey(row));
+  }
+
+  revokeApiKey(id: string, now: number) {
+    return this.tx.write(() => this.stmts.revokeKey.run(now, id).changes > 0);
+  }
+
+  rotateApiKey(oldId: string, replacement: NewApiKey, now: number) {
+    return this.tx.write(() => {
+      if (this.stmts.revokeKey.run(now, oldId).changes === 0) return null;
+      return this.insertKey(replacement);
+    });
+  }
+
+  createVerifications(rows: NewVerification[]) {
+    return this.tx.write(() => {
+      for (const v of rows) {
+        this.stmts.supersede.run(v.accountId, v.channel, v.destination);
+        this.stmts.insertVerification.run(
+          v.id,
+          v.accountId,
+          v.groupId,
+          v.channel,
+          v.destination,
+          v.deliveryType,
+          v.country,
+          v.purpose,
+          v.codeHash,
+          v.maxAttempts,
+          v.createdAt,
+          v.expiresAt,
+          v.deliveryStatus,
+        );
+      }
+    });
+  }
+
+  getVerification(accountId: string, id: string) {
+    return this.tx.read(() => {
+      const row = this.stmts.getVerification.get(id, accountId) as Record<string, unknown> | undefined;
+      return row ? rowToVerification(row) : null;
+    });
+  }
+
+  registerAttempt(groupId: string, now: number) {
+    return this.tx.write(() => this.countAttempt(groupId, now));
+  }
+
+  private countAttempt(groupId: string, now: number): CountedAttempt | null {
+    const rows = this.stmts.countAttempt.all(groupId, now) as Array<{
+      id: string;
+      channel: Verification['channel'];
+      code_hash: Buffer;
+      attempts: number;
+      max_attempts: number;
+    }>;
+    const first = rows[0];
+    if (!first) return null;
+    return {
+      rows: rows.map((r) => ({ id: r.id, channel: r.channel, codeHash: r.code_hash })),
+      attempts: first.attempts,
+      maxAttempts: first.max_attempts,
+    };
+  }
+
+  attempt(
+    accountId: string,
+    requestId: string,
+    now: number,
+    pick: (rows: CountedAttempt['rows']) => string | null,
+  ) {
+    return this.tx.write((): AttemptOutcome => {
+      const row = this.stmts.getVerification.get(requestId, accountId) as Record<string, unknown> | undefined;
+      const request = row ? rowToVerification(row) : null;
+      // As in the stepwise path: only a pending, unexpired request counts an attempt (a superseded
+      // request of a dual pair must not spend its sibling's attempts).
+      const live = request !== null && request.status === 'pending' && request.expiresAt > now;
+      const counted = live ? this.countAttempt(request.groupId, now) : null;
+      const winnerId = counted ? pick(counted.rows) : null;
+      const consumed =
+        request !== null &&
+        winnerId !== null &&
+        this.stmts.consume.run(winnerId, now, request.groupId, winnerId).changes > 0;
+      return { request, counted, winnerId, consumed };
+    });
+  }
+
+  consume(groupId: string, winnerId: string, now: number) {
+    return this.tx.write(() => this.stmts.consume.run(winnerId, now, groupId, winnerId).changes > 0);
+  }
+
+  settleGroup(groupId: string, status: 'expired' | 'failed', now: number) {
+    return this.tx.write(() => {
+      if (status === 'expired') this.stmts.expireGroup.run(groupId, now);
+      else this.stmts.failGroup.run(groupId);
+    });
+  }
+
+  recordDelivery(id: string, d: DeliveryRecord) {
+    return this.tx.write(() => {
+      this.stmts.recordDelivery.run(d.deliveryStatus, d.provider, d.providerMessageId, d.error ?? null, id);
+      if (d.cancel) this.stmts.cancel.run(id);
+    });
+  }
+
+  recordDeliveryByProviderId(
+    provider: string,
+    providerMessageId: string,
+    deliveryStatus: DeliveryStatus,
+    error?: string | null,
+  ) {
+    return this.tx.write(
+      () =>
+        this.stmts.recordDeliveryByProvider.run(deliveryStatus, error ?? null, provider, providerMessageId)
+          .changes > 0,
+    );
+  }
+
+  addOutboxMessage(m: OutboxMessage) {
+    return this.tx.write(() => {
+      this.stmts.insertOutbox.run(
+        m.id,
+        m.accountId,
+        m.verificationId,
+        m.channel,
+        m.to,
+        m.subject ?? null,
+        m.text,
+        m.html ?? null,
+        m.createdAt,
+      );
+    });
+  }
+
+  listOutbox(filter: { accountId?: string; to?: string; limit: number }) {
+    return this.tx.read(() => {
+      const rows = this.stmts.listOutbox.all({
+        accountId: filter.accountId ?? null,
+        to: filter.to ?? null,
+        limit: filter.limit,
+      }) as Array<Record<string, unknown>>;
+      return rows.map(rowToOutbox);
+    });
+  }
+
+  sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult> {
+    return this.tx.write(() => {
+      const expired = this.stmts.sweepExpire.run(now, batchSize).changes;
+      const cutoff = now - retentionMs;
+      const deleted =
+        this.stmts.sweepDelete.run(cutoff, batchSize).changes +
+        this.stmts.sweepOutbox.run(cutoff, batchSize).changes;
+      return { expired, deleted };
+    });
+  }
+}
+
+function prepare(db: Database) {
+  const s = (sql: string): Statement => db.prepare(sql);
+  return {
+    ping: s('SELECT 1'),
+    insertSetting: s('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
+    getSetting: s('SELECT value FROM settings WHERE name = ?'),
+    insertAccount: s('INSERT INTO accounts (id, name, settings, created_at) VALUES (?, ?, ?, ?)'),
+    listAccounts: s('SELECT * FROM accounts ORDER BY created_at, id'),
+    getAccount: s('SELECT * FROM accounts WHERE id = ?'),
+    updateAccountSettings: s('UPDATE accounts SET settings = ? WHERE id = ?'),
+    insertKey: s(
+      `INSERT INTO api_keys (id, account_id, name, prefix, key_hash, channels, test, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    listKeys: s('SELECT * FROM api_keys ORDER BY created_at, id'),
+    listKeysOf: s('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id'),
+    getKey: s('SELECT * FROM api_keys WHERE id = ?'),
+    findActiveKey: s(
+      `SELECT k.*, a.settings AS account_settings FROM api_keys k JOIN accounts a ON a.id = k.account_id
+       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+    ),
+    revokeKey: s('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    supersede: s(
+      `UPDATE verifications SET status = 'canceled'
+       WHERE account_id = ? AND channel = ? AND destination = ? AND status = 'pending'`,
+    ),
+    insertVerification: s(
+      `INSERT INTO verifications (id, account_id, group_id, channel, destination, delivery_type, country, purpose,
+         code_hash, max_attempts, created_at, expires_at, delivery_status)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    getVerification: s('SELECT * FROM verifications WHERE id = ? AND account_id = ?'),
+    // The attempt is counted before the code is compared, and only while attempts remain: N
+    // parallel guesses can never evaluate more than max_attempts codes.
+    countAttempt: s(
+      `UPDATE verifications SET attempts = attempts + 1
+       WHERE group_id = ? AND status = 'pending' AND attempts < max_attempts AND expires_at > ?
+       RETURNING id, channel, code_hash, attempts, max_attempts`,
+    ),
+    consume: s(
+      `UPDATE verifications
+       SET status = CASE WHEN id = ? THEN 'verified' ELSE 'canceled' END, verified_at = ?
+       WHERE group_id = ? AND status = 'pending'
+         AND EXISTS (SELECT 1 FROM verifications w WHERE w.id = ? AND w.status = 'pending')`,
+    ),
+    expireGroup: s(
+      `UPDATE verifications SET status = 'expired' WHERE group_id = ? AND status = 'pending' AND expires_at <= ?`,
+    ),
+    failGroup: s(
+      `UPDATE verifications SET status = 'failed'
+       WHERE group_id = ? AND status = 'pending' AND attempts >= max_attempts`,
+    ),
+    recordDelivery: s(
+      `UPDATE verifications SET delivery_status = ?, provider = ?, provider_message_id = ?, delivery_error = ?
+       WHERE id = ?`,
+    ),
+    cancel: s(`UPDATE verifications SET status = 'canceled' WHERE id = ? AND status = 'pending'`),
+    recordDeliveryByProvider: s(
+      `UPDATE verifications SET delivery_status = ?, delivery_error = ?
+       WHERE provider = ? AND provider_message_id = ?`,
+    ),
+    insertOutbox: s(
+      `INSERT INTO outbox (id, account_id, verification_id, channel, destination, subject, text, html, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    listOutbox: s(
+      `SELECT * FROM outbox
+       WHERE (@accountId IS NULL OR account_id = @accountId) AND (@to IS NULL OR destination = @to)
+       ORDER BY seq DESC LIMIT @limit`,
+    ),
+    sweepExpire: s(
+      `UPDATE verifications SET status = 'expired'
+       WHERE id IN (SELECT id FROM verifications WHERE status = 'pending' AND expires_at <= ? LIMIT ?)`,
+    ),
+    sweepDelete: s(
+      'DELETE FROM verifications WHERE id IN (SELECT id FROM verifications WHERE created_at < ? LIMIT ?)',
+    ),
+    sweepOutbox: s('DELETE FROM outbox WHERE seq IN (SELECT seq FROM outbox WHERE created_at < ? LIMIT ?)'),
+  };
+}

@@ -1,0 +1,78 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/clock.js';
+import type { Store, SweepResult } from './interface.js';
+
+export interface SweeperOptions {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  /** Requests and outbox messages older than this are deleted. */
+  retentionDays: number;
+  intervalSeconds: number;
+  /** Rows per statement, so a large backlog never holds locks for long (default 500). */
+  batchSize?: number;
+}
+
+// A bound on batches per run, so one run cannot spin forever on a store that keeps reporting full
+// batches; the next run picks up where this one stopped.
+const MAX_BATCHES_PER_RUN = 10_000;
+
+/**
+ * The retention sweeper: marks overdue pending requests expired and deletes rows past the
+ * retention, batch after batch until a batch comes back short. Every instance runs one; the
+ * store's batches are idempotent (and take disjoint rows on PostgreSQL), so they never conflict.
+ */
+export class Sweeper {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<SweepResult> | null = null;
+  private readonly batchSize: number;
+
+  constructor(private readonly options: SweeperOptions) {
+    this.batchSize = options.batchSize ?? 500;
+  }
+
+  /** Runs a sweep every `intervalSeconds`; the timer never keeps the process alive. */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.run(), this.options.intervalSeconds * 1000);
+    this.timer.unref();
+  }
+
+  /** Sweeps now, unless a sweep is under way already (then resolves with that one's result). */
+  run(): Promise<SweepResult> {
+    this.running ??= this.sweepAll().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** Stops the timer and waits for a sweep under way, so the store can be closed after it. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private async sweepAll(): Promise<SweepResult> {
+    const { store, clock, logger, retentionDays } = this.options;
+    const total: SweepResult = { expired: 0, deleted: 0 };
+    let batches = 0;
+    try {
+      while (batches < MAX_BATCHES_PER_RUN) {
+        const r = await store.sweep(clock.now(), retentionDays * 86_400_000, this.batchSize);
+        batches++;
+        total.expired += r.expired;
+        total.deleted += r.deleted;
+        // `deleted` adds two tables' batches: it stays below one batch only when both came back short.
+        if (r.expired < this.batchSize && r.deleted < this.batchSize) break;
+      }
+    } catch (err) {
+      // The database may be away (503 for requests meanwhile); the next run tries again.
+      logger.warn({ err: (err as Error).message, ...total }, 'retention sweep stopped early');
+      return total;
+    }
+    // Counts only: destinations never reach the logs.
+    if (total.expired > 0 || total.deleted > 0) logger.info({ ...total, batches }, 'retention sweep');
+    return total;
+  }
+}

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ACCOUNT_ID } from '../../src/domain/accounts.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
+import { type FakeProviders, startFakeProviders, TWILIO_SID } from './support/providers.js';
+
+describe('EMAIL over SMTP and WHATSAPP through the Cloud API and Twilio Voice', () => {
+  let fakes: FakeProviders;
+  let svc: TestService;
+  let key: string;
+  beforeAll(async () => {
+    fakes = await startFakeProviders();
+    svc = await startTestService({ ...fakes.env, BRAND_NAME: 'Acme', SMS_WEBOTP_DOMAIN: 'acme.test' });
+    key = await svc.createKey();
+  });
+  afterAll(async () => {
+    await svc.close();
+    await fakes.close();
+  });
+
+  const patchBranding = async (branding: Record<string, string> | null) =>
+    (
+      await svc.app.inject({
+        method: 'PATCH',
+        url: `/v1/admin/accounts/${DEFAULT_ACCOUNT_ID}/settings`,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ branding }),
+      })
+    ).statusCode;
+
+  it('mails a branded message (account branding) whose code verifies', async () => {
+    const patched = await patchBranding({
+      brandName: 'Acme Bank',
+      color: '#0a7d33',
+      supportUrl: 'https://help.acme.test',
+    });
+    expect(patched).toBe(200);
+    const sent = await svc.post(
+      '/v1/contact/send-code',
+      {
+        channel: 'EMAIL',
+        email: 'Ada@Example.com',
+        purpose: 'Password reset',
+        customMessage: '<script>x</script>',
+      },
+      key,
+    );
+    expect(sent.status).toBe(200);
+    const { mail, envelopeTo } = fakes.smtp.mails.at(-1)!;
+    expect(envelopeTo).toEqual(['ada@example.com']);
+    const code = /^(\d{6}) is your Acme Bank verification code$/.exec(mail.subject ?? '')?.[1];
+    expect(code).toBeDefined();
+    expect(mail.text).toContain(`Your Acme Bank verification code is: ${code}`);
+    expect(mail.text).toContain('Requested for: Password reset');
+    expect(mail.text).toContain('https://help.acme.test');
+    expect(String(mail.html)).toContain('color:#0a7d33');
+    expect(String(mail.html)).toContain('&lt;script&gt;x&lt;/script&gt;');
+    expect(String(mail.html)).not.toContain('<script>');
+    expect(mail.from?.value[0]).toEqual({ address: 'codes@acme.test', name: 'Acme Bank' });
+
+    const verified = await svc.post(
+      '/v1/contact/verify-code',
+      { requestId: sent.body.data.requestId, code },
+      key,
+    );
+    expect(verified.body.data).toMatchObject({ verified: true, channel: 'EMAIL' });
+    expect(await patchBranding(null)).toBe(200);
+  });
+
+  it('answers INVALID_DESTINATION when the mail server refuses the address', async () => {
+    const res = await svc.post(
+      '/v1/contact/send-code',
+      { channel: 'EMAIL', email: 'nobody@example.com' },
+      key,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_DESTINATION');
+  });
+
+  it('puts the deployment brand and the WebOTP line in the SMS', async () => {
+    await svc.post('/v1/contact/send-code', { channel: 'SMS', phone: '+14155552671' }, key);
+    const body = new URLSearchParams(fakes.twilio.sends().at(-1)!.body).get('Body') ?? '';
+    expect(body).toMatch(/^(\d{6}) is your Acme verification code\.\n\n@acme\.test #\1$/);
+  });
+
+  it('sends WhatsApp TEXT as the authentication template', async () => {
+    const res = await svc.post(
+      '/v1/contact/send-code',
+      { channel: 'WHATSAPP', whatsappNumber: '+447400123456' },
+      key,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ channel: 'WHATSAPP', deliveryType: 'TEXT', status: 'pending' });
+    const r = fakes.whatsapp.sends().at(-1)!;
+    expect(r.path).toBe('/v23.0/106540352242922/messages');
+    expect(r.headers.authorization).toBe('Bearer EAAGtoken');
+    const template = JSON.parse(r.body).template;
+    expect(template).toMatchObject({ name: 'verify_code', language: { code: 'en_US' } });
+    const code = template.components[0].parameters[0].text;
+    expect(template.components[1]).toEqual({
+      type: 'button',
+      sub_type: 'url',
+      index: '0',
+      parameters: [{ type: 'text', text: code }],
+    });
+    const verified = await svc.post(
+      '/v1/contact/verify-code',
+      { requestId: res.body.data.requestId, code },
+      key,
+    );
+    expect(verified.body.data.verified).toBe(true);
+  });
+
+  it('places a CALL through Twilio Voice that speaks the code, never through WhatsApp', async () => {
+    const whatsappBefore = fakes.whatsapp.sends().length;
+    const res = await svc.post(
+      '/v1/contact/send-code',
+      { channel: 'WHATSAPP', phone: '+447400123457', deliveryType: 'CALL' },
+      key,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data.deliveryType).toBe('CALL');
+    expect(fakes.whatsapp.sends()).toHaveLength(whatsappBefore);
+    const call = fakes.twilio.sends().at(-1)!;
+    expect(call.path).toBe(`/2010-04-01/Accounts/${TWILIO_SID}/Calls.json`);
+    const form = new URLSearchParams(call.body);
+    expect(form.get('To')).toBe('+447400123457');
+    expect(form.get('From')).toBe('+15005550006');
+    const twiml = form.get('Twiml') ?? '';
+    const digits = /Your Acme verification code is ((?:\d, ){5}\d)\./.exec(twiml)?.[1];
+    expect(digits).toBeDefined();
+    expect(twiml).toContain(`Again, your code is ${digits}.`);
+    const code = digits!.replaceAll(', ', '');
+    const verified = await svc.post(
+      '/v1/contact/verify-code',
+      { requestId: res.body.data.requestId, code },
+      key,
+    );
+    expect(verified.body.data.verified).toBe(true);
+    const row = await svc.store.getVerification(DEFAULT_ACCOUNT_ID, res.body.data.requestId);
+    expect(row).toMatchObject({ provider: 'twilio-voice', deliveryStatus: 'sent' });
+  });
+});
+
+describe('a CALL without a voice provider', () => {
+  it('goes to the outbox with exactly the words the call would speak', async () => {
+    const svc = await startTestService({ RESEND_COOLDOWN_SECONDS: '0' });
+    try {
+      const key = await svc.createKey();
+      const res = await svc.post(
+        '/v1/contact/send-code',
+        { channel: 'WHATSAPP', phone: '+14155552671', deliveryType: 'CALL' },
+        key,
+      );
+      expect(res.status).toBe(200);
+      const message = await svc.lastMessage('+14155552671');
+      expect(message.text).toMatch(
+        /^Voice call: "Your Contact Verify verification code is (\d(?:, \d){5})\. Again, your code is \1\."$/,
+      );
+      const row = await svc.store.getVerification(DEFAULT_ACCOUNT_ID, res.body.data.requestId);
+      expect(row?.deliveryStatus).toBe('outbox');
+    } finally {
+      await svc.close();
+    }
+  });
+});

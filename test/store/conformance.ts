@@ -1,0 +1,344 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/interface.js';
+import { apiKey, DAY, dualPair, MINUTE, outboxMessage, T0, verification } from './fixtures.js';
+
+/** How a backend gives the suite a store on an empty, migrated database, and takes it back. */
+export interface StoreHarness {
+  open(): Promise<Store>;
+  close(store: Store): Promise<void>;
+}
+
+const times = <T>(count: number, work: (i: number) => Promise<T>) =>
+  Promise.all(Array.from({ length: count }, (_, i) => work(i)));
+
+/**
+ * The Store contract, run against every backend (better-auth's adapter suites are the model):
+ * the same calls must give the same answers on SQLite and PostgreSQL, concurrency included.
+ */
+export function storeConformance(name: string, harness: StoreHarness): void {
+  describe(`Store conformance: ${name}`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await harness.open();
+    });
+    afterEach(() => harness.close(store));
+
+    const account = async (id = 'acc_1', settings = {}) =>
+      store.createAccount({ id, name: `Account ${id}`, settings, createdAt: T0 });
+
+    describe('settings and accounts', () => {
+      it('getOrCreateSetting keeps the first value', async () => {
+        expect(await store.getOrCreateSetting('secret', 'a')).toEqual({ value: 'a', created: true });
+        expect(await store.getOrCreateSetting('secret', 'b')).toEqual({ value: 'a', created: false });
+      });
+
+      it('getOrCreateSetting from many callers at once creates exactly one value', async () => {
+        const results = await times(10, (i) => store.getOrCreateSetting('token', `v${i}`));
+        expect(results.filter((r) => r.created)).toHaveLength(1);
+        expect(new Set(results.map((r) => r.value)).size).toBe(1);
+      });
+
+      it('creates, lists, reads and updates accounts', async () => {
+        await account('acc_b', { codeLength: 8 });
+        await store.createAccount({ id: 'acc_a', name: 'A', settings: {}, createdAt: T0 + 1 });
+        expect(await store.getAccount('acc_b')).toEqual({
+          id: 'acc_b',
+          name: 'Account acc_b',
+          settings: { codeLength: 8 },
+          createdAt: T0,
+        });
+        expect((await store.listAccounts()).map((a) => a.id)).toEqual(['acc_b', 'acc_a']);
+        const updated = await store.updateAccountSettings('acc_b', {
+          maxAttempts: 3,
+          allowedCountries: ['GB'],
+        });
+        expect(updated?.settings).toEqual({ maxAttempts: 3, allowedCountries: ['GB'] });
+        expect((await store.getAccount('acc_b'))?.settings).toEqual(updated?.settings);
+        expect(await store.getAccount('acc_none')).toBeNull();
+        expect(await store.updateAccountSettings('acc_none', {})).toBeNull();
+      });
+
+      it('refuses a second account with the same id as an ordinary error', async () => {
+        await account('acc_dup');
+        const err = await account('acc_dup').catch((e: Error) => e);
+        expect(err).toBeInstanceOf(Error);
+        expect((err as Error).name).not.toBe('StoreUnavailable');
+      });
+    });
+
+    describe('API keys', () => {
+      it('creates keys and finds a live one joined with its account settings', async () => {
+        await account('acc_1', { codeTtlSeconds: 120 });
+        await account('acc_2');
+        const key = apiKey('acc_1', { channels: ['EMAIL', 'WHATSAPP'], test: true });
+        const record = await store.createApiKey(key);
+        await store.createApiKey(apiKey('acc_2'));
+        const { keyHash: _hash, ...visible } = key;
+        const stored = { ...visible, revokedAt: null };
+        expect(record).toMatchObject(stored);
+        expect(await store.getApiKey(key.id)).toEqual(stored);
+        expect((await store.listApiKeys('acc_1')).map((k) => k.id)).toEqual([key.id]);
+        expect(await store.listApiKeys()).toHaveLength(2);
+        expect(await store.findActiveApiKey(key.keyHash)).toEqual({
+          ...stored,
+          accountSettings: { codeTtlSeconds: 120 },
+        });
+        expect(await store.findActiveApiKey('no-such-hash')).toBeNull();
+      });
+
+      it('revokes a key once', async () => {
+        await account();
+        const key = apiKey('acc_1');
+        await store.createApiKey(key);
+        expect(await store.revokeApiKey(key.id, T0 + 5)).toBe(true);
+        expect(await store.revokeApiKey(key.id, T0 + 6)).toBe(false);
+        expect(await store.revokeApiKey('key_none', T0)).toBe(false);
+        expect((await store.getApiKey(key.id))?.revokedAt).toBe(T0 + 5);
+        expect(await store.findActiveApiKey(key.keyHash)).toBeNull();
+      });
+
+      it('rotates a live key in one step and refuses to rotate a revoked one', async () => {
+        await account();
+        const old = apiKey('acc_1');
+        await store.createApiKey(old);
+        const replacement = apiKey('acc_1');
+        expect(await store.rotateApiKey(old.id, replacement, T0 + 10)).toMatchObject({
+          id: replacement.id,
+          revokedAt: null,
+        });
+        expect(await store.findActiveApiKey(old.keyHash)).toBeNull();
+        expect((await store.findActiveApiKey(replacement.keyHash))?.id).toBe(replacement.id);
+        const second = apiKey('acc_1');
+        expect(await store.rotateApiKey(old.id, second, T0 + 20)).toBeNull();
+        expect(await store.getApiKey(second.id)).toBeNull();
+      });
+    });
+
+    describe('verification requests', () => {
+      it('stores a request and reads it back within its account only', async () => {
+        const v = verification({
+          channel: 'WHATSAPP',
+          deliveryType: 'CALL',
+          country: 'GB',
+          purpose: 'login',
+        });
+        await store.createVerifications([v]);
+        const got = await store.getVerification('acc_1', v.id);
+        expect(got).toEqual({
+          ...v,
+          status: 'pending',
+          attempts: 0,
+          verifiedAt: null,
+          provider: null,
+          providerMessageId: null,
+        });
+        expect(Buffer.isBuffer(got?.codeHash)).toBe(true);
+        expect(await store.getVerification('acc_other', v.id)).toBeNull();
+      });
+
+      it('supersedes the pending request of the same account, channel and destination', async () => {
+        const first = verification({ destination: 'a@example.com' });
+        const otherChannel = verification({ destination: 'a@example.com', channel: 'SMS' });
+        const otherAccount = verification({ destination: 'a@example.com', accountId: 'acc_2' });
+        await store.createVerifications([first]);
+        await store.createVerifications([otherChannel]);
+        await store.createVerifications([otherAccount]);
+        const second = verification({ destination: 'a@example.com' });
+        await store.createVerifications([second]);
+        expect((await store.getVerification('acc_1', first.id))?.status).toBe('canceled');
+        expect((await store.getVerification('acc_1', second.id))?.status).toBe('pending');
+        expect((await store.getVerification('acc_1', otherChannel.id))?.status).toBe('pending');
+        expect((await store.getVerification('acc_2', otherAccount.id))?.status).toBe('pending');
+        expect(await store.consume(first.groupId, first.id, T0)).toBe(false);
+      });
+
+      it('keeps one live code per destination when sends race', async () => {
+        const rows = Array.from({ length: 10 }, () => verification({ destination: 'race@example.com' }));
+        await Promise.all(rows.map((r) => store.createVerifications([r])));
+        const states = await Promise.all(rows.map((r) => store.getVerification('acc_1', r.id)));
+        expect(states.filter((s) => s?.status === 'pending')).toHaveLength(1);
+      });
+
+      it('counts 60 parallel attempts atomically: exactly max_attempts succeed', async () => {
+        const v = verification({ maxAttempts: 5 });
+        await store.createVerifications([v]);
+        const counted = (await times(60, () => store.registerAttempt(v.groupId, T0 + 1))).filter((c) => c);
+        expect(counted).toHaveLength(5);
+        expect(counted.map((c) => c?.attempts).sort()).toEqual([1, 2, 3, 4, 5]);
+        expect(counted[0]).toMatchObject({ maxAttempts: 5, rows: [{ id: v.id, channel: 'EMAIL' }] });
+        expect(counted[0]?.rows[0]?.codeHash.equals(v.codeHash)).toBe(true);
+        expect((await store.getVerification('acc_1', v.id))?.attempts).toBe(5);
+        expect(await store.registerAttempt(v.groupId, T0 + 2)).toBeNull();
+      });
+
+      it('consumes a code once under 30 parallel calls', async () => {
+        const v = verification();
+        await store.createVerifications([v]);
+        const results = await times(30, () => store.consume(v.groupId, v.id, T0 + 7));
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await store.getVerification('acc_1', v.id)).toMatchObject({
+          status: 'verified',
+          verifiedAt: T0 + 7,
+        });
+        expect(await store.registerAttempt(v.groupId, T0 + 8)).toBeNull();
+      });
+
+      it('shares attempts across a dual pair, verifies the winner and cancels its sibling', async () => {
+        const [email, sms] = dualPair({ maxAttempts: 5 });
+        await store.createVerifications([email, sms]);
+        const first = await store.registerAttempt(email.groupId, T0 + 1);
+        expect(first?.attempts).toBe(1);
+        expect(first?.rows.map((r) => r.channel).sort()).toEqual(['EMAIL', 'SMS']);
+        const counted = (await times(60, () => store.registerAttempt(email.groupId, T0 + 1))).filter(
+          (c) => c,
+        );
+        expect(counted).toHaveLength(4);
+        for (const row of [email, sms])
+          expect((await store.getVerification('acc_1', row.id))?.attempts).toBe(5);
+
+        const [winA, winB] = await Promise.all([
+          store.consume(email.groupId, sms.id, T0 + 2),
+          store.consume(email.groupId, email.id, T0 + 2),
+        ]);
+        expect([winA, winB].filter(Boolean)).toHaveLength(1);
+        const winner = winA ? sms : email;
+        const sibling = winA ? email : sms;
+        expect((await store.getVerification('acc_1', winner.id))?.status).toBe('verified');
+        expect((await store.getVerification('acc_1', sibling.id))?.status).toBe('canceled');
+        expect(await store.consume(email.groupId, sibling.id, T0 + 3)).toBe(false);
+      });
+
+      it('refuses attempts once a request expired, and settles it expired', async () => {
+        const [email, sms] = dualPair();
+        await store.createVerifications([email, sms]);
+        await store.settleGroup(email.groupId, 'expired', email.expiresAt - 1);
+        expect((await store.getVerification('acc_1', email.id))?.status).toBe('pending');
+        expect(await store.registerAttempt(email.groupId, email.expiresAt)).toBeNull();
+        await store.settleGroup(email.groupId, 'expired', email.expiresAt);
+        for (const row of [email, sms]) {
+          expect(await store.getVerification('acc_1', row.id)).toMatchObject({
+            status: 'expired',
+            attempts: 0,
+          });
+        }
+      });
+
+      it('settles a group failed only once its attempts are used up', async () => {
+        const v = verification({ maxAttempts: 2 });
+        await store.createVerifications([v]);
+        await store.registerAttempt(v.groupId, T0);
+        await store.settleGroup(v.groupId, 'failed', T0);
+        expect((await store.getVerification('acc_1', v.id))?.status).toBe('pending');
+        await store.registerAttempt(v.groupId, T0);
+        await store.settleGroup(v.groupId, 'failed', T0);
+        expect((await store.getVerification('acc_1', v.id))?.status).toBe('failed');
+        expect(await store.consume(v.groupId, v.id, T0)).toBe(false);
+      });
+    });
+
+    describe('delivery state', () => {
+      it('records a delivery, and cancels a pending request when asked', async () => {
+        const sent = verification();
+        const failed = verification();
+        const verified = verification();
+        await store.createVerifications([sent]);
+        await store.createVerifications([failed]);
+        await store.createVerifications([verified]);
+        await store.consume(verified.groupId, verified.id, T0);
+        await store.recordDelivery(sent.id, {
+          deliveryStatus: 'sent',
+          provider: 'twilio',
+          providerMessageId: 'SM1',
+        });
+        const cancel = {
+          deliveryStatus: 'failed',
+          provider: null,
+          providerMessageId: null,
+          cancel: true,
+        } as const;
+        await store.recordDelivery(failed.id, { ...cancel, error: 'down' });
+        await store.recordDelivery(verified.id, cancel);
+        expect(await store.getVerification('acc_1', sent.id)).toMatchObject({
+          status: 'pending',
+          deliveryStatus: 'sent',
+          provider: 'twilio',
+          providerMessageId: 'SM1',
+        });
+        expect(await store.getVerification('acc_1', failed.id)).toMatchObject({
+          status: 'canceled',
+          deliveryStatus: 'failed',
+        });
+        expect((await store.getVerification('acc_1', verified.id))?.status).toBe('verified');
+      });
+
+      it('updates a delivery by the provider message id', async () => {
+        const v = verification();
+        await store.createVerifications([v]);
+        await store.recordDelivery(v.id, {
+          deliveryStatus: 'sent',
+          provider: 'vonage',
+          providerMessageId: 'm-1',
+        });
+        expect(await store.recordDeliveryByProviderId('vonage', 'm-1', 'delivered')).toBe(true);
+        expect((await store.getVerification('acc_1', v.id))?.deliveryStatus).toBe('delivered');
+        expect(await store.recordDeliveryByProviderId('twilio', 'm-1', 'failed', 'x')).toBe(false);
+        expect(await store.recordDeliveryByProviderId('vonage', 'm-2', 'failed')).toBe(false);
+      });
+    });
+
+    describe('outbox', () => {
+      it('lists messages newest first, filtered by destination or account', async () => {
+        const a1 = outboxMessage({ to: 'a@example.com', verificationId: 'v1' });
+        const b = outboxMessage({ to: '+14155550100', channel: 'SMS', subject: undefined, html: undefined });
+        const a2 = outboxMessage({ to: 'a@example.com', accountId: 'acc_2' });
+        for (const m of [a1, b, a2]) await store.addOutboxMessage(m);
+        expect((await store.listOutbox({ limit: 10 })).map((m) => m.id)).toEqual([a2.id, b.id, a1.id]);
+        expect(await store.listOutbox({ to: 'a@example.com', limit: 10 })).toEqual([a2, a1]);
+        expect((await store.listOutbox({ accountId: 'acc_1', limit: 10 })).map((m) => m.id)).toEqual([
+          b.id,
+          a1.id,
+        ]);
+        expect(await store.listOutbox({ accountId: 'acc_1', to: 'a@example.com', limit: 10 })).toEqual([a1]);
+        expect(await store.listOutbox({ limit: 1 })).toEqual([a2]);
+        const [sms] = await store.listOutbox({ to: '+14155550100', limit: 1 });
+        expect(sms).toEqual({ ...b, subject: undefined, html: undefined });
+        expect(sms && 'subject' in sms).toBe(false);
+      });
+    });
+
+    describe('retention sweep', () => {
+      it('expires overdue pending requests and deletes old rows in batches', async () => {
+        const now = T0 + 40 * DAY;
+        const retention = 30 * DAY;
+        const old = Array.from({ length: 5 }, () => verification({ createdAt: T0, expiresAt: T0 + MINUTE }));
+        const overdue = Array.from({ length: 3 }, () =>
+          verification({ createdAt: now - 20 * MINUTE, expiresAt: now - 10 * MINUTE }),
+        );
+        const live = verification({ createdAt: now - MINUTE, expiresAt: now + 9 * MINUTE });
+        for (const row of [...old, ...overdue, live]) await store.createVerifications([row]);
+        // Old rows were settled long ago; only the recent overdue ones wait for the sweeper.
+        for (const row of old) await store.settleGroup(row.groupId, 'expired', T0 + MINUTE);
+        await store.addOutboxMessage(outboxMessage({ createdAt: T0 }));
+        const recent = outboxMessage({ createdAt: now - MINUTE });
+        await store.addOutboxMessage(recent);
+
+        const first = await store.sweep(now, retention, 2);
+        expect(first.expired).toBe(2);
+        expect(first.deleted).toBeGreaterThanOrEqual(2);
+        let total = { ...first };
+        for (let i = 0; i < 10; i++) {
+          const r = await store.sweep(now, retention, 2);
+          total = { expired: total.expired + r.expired, deleted: total.deleted + r.deleted };
+          if (r.expired < 2 && r.deleted < 2) break;
+        }
+        expect(total).toEqual({ expired: 3, deleted: 5 + 1 });
+        for (const row of old) expect(await store.getVerification('acc_1', row.id)).toBeNull();
+        for (const row of overdue)
+          expect((await store.getVerification('acc_1', row.id))?.status).toBe('expired');
+        expect((await store.getVerification('acc_1', live.id))?.status).toBe('pending');
+        expect(await store.listOutbox({ limit: 10 })).toEqual([recent]);
+        expect(await store.sweep(now, retention, 2)).toEqual({ expired: 0, deleted: 0 });
+      });
+    });
+  });
+}

@@ -1,0 +1,75 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Channel, NewVerification, OutboxMessage } from '../../src/domain/types.js';
+import type { NewApiKey } from '../../src/store/interface.js';
+
+/** Builders for store rows; every call makes unique ids, so tests never collide. */
+
+export const T0 = 1_750_000_000_000;
+export const MINUTE = 60_000;
+export const DAY = 86_400_000;
+
+let n = 0;
+const unique = () => `${Date.now().toString(36)}${(n++).toString(36)}`;
+
+export function verification(overrides: Partial<NewVerification> = {}): NewVerification {
+  const id = overrides.id ?? randomUUID();
+  return {
+    id,
+    accountId: 'acc_1',
+    groupId: id,
+    channel: 'EMAIL',
+    destination: `user${unique()}@example.com`,
+    deliveryType: null,
+    country: null,
+    purpose: null,
+    codeHash: createHash('sha256').update(id).digest(),
+    maxAttempts: 5,
+    createdAt: T0,
+    expiresAt: T0 + 10 * MINUTE,
+    deliveryStatus: 'outbox',
+    ...overrides,
+  };
+}
+
+/** The two rows of a dual send: one group, two channels. */
+export function dualPair(overrides: Partial<NewVerification> = {}): [NewVerification, NewVerification] {
+  const email = verification({ ...overrides, channel: 'EMAIL' });
+  const sms = verification({
+    ...overrides,
+    channel: 'SMS',
+    groupId: email.groupId,
+    destination: '+14155550100',
+    country: 'US',
+  });
+  return [email, sms];
+}
+
+export function apiKey(accountId: string, overrides: Partial<NewApiKey> = {}): NewApiKey {
+  const id = `key_${unique()}`;
+  return {
+    id,
+    accountId,
+    name: 'test key',
+    prefix: 'cvk_test_abcd',
+    keyHash: createHash('sha256').update(id).digest('hex'),
+    channels: ['EMAIL', 'SMS'] as Channel[],
+    test: false,
+    createdAt: T0,
+    ...overrides,
+  };
+}
+
+export function outboxMessage(overrides: Partial<OutboxMessage> = {}): OutboxMessage {
+  return {
+    id: `msg_${unique()}`,
+    accountId: 'acc_1',
+    verificationId: null,
+    channel: 'EMAIL',
+    to: 'someone@example.com',
+    subject: 'Your code',
+    text: 'Your code is 123456',
+    html: '<p>Your code is 123456</p>',
+    createdAt: T0,
+    ...overrides,
+  };
+}

@@ -1,0 +1,172 @@
+import net from 'node:net';
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/domain/clock.js';
+import { openStore } from '../../src/store/factory.js';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { Sweeper } from '../../src/store/sweeper.js';
+import { startFlakyProxy } from '../support/flaky-proxy.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { hasPostgres } from '../support/services.js';
+import { DAY, MINUTE, T0, verification } from './fixtures.js';
+
+/** A loopback port nobody listens on. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const unavailable = { name: 'StoreUnavailable' };
+
+// Needs no PostgreSQL at all: nothing answers on the port.
+describe('PostgreSQL store without a server', () => {
+  it('reports down and rejects every call with StoreUnavailable', async () => {
+    const url = `postgres://postgres@127.0.0.1:${await closedPort()}/none`;
+    const store = new PostgresStore(url, { connectionTimeoutMs: 500 });
+    expect(await store.check()).toBe(false);
+    await expect(store.getAccount('acc_1')).rejects.toMatchObject(unavailable);
+    await expect(store.createVerifications([verification()])).rejects.toMatchObject(unavailable);
+    await expect(store.rotateApiKey('k', { id: 'k2' } as never, T0)).rejects.toMatchObject(unavailable);
+    await expect(store.migrate()).rejects.toMatchObject(unavailable);
+    await store.close();
+    await expect(openStore(url)).rejects.toMatchObject(unavailable);
+  });
+});
+
+describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(() => db?.drop());
+
+  it('migrates once when many instances start at the same moment', async () => {
+    const stores = Array.from({ length: 4 }, () => new PostgresStore(db.url));
+    const applied = await Promise.all(stores.map((s) => s.migrate()));
+    expect(applied.flat()).toEqual([1]);
+    expect(await Promise.all(stores.map((s) => s.migrate()))).toEqual([[], [], [], []]);
+    await Promise.all(stores.map((s) => s.close()));
+  });
+
+  it('answers StoreUnavailable while the network is cut or hung, and recovers without a new store', async () => {
+    const { hostname, port } = new URL(db.url);
+    const proxy = await startFlakyProxy({ host: hostname, port: Number(port) });
+    const store = new PostgresStore(db.urlVia('127.0.0.1', proxy.port), {
+      connectionTimeoutMs: 500,
+      queryTimeoutMs: 500,
+    });
+    try {
+      await store.migrate();
+      // Fill the pool with idle connections, which the cut then kills under the pool's feet.
+      await Promise.all(Array.from({ length: 5 }, () => store.getAccount('acc_1')));
+      proxy.cut();
+      expect(await store.check()).toBe(false);
+      await expect(store.getAccount('acc_1')).rejects.toMatchObject(unavailable);
+      await expect(store.createVerifications([verification()])).rejects.toMatchObject(unavailable);
+      proxy.restore();
+      expect(await store.check()).toBe(true);
+      const v = verification();
+      await store.createVerifications([v]);
+      // A stalled server (bytes stop, sockets stay open) times out instead of hanging requests.
+      proxy.hang();
+      await expect(store.registerAttempt(v.groupId, T0 + 1)).rejects.toMatchObject(unavailable);
+      expect(await store.check()).toBe(false);
+      proxy.restore();
+      await expect.poll(() => store.check(), { timeout: 5000 }).toBe(true);
+      expect((await store.getVerification('acc_1', v.id))?.status).toBe('pending');
+    } finally {
+      await store.close();
+      await proxy.close();
+    }
+  });
+
+  it('maps a terminated backend (57P01) to StoreUnavailable and keeps serving', async () => {
+    const store = new PostgresStore(db.url);
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      await store.migrate();
+      const v = verification();
+      await store.createVerifications([v]);
+      // Hold the row so the store's attempt waits on it, then end the store's backend under it.
+      await admin.query('BEGIN');
+      await admin.query('SELECT 1 FROM verifications WHERE id = $1 FOR UPDATE', [v.id]);
+      const waiting = store.registerAttempt(v.groupId, T0 + 1);
+      const outcome = waiting.then(
+        () => null,
+        (err: Error) => err,
+      );
+      await expect
+        .poll(async () => {
+          const { rows } = await admin.query(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'",
+            [db.name],
+          );
+          return rows[0].n;
+        })
+        .toBe(1);
+      await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [db.name],
+      );
+      expect(await outcome).toMatchObject({ name: 'StoreUnavailable', cause: { code: '57P01' } });
+      await admin.query('ROLLBACK');
+      expect((await store.registerAttempt(v.groupId, T0 + 2))?.attempts).toBe(1);
+    } finally {
+      await admin.end();
+      await store.close();
+    }
+  });
+
+  it('sweeps from three instances at once, each row counted once', async () => {
+    const stores = Array.from({ length: 3 }, () => new PostgresStore(db.url));
+    await stores[0]?.migrate();
+    const now = T0 + 40 * DAY;
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      await admin.query('TRUNCATE verifications, outbox');
+      const insert = `INSERT INTO verifications (id, account_id, group_id, channel, destination, code_hash,
+          status, max_attempts, created_at, expires_at, delivery_status)
+        SELECT $1 || i, 'acc_1', $1 || i, 'EMAIL', $1 || i || '@example.com', '\\x00', $2, 5, $3, $4, 'outbox'
+        FROM generate_series(1, $5::int) AS i`;
+      await admin.query(insert, ['old-', 'verified', T0, T0 + MINUTE, 300]);
+      await admin.query(insert, ['overdue-', 'pending', now - 20 * MINUTE, now - MINUTE, 200]);
+      await admin.query(insert, ['live-', 'pending', now - MINUTE, now + 9 * MINUTE, 10]);
+      await admin.query(
+        `INSERT INTO outbox (id, account_id, channel, destination, text, created_at)
+         SELECT 'm' || i, 'acc_1', 'EMAIL', 'a@example.com', 'code', $1 FROM generate_series(1, 100) AS i`,
+        [T0],
+      );
+      const sweepers = stores.map(
+        (store) =>
+          new Sweeper({
+            store,
+            clock: new ManualClock(now),
+            logger: pino({ level: 'silent' }),
+            retentionDays: 30,
+            intervalSeconds: 60,
+            batchSize: 25,
+          }),
+      );
+      const results = await Promise.all(sweepers.map((s) => s.run()));
+      const sum = (k: 'expired' | 'deleted') => results.reduce((n, r) => n + r[k], 0);
+      expect(sum('expired')).toBe(200);
+      expect(sum('deleted')).toBe(400);
+      const { rows } = await admin.query(
+        'SELECT status, count(*)::int AS n FROM verifications GROUP BY status ORDER BY status',
+      );
+      expect(rows).toEqual([
+        { status: 'expired', n: 200 },
+        { status: 'pending', n: 10 },
+      ]);
+    } finally {
+      await admin.end();
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+});

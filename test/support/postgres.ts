@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { POSTGRES_URL } from './services.js';
+
+/** A throwaway PostgreSQL database for one test file: created on the machine's server, dropped after. */
+export interface TestDatabase {
+  name: string;
+  /** Connection string of the new database. */
+  url: string;
+  /** The same database reached through another host and port (a proxy in front of PostgreSQL). */
+  urlVia(host: string, port: number): string;
+  drop(): Promise<void>;
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `cv_test_${randomBytes(6).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE ${name}`));
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    urlVia(host, port) {
+      const via = new URL(url);
+      via.hostname = host;
+      via.port = String(port);
+      return via.toString();
+    },
+    // FORCE ends connections a failed test may have left behind (PostgreSQL 13+).
+    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+  };
+}
+
+/** Empties every table of a migrated database between tests, keeping the schema. */
+export function truncateAll(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  return client
+    .connect()
+    .then(() =>
+      client.query('TRUNCATE settings, api_keys, accounts, verifications, outbox RESTART IDENTITY CASCADE'),
+    )
+    .then(
+      () => client.end(),
+      async (err) => {
+        await client.end();
+        throw err;
+      },
+    );
+}
