@@ -24,7 +24,9 @@ describe('GroupCommit while another connection holds the write lock', () => {
       const order: string[] = [];
       const first = store.createVerifications([a]).then(() => order.push('a'));
       const second = store.createVerifications([b]).then(() => order.push('b'));
-      expect(performance.now() - started).toBeLessThan(100);
+      // Waiting in SQLite's busy handler would block until the lock is freed (never, here);
+      // the bound is loose so a loaded CI machine cannot trip it.
+      expect(performance.now() - started).toBeLessThan(1000);
       // The event loop keeps turning while the units wait.
       let ticks = 0;
       const ticker = setInterval(() => ticks++, 1);
@@ -33,7 +35,7 @@ describe('GroupCommit while another connection holds the write lock', () => {
       other.prepare('COMMIT').run();
       await Promise.all([first, second]);
       clearInterval(ticker);
-      expect(ticks).toBeGreaterThan(5);
+      expect(ticks).toBeGreaterThan(1);
       expect(order).toEqual(['a', 'b']);
       expect((await store.getVerification('acc_1', a.id))?.createdAt).toBe(T0);
       expect(await store.getVerification('acc_1', b.id)).not.toBeNull();
