@@ -199,7 +199,7 @@ async function main(): Promise<void> {
                 redisUrl: workers > 1 ? redisUrl : undefined,
                 databaseUrl: `sqlite:${file}`,
                 dataDir,
-                readPool: sqlitePool(file),
+                readPool: sqlitePool(file, now),
               }),
             );
           } else {
@@ -221,7 +221,7 @@ async function main(): Promise<void> {
                   redisUrl: workers > 1 ? redisUrl : undefined,
                   databaseUrl: url,
                   dataDir,
-                  readPool: postgresPool(url),
+                  readPool: postgresPool(url, now),
                 }),
               );
             } finally {

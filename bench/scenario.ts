@@ -232,23 +232,22 @@ async function createKey(url: string, adminToken: string): Promise<string> {
   return ((await res.json()) as { data: { key: string } }).data.key;
 }
 
-const CODE = /code is: (\d+)/;
-
-function toPool(rows: Array<{ verification_id: string; text: string }>): Array<[string, string]> {
-  return rows.flatMap((r) => {
-    const code = CODE.exec(r.text)?.[1];
-    return code ? [[r.verification_id, code] as [string, string]] : [];
-  });
+/** [requestId, code] of every EMAIL message the outbox took since `since` (not the fill's). */
+function toPool(rows: Array<{ id: string; outbox: string }>): Array<[string, string]> {
+  return rows.map((r) => [r.id, (JSON.parse(r.outbox) as { request: { code: string } }).request.code]);
 }
 
-export function sqlitePool(path: string) {
+export function sqlitePool(path: string, since: number) {
   return async () => {
     const db = new BetterSqlite3(path, { readonly: true });
     try {
       return toPool(
         db
-          .prepare(`SELECT verification_id, text FROM outbox WHERE channel = 'EMAIL' ORDER BY seq`)
-          .all() as never,
+          .prepare(
+            `SELECT id, outbox FROM verifications
+             WHERE created_at >= ? AND channel = 'EMAIL' AND outbox IS NOT NULL ORDER BY id`,
+          )
+          .all(since) as never,
       );
     } finally {
       db.close();
@@ -256,13 +255,15 @@ export function sqlitePool(path: string) {
   };
 }
 
-export function postgresPool(url: string) {
+export function postgresPool(url: string, since: number) {
   return async () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
       const { rows } = await client.query(
-        `SELECT verification_id::text AS verification_id, text FROM outbox WHERE channel = 'EMAIL' ORDER BY created_at, id`,
+        `SELECT id::text AS id, outbox FROM verifications
+         WHERE created_at >= $1 AND channel = 'EMAIL' AND outbox IS NOT NULL ORDER BY id`,
+        [since],
       );
       return toPool(rows);
     } finally {

@@ -43,31 +43,17 @@ CREATE TABLE verifications (
   delivery_status TEXT NOT NULL,
   provider TEXT,
   provider_message_id TEXT,
-  delivery_error TEXT
+  delivery_error TEXT,
+  -- Set when the built-in outbox took the message: what it takes to render it (JSON), read back
+  -- by the admin API. Kept on the row rather than in a table of its own: one row written per send.
+  outbox TEXT
 );
 
 CREATE INDEX verifications_group ON verifications (group_id);
--- One live code per destination and channel: the supersede lookup only scans pending rows.
-CREATE INDEX verifications_live_destination ON verifications (account_id, channel, destination)
-  WHERE status = 'pending';
+-- Serves the supersede of a destination's pending code and the outbox listing by destination.
+-- Destinations are random keys: this is the one index a send writes to at a random place.
+CREATE INDEX verifications_destination ON verifications (destination);
 CREATE INDEX verifications_pending_expiry ON verifications (expires_at) WHERE status = 'pending';
 CREATE INDEX verifications_created ON verifications (created_at);
 CREATE INDEX verifications_provider_message ON verifications (provider, provider_message_id)
   WHERE provider_message_id IS NOT NULL;
-
-CREATE TABLE outbox (
-  -- Insertion order, for "newest first" even when two messages share a millisecond.
-  seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  account_id TEXT NOT NULL,
-  verification_id TEXT,
-  channel TEXT NOT NULL,
-  destination TEXT NOT NULL,
-  subject TEXT,
-  text TEXT NOT NULL,
-  html TEXT,
-  created_at BIGINT NOT NULL
-);
-
-CREATE INDEX outbox_destination ON outbox (destination, seq);
-CREATE INDEX outbox_created ON outbox (created_at);

@@ -61,7 +61,7 @@ export function buildDelivery(config: Config, store: Store, clock: Clock): Deliv
   const providers = [email, ...sms.values(), whatsappText, whatsappCall].filter(
     (p): p is ChannelProvider => p !== null,
   );
-  return new Dispatcher(new OutboxProvider(store, clock, { webOtpDomain }), routes, providers, {
+  return new Dispatcher(new OutboxProvider(store, { webOtpDomain }), routes, providers, {
     clock,
     breaker: {
       failures: config.circuitBreakerFailures,

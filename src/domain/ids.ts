@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 
 /**
  * Identifiers that sort by creation time. A new row then lands at the right-hand end of every
@@ -9,15 +9,34 @@ import { randomUUID } from 'node:crypto';
  */
 const timeHex = (ms: number): string => Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
 
+let lastMs = -1;
+let sequence = 0;
+
 /**
- * A UUIDv7 (RFC 9562): 48 bits of `ms`, the version 7, then 74 random bits with the RFC variant.
- * Unique and unguessable like a random UUID, and ordered by creation time.
+ * A UUIDv7 (RFC 9562): 48 bits of `ms`, the version 7, a 12-bit sequence, then 62 random bits with
+ * the RFC variant. Unique and unguessable like a random UUID, and ordered by creation time; within
+ * one process strictly increasing (RFC 9562 "method 1": a counter seeded at random each
+ * millisecond), so that "newest first" by id holds for ids made in the same millisecond.
  */
 export function timeOrderedUuid(ms: number): string {
-  const t = timeHex(ms);
-  // randomUUID is xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx: its first 48 bits give way to the time
-  // and its version nibble to 7; the variant bits (y) stay as they are.
-  return `${t.slice(0, 8)}-${t.slice(8)}-7${randomUUID().slice(15)}`;
+  let time = Math.max(0, Math.floor(ms));
+  if (time > lastMs) {
+    lastMs = time;
+    // Seeded in the lower half, leaving room for 2048 more ids in this millisecond.
+    sequence = randomInt(0x800);
+  } else {
+    // A clock that stepped back, or a burst in one millisecond: continue from the last id.
+    time = lastMs;
+    sequence++;
+    if (sequence > 0xfff) {
+      lastMs = time = lastMs + 1;
+      sequence = 0;
+    }
+  }
+  const t = timeHex(time);
+  // randomUUID is xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx: the time, version and sequence replace its
+  // first 64 bits; the variant bits (y) and the 62 random bits after them stay as they are.
+  return `${t.slice(0, 8)}-${t.slice(8)}-7${sequence.toString(16).padStart(3, '0')}${randomUUID().slice(18)}`;
 }
 
 /** 24 hex digits: 48 bits of time in ms, then 48 random bits. */

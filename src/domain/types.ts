@@ -99,6 +99,6 @@ export interface OutboundMessage {
 export interface OutboxMessage extends OutboundMessage {
   id: string;
   accountId: string;
-  verificationId: string | null;
+  verificationId: string;
   createdAt: number;
 }

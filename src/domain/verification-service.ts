@@ -141,10 +141,11 @@ export class VerificationService {
         : 'queued',
     }));
     const stored = store.createVerifications(rows);
-    // Outbox deliveries write to the same database: started before the rows commit, they share
-    // their group-commit batch (one commit per send instead of two), and the answer still waits
-    // for both. A real provider is called only once the rows are durable.
-    if (!rows.every((r) => r.deliveryStatus === 'outbox')) await stored;
+    // Outbox deliveries write to the same database: on a store that applies writes in call order
+    // they start before the rows commit and share their group-commit batch (one commit per send
+    // instead of two); the answer still waits for both. A real provider is called only once the
+    // rows are durable.
+    if (!store.writesInCallOrder || !rows.every((r) => r.deliveryStatus === 'outbox')) await stored;
 
     // Both channels are fired at once; each settles on its own.
     const [results] = await Promise.all([

@@ -6,7 +6,6 @@ import type {
   Channel,
   DeliveryStatus,
   NewVerification,
-  OutboxMessage,
   Verification,
   VerificationStatus,
 } from '../domain/types.js';
@@ -60,6 +59,11 @@ export interface SweepResult {
  */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * True when writes take effect in the order they are called (one connection): a write may then
+   * rely on an earlier one that has not settled yet. Over a pool of connections it may not.
+   */
+  readonly writesInCallOrder: boolean;
   /** Applies the numbered migrations not yet applied; safe to run from several processes. */
   migrate(): Promise<number[]>;
   /** Resolves true when the database answers a trivial query. */
@@ -123,12 +127,23 @@ export interface Store {
     error?: string | null,
   ): Promise<boolean>;
 
-  addOutboxMessage(message: OutboxMessage): Promise<void>;
+  /** Keeps the outbox's `content` (opaque to the store) on the request it delivers. */
+  addOutboxMessage(verificationId: string, content: string): Promise<void>;
   /** Newest first. `to` filters on the normalised destination. */
-  listOutbox(filter: { accountId?: string; to?: string; limit: number }): Promise<OutboxMessage[]>;
+  listOutbox(filter: { accountId?: string; to?: string; limit: number }): Promise<OutboxEntry[]>;
 
   /** Marks overdue pending requests expired and deletes rows older than the retention, in batches. */
   sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult>;
+}
+
+/** A message the outbox took, as stored: its content is rendered by the delivery layer. */
+export interface OutboxEntry {
+  verificationId: string;
+  accountId: string;
+  channel: Channel;
+  to: string;
+  content: string;
+  createdAt: number;
 }
 
 /**

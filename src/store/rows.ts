@@ -4,10 +4,9 @@ import type {
   ApiKeyRecord,
   AuthenticatedKey,
   Channel,
-  OutboxMessage,
   Verification,
 } from '../domain/types.js';
-import type { NewApiKey } from './interface.js';
+import type { NewApiKey, OutboxEntry } from './interface.js';
 
 /** Row shapes and their mapping to domain records, shared by the SQL stores. */
 
@@ -82,20 +81,14 @@ export const rowToVerification = (r: Record<string, unknown>): Verification => (
   providerMessageId: strOrNull(r.provider_message_id),
 });
 
-export const rowToOutbox = (r: Record<string, unknown>): OutboxMessage => {
-  const message: OutboxMessage = {
-    id: String(r.id),
-    accountId: String(r.account_id),
-    verificationId: strOrNull(r.verification_id),
-    channel: r.channel as Channel,
-    to: String(r.destination),
-    text: String(r.text),
-    createdAt: num(r.created_at),
-  };
-  if (r.subject != null) message.subject = String(r.subject);
-  if (r.html != null) message.html = String(r.html);
-  return message;
-};
+export const rowToOutboxEntry = (r: Record<string, unknown>): OutboxEntry => ({
+  verificationId: String(r.id),
+  accountId: String(r.account_id),
+  channel: r.channel as Channel,
+  to: String(r.destination),
+  content: String(r.outbox),
+  createdAt: num(r.created_at),
+});
 
 /** The record of a key just inserted: everything but its hash, which never leaves the store. */
 export const newKeyRecord = (k: NewApiKey): ApiKeyRecord => ({

@@ -1,5 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
-import type { Channel, NewVerification, OutboxMessage } from '../../src/domain/types.js';
+import { createHash } from 'node:crypto';
+import { timeOrderedUuid } from '../../src/domain/ids.js';
+import type { Channel, NewVerification } from '../../src/domain/types.js';
 import type { NewApiKey } from '../../src/store/interface.js';
 
 /** Builders for store rows; every call makes unique ids, so tests never collide. */
@@ -12,7 +13,8 @@ let n = 0;
 const unique = () => `${Date.now().toString(36)}${(n++).toString(36)}`;
 
 export function verification(overrides: Partial<NewVerification> = {}): NewVerification {
-  const id = overrides.id ?? randomUUID();
+  // Time-ordered as the service makes them (the outbox lists newest first by id).
+  const id = overrides.id ?? timeOrderedUuid(overrides.createdAt ?? T0);
   return {
     id,
     accountId: 'acc_1',
@@ -59,17 +61,7 @@ export function apiKey(accountId: string, overrides: Partial<NewApiKey> = {}): N
   };
 }
 
-export function outboxMessage(overrides: Partial<OutboxMessage> = {}): OutboxMessage {
-  return {
-    id: `msg_${unique()}`,
-    accountId: 'acc_1',
-    verificationId: null,
-    channel: 'EMAIL',
-    to: 'someone@example.com',
-    subject: 'Your code',
-    text: 'Your code is 123456',
-    html: '<p>Your code is 123456</p>',
-    createdAt: T0,
-    ...overrides,
-  };
+/** Outbox content as the store keeps it: opaque text (the outbox provider's JSON). */
+export function outboxContent(text = `Your code is ${unique()}`): string {
+  return JSON.stringify({ text });
 }

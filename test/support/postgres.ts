@@ -46,9 +46,7 @@ export function truncateAll(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   return client
     .connect()
-    .then(() =>
-      client.query('TRUNCATE settings, api_keys, accounts, verifications, outbox RESTART IDENTITY CASCADE'),
-    )
+    .then(() => client.query('TRUNCATE settings, api_keys, accounts, verifications RESTART IDENTITY CASCADE'))
     .then(
       () => client.end(),
       async (err) => {

@@ -1,13 +1,12 @@
-import { newId } from '../../domain/api-keys.js';
-import type { Clock } from '../../domain/clock.js';
 import { CHANNELS } from '../../domain/types.js';
 import type { Store } from '../../store/interface.js';
 import type { ChannelProvider, DeliveryRequest, SendOutcome } from '../interface.js';
-import { renderMessage } from '../messages.js';
+import { encodeOutboxContent, outboxMessageId } from './outbox-content.js';
 
 /**
- * The built-in outbox: stores each message exactly as its recipient would see it and sends it
- * nowhere. It serves every channel without a provider, and every message of a test key.
+ * The built-in outbox: keeps each message, on the request it delivers, and sends it nowhere. The
+ * admin API shows it exactly as its recipient would see it. It serves every channel without a
+ * provider, and every message of a test key.
  */
 export class OutboxProvider implements ChannelProvider {
   readonly name = 'outbox';
@@ -15,20 +14,15 @@ export class OutboxProvider implements ChannelProvider {
 
   constructor(
     private readonly store: Store,
-    private readonly clock: Clock,
     private readonly options: { webOtpDomain?: string } = {},
   ) {}
 
   async send(request: DeliveryRequest): Promise<SendOutcome> {
-    const id = newId('msg');
-    await this.store.addOutboxMessage({
-      ...renderMessage(request, this.options),
-      id,
-      accountId: request.accountId,
-      verificationId: request.verificationId,
-      createdAt: this.clock.now(),
-    });
-    return { ok: true, providerMessageId: id };
+    await this.store.addOutboxMessage(
+      request.verificationId,
+      encodeOutboxContent(request, this.options.webOtpDomain),
+    );
+    return { ok: true, providerMessageId: outboxMessageId(request.verificationId) };
   }
 
   async check() {

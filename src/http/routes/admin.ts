@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.js';
+import { renderOutboxEntry } from '../../delivery/outbox/outbox-content.js';
 import { checkPhone } from '../../domain/phone.js';
 import { type Account, type ApiKeyRecord, CHANNELS } from '../../domain/types.js';
 import { adminAuth } from '../auth.js';
@@ -235,7 +236,7 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         limit: Math.min(500, Math.max(1, Number(limit ?? 50))),
       });
       return {
-        data: messages.map((m) => ({
+        data: messages.map(renderOutboxEntry).map((m) => ({
           id: m.id,
           accountId: m.accountId,
           requestId: m.verificationId,

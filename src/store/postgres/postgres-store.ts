@@ -6,10 +6,16 @@ import type {
   AuthenticatedKey,
   DeliveryStatus,
   NewVerification,
-  OutboxMessage,
   Verification,
 } from '../../domain/types.js';
-import type { CountedAttempt, DeliveryRecord, NewApiKey, Store, SweepResult } from '../interface.js';
+import type {
+  CountedAttempt,
+  DeliveryRecord,
+  NewApiKey,
+  OutboxEntry,
+  Store,
+  SweepResult,
+} from '../interface.js';
 import {
   type AccountRow,
   type ApiKeyRow,
@@ -17,7 +23,7 @@ import {
   rowToAccount,
   rowToApiKey,
   rowToAuthenticatedKey,
-  rowToOutbox,
+  rowToOutboxEntry,
   rowToVerification,
 } from '../rows.js';
 import { applyMigrations } from './migrate.js';
@@ -46,6 +52,7 @@ type Runner = Pick<pg.PoolClient, 'query'>;
  */
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
+  readonly writesInCallOrder = false;
   private readonly pool: pg.Pool;
   private closed = false;
 
@@ -302,27 +309,18 @@ export class PostgresStore implements Store {
     return (result.rowCount ?? 0) > 0;
   }
 
-  async addOutboxMessage(m: OutboxMessage) {
-    await this.query(SQL.insertOutbox, [
-      m.id,
-      m.accountId,
-      m.verificationId,
-      m.channel,
-      m.to,
-      m.subject ?? null,
-      m.text,
-      m.html ?? null,
-      m.createdAt,
-    ]);
+  async addOutboxMessage(verificationId: string, content: string) {
+    const { rowCount } = await this.query(SQL.setOutbox, [content, verificationId]);
+    if (!rowCount) throw new Error(`no verification request ${verificationId} to keep an outbox message on`);
   }
 
-  async listOutbox(filter: { accountId?: string; to?: string; limit: number }) {
-    const { rows } = await this.query(SQL.listOutbox, [
+  async listOutbox(filter: { accountId?: string; to?: string; limit: number }): Promise<OutboxEntry[]> {
+    const { rows } = await this.query(filter.to ? SQL.listOutboxTo : SQL.listOutbox, [
       filter.accountId ?? null,
       filter.to ?? null,
       filter.limit,
     ]);
-    return rows.map(rowToOutbox);
+    return rows.map(rowToOutboxEntry);
   }
 
   async sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult> {
@@ -330,8 +328,7 @@ export class PostgresStore implements Store {
     // Plain statements, not one transaction: each batch commits on its own, and SKIP LOCKED lets
     // sweepers on other instances take other rows instead of waiting for these.
     const expired = (await this.query(SQL.sweepExpire, [now, batchSize])).rowCount ?? 0;
-    const deletedRequests = (await this.query(SQL.sweepDelete, [cutoff, batchSize])).rowCount ?? 0;
-    const deletedMessages = (await this.query(SQL.sweepOutbox, [cutoff, batchSize])).rowCount ?? 0;
-    return { expired, deleted: deletedRequests + deletedMessages };
+    const deleted = (await this.query(SQL.sweepDelete, [cutoff, batchSize])).rowCount ?? 0;
+    return { expired, deleted };
   }
 }

@@ -6,6 +6,8 @@ const LOCK_CLASS_DESTINATION = 0x63760001;
 const VERIFICATION_COLUMNS = `id, account_id, group_id, channel, destination, delivery_type, country, purpose,
   code_hash, max_attempts, created_at, expires_at, delivery_status`;
 
+const OUTBOX_COLUMNS = 'id, account_id, channel, destination, outbox, created_at';
+
 export const SQL = {
   insertSetting:
     'INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING value',
@@ -63,11 +65,14 @@ export const SQL = {
     WHERE id = $5`,
   recordDeliveryByProvider: `UPDATE verifications SET delivery_status = $1, delivery_error = $2
     WHERE provider = $3 AND provider_message_id = $4`,
-  insertOutbox: `INSERT INTO outbox (id, account_id, verification_id, channel, destination, subject, text, html, created_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-  listOutbox: `SELECT * FROM outbox
-    WHERE ($1::text IS NULL OR account_id = $1) AND ($2::text IS NULL OR destination = $2)
-    ORDER BY seq DESC LIMIT $3`,
+  setOutbox: 'UPDATE verifications SET outbox = $1 WHERE id = $2',
+  // Newest first by id: ids are time-ordered (UUIDv7).
+  listOutbox: `SELECT ${OUTBOX_COLUMNS} FROM verifications
+    WHERE outbox IS NOT NULL AND ($1::text IS NULL OR account_id = $1) AND $2::text IS NULL
+    ORDER BY id DESC LIMIT $3`,
+  listOutboxTo: `SELECT ${OUTBOX_COLUMNS} FROM verifications
+    WHERE destination = $2 AND outbox IS NOT NULL AND ($1::text IS NULL OR account_id = $1)
+    ORDER BY id DESC LIMIT $3`,
   // Batches chosen with SKIP LOCKED: sweepers on every instance take disjoint rows, never wait. The
   // batch is a CTE (materialised once); as an `IN (subquery)` PostgreSQL may rescan it and go
   // past its LIMIT.
@@ -78,7 +83,4 @@ export const SQL = {
   sweepDelete: `WITH batch AS (
       SELECT id FROM verifications WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
     DELETE FROM verifications v USING batch WHERE v.id = batch.id`,
-  sweepOutbox: `WITH batch AS (
-      SELECT seq FROM outbox WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
-    DELETE FROM outbox o USING batch WHERE o.seq = batch.seq`,
 } as const;

@@ -9,7 +9,6 @@ import type {
   AuthenticatedKey,
   DeliveryStatus,
   NewVerification,
-  OutboxMessage,
   Verification,
 } from '../../domain/types.js';
 import type {
@@ -17,6 +16,7 @@ import type {
   CountedAttempt,
   DeliveryRecord,
   NewApiKey,
+  OutboxEntry,
   Store,
   SweepResult,
 } from '../interface.js';
@@ -28,7 +28,7 @@ import {
   rowToAccount,
   rowToApiKey,
   rowToAuthenticatedKey,
-  rowToOutbox,
+  rowToOutboxEntry,
   rowToVerification,
 } from '../rows.js';
 import { Checkpointer } from './checkpointer.js';
@@ -37,6 +37,7 @@ import { GroupCommit } from './group-commit.js';
 /** The embedded default store: one better-sqlite3 connection in WAL mode with group commit. */
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
+  readonly writesInCallOrder = true;
   private readonly db: Database;
   private readonly tx: GroupCommit;
   private readonly stmts: ReturnType<typeof prepare>;
@@ -198,7 +199,7 @@ export class SqliteStore implements Store {
   createVerifications(rows: NewVerification[]) {
     return this.tx.write(() => {
       for (const v of rows) {
-        this.stmts.supersede.run(v.accountId, v.channel, v.destination);
+        this.stmts.supersede.run(v.destination, v.accountId, v.channel);
         this.stmts.insertVerification.run(
           v.id,
           v.accountId,
@@ -226,7 +227,7 @@ export class SqliteStore implements Store {
   }
 
   registerAttempt(groupId: string, now: number) {
-    return this.tx.write(() => this.countAttempt(groupId, now));
+    return this.tx.write(() => this.countAttempt(groupId, now), false);
   }
 
   private countAttempt(groupId: string, now: number): CountedAttempt | null {
@@ -265,11 +266,13 @@ export class SqliteStore implements Store {
         winnerId !== null &&
         this.stmts.consume.run(winnerId, now, request.groupId, winnerId).changes > 0;
       return { request, counted, winnerId, consumed };
-    });
+      // No savepoint: the unit's writes are two single statements, and should the second fail,
+      // keeping the first (the attempt counted) errs on the side of the attempts limit.
+    }, false);
   }
 
   consume(groupId: string, winnerId: string, now: number) {
-    return this.tx.write(() => this.stmts.consume.run(winnerId, now, groupId, winnerId).changes > 0);
+    return this.tx.write(() => this.stmts.consume.run(winnerId, now, groupId, winnerId).changes > 0, false);
   }
 
   settleGroup(groupId: string, status: 'expired' | 'failed', now: number) {
@@ -299,30 +302,20 @@ export class SqliteStore implements Store {
     );
   }
 
-  addOutboxMessage(m: OutboxMessage) {
+  addOutboxMessage(verificationId: string, content: string) {
+    // One statement, atomic by itself: no savepoint needed.
     return this.tx.write(() => {
-      this.stmts.insertOutbox.run(
-        m.id,
-        m.accountId,
-        m.verificationId,
-        m.channel,
-        m.to,
-        m.subject ?? null,
-        m.text,
-        m.html ?? null,
-        m.createdAt,
-      );
-    });
+      if (this.stmts.setOutbox.run(content, verificationId).changes === 0) throw noRequest(verificationId);
+    }, false);
   }
 
-  listOutbox(filter: { accountId?: string; to?: string; limit: number }) {
+  listOutbox(filter: { accountId?: string; to?: string; limit: number }): Promise<OutboxEntry[]> {
     return this.tx.read(() => {
-      const rows = this.stmts.listOutbox.all({
-        accountId: filter.accountId ?? null,
-        to: filter.to ?? null,
-        limit: filter.limit,
-      }) as Array<Record<string, unknown>>;
-      return rows.map(rowToOutbox);
+      const params = { accountId: filter.accountId ?? null, to: filter.to ?? null, limit: filter.limit };
+      const rows = (
+        filter.to ? this.stmts.listOutboxTo.all(params) : this.stmts.listOutbox.all(params)
+      ) as Array<Record<string, unknown>>;
+      return rows.map(rowToOutboxEntry);
     });
   }
 
@@ -330,13 +323,15 @@ export class SqliteStore implements Store {
     return this.tx.write(() => {
       const expired = this.stmts.sweepExpire.run(now, batchSize).changes;
       const cutoff = now - retentionMs;
-      const deleted =
-        this.stmts.sweepDelete.run(cutoff, batchSize).changes +
-        this.stmts.sweepOutbox.run(cutoff, batchSize).changes;
+      const deleted = this.stmts.sweepDelete.run(cutoff, batchSize).changes;
       return { expired, deleted };
     });
   }
 }
+
+const noRequest = (id: string) => new Error(`no verification request ${id} to keep an outbox message on`);
+
+const OUTBOX_COLUMNS = 'id, account_id, channel, destination, outbox, created_at';
 
 function prepare(db: Database) {
   const s = (sql: string): Statement => db.prepare(sql);
@@ -362,7 +357,7 @@ function prepare(db: Database) {
     revokeKey: s('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
     supersede: s(
       `UPDATE verifications SET status = 'canceled'
-       WHERE account_id = ? AND channel = ? AND destination = ? AND status = 'pending'`,
+       WHERE destination = ? AND account_id = ? AND channel = ? AND status = 'pending'`,
     ),
     insertVerification: s(
       `INSERT INTO verifications (id, account_id, group_id, channel, destination, delivery_type, country, purpose,
@@ -399,14 +394,17 @@ function prepare(db: Database) {
       `UPDATE verifications SET delivery_status = ?, delivery_error = ?
        WHERE provider = ? AND provider_message_id = ?`,
     ),
-    insertOutbox: s(
-      `INSERT INTO outbox (id, account_id, verification_id, channel, destination, subject, text, html, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
+    setOutbox: s('UPDATE verifications SET outbox = ? WHERE id = ?'),
+    // Newest first by id: ids are time-ordered (UUIDv7), and monotonic within a process.
     listOutbox: s(
-      `SELECT * FROM outbox
-       WHERE (@accountId IS NULL OR account_id = @accountId) AND (@to IS NULL OR destination = @to)
-       ORDER BY seq DESC LIMIT @limit`,
+      `SELECT ${OUTBOX_COLUMNS} FROM verifications
+       WHERE outbox IS NOT NULL AND (@accountId IS NULL OR account_id = @accountId)
+       ORDER BY id DESC LIMIT @limit`,
+    ),
+    listOutboxTo: s(
+      `SELECT ${OUTBOX_COLUMNS} FROM verifications
+       WHERE destination = @to AND outbox IS NOT NULL AND (@accountId IS NULL OR account_id = @accountId)
+       ORDER BY id DESC LIMIT @limit`,
     ),
     sweepExpire: s(
       `UPDATE verifications SET status = 'expired'
@@ -415,6 +413,5 @@ function prepare(db: Database) {
     sweepDelete: s(
       'DELETE FROM verifications WHERE id IN (SELECT id FROM verifications WHERE created_at < ? LIMIT ?)',
     ),
-    sweepOutbox: s('DELETE FROM outbox WHERE seq IN (SELECT seq FROM outbox WHERE created_at < ? LIMIT ?)'),
   };
 }

@@ -1,0 +1,51 @@
+import type { OutboxMessage } from '../../domain/types.js';
+import type { OutboxEntry } from '../../store/interface.js';
+import type { DeliveryRequest } from '../interface.js';
+import { renderMessage } from '../messages.js';
+
+/**
+ * What the outbox stores of a message: the inputs of the renderer, not its output. A branded
+ * email is a few kilobytes of HTML; its inputs are a hundred bytes. Written on every send and read
+ * only when someone opens the outbox, the message is rendered on read, by the same function a
+ * provider uses, so it is still exactly what the recipient would have seen.
+ */
+interface StoredContent {
+  /** Format version, for a renderer that changes later. */
+  v: 1;
+  request: Pick<
+    DeliveryRequest,
+    'channel' | 'to' | 'code' | 'codeTtlSeconds' | 'deliveryType' | 'purpose' | 'customMessage' | 'branding'
+  >;
+  webOtpDomain?: string;
+}
+
+export function encodeOutboxContent(request: DeliveryRequest, webOtpDomain?: string): string {
+  const { channel, to, code, codeTtlSeconds, deliveryType, purpose, customMessage, branding } = request;
+  const content: StoredContent = {
+    v: 1,
+    request: { channel, to, code, codeTtlSeconds, deliveryType, purpose, customMessage, branding },
+  };
+  if (webOtpDomain) content.webOtpDomain = webOtpDomain;
+  return JSON.stringify(content);
+}
+
+/** The message of an outbox entry as its recipient sees it (the admin API's shape). */
+export function renderOutboxEntry(entry: OutboxEntry): OutboxMessage {
+  const content = JSON.parse(entry.content) as StoredContent;
+  const request: DeliveryRequest = {
+    ...content.request,
+    verificationId: entry.verificationId,
+    accountId: entry.accountId,
+    country: null,
+  };
+  return {
+    ...renderMessage(request, { webOtpDomain: content.webOtpDomain }),
+    id: outboxMessageId(entry.verificationId),
+    accountId: entry.accountId,
+    verificationId: entry.verificationId,
+    createdAt: entry.createdAt,
+  };
+}
+
+/** A request has at most one outbox message: its id is derived from the request's. */
+export const outboxMessageId = (verificationId: string) => `msg_${verificationId.replaceAll('-', '')}`;
