@@ -20,6 +20,7 @@ export function printTable(
     'non-2xx',
     'errors',
     'peak RSS MB',
+    'CPU us/req',
   ];
   const cells = rows.map((r) => [
     r.scenario,
@@ -32,6 +33,7 @@ export function printTable(
     String(r.non2xx),
     String(r.errors),
     r.peakRssMb === null ? '' : r.peakRssMb.toFixed(1),
+    r.cpuUsPerRequest === null || r.cpuUsPerRequest === undefined ? '' : String(r.cpuUsPerRequest),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
   const line = (c: string[]) =>

@@ -53,6 +53,7 @@ const options: BenchOptions = {
   warmupSeconds: Number(setting('warmup', '3')),
   connections: list(setting('connections', '10,50,100')).map(Number),
   cpuProf: setting('cpu-prof', '0') === '1',
+  verify: list(setting('endpoints', 'send,verify')).includes('verify'),
   resultsDir: join(root, 'bench/results'),
 };
 const rows = Number(setting('rows', '1000000'));

@@ -12,6 +12,8 @@ export interface BenchOptions {
   connections: number[];
   warmupSeconds: number;
   cpuProf: boolean;
+  /** False measures send-code only (for a profile of the send path). */
+  verify: boolean;
   resultsDir: string;
 }
 
@@ -21,6 +23,8 @@ export interface Row extends Omit<LoadResult, 'requests' | 'poolUsed'> {
   endpoint: 'bare' | 'send' | 'verify';
   connections: number;
   peakRssMb: number | null;
+  /** CPU time the server used per answered request, in microseconds (all its threads). */
+  cpuUsPerRequest: number | null;
   ratio?: number;
 }
 
@@ -73,6 +77,7 @@ export async function measureCeiling(options: BenchOptions, scenario = 'bare-fas
     });
     const rows: Row[] = [];
     for (const connections of options.connections) {
+      const cpuBefore = rss.cpuMs();
       const r = await load(options, {
         url,
         kind: 'bare',
@@ -86,6 +91,7 @@ export async function measureCeiling(options: BenchOptions, scenario = 'bare-fas
         connections,
         ...pick(r),
         peakRssMb: rss.peakMb(),
+        cpuUsPerRequest: cpuPerRequest(rss.cpuMs() - cpuBefore, r),
       });
     }
     rss.close();
@@ -94,6 +100,10 @@ export async function measureCeiling(options: BenchOptions, scenario = 'bare-fas
     await stop(child);
   }
 }
+
+/** The CPU the server spent per request while the load ran (the load's ends included). */
+const cpuPerRequest = (cpuMs: number, r: LoadResult) =>
+  r.requests > 0 ? Math.round((cpuMs * 1000) / r.requests) : null;
 
 const pick = (r: LoadResult) => ({
   requestsPerSecond: Math.round(r.requestsPerSecond),
@@ -172,17 +182,24 @@ export async function measureService(options: BenchOptions, setup: ServiceSetup)
       token,
       tag: tag(),
     });
-    const row = (endpoint: Row['endpoint'], connections: number, r: LoadResult): Row => ({
-      scenario: setup.name,
-      endpoint,
-      connections,
-      ...pick(r),
-      peakRssMb: rss.peakMb(),
-    });
+    const measure = async (endpoint: Row['endpoint'], connections: number, loadJob: LoadJob) => {
+      const cpuBefore = rss.cpuMs();
+      const r = await load(options, loadJob);
+      rows.push({
+        scenario: setup.name,
+        endpoint,
+        connections,
+        ...pick(r),
+        peakRssMb: rss.peakMb(),
+        cpuUsPerRequest: cpuPerRequest(rss.cpuMs() - cpuBefore, r),
+      });
+      return r;
+    };
 
     await load(options, job('send', 10, options.warmupSeconds));
-    for (const c of options.connections) rows.push(row('send', c, await load(options, job('send', c))));
+    for (const c of options.connections) await measure('send', c, job('send', c));
 
+    if (!options.verify) return outcome;
     const poolFile = join(setup.dataDir, 'pool.json');
     const pool = await setup.readPool();
     for (const [, code] of pool) codes.add(code);
@@ -195,11 +212,15 @@ export async function measureService(options: BenchOptions, setup: ServiceSetup)
     });
     let offset = (warm.poolUsed ?? 0) + 1;
     for (const c of options.connections) {
-      const r = await load(options, { ...job('verify', c), poolFile, poolOffset: offset, wrongPerRight: 3 });
+      const r = await measure('verify', c, {
+        ...job('verify', c),
+        poolFile,
+        poolOffset: offset,
+        wrongPerRight: 3,
+      });
       offset += (r.poolUsed ?? 0) + 1;
       if (offset > pool.length)
         process.stderr.write(`  note: verify pool of ${pool.length} ids used up; ids repeat\n`);
-      rows.push(row('verify', c, r));
     }
     return outcome;
   } finally {

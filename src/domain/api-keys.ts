@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { timeOrderedHex } from './ids.js';
+import { sha256 } from './sha256.js';
 
 /** Secrets look like `cvk_live_<43 chars>` or `cvk_test_<43 chars>`: recognisable in logs and scanners. */
 export const KEY_PATTERN = /^cvk_(live|test)_[A-Za-z0-9_-]{43}$/;
@@ -11,7 +12,7 @@ export function generateApiKeySecret(test: boolean): string {
 
 /** Keys carry 256 bits of entropy, so an unkeyed SHA-256 is enough to make the stored form useless. */
 export function hashApiKey(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return sha256(secret, 'hex');
 }
 
 /** The part of a key shown in lists: enough to recognise it, far too little to use it. */

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { EffectiveSettings } from '../domain/settings.js';
+import { sha256 } from '../domain/sha256.js';
 import type { Channel } from '../domain/types.js';
 import type { VerificationEvents } from '../domain/verification-service.js';
 import { ApiError, type ErrorDetail } from '../http/errors.js';
@@ -133,7 +133,7 @@ const failureSpec = (s: EffectiveSettings): CounterSpec => ({
  * addresses or phone numbers in clear.
  */
 const destinationKey = (accountId: string, destination: string): string =>
-  `${accountId}:${createHash('sha256').update(destination).digest('base64url').slice(0, 22)}`;
+  `${accountId}:${sha256(destination, 'base64url').slice(0, 22)}`;
 
 const fieldOf = (channel: Channel): string => (channel === 'EMAIL' ? 'email' : 'phone');
 

@@ -60,6 +60,11 @@ export const rowToAuthenticatedKey = (
     typeof r.account_settings === 'string' ? JSON.parse(r.account_settings) : r.account_settings,
 });
 
+/** The columns rowToVerification reads (not the outbox message, which can be the row's largest). */
+export const VERIFICATION_SELECT = `id, account_id, group_id, channel, destination, delivery_type, country, purpose,
+  code_hash, status, attempts, max_attempts, created_at, expires_at, verified_at, delivery_status, provider,
+  provider_message_id`;
+
 export const rowToVerification = (r: Record<string, unknown>): Verification => ({
   id: String(r.id),
   accountId: String(r.account_id),

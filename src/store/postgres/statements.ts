@@ -1,3 +1,5 @@
+import { VERIFICATION_SELECT } from '../rows.js';
+
 /** The PostgreSQL statements of the store; the same meaning as the SQLite ones, statement by statement. */
 
 // Advisory-lock class of the per-destination send locks (the migration lock uses another key).
@@ -39,7 +41,7 @@ export const SQL = {
         AND v.destination = f.destination
     )
     INSERT INTO verifications (${VERIFICATION_COLUMNS}) SELECT ${VERIFICATION_COLUMNS} FROM fresh`,
-  getVerification: 'SELECT * FROM verifications WHERE id = $1 AND account_id = $2',
+  getVerification: `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2`,
   // The attempt is counted before the code is compared, and only while attempts remain: N
   // parallel guesses can never evaluate more than max_attempts codes. Row locks serialise them.
   // `expires_at + 0` keeps the planner on the group index: with statistics that predate the

@@ -30,6 +30,7 @@ import {
   rowToAuthenticatedKey,
   rowToOutboxEntry,
   rowToVerification,
+  VERIFICATION_SELECT,
 } from '../rows.js';
 import { Checkpointer } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
@@ -364,7 +365,7 @@ function prepare(db: Database) {
          code_hash, max_attempts, created_at, expires_at, delivery_status)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    getVerification: s('SELECT * FROM verifications WHERE id = ? AND account_id = ?'),
+    getVerification: s(`SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = ? AND account_id = ?`),
     // The attempt is counted before the code is compared, and only while attempts remain: N
     // parallel guesses can never evaluate more than max_attempts codes.
     countAttempt: s(
