@@ -37,13 +37,26 @@ export class Checkpointer {
   }
 }
 
+/**
+ * A PASSIVE checkpoint never waits, but under a steady stream of writes it never catches up with
+ * the end of the log either, so the log would never start again from its beginning: it grows,
+ * and every read and commit gets slower as it does (they search a longer WAL index). Past
+ * RESTART_FRAMES the worker runs a RESTART checkpoint instead: it waits for the current write
+ * transaction, holds off the next ones (which queue on a timer, see GroupCommit) while it copies
+ * the few frames the last PASSIVE one left, and lets the next writer start the log over.
+ */
+const RESTART_FRAMES = 4096;
+
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 1000');
 const tick = () => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+  try {
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    if (result && result.log > ${RESTART_FRAMES}) db.pragma('wal_checkpoint(RESTART)');
+  } catch {}
   setTimeout(tick, workerData.intervalMs);
 };
 setTimeout(tick, workerData.intervalMs);
