@@ -53,6 +53,11 @@ CREATE INDEX verifications_group ON verifications (group_id);
 -- Serves the supersede of a destination's pending code and the outbox listing by destination.
 -- Destinations are random keys: this is the one index a send writes to at a random place.
 CREATE INDEX verifications_destination ON verifications (destination);
+-- At most one live code per account, channel and destination. Two sends racing to one destination
+-- cannot both miss each other's row in the supersede: the second one's insert waits for the first
+-- and fails on this index, and its retry cancels the first one's code (postgres-store.ts).
+CREATE UNIQUE INDEX verifications_one_live ON verifications (destination, account_id, channel)
+  WHERE status = 'pending';
 CREATE INDEX verifications_pending_expiry ON verifications (expires_at) WHERE status = 'pending';
 CREATE INDEX verifications_created ON verifications (created_at);
 CREATE INDEX verifications_provider_message ON verifications (provider, provider_message_id)

@@ -286,6 +286,89 @@ export function storeConformance(name: string, harness: StoreHarness): void {
       });
     });
 
+    // Store.attempt (optional) reads, counts, compares and consumes in one call; it must behave
+    // exactly as the stepwise calls do (see verification-service.ts).
+    describe('attempt', () => {
+      const none = () => null;
+      const attempt: NonNullable<Store['attempt']> = (...args) => {
+        if (!store.attempt) throw new Error('this store has no attempt()');
+        return store.attempt(...args);
+      };
+
+      it('counts the attempt before the comparison and consumes the picked row once', async () => {
+        const v = verification();
+        await store.createVerifications([v]);
+        let seen = -1;
+        const first = await attempt('acc_1', v.id, T0, (rows) => {
+          seen = rows.length;
+          return v.id;
+        });
+        expect(seen).toBe(1);
+        expect(first).toMatchObject({
+          winnerId: v.id,
+          consumed: true,
+          counted: { attempts: 1, maxAttempts: 5 },
+        });
+        expect(first.request?.status).toBe('pending');
+        const again = await attempt('acc_1', v.id, T0, () => v.id);
+        expect(again).toMatchObject({ counted: null, consumed: false });
+        expect((await store.getVerification('acc_1', v.id))?.status).toBe('verified');
+      });
+
+      it('stops counting once the attempts are used up', async () => {
+        const v = verification({ maxAttempts: 2 });
+        await store.createVerifications([v]);
+        expect((await attempt('acc_1', v.id, T0, none)).counted?.attempts).toBe(1);
+        expect((await attempt('acc_1', v.id, T0, none)).counted?.attempts).toBe(2);
+        const third = await attempt('acc_1', v.id, T0, () => v.id);
+        expect(third).toMatchObject({ counted: null, winnerId: null, consumed: false });
+        expect((await store.getVerification('acc_1', v.id))?.attempts).toBe(2);
+      });
+
+      it('answers no request for an unknown id or another account', async () => {
+        const v = verification();
+        await store.createVerifications([v]);
+        expect((await attempt('acc_2', v.id, T0, none)).request).toBeNull();
+        expect((await attempt('acc_1', 'nope', T0, none)).request).toBeNull();
+      });
+
+      it('counts nothing for an expired request', async () => {
+        const v = verification();
+        await store.createVerifications([v]);
+        expect(await attempt('acc_1', v.id, T0 + 11 * MINUTE, () => v.id)).toMatchObject({
+          counted: null,
+          consumed: false,
+        });
+      });
+
+      it("spends no attempt of a pair's sibling through a canceled request", async () => {
+        const [email, sms] = dualPair();
+        await store.createVerifications([email, sms]);
+        // A new send to the email address supersedes (cancels) the pair's email request.
+        await store.createVerifications([verification({ destination: email.destination })]);
+        expect(await attempt('acc_1', email.id, T0, () => sms.id)).toMatchObject({
+          counted: null,
+          consumed: false,
+        });
+        const both = await attempt('acc_1', sms.id, T0, (rows) => {
+          expect(rows.map((r) => r.id)).toEqual([sms.id]);
+          return null;
+        });
+        expect(both.counted?.attempts).toBe(1);
+      });
+
+      it('counts 60 parallel wrong guesses exactly max_attempts times, and one right guess wins once', async () => {
+        const v = verification();
+        await store.createVerifications([v]);
+        const wrong = await times(60, () => attempt('acc_1', v.id, T0, none));
+        expect(wrong.filter((o) => o.counted !== null)).toHaveLength(5);
+        const w = verification();
+        await store.createVerifications([w]);
+        const right = await times(30, () => attempt('acc_1', w.id, T0, () => w.id));
+        expect(right.filter((o) => o.consumed)).toHaveLength(1);
+      });
+    });
+
     describe('outbox', () => {
       it('lists messages newest first, filtered by destination or account', async () => {
         const a1 = verification({ destination: 'a@example.com' });

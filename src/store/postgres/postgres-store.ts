@@ -9,6 +9,7 @@ import type {
   Verification,
 } from '../../domain/types.js';
 import type {
+  AttemptOutcome,
   CountedAttempt,
   DeliveryRecord,
   NewApiKey,
@@ -220,36 +221,35 @@ export class PostgresStore implements Store {
     });
   }
 
-  createVerifications(rows: NewVerification[]) {
+  async createVerifications(rows: NewVerification[]) {
     const col = <K extends keyof NewVerification>(k: K) => rows.map((v) => v[k]);
-    return this.transaction(async (client) => {
-      // Serialises concurrent sends to one destination: the second one's supersede then sees the
-      // first one's row, so one code stays live whatever the timing.
-      await this.query(
-        SQL.lockDestinations,
-        [rows.map((v) => `${v.accountId}\n${v.channel}\n${v.destination}`)],
-        client,
-      );
-      await this.query(
-        SQL.supersedeAndInsert,
-        [
-          col('id'),
-          col('accountId'),
-          col('groupId'),
-          col('channel'),
-          col('destination'),
-          col('deliveryType'),
-          col('country'),
-          col('purpose'),
-          col('codeHash'),
-          col('maxAttempts'),
-          col('createdAt'),
-          col('expiresAt'),
-          col('deliveryStatus'),
-        ],
-        client,
-      );
-    });
+    const params = [
+      col('id'),
+      col('accountId'),
+      col('groupId'),
+      col('channel'),
+      col('destination'),
+      col('deliveryType'),
+      col('country'),
+      col('purpose'),
+      col('codeHash'),
+      col('maxAttempts'),
+      col('createdAt'),
+      col('expiresAt'),
+      col('deliveryStatus'),
+    ];
+    // A send that raced another one to the same destination lost on verifications_one_live; its
+    // next try sees the winner's row and supersedes it. Each lost race means another send
+    // committed, so the retries are few; the bound only guards against a livelock.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.query(SQL.supersedeAndInsert, params);
+        return;
+      } catch (err) {
+        const lostRace = (err as { constraint?: string }).constraint === 'verifications_one_live';
+        if (!lostRace || attempt >= 10) throw err;
+      }
+    }
   }
 
   async getVerification(accountId: string, id: string) {
@@ -272,6 +272,40 @@ export class PostgresStore implements Store {
       attempts: first.attempts,
       maxAttempts: first.max_attempts,
     };
+  }
+
+  /**
+   * A verify attempt in two round trips (one for a wrong code): the first statement reads the
+   * request and counts the attempt of its group, the second consumes the matched code. Each is
+   * atomic under PostgreSQL's row locks, as in the stepwise path this replaces.
+   */
+  async attempt(
+    accountId: string,
+    requestId: string,
+    now: number,
+    pick: (rows: CountedAttempt['rows']) => string | null,
+  ): Promise<AttemptOutcome> {
+    const row = (await this.query(SQL.readAndCountAttempt, [requestId, accountId, now])).rows[0];
+    if (!row) return { request: null, counted: null, winnerId: null, consumed: false };
+    const request = rowToVerification(row);
+    const ids = (row.counted_ids as string[] | null) ?? [];
+    const channels = row.counted_channels as Verification['channel'][];
+    const hashes = row.counted_hashes as Buffer[];
+    const counted: CountedAttempt | null =
+      ids.length === 0
+        ? null
+        : {
+            rows: ids.map((id, i) => ({
+              id,
+              channel: channels[i] as Verification['channel'],
+              codeHash: hashes[i] as Buffer,
+            })),
+            attempts: Number(row.counted_attempts),
+            maxAttempts: Number(row.counted_max_attempts),
+          };
+    const winnerId = counted ? pick(counted.rows) : null;
+    const consumed = winnerId !== null && (await this.consume(request.groupId, winnerId, now));
+    return { request, counted, winnerId, consumed };
   }
 
   async consume(groupId: string, winnerId: string, now: number) {

@@ -2,9 +2,6 @@ import { VERIFICATION_SELECT } from '../rows.js';
 
 /** The PostgreSQL statements of the store; the same meaning as the SQLite ones, statement by statement. */
 
-// Advisory-lock class of the per-destination send locks (the migration lock uses another key).
-const LOCK_CLASS_DESTINATION = 0x63760001;
-
 const VERIFICATION_COLUMNS = `id, account_id, group_id, channel, destination, delivery_type, country, purpose,
   code_hash, max_attempts, created_at, expires_at, delivery_status`;
 
@@ -26,21 +23,22 @@ export const SQL = {
   findActiveKey: `SELECT k.*, a.settings AS account_settings FROM api_keys k JOIN accounts a ON a.id = k.account_id
     WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
   revokeKey: 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL',
-  // Locks taken in one order (sorted hashes), so two dual sends can never wait on each other.
-  lockDestinations: `SELECT pg_advisory_xact_lock(${LOCK_CLASS_DESTINATION}, h)
-    FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest($1::text[]) AS k ORDER BY h) AS keys`,
-  // The UPDATE runs on the statement's snapshot, so it cancels the earlier pending requests of
-  // these destinations and never the rows this statement inserts.
+  // One statement, its own transaction: the UPDATE cancels the earlier pending requests of these
+  // destinations, then the INSERT adds the new ones (the count makes PostgreSQL finish the UPDATE
+  // first; an unreferenced data-modifying CTE may run after the main statement). A send racing
+  // this one to the same destination is caught by verifications_one_live and retried.
   supersedeAndInsert: `WITH fresh AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
         $8::text[], $9::bytea[], $10::int[], $11::bigint[], $12::bigint[], $13::text[])
         AS f(${VERIFICATION_COLUMNS})
     ), superseded AS (
       UPDATE verifications v SET status = 'canceled' FROM fresh f
-      WHERE v.status = 'pending' AND v.account_id = f.account_id AND v.channel = f.channel
-        AND v.destination = f.destination
+      WHERE v.status = 'pending' AND v.destination = f.destination AND v.account_id = f.account_id
+        AND v.channel = f.channel
+      RETURNING v.id
     )
-    INSERT INTO verifications (${VERIFICATION_COLUMNS}) SELECT ${VERIFICATION_COLUMNS} FROM fresh`,
+    INSERT INTO verifications (${VERIFICATION_COLUMNS})
+    SELECT ${VERIFICATION_COLUMNS} FROM fresh WHERE (SELECT count(*) FROM superseded) >= 0`,
   getVerification: `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2`,
   // The attempt is counted before the code is compared, and only while attempts remain: N
   // parallel guesses can never evaluate more than max_attempts codes. Row locks serialise them.
@@ -51,6 +49,26 @@ export const SQL = {
     WHERE group_id = $1 AND status = 'pending' AND attempts < max_attempts AND expires_at + 0 > $2
     RETURNING id, channel, code_hash, attempts, max_attempts`,
   // Locking the winner first makes a concurrent consume wait, then find it no longer pending.
+  // getVerification and countAttempt in one round trip. The request is read from the statement's
+  // snapshot, as the stepwise path reads it before counting; the count itself re-checks each row
+  // under its lock. Only a pending, unexpired request counts an attempt for its group.
+  readAndCountAttempt: `WITH req AS (
+      SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2
+    ), counted AS (
+      UPDATE verifications v SET attempts = v.attempts + 1
+      FROM req
+      WHERE req.status = 'pending' AND req.expires_at > $3
+        AND v.group_id = req.group_id AND v.status = 'pending' AND v.attempts < v.max_attempts
+        AND v.expires_at + 0 > $3
+      RETURNING v.id, v.channel, v.code_hash, v.attempts, v.max_attempts
+    )
+    SELECT req.*,
+      (SELECT array_agg(id ORDER BY id) FROM counted) AS counted_ids,
+      (SELECT array_agg(channel ORDER BY id) FROM counted) AS counted_channels,
+      (SELECT array_agg(code_hash ORDER BY id) FROM counted) AS counted_hashes,
+      (SELECT max(attempts) FROM counted) AS counted_attempts,
+      (SELECT max(max_attempts) FROM counted) AS counted_max_attempts
+    FROM req`,
   consume: `WITH winner AS (
       SELECT id FROM verifications WHERE id = $1 AND group_id = $3 AND status = 'pending' FOR UPDATE
     )
