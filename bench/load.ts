@@ -41,15 +41,26 @@ const scatter = (n: number) => (Math.imul(n, 2654435761) >>> 0).toString(16).pad
 const sendBody = () =>
   JSON.stringify({ channel: 'EMAIL', email: `${scatter(counter++)}-${job.tag}@example.com` });
 
+/**
+ * Each id gets `wrongPerRight` wrong codes, then its right one, as a person would: one after the
+ * other, never two at once. The ids are taken in blocks of BLOCK, a round of guesses over the
+ * whole block at a time, so that the concurrent requests always address different ids.
+ */
+const BLOCK = 1000;
+let highestIndex = -1;
+
 function verifyBody(): () => string {
   const pool = JSON.parse(readFileSync(job.poolFile as string, 'utf8')) as Array<[string, string]>;
   const perId = (job.wrongPerRight ?? 3) + 1;
   return () => {
     const n = counter++;
-    const index = (job.poolOffset ?? 0) + Math.floor(n / perId);
+    const within = n % (BLOCK * perId);
+    const guess = Math.floor(within / BLOCK);
+    const index = (job.poolOffset ?? 0) + Math.floor(n / (BLOCK * perId)) * BLOCK + (within % BLOCK);
+    highestIndex = Math.max(highestIndex, index);
     const [requestId, code] = pool[index % pool.length] as [string, string];
     // Past the pool's end ids repeat: only right codes then, so that no id runs out of attempts.
-    const right = n % perId === perId - 1 || index >= pool.length;
+    const right = guess === perId - 1 || index >= pool.length;
     // A wrong code differs from the right one in its last digit.
     const otpCode = right ? code : code.slice(0, -1) + ((Number(code.at(-1)) + 1) % 10);
     return JSON.stringify({ requestId, otpCode });
@@ -82,5 +93,5 @@ const out: LoadResult = {
   errors: result.errors + result.timeouts,
   statusCodes,
 };
-if (job.kind === 'verify') out.poolUsed = Math.ceil(counter / ((job.wrongPerRight ?? 3) + 1));
+if (job.kind === 'verify') out.poolUsed = highestIndex + 1 - (job.poolOffset ?? 0);
 process.stdout.write(`${JSON.stringify(out)}\n`);
