@@ -44,7 +44,7 @@ export interface ComposeOptions {
 /** Builds the whole service from its configuration: store, limits, providers, domain, HTTP. */
 export async function compose(config: Config, options: ComposeOptions): Promise<Service> {
   const clock = options.clock ?? systemClock;
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   const counters = await openCounters(config);
   const admin = new AccountAdmin(store, clock);
   await admin.ensureDefaultAccount();

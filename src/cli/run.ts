@@ -57,7 +57,7 @@ export async function runCli(
   if (!COMMANDS.includes(command)) return { output: `unknown command "${command}"\n\n${USAGE}`, code: 2 };
 
   const config = loadConfig(env);
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   try {
     const admin = new AccountAdmin(store, systemClock);
     await admin.ensureDefaultAccount();

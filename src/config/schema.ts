@@ -25,6 +25,13 @@ export const settings = {
     default: 'sqlite:./data/verify.db',
     description: '`sqlite:<path>` (embedded default) or `postgres://…` for PostgreSQL.',
   }),
+  databasePoolSize: int(
+    'DATABASE_POOL_SIZE',
+    10,
+    1,
+    200,
+    'PostgreSQL connections per process (each worker has its own pool). Ignored for SQLite.',
+  ),
   redisUrl: optionalString(
     'REDIS_URL',
     'Redis for rate limits shared by every instance; in-process when unset.',

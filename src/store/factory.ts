@@ -2,14 +2,15 @@ import type { Store } from './interface.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 
 /** Opens the store named by DATABASE_URL: `sqlite:<path>` or `postgres://…`. */
-export async function openStore(databaseUrl: string): Promise<Store> {
+/** `poolSize`: PostgreSQL connections of this process (DATABASE_POOL_SIZE). */
+export async function openStore(databaseUrl: string, options: { poolSize?: number } = {}): Promise<Store> {
   if (databaseUrl.startsWith('sqlite:')) {
     return new SqliteStore(databaseUrl.slice('sqlite:'.length) || './data/verify.db');
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     // Loaded only when asked for, so an SQLite deployment never loads the pg driver.
     const { PostgresStore } = await import('./postgres/postgres-store.js');
-    const store = new PostgresStore(databaseUrl);
+    const store = new PostgresStore(databaseUrl, { max: options.poolSize });
     try {
       await store.migrate();
     } catch (err) {

@@ -52,6 +52,33 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
     await Promise.all(stores.map((s) => s.close()));
   });
 
+  it('opens at most DATABASE_POOL_SIZE connections per process', async () => {
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    // Connections of this database other than the admin's own.
+    const backends = async () =>
+      (
+        await admin.query(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+        )
+      ).rows[0].n as number;
+    try {
+      for (const [poolSize, expected] of [
+        [2, 2],
+        [undefined, 8],
+      ] as const) {
+        const store = await openStore(db.url, { poolSize });
+        // Eight calls at once: the pool opens a connection for each while under its size.
+        await Promise.all(Array.from({ length: 8 }, () => store.getAccount('acc_none')));
+        expect(await backends(), `pool size ${poolSize}`).toBe(expected);
+        await store.close();
+        for (let i = 0; i < 50 && (await backends()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      await admin.end();
+    }
+  });
+
   it('answers StoreUnavailable while the network is cut or hung, and recovers without a new store', async () => {
     const { hostname, port } = new URL(db.url);
     const proxy = await startFlakyProxy({ host: hostname, port: Number(port) });
