@@ -73,6 +73,28 @@ describe('delivery status callbacks', () => {
       expect(await status(requestId)).toBe('delivered');
     });
 
+    it('records a callback that arrives before the service recorded the message id', async () => {
+      const v = await sendVia({ channel: 'SMS', phone: '+14155550103' });
+      // Another message, whose id the service learns only after the provider called back.
+      const early = await sendVia({ channel: 'SMS', phone: '+14155550104' });
+      await svc.store.recordDelivery(early.requestId, {
+        deliveryStatus: 'queued',
+        provider: null,
+        providerMessageId: null,
+      });
+      const body = form({ MessageSid: 'SM-early', MessageStatus: 'delivered' });
+      const answered = inject('POST', '/v1/callbacks/twilio', body, signed(body));
+      await new Promise((r) => setTimeout(r, 50));
+      await svc.store.recordDelivery(early.requestId, {
+        deliveryStatus: 'sent',
+        provider: 'twilio',
+        providerMessageId: 'SM-early',
+      });
+      expect((await answered).statusCode).toBe(200);
+      expect(await status(early.requestId)).toBe('delivered');
+      expect(await status(v.requestId)).toBe('sent');
+    });
+
     it('records failed for an undelivered message and a call nobody answered', async () => {
       const sms = await sendVia({ channel: 'SMS', phone: '+14155550101' });
       const body = form({

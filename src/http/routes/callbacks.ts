@@ -28,7 +28,16 @@ export interface CallbackDeps {
   store: Store;
   clock: Clock;
   logger: Logger;
+  /** Pauses before looking again for a message not recorded yet (see `record`). */
+  unknownRetryDelaysMs?: number[];
 }
+
+/**
+ * A provider may call back before the service has recorded the id it gave the message: the send
+ * request is still between the provider's answer and its commit. Looked up again after these
+ * pauses, such a callback still lands; one for an id that never appears is dropped after them.
+ */
+const UNKNOWN_RETRY_DELAYS_MS = [100, 400, 1500];
 
 const notConfigured = (what: string) =>
   new ApiError('NOT_FOUND', `Delivery callbacks of ${what} are not enabled on this deployment.`);
@@ -51,18 +60,26 @@ export const callbackRoutes = (deps: CallbackDeps) => async (app: FastifyInstanc
     (_request, body, done) => done(null, body),
   );
 
-  const record = async (updates: StatusUpdate[]) => {
-    for (const u of updates) {
+  const delays = deps.unknownRetryDelaysMs ?? UNKNOWN_RETRY_DELAYS_MS;
+  const recordOne = async (u: StatusUpdate) => {
+    for (let attempt = 0; ; attempt++) {
       const found = await deps.store.recordDeliveryByProviderId(
         u.provider,
         u.providerMessageId,
         u.status,
         u.error,
       );
+      if (found) return;
+      const pause = delays[attempt];
       // Unknown ids are acknowledged anyway: a refusal would only make the provider retry.
-      if (!found) deps.logger.debug({ provider: u.provider }, 'status callback for an unknown message');
+      if (pause === undefined) {
+        deps.logger.debug({ provider: u.provider }, 'status callback for an unknown message');
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   };
+  const record = (updates: StatusUpdate[]) => Promise.all(updates.map(recordOne));
   const doc = (summary: string) => ({ schema: { tags: ['callbacks'], summary } });
 
   app.post('/v1/callbacks/twilio', doc('Twilio message and call status callback'), async (request, reply) => {
