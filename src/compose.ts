@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config/schema.js';
-import { buildDelivery } from './delivery/factory.js';
+import { buildDelivery, deliveryWarnings } from './delivery/factory.js';
 import type { Delivery } from './delivery/interface.js';
 import { AccountAdmin } from './domain/accounts.js';
 import { type Clock, systemClock } from './domain/clock.js';
@@ -56,6 +56,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   const { adminTokenHash, generatedAdminToken } = await resolveAdminToken(config, store);
 
   const delivery = buildDelivery(config, store, clock);
+  for (const warning of deliveryWarnings(config)) options.logger.warn(warning);
   const metrics = new ServiceMetrics();
   const service = new VerificationService({
     store,

@@ -18,6 +18,21 @@ import { whatsappOptions } from './providers/whatsapp/whatsapp.settings.js';
 import { parseSmsRoutes, smsRouteFor } from './routing.js';
 
 /**
+ * Configurations that start but probably do not do what their operator meant; logged once at
+ * start. (Configurations that cannot work are refused instead, see delivery/settings.ts.)
+ */
+export function deliveryWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  const twilio = twilioOptions(config, config.publicBaseUrl ?? null);
+  if (whatsappOptions(config) && !twilio?.voiceFrom) {
+    warnings.push(
+      'WHATSAPP is configured but CALL has no provider (Twilio with a phone-number caller ID: TWILIO_VOICE_FROM, or TWILIO_FROM when it is a number): requests with deliveryType CALL go to the outbox.',
+    );
+  }
+  return warnings;
+}
+
+/**
  * Builds the providers named by the configuration, once, and the routes between them: EMAIL over
  * SMTP; SMS by country with failover; WHATSAPP TEXT through the Cloud API and CALL through Twilio
  * Voice. A channel (or WhatsApp delivery type) without a provider uses the outbox.

@@ -1,8 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { describeSettings } from '../../src/config/schema.js';
+import { deliveryWarnings } from '../../src/delivery/factory.js';
 import { parseSmsRoutes, smsRouteFor } from '../../src/delivery/routing.js';
 import { startTestService, testConfig } from '../support/app.js';
 
@@ -13,7 +16,37 @@ const twilio = {
 };
 const vonage = { VONAGE_API_KEY: 'k', VONAGE_API_SECRET: 's', VONAGE_FROM: 'Acme' };
 
+const whatsapp = {
+  WHATSAPP_TOKEN: 'EAAGtoken',
+  WHATSAPP_PHONE_NUMBER_ID: '106540352242922',
+  WHATSAPP_TEMPLATE: 'verify_code',
+};
+
 describe('delivery configuration', () => {
+  it('warns at start when WhatsApp has no provider for CALL, and only then', async () => {
+    expect(deliveryWarnings(testConfig(whatsapp))).toEqual([
+      expect.stringMatching(/CALL.*TWILIO_VOICE_FROM.*outbox/),
+    ]);
+    expect(
+      deliveryWarnings(testConfig({ ...whatsapp, ...twilio, TWILIO_VOICE_FROM: '+15005550006' })),
+    ).toEqual([]);
+    expect(deliveryWarnings(testConfig({ ...whatsapp, ...twilio }))).toEqual([]);
+    expect(deliveryWarnings(testConfig({}))).toEqual([]);
+
+    const lines: Array<{ level: number; msg: string }> = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const svc = await startTestService(whatsapp, { logger: pino({ level: 'info' }, sink) });
+    await svc.close();
+    expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
+      expect.stringMatching(/deliveryType CALL go to the outbox/),
+    ]);
+  });
+
   it('refuses a partly configured provider, naming the missing variable and not the secret', () => {
     const attempt = () => testConfig({ TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'super-secret-token' });
     expect(attempt).toThrow(/TWILIO_FROM: required by twilio/);
