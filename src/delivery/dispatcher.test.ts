@@ -31,7 +31,9 @@ const refusal = () => ({ ok: false as const, retryable: false, error: 'invalid n
 
 function setup(policy = { failures: 2, cooldownMs: 10_000 }) {
   const clock = new ManualClock(0);
-  const outbox = new Scripted('outbox', sent('msg_1'), ['EMAIL', 'SMS', 'WHATSAPP']);
+  const outbox = Object.assign(new Scripted('outbox', sent('msg_1'), ['EMAIL', 'SMS', 'WHATSAPP']), {
+    prepare: () => ({ content: '{}', providerMessageId: 'msg_1' }),
+  });
   const a = new Scripted('a', sent('A1'));
   const b = new Scripted('b', sent('B1'));
   const voice = new Scripted('voice', sent('V1'), ['WHATSAPP']);

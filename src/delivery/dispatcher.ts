@@ -6,6 +6,7 @@ import type {
   Delivery,
   DeliveryRequest,
   DeliveryResult,
+  OutboxChannel,
   ProviderState,
   SendOutcome,
 } from './interface.js';
@@ -35,7 +36,7 @@ export class Dispatcher implements Delivery {
   private readonly checkIntervalMs: number;
 
   constructor(
-    private readonly outbox: ChannelProvider,
+    private readonly outbox: OutboxChannel,
     private readonly routes: Partial<Record<Channel, ProviderRoute>>,
     /** Every configured provider, for /health. */
     private readonly providers: ChannelProvider[] = [],
@@ -53,6 +54,11 @@ export class Dispatcher implements Delivery {
 
   usesOutbox(channel: Channel, test: boolean, deliveryType: DeliveryType = 'TEXT'): boolean {
     return test || this.candidates(channel, deliveryType, null).length === 0;
+  }
+
+  prepareOutbox(request: DeliveryRequest): { content: string; result: DeliveryResult } {
+    const { content, providerMessageId } = this.outbox.prepare(request);
+    return { content, result: { ok: true, provider: this.outbox.name, providerMessageId, outbox: true } };
   }
 
   async deliver(request: DeliveryRequest, options: { test: boolean }): Promise<DeliveryResult> {

@@ -29,6 +29,11 @@ export type SendOutcome =
 
 export type ProviderState = 'up' | 'down' | 'unknown';
 
+/** The built-in outbox: a provider that can also hand over its content to be kept on the row. */
+export interface OutboxChannel extends ChannelProvider {
+  prepare(request: DeliveryRequest): { content: string; providerMessageId: string };
+}
+
 /** One delivery provider of one channel (an SMTP server, Twilio, the outbox …). */
 export interface ChannelProvider {
   readonly name: string;
@@ -48,6 +53,11 @@ export interface Delivery {
   deliver(request: DeliveryRequest, options: { test: boolean }): Promise<DeliveryResult>;
   /** True when this channel's messages go to the outbox (no provider, or a test key). */
   usesOutbox(channel: Channel, test: boolean, deliveryType?: DeliveryType): boolean;
+  /**
+   * For a request the outbox takes: the content to keep on its row, written with the row itself
+   * (one write per send), and the result of that delivery. Nothing is written here.
+   */
+  prepareOutbox(request: DeliveryRequest): { content: string; result: DeliveryResult };
   /** Per channel: whether it can deliver, and each provider's state. */
   health(): Promise<
     Record<Channel, { operational: boolean; providers: Array<{ name: string; state: ProviderState }> }>

@@ -85,7 +85,10 @@ export interface Verification {
 export type NewVerification = Omit<
   Verification,
   'status' | 'attempts' | 'verifiedAt' | 'provider' | 'providerMessageId'
->;
+> & {
+  /** The outbox's content when the outbox takes the message: written with the row itself. */
+  outbox: string | null;
+};
 
 /** A message as its recipient sees it; what the outbox stores and providers send. */
 export interface OutboundMessage {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Delivery, DeliveryResult } from '../delivery/interface.js';
+import type { Delivery, DeliveryRequest, DeliveryResult } from '../delivery/interface.js';
 import { ApiError } from '../http/errors.js';
 import type { RateLimitPolicy, SendTarget } from '../limits/policy.js';
 import type { AttemptOutcome, CountedAttempt, Store } from '../store/interface.js';
@@ -123,6 +123,26 @@ export class VerificationService {
     const ids = targets.map(() => timeOrderedUuid(now));
     const groupId = ids[0] as string;
     const codes = targets.map(() => generateCode(s.codeLength));
+    const deliveries: DeliveryRequest[] = targets.map((t, i) => ({
+      verificationId: ids[i] as string,
+      accountId: key.accountId,
+      channel: t.channel,
+      to: t.destination,
+      code: codes[i] as string,
+      codeTtlSeconds: s.codeTtlSeconds,
+      deliveryType: request.deliveryType,
+      country: t.country,
+      purpose: request.purpose,
+      customMessage: request.customMessage,
+      branding: s.branding,
+    }));
+    // What the outbox takes is written with the row itself: one write per send, and nothing to
+    // deliver afterwards.
+    const outbox = deliveries.map((d) =>
+      this.deps.delivery.usesOutbox(d.channel, key.test, request.deliveryType)
+        ? this.deps.delivery.prepareOutbox(d)
+        : null,
+    );
     const rows: NewVerification[] = targets.map((t, i) => ({
       id: ids[i] as string,
       accountId: key.accountId,
@@ -136,26 +156,21 @@ export class VerificationService {
       maxAttempts: s.maxAttempts,
       createdAt: now,
       expiresAt,
-      deliveryStatus: this.deps.delivery.usesOutbox(t.channel, key.test, request.deliveryType)
-        ? 'outbox'
-        : 'queued',
+      deliveryStatus: outbox[i] ? 'outbox' : 'queued',
+      outbox: outbox[i]?.content ?? null,
     }));
-    const stored = store.createVerifications(rows);
-    // Outbox deliveries write to the same database: on a store that applies writes in call order
-    // they start before the rows commit and share their group-commit batch (one commit per send
-    // instead of two); the answer still waits for both. A real provider is called only once the
-    // rows are durable.
-    if (!store.writesInCallOrder || !rows.every((r) => r.deliveryStatus === 'outbox')) await stored;
+    // A provider is called only once the rows are durable.
+    await store.createVerifications(rows);
 
     // Both channels are fired at once; each settles on its own.
-    const [results] = await Promise.all([
-      Promise.all(
-        targets.map((t, i) =>
-          this.deliverOne(key, request, s, t, rows[i] as NewVerification, codes[i] as string),
-        ),
-      ),
-      stored,
-    ]);
+    const results = await Promise.all(
+      targets.map((t, i) => {
+        const kept = outbox[i];
+        if (!kept) return this.deliverOne(key, t, deliveries[i] as DeliveryRequest);
+        this.deps.events?.sent?.(t.channel, kept.result, 0);
+        return kept.result;
+      }),
+    );
 
     const entries: SendEntry[] = targets.map((t, i) => {
       const result = results[i] as DeliveryResult;
@@ -220,38 +235,20 @@ export class VerificationService {
 
   private async deliverOne(
     key: AuthenticatedKey,
-    request: SendRequest,
-    s: EffectiveSettings,
     target: SendTarget,
-    row: NewVerification,
-    code: string,
+    request: DeliveryRequest,
   ): Promise<DeliveryResult> {
     const started = performance.now();
-    const result = await this.deps.delivery.deliver(
-      {
-        verificationId: row.id,
-        accountId: key.accountId,
-        channel: target.channel,
-        to: target.destination,
-        code,
-        codeTtlSeconds: s.codeTtlSeconds,
-        deliveryType: request.deliveryType,
-        country: target.country,
-        purpose: request.purpose,
-        customMessage: request.customMessage,
-        branding: s.branding,
-      },
-      { test: key.test },
-    );
+    const result = await this.deps.delivery.deliver(request, { test: key.test });
     this.deps.events?.sent?.(target.channel, result, performance.now() - started);
     if (result.ok && !result.outbox) {
-      await this.deps.store.recordDelivery(row.id, {
+      await this.deps.store.recordDelivery(request.verificationId, {
         deliveryStatus: 'sent',
         provider: result.provider,
         providerMessageId: result.providerMessageId,
       });
     } else if (!result.ok) {
-      await this.deps.store.recordDelivery(row.id, {
+      await this.deps.store.recordDelivery(request.verificationId, {
         deliveryStatus: 'failed',
         provider: result.provider,
         providerMessageId: null,
@@ -259,7 +256,7 @@ export class VerificationService {
       });
       this.deps.logger.warn(
         {
-          requestId: row.id,
+          requestId: request.verificationId,
           channel: target.channel,
           to: maskDestination(target.channel, target.destination),
           provider: result.provider,

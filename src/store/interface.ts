@@ -59,11 +59,6 @@ export interface SweepResult {
  */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
-  /**
-   * True when writes take effect in the order they are called (one connection): a write may then
-   * rely on an earlier one that has not settled yet. Over a pool of connections it may not.
-   */
-  readonly writesInCallOrder: boolean;
   /** Applies the numbered migrations not yet applied; safe to run from several processes. */
   migrate(): Promise<number[]>;
   /** Resolves true when the database answers a trivial query. */
@@ -127,7 +122,10 @@ export interface Store {
     error?: string | null,
   ): Promise<boolean>;
 
-  /** Keeps the outbox's `content` (opaque to the store) on the request it delivers. */
+  /**
+   * Keeps the outbox's `content` (opaque to the store) on a stored request. Sends usually write it
+   * with the row (NewVerification.outbox); this is for a message routed to the outbox later.
+   */
   addOutboxMessage(verificationId: string, content: string): Promise<void>;
   /** Newest first. `to` filters on the normalised destination. */
   listOutbox(filter: { accountId?: string; to?: string; limit: number }): Promise<OutboxEntry[]>;

@@ -29,6 +29,7 @@ export function verification(overrides: Partial<NewVerification> = {}): NewVerif
     createdAt: T0,
     expiresAt: T0 + 10 * MINUTE,
     deliveryStatus: 'outbox',
+    outbox: null,
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import { CHANNELS } from '../../domain/types.js';
 import type { Store } from '../../store/interface.js';
-import type { ChannelProvider, DeliveryRequest, SendOutcome } from '../interface.js';
+import type { DeliveryRequest, OutboxChannel, SendOutcome } from '../interface.js';
 import { encodeOutboxContent, outboxMessageId } from './outbox-content.js';
 
 /**
@@ -8,7 +8,7 @@ import { encodeOutboxContent, outboxMessageId } from './outbox-content.js';
  * admin API shows it exactly as its recipient would see it. It serves every channel without a
  * provider, and every message of a test key.
  */
-export class OutboxProvider implements ChannelProvider {
+export class OutboxProvider implements OutboxChannel {
   readonly name = 'outbox';
   readonly channels = CHANNELS;
 
@@ -17,12 +17,19 @@ export class OutboxProvider implements ChannelProvider {
     private readonly options: { webOtpDomain?: string } = {},
   ) {}
 
+  /** What the service keeps on the request row when it knows in advance that the outbox takes it. */
+  prepare(request: DeliveryRequest) {
+    return {
+      content: encodeOutboxContent(request, this.options.webOtpDomain),
+      providerMessageId: outboxMessageId(request.verificationId),
+    };
+  }
+
+  /** Keeps the message on a request row that is already stored (when routing ends here late). */
   async send(request: DeliveryRequest): Promise<SendOutcome> {
-    await this.store.addOutboxMessage(
-      request.verificationId,
-      encodeOutboxContent(request, this.options.webOtpDomain),
-    );
-    return { ok: true, providerMessageId: outboxMessageId(request.verificationId) };
+    const { content, providerMessageId } = this.prepare(request);
+    await this.store.addOutboxMessage(request.verificationId, content);
+    return { ok: true, providerMessageId };
   }
 
   async check() {

@@ -53,7 +53,6 @@ type Runner = Pick<pg.PoolClient, 'query'>;
  */
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
-  readonly writesInCallOrder = false;
   private readonly pool: pg.Pool;
   private closed = false;
 
@@ -237,6 +236,7 @@ export class PostgresStore implements Store {
       col('createdAt'),
       col('expiresAt'),
       col('deliveryStatus'),
+      col('outbox'),
     ];
     // A send that raced another one to the same destination lost on verifications_one_live; its
     // next try sees the winner's row and supersedes it. Each lost race means another send

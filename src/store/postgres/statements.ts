@@ -3,7 +3,7 @@ import { VERIFICATION_SELECT } from '../rows.js';
 /** The PostgreSQL statements of the store; the same meaning as the SQLite ones, statement by statement. */
 
 const VERIFICATION_COLUMNS = `id, account_id, group_id, channel, destination, delivery_type, country, purpose,
-  code_hash, max_attempts, created_at, expires_at, delivery_status`;
+  code_hash, max_attempts, created_at, expires_at, delivery_status, outbox`;
 
 const OUTBOX_COLUMNS = 'id, account_id, channel, destination, outbox, created_at';
 
@@ -29,7 +29,7 @@ export const SQL = {
   // this one to the same destination is caught by verifications_one_live and retried.
   supersedeAndInsert: `WITH fresh AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-        $8::text[], $9::bytea[], $10::int[], $11::bigint[], $12::bigint[], $13::text[])
+        $8::text[], $9::bytea[], $10::int[], $11::bigint[], $12::bigint[], $13::text[], $14::text[])
         AS f(${VERIFICATION_COLUMNS})
     ), superseded AS (
       UPDATE verifications v SET status = 'canceled' FROM fresh f

@@ -38,7 +38,6 @@ import { GroupCommit } from './group-commit.js';
 /** The embedded default store: one better-sqlite3 connection in WAL mode with group commit. */
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
-  readonly writesInCallOrder = true;
   private readonly db: Database;
   private readonly tx: GroupCommit;
   private readonly stmts: ReturnType<typeof prepare>;
@@ -215,6 +214,7 @@ export class SqliteStore implements Store {
           v.createdAt,
           v.expiresAt,
           v.deliveryStatus,
+          v.outbox,
         );
       }
     });
@@ -362,8 +362,8 @@ function prepare(db: Database) {
     ),
     insertVerification: s(
       `INSERT INTO verifications (id, account_id, group_id, channel, destination, delivery_type, country, purpose,
-         code_hash, max_attempts, created_at, expires_at, delivery_status)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         code_hash, max_attempts, created_at, expires_at, delivery_status, outbox)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     getVerification: s(`SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = ? AND account_id = ?`),
     // The attempt is counted before the code is compared, and only while attempts remain: N
