@@ -15,8 +15,14 @@ describe('WAL checkpoints under a steady stream of writes', () => {
     const store = new SqliteStore(path);
     let rows = 0;
     try {
-      // Writes without a pause for 3 s: a PASSIVE checkpoint alone never reaches the log's end.
-      for (const end = Date.now() + 3000; Date.now() < end; rows += 50) {
+      // Writes without a pause for 3 s, and on a slow machine until 80,000 rows (about 10,000
+      // pages) are written: a PASSIVE checkpoint alone never reaches the log's end.
+      const started = Date.now();
+      const writing = () => {
+        const elapsed = Date.now() - started;
+        return (elapsed < 3000 || rows < 80_000) && elapsed < 60_000;
+      };
+      for (; writing(); rows += 50) {
         await store.createVerifications(Array.from({ length: 50 }, () => verification()));
       }
       const probe = new BetterSqlite3(path);
