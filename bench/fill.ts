@@ -1,5 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { encodeOutboxContent } from '../src/delivery/outbox/outbox-content.js';
+import { DEFAULT_BRANDING } from '../src/domain/settings.js';
 
 /**
  * Pre-fills the verifications table with `rows` historical requests in one SQL statement, spread
@@ -30,19 +32,19 @@ export function fillSqlite(path: string, rows: number, now: number): void {
   db.close();
 }
 
-/** The outbox content of a filled row, as the outbox provider writes it (`@`: the destination). */
-const FILL_OUTBOX = JSON.stringify({
-  v: 1,
-  request: {
-    channel: 'EMAIL',
-    to: '@',
-    code: '000000',
-    codeTtlSeconds: 600,
-    deliveryType: 'MESSAGE',
-    purpose: 'login',
-    customMessage: null,
-    branding: { brandName: 'Contact Verify', color: '#2563eb' },
-  },
+/** The outbox content of a filled row, written by the service's own encoder (`@`: the destination). */
+const FILL_OUTBOX = encodeOutboxContent({
+  verificationId: '',
+  accountId: 'acc_default',
+  channel: 'EMAIL',
+  to: '@',
+  code: '000000',
+  codeTtlSeconds: 600,
+  deliveryType: 'TEXT',
+  country: null,
+  purpose: 'login',
+  customMessage: null,
+  branding: DEFAULT_BRANDING,
 });
 
 const statusSql = (i: string) =>

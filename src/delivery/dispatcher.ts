@@ -58,7 +58,11 @@ export class Dispatcher implements Delivery {
 
   prepareOutbox(request: DeliveryRequest): { content: string; result: DeliveryResult } {
     const { content, providerMessageId } = this.outbox.prepare(request);
-    return { content, result: { ok: true, provider: this.outbox.name, providerMessageId, outbox: true } };
+    return { content, result: this.outboxResult(providerMessageId) };
+  }
+
+  private outboxResult(providerMessageId: string): DeliveryResult {
+    return { ok: true, provider: this.outbox.name, providerMessageId, outbox: true };
   }
 
   async deliver(request: DeliveryRequest, options: { test: boolean }): Promise<DeliveryResult> {
@@ -96,7 +100,7 @@ export class Dispatcher implements Delivery {
   private async viaOutbox(request: DeliveryRequest): Promise<DeliveryResult> {
     const outcome = await safeSend(this.outbox, request);
     return outcome.ok
-      ? { ok: true, provider: this.outbox.name, providerMessageId: outcome.providerMessageId, outbox: true }
+      ? this.outboxResult(outcome.providerMessageId)
       : { ok: false, permanent: false, error: outcome.error, provider: this.outbox.name };
   }
 

@@ -6,7 +6,7 @@ import type {
   Channel,
   Verification,
 } from '../domain/types.js';
-import type { NewApiKey, OutboxEntry } from './interface.js';
+import type { CountedAttempt, NewApiKey, OutboxEntry } from './interface.js';
 
 /** Row shapes and their mapping to domain records, shared by the SQL stores. */
 
@@ -86,6 +86,31 @@ export const rowToVerification = (r: Record<string, unknown>): Verification => (
   providerMessageId: strOrNull(r.provider_message_id),
 });
 
+/**
+ * The attempt counted on a group, from the rows its counting UPDATE returned (`id`, `channel`,
+ * `code_hash`, `attempts`, `max_attempts`, each name after `prefix`); null when none was counted.
+ * Every row of a group carries the same attempts.
+ */
+export function rowsToCountedAttempt(
+  rows: Array<Record<string, unknown>>,
+  prefix = '',
+): CountedAttempt | null {
+  const first = rows[0];
+  if (!first) return null;
+  return {
+    rows: rows.map((r) => ({
+      id: String(r[`${prefix}id`]),
+      channel: r[`${prefix}channel`] as Verification['channel'],
+      codeHash: r[`${prefix}code_hash`] as Buffer,
+    })),
+    attempts: num(first[`${prefix}attempts`]),
+    maxAttempts: num(first[`${prefix}max_attempts`]),
+  };
+}
+
+/** The columns rowToOutboxEntry reads. */
+export const OUTBOX_SELECT = 'id, account_id, channel, destination, outbox, created_at';
+
 export const rowToOutboxEntry = (r: Record<string, unknown>): OutboxEntry => ({
   verificationId: String(r.id),
   accountId: String(r.account_id),
@@ -94,6 +119,10 @@ export const rowToOutboxEntry = (r: Record<string, unknown>): OutboxEntry => ({
   content: String(r.outbox),
   createdAt: num(r.created_at),
 });
+
+/** addOutboxMessage found no request to keep the message on. */
+export const noRequestForOutbox = (id: string) =>
+  new Error(`no verification request ${id} to keep an outbox message on`);
 
 /** The record of a key just inserted: everything but its hash, which never leaves the store. */
 export const newKeyRecord = (k: NewApiKey): ApiKeyRecord => ({

@@ -6,7 +6,6 @@ import type {
   AuthenticatedKey,
   DeliveryStatus,
   NewVerification,
-  Verification,
 } from '../../domain/types.js';
 import type {
   AttemptOutcome,
@@ -21,6 +20,8 @@ import {
   type AccountRow,
   type ApiKeyRow,
   newKeyRecord,
+  noRequestForOutbox,
+  rowsToCountedAttempt,
   rowToAccount,
   rowToApiKey,
   rowToAuthenticatedKey,
@@ -258,20 +259,7 @@ export class PostgresStore implements Store {
   }
 
   async registerAttempt(groupId: string, now: number): Promise<CountedAttempt | null> {
-    const { rows } = await this.query<{
-      id: string;
-      channel: Verification['channel'];
-      code_hash: Buffer;
-      attempts: number;
-      max_attempts: number;
-    }>(SQL.countAttempt, [groupId, now]);
-    const first = rows[0];
-    if (!first) return null;
-    return {
-      rows: rows.map((r) => ({ id: r.id, channel: r.channel, codeHash: r.code_hash })),
-      attempts: first.attempts,
-      maxAttempts: first.max_attempts,
-    };
+    return rowsToCountedAttempt((await this.query(SQL.countAttempt, [groupId, now])).rows);
   }
 
   /**
@@ -285,24 +273,15 @@ export class PostgresStore implements Store {
     now: number,
     pick: (rows: CountedAttempt['rows']) => string | null,
   ): Promise<AttemptOutcome> {
-    const row = (await this.query(SQL.readAndCountAttempt, [requestId, accountId, now])).rows[0];
-    if (!row) return { request: null, counted: null, winnerId: null, consumed: false };
-    const request = rowToVerification(row);
-    const ids = (row.counted_ids as string[] | null) ?? [];
-    const channels = row.counted_channels as Verification['channel'][];
-    const hashes = row.counted_hashes as Buffer[];
-    const counted: CountedAttempt | null =
-      ids.length === 0
-        ? null
-        : {
-            rows: ids.map((id, i) => ({
-              id,
-              channel: channels[i] as Verification['channel'],
-              codeHash: hashes[i] as Buffer,
-            })),
-            attempts: Number(row.counted_attempts),
-            maxAttempts: Number(row.counted_max_attempts),
-          };
+    // One row per counted row of the group, or one row with null counted_* columns.
+    const { rows } = await this.query(SQL.readAndCountAttempt, [requestId, accountId, now]);
+    const first = rows[0];
+    if (!first) return { request: null, counted: null, winnerId: null, consumed: false };
+    const request = rowToVerification(first);
+    const counted = rowsToCountedAttempt(
+      rows.filter((r) => r.counted_id !== null),
+      'counted_',
+    );
     const winnerId = counted ? pick(counted.rows) : null;
     const consumed = winnerId !== null && (await this.consume(request.groupId, winnerId, now));
     return { request, counted, winnerId, consumed };
@@ -345,7 +324,7 @@ export class PostgresStore implements Store {
 
   async addOutboxMessage(verificationId: string, content: string) {
     const { rowCount } = await this.query(SQL.setOutbox, [content, verificationId]);
-    if (!rowCount) throw new Error(`no verification request ${verificationId} to keep an outbox message on`);
+    if (!rowCount) throw noRequestForOutbox(verificationId);
   }
 
   async listOutbox(filter: { accountId?: string; to?: string; limit: number }): Promise<OutboxEntry[]> {

@@ -1,11 +1,9 @@
-import { VERIFICATION_SELECT } from '../rows.js';
+import { OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
 
 /** The PostgreSQL statements of the store; the same meaning as the SQLite ones, statement by statement. */
 
 const VERIFICATION_COLUMNS = `id, account_id, group_id, channel, destination, delivery_type, country, purpose,
   code_hash, max_attempts, created_at, expires_at, delivery_status, outbox`;
-
-const OUTBOX_COLUMNS = 'id, account_id, channel, destination, outbox, created_at';
 
 export const SQL = {
   insertSetting:
@@ -62,13 +60,9 @@ export const SQL = {
         AND v.expires_at + 0 > $3
       RETURNING v.id, v.channel, v.code_hash, v.attempts, v.max_attempts
     )
-    SELECT req.*,
-      (SELECT array_agg(id ORDER BY id) FROM counted) AS counted_ids,
-      (SELECT array_agg(channel ORDER BY id) FROM counted) AS counted_channels,
-      (SELECT array_agg(code_hash ORDER BY id) FROM counted) AS counted_hashes,
-      (SELECT max(attempts) FROM counted) AS counted_attempts,
-      (SELECT max(max_attempts) FROM counted) AS counted_max_attempts
-    FROM req`,
+    SELECT req.*, c.id AS counted_id, c.channel AS counted_channel, c.code_hash AS counted_code_hash,
+      c.attempts AS counted_attempts, c.max_attempts AS counted_max_attempts
+    FROM req LEFT JOIN counted c ON true ORDER BY c.id`,
   consume: `WITH winner AS (
       SELECT id FROM verifications WHERE id = $1 AND group_id = $3 AND status = 'pending' FOR UPDATE
     )
@@ -87,10 +81,10 @@ export const SQL = {
     WHERE provider = $3 AND provider_message_id = $4`,
   setOutbox: 'UPDATE verifications SET outbox = $1 WHERE id = $2',
   // Newest first by id: ids are time-ordered (UUIDv7).
-  listOutbox: `SELECT ${OUTBOX_COLUMNS} FROM verifications
+  listOutbox: `SELECT ${OUTBOX_SELECT} FROM verifications
     WHERE outbox IS NOT NULL AND ($1::text IS NULL OR account_id = $1) AND $2::text IS NULL
     ORDER BY id DESC LIMIT $3`,
-  listOutboxTo: `SELECT ${OUTBOX_COLUMNS} FROM verifications
+  listOutboxTo: `SELECT ${OUTBOX_SELECT} FROM verifications
     WHERE destination = $2 AND outbox IS NOT NULL AND ($1::text IS NULL OR account_id = $1)
     ORDER BY id DESC LIMIT $3`,
   // Batches chosen with SKIP LOCKED: sweepers on every instance take disjoint rows, never wait. The

@@ -9,7 +9,6 @@ import type {
   AuthenticatedKey,
   DeliveryStatus,
   NewVerification,
-  Verification,
 } from '../../domain/types.js';
 import type {
   AttemptOutcome,
@@ -25,6 +24,9 @@ import {
   type AccountRow,
   type ApiKeyRow,
   newKeyRecord,
+  noRequestForOutbox,
+  OUTBOX_SELECT,
+  rowsToCountedAttempt,
   rowToAccount,
   rowToApiKey,
   rowToAuthenticatedKey,
@@ -232,20 +234,7 @@ export class SqliteStore implements Store {
   }
 
   private countAttempt(groupId: string, now: number): CountedAttempt | null {
-    const rows = this.stmts.countAttempt.all(groupId, now) as Array<{
-      id: string;
-      channel: Verification['channel'];
-      code_hash: Buffer;
-      attempts: number;
-      max_attempts: number;
-    }>;
-    const first = rows[0];
-    if (!first) return null;
-    return {
-      rows: rows.map((r) => ({ id: r.id, channel: r.channel, codeHash: r.code_hash })),
-      attempts: first.attempts,
-      maxAttempts: first.max_attempts,
-    };
+    return rowsToCountedAttempt(this.stmts.countAttempt.all(groupId, now) as Array<Record<string, unknown>>);
   }
 
   attempt(
@@ -306,7 +295,8 @@ export class SqliteStore implements Store {
   addOutboxMessage(verificationId: string, content: string) {
     // One statement, atomic by itself: no savepoint needed.
     return this.tx.write(() => {
-      if (this.stmts.setOutbox.run(content, verificationId).changes === 0) throw noRequest(verificationId);
+      if (this.stmts.setOutbox.run(content, verificationId).changes === 0)
+        throw noRequestForOutbox(verificationId);
     }, false);
   }
 
@@ -329,10 +319,6 @@ export class SqliteStore implements Store {
     });
   }
 }
-
-const noRequest = (id: string) => new Error(`no verification request ${id} to keep an outbox message on`);
-
-const OUTBOX_COLUMNS = 'id, account_id, channel, destination, outbox, created_at';
 
 function prepare(db: Database) {
   const s = (sql: string): Statement => db.prepare(sql);
@@ -398,12 +384,12 @@ function prepare(db: Database) {
     setOutbox: s('UPDATE verifications SET outbox = ? WHERE id = ?'),
     // Newest first by id: ids are time-ordered (UUIDv7), and monotonic within a process.
     listOutbox: s(
-      `SELECT ${OUTBOX_COLUMNS} FROM verifications
+      `SELECT ${OUTBOX_SELECT} FROM verifications
        WHERE outbox IS NOT NULL AND (@accountId IS NULL OR account_id = @accountId)
        ORDER BY id DESC LIMIT @limit`,
     ),
     listOutboxTo: s(
-      `SELECT ${OUTBOX_COLUMNS} FROM verifications
+      `SELECT ${OUTBOX_SELECT} FROM verifications
        WHERE destination = @to AND outbox IS NOT NULL AND (@accountId IS NULL OR account_id = @accountId)
        ORDER BY id DESC LIMIT @limit`,
     ),
