@@ -1,6 +1,9 @@
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -56,6 +59,31 @@ describe('GroupCommit while another connection holds the write lock', () => {
     other.close();
     await store.close();
     await written;
+    const reopened = new SqliteStore(path);
+    expect(await reopened.getVerification('acc_1', v.id)).not.toBeNull();
+    await reopened.close();
+  });
+
+  it('on close, waits for another connection to release the lock (busy_timeout), then commits', async () => {
+    const path = join(dir, 'busy-close.db');
+    const store = new SqliteStore(path);
+    // Another thread holds the write lock for 200 ms; this connection itself never waits inside
+    // SQLite, except when closing, where waiting is the point.
+    const module = createRequire(import.meta.url).resolve('better-sqlite3');
+    const holder = new Worker(
+      `const Database = require(${JSON.stringify(module)});
+       const db = new Database(${JSON.stringify(path)});
+       db.exec('BEGIN IMMEDIATE');
+       require('node:worker_threads').parentPort.postMessage('locked');
+       setTimeout(() => { db.exec('COMMIT'); db.close(); }, 200);`,
+      { eval: true },
+    );
+    await once(holder, 'message');
+    const v = verification();
+    const written = store.createVerifications([v]);
+    await store.close();
+    await written;
+    await holder.terminate();
     const reopened = new SqliteStore(path);
     expect(await reopened.getVerification('acc_1', v.id)).not.toBeNull();
     await reopened.close();

@@ -38,7 +38,11 @@ export class GroupCommit {
     this.savepoint = db.prepare('SAVEPOINT unit');
     this.release = db.prepare('RELEASE unit');
     this.rollbackTo = db.prepare('ROLLBACK TO unit');
+    // The connection itself never waits for a lock: SQLite's busy handler sleeps, which would stop
+    // the whole event loop. A write that finds the lock taken queues on a timer (tryBegin); only
+    // close() and the rare read that finds the database busy wait, for the configured time.
     this.busyTimeout = Number(db.pragma('busy_timeout', { simple: true })) || 0;
+    db.pragma('busy_timeout = 0');
   }
 
   /**
@@ -80,19 +84,34 @@ export class GroupCommit {
    * busy_timeout; so the attempt does not wait, and the units queue on a timer instead.
    */
   private tryBegin(): boolean {
-    // A prepared PRAGMA takes effect when prepared, not when run: so it is issued each time.
-    this.db.pragma('busy_timeout = 0');
     try {
       this.begin.run();
     } catch (err) {
-      if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
+      if (isBusy(err)) return false;
       throw err;
-    } finally {
-      this.db.pragma(`busy_timeout = ${this.busyTimeout}`);
     }
     this.open = true;
     setImmediate(() => this.flush());
     return true;
+  }
+
+  /**
+   * Runs `work` as the connection's configured busy_timeout allows. In WAL mode a read finds the
+   * database busy only in rare moments (another connection recovering the WAL after a crash), so
+   * paying for the wait there costs nothing in the common case.
+   */
+  waitingIfBusy<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (err) {
+      if (!isBusy(err) || this.busyTimeout === 0) throw err;
+      this.db.pragma(`busy_timeout = ${this.busyTimeout}`);
+      try {
+        return work();
+      } finally {
+        this.db.pragma('busy_timeout = 0');
+      }
+    }
   }
 
   private retryQueued(): void {
@@ -128,7 +147,7 @@ export class GroupCommit {
     this.retry = null;
     if (!this.open) {
       try {
-        this.begin.run();
+        this.waitingIfBusy(() => this.begin.run());
       } catch (err) {
         this.failQueued(err);
         return;
@@ -147,7 +166,7 @@ export class GroupCommit {
   read<T>(work: () => T): Promise<T> {
     let result: T;
     try {
-      result = work();
+      result = this.open ? work() : this.waitingIfBusy(work);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -178,3 +197,5 @@ export class GroupCommit {
     for (const waiter of waiters) waiter.resolve();
   }
 }
+
+const isBusy = (err: unknown) => (err as { code?: string }).code?.startsWith('SQLITE_BUSY') === true;

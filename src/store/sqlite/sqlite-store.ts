@@ -86,12 +86,12 @@ export class SqliteStore implements Store {
   }
 
   async migrate(): Promise<number[]> {
-    return this.applyMigrations();
+    return this.tx.waitingIfBusy(() => this.applyMigrations());
   }
 
   async check(): Promise<boolean> {
     try {
-      this.stmts.ping.get();
+      this.tx.waitingIfBusy(() => this.stmts.ping.get());
       return true;
     } catch {
       return false;
@@ -180,7 +180,7 @@ export class SqliteStore implements Store {
   findActiveApiKey(keyHash: string): Promise<AuthenticatedKey | null> {
     // Not routed through the batch: a key is used only after the request that created it
     // was answered, i.e. after its batch committed.
-    const row = this.stmts.findActiveKey.get(keyHash) as
+    const row = this.tx.waitingIfBusy(() => this.stmts.findActiveKey.get(keyHash)) as
       | (ApiKeyRow & { account_settings: string })
       | undefined;
     if (!row) return Promise.resolve(null);
