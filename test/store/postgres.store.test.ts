@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/domain/clock.js';
 import { openStore } from '../../src/store/factory.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { SQL } from '../../src/store/postgres/statements.js';
 import { Sweeper } from '../../src/store/sweeper.js';
 import { startFlakyProxy } from '../support/flaky-proxy.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
@@ -193,6 +194,44 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
     } finally {
       await admin.end();
       await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  it('looks a group up by its own index even with statistics older than the table', async () => {
+    // Analysed while empty, then 5,000 pending rows: as a new deployment's table looks before
+    // autovacuum catches up. Each group statement must use verifications_group alone, never the
+    // partial index that holds every pending row.
+    const fresh = await createTestDatabase();
+    const store = new PostgresStore(fresh.url);
+    const admin = new pg.Client({ connectionString: fresh.url });
+    try {
+      await store.migrate();
+      await admin.connect();
+      await admin.query('ANALYZE verifications');
+      await admin.query(
+        `INSERT INTO verifications (id, account_id, group_id, channel, destination, code_hash, max_attempts,
+           created_at, expires_at, delivery_status)
+         SELECT 'v' || g, 'acc_1', 'v' || g, 'EMAIL', 'u' || g || '@example.com', '\\x00', 5, $1::bigint, $2::bigint, 'outbox'
+         FROM generate_series(1, 5000) g`,
+        [T0, T0 + 10 * MINUTE],
+      );
+      const plans: Array<[string, string, unknown[]]> = [
+        ['countAttempt', SQL.countAttempt, ['v42', T0]],
+        ['readAndCountAttempt', SQL.readAndCountAttempt, ['v42', 'acc_1', T0]],
+        ['consume', SQL.consume, ['v42', T0, 'v42']],
+        ['expireGroup', SQL.expireGroup, ['v42', T0]],
+        ['failGroup', SQL.failGroup, ['v42']],
+      ];
+      for (const [name, sql, params] of plans) {
+        const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+        const plan = JSON.stringify(rows[0]);
+        expect(plan, name).toContain('verifications_group');
+        expect(plan, name).not.toContain('verifications_pending_expiry');
+      }
+    } finally {
+      await admin.end();
+      await store.close();
+      await fresh.drop();
     }
   });
 });
