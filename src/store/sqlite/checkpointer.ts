@@ -17,11 +17,12 @@ export class Checkpointer {
   private readonly worker: Worker;
   private stopping = false;
 
-  constructor(db: Database, path: string, intervalMs = 200) {
+  /** `restartFrames`: the WAL length, in frames, past which the log is started over (see below). */
+  constructor(db: Database, path: string, restartFrames = RESTART_FRAMES, intervalMs = 200) {
     db.pragma('wal_autocheckpoint = 0');
     // An eval'd worker runs as CommonJS, from the dist build and from the TypeScript sources alike.
     const module = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, path, intervalMs } });
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, path, intervalMs, restartFrames } });
     this.worker.unref();
     const fallBack = () => {
       if (!this.stopping && db.open) db.pragma('wal_autocheckpoint = 1000');
@@ -43,9 +44,12 @@ export class Checkpointer {
  * and every read and commit gets slower as it does (they search a longer WAL index). Past
  * RESTART_FRAMES the worker runs a RESTART checkpoint instead: it waits for the current write
  * transaction, holds off the next ones (which queue on a timer, see GroupCommit) while it copies
- * the few frames the last PASSIVE one left, and lets the next writer start the log over.
+ * the few frames the last PASSIVE one left and syncs both files, and lets the next writer start
+ * the log over. That hold-off took 13–36 ms per RESTART here, which every send arriving
+ * meanwhile waits out: at 4,096 frames (16 MB) it came every half second under load and set
+ * send-code's p99; at 32,768 frames (a WAL of up to 128 MB on disk) it comes every few seconds.
  */
-const RESTART_FRAMES = 4096;
+const RESTART_FRAMES = 32_768;
 
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
@@ -55,7 +59,7 @@ db.pragma('busy_timeout = 1000');
 const tick = () => {
   try {
     const [result] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (result && result.log > ${RESTART_FRAMES}) db.pragma('wal_checkpoint(RESTART)');
+    if (result && result.log > workerData.restartFrames) db.pragma('wal_checkpoint(RESTART)');
   } catch {}
   setTimeout(tick, workerData.intervalMs);
 };

@@ -45,8 +45,11 @@ export class SqliteStore implements Store {
   private readonly stmts: ReturnType<typeof prepare>;
   private readonly checkpointer: Checkpointer | null;
 
-  /** `path` is a file path or `:memory:`. */
-  constructor(path: string) {
+  /**
+   * `path` is a file path or `:memory:`. `walRestartFrames` (tests) overrides the WAL length past
+   * which the checkpointer starts the log over.
+   */
+  constructor(path: string, options: { walRestartFrames?: number } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new BetterSqlite3(path);
     this.db.pragma('journal_mode = WAL');
@@ -54,7 +57,7 @@ export class SqliteStore implements Store {
     // can take the last transactions. FULL would fsync every commit.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
-    this.checkpointer = path === ':memory:' ? null : new Checkpointer(this.db, path);
+    this.checkpointer = path === ':memory:' ? null : new Checkpointer(this.db, path, options.walRestartFrames);
     this.applyMigrations();
     this.stmts = prepare(this.db);
     this.tx = new GroupCommit(this.db);
