@@ -22,7 +22,10 @@ export class Checkpointer {
     db.pragma('wal_autocheckpoint = 0');
     // An eval'd worker runs as CommonJS, from the dist build and from the TypeScript sources alike.
     const module = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, path, intervalMs, restartFrames } });
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { module, path, intervalMs, restartFrames },
+    });
     this.worker.unref();
     const fallBack = () => {
       if (!this.stopping && db.open) db.pragma('wal_autocheckpoint = 1000');

@@ -57,7 +57,8 @@ export class SqliteStore implements Store {
     // can take the last transactions. FULL would fsync every commit.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
-    this.checkpointer = path === ':memory:' ? null : new Checkpointer(this.db, path, options.walRestartFrames);
+    this.checkpointer =
+      path === ':memory:' ? null : new Checkpointer(this.db, path, options.walRestartFrames);
     this.applyMigrations();
     this.stmts = prepare(this.db);
     this.tx = new GroupCommit(this.db);
