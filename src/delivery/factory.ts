@@ -17,14 +17,18 @@ import { WhatsAppProvider } from './providers/whatsapp/whatsapp.provider.js';
 import { whatsappOptions } from './providers/whatsapp/whatsapp.settings.js';
 import { parseSmsRoutes, smsRouteFor } from './routing.js';
 
+/** CALL's provider: Twilio Voice, which needs Twilio with a phone-number caller ID. */
+function twilioVoiceOptions(twilio: ReturnType<typeof twilioOptions>) {
+  return twilio?.voiceFrom ? { ...twilio, voiceFrom: twilio.voiceFrom } : null;
+}
+
 /**
  * Configurations that start but probably do not do what their operator meant; logged once at
  * start. (Configurations that cannot work are refused instead, see delivery/settings.ts.)
  */
 export function deliveryWarnings(config: Config): string[] {
   const warnings: string[] = [];
-  const twilio = twilioOptions(config, config.publicBaseUrl ?? null);
-  if (whatsappOptions(config) && !twilio?.voiceFrom) {
+  if (whatsappOptions(config) && !twilioVoiceOptions(twilioOptions(config, config.publicBaseUrl ?? null))) {
     warnings.push(
       'WHATSAPP is configured but CALL has no provider (Twilio with a phone-number caller ID: TWILIO_VOICE_FROM, or TWILIO_FROM when it is a number): requests with deliveryType CALL go to the outbox.',
     );
@@ -52,8 +56,8 @@ export function buildDelivery(config: Config, store: Store, clock: Clock): Deliv
   if (telnyx) sms.set('telnyx', new TelnyxSmsProvider(telnyx, webOtpDomain));
   const email = smtp ? new SmtpProvider(smtp) : null;
   const whatsappText = whatsapp ? new WhatsAppProvider(whatsapp) : null;
-  const voiceFrom = twilio?.voiceFrom;
-  const whatsappCall = twilio && voiceFrom ? new TwilioVoiceProvider({ ...twilio, voiceFrom }) : null;
+  const voice = twilioVoiceOptions(twilio);
+  const whatsappCall = voice ? new TwilioVoiceProvider(voice) : null;
 
   const { routes: smsRoutes, problems } = parseSmsRoutes(config.smsRoutes, [...sms.keys()]);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

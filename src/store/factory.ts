@@ -1,8 +1,10 @@
 import type { Store } from './interface.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 
-/** Opens the store named by DATABASE_URL: `sqlite:<path>` or `postgres://…`. */
-/** `poolSize`: PostgreSQL connections of this process (DATABASE_POOL_SIZE). */
+/**
+ * Opens the store named by DATABASE_URL: `sqlite:<path>` or `postgres://…`. `poolSize`: the
+ * PostgreSQL connections of this process (DATABASE_POOL_SIZE).
+ */
 export async function openStore(databaseUrl: string, options: { poolSize?: number } = {}): Promise<Store> {
   if (databaseUrl.startsWith('sqlite:')) {
     return new SqliteStore(databaseUrl.slice('sqlite:'.length) || './data/verify.db');

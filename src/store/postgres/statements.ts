@@ -54,7 +54,6 @@ export const SQL = {
   countAttempt: `UPDATE verifications SET attempts = attempts + 1
     WHERE group_id = $1 AND ${GROUP_PENDING('')} AND attempts < max_attempts AND expires_at > $2
     RETURNING id, channel, code_hash, attempts, max_attempts`,
-  // Locking the winner first makes a concurrent consume wait, then find it no longer pending.
   // getVerification and countAttempt in one round trip. The request is read from the statement's
   // snapshot, as the stepwise path reads it before counting; the count itself re-checks each row
   // under its lock. Only a pending, unexpired request counts an attempt for its group.
@@ -71,6 +70,7 @@ export const SQL = {
     SELECT req.*, c.id AS counted_id, c.channel AS counted_channel, c.code_hash AS counted_code_hash,
       c.attempts AS counted_attempts, c.max_attempts AS counted_max_attempts
     FROM req LEFT JOIN counted c ON true ORDER BY c.id`,
+  // Locking the winner first makes a concurrent consume wait, then find it no longer pending.
   consume: `WITH winner AS (
       SELECT id FROM verifications WHERE id = $1 AND group_id = $3 AND status = 'pending' FOR UPDATE
     )
