@@ -16,6 +16,8 @@ import type { Database } from 'better-sqlite3';
 export class Checkpointer {
   private readonly worker: Worker;
   private stopping = false;
+  /** 1 while the worker's RESTART checkpoint wants or holds the write lock (shared with it). */
+  private readonly restarting = new Int32Array(new SharedArrayBuffer(4));
 
   /** `restartFrames`: the WAL length, in frames, past which the log is started over (see below). */
   constructor(db: Database, path: string, restartFrames = RESTART_FRAMES, intervalMs = 200) {
@@ -24,14 +26,25 @@ export class Checkpointer {
     const module = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { module, path, intervalMs, restartFrames },
+      workerData: { module, path, intervalMs, restartFrames, restarting: this.restarting },
     });
     this.worker.unref();
     const fallBack = () => {
+      Atomics.store(this.restarting, 0, 0);
       if (!this.stopping && db.open) db.pragma('wal_autocheckpoint = 1000');
     };
     this.worker.once('error', fallBack);
     this.worker.once('exit', fallBack);
+  }
+
+  /**
+   * True while a RESTART checkpoint waits for the write lock: this process's writers then hold off
+   * (GroupCommit queues them on its timer). Without it, a writer that commits and begins again
+   * within one event-loop turn leaves the lock free for too short a moment: under a steady load on
+   * a busy machine the checkpoint never got it, and the log grew without bound.
+   */
+  restartPending(): boolean {
+    return Atomics.load(this.restarting, 0) === 1;
   }
 
   /** Stops the worker; closing the last connection then checkpoints what is left. */
@@ -48,7 +61,8 @@ export class Checkpointer {
  * RESTART_FRAMES the worker runs a RESTART checkpoint instead: it waits for the current write
  * transaction, holds off the next ones (which queue on a timer, see GroupCommit) while it copies
  * the few frames the last PASSIVE one left and syncs both files, and lets the next writer start
- * the log over. That hold-off took 13–36 ms per RESTART here, which every send arriving
+ * the log over. It waits at most 100 ms for the lock (another process may hold it) and tries
+ * again at the next tick. That hold-off took 13–36 ms per RESTART here, which every send arriving
  * meanwhile waits out: at 4,096 frames (16 MB) it came every half second under load and set
  * send-code's p99; at 32,768 frames (a WAL of up to 128 MB on disk) it comes every few seconds.
  */
@@ -58,11 +72,19 @@ const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
 const db = new Database(workerData.path);
-db.pragma('busy_timeout = 1000');
+db.pragma('busy_timeout = 100');
+const restart = () => {
+  Atomics.store(workerData.restarting, 0, 1);
+  try {
+    db.pragma('wal_checkpoint(RESTART)');
+  } finally {
+    Atomics.store(workerData.restarting, 0, 0);
+  }
+};
 const tick = () => {
   try {
     const [result] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (result && result.log > workerData.restartFrames) db.pragma('wal_checkpoint(RESTART)');
+    if (result && result.log > workerData.restartFrames) restart();
   } catch {}
   setTimeout(tick, workerData.intervalMs);
 };

@@ -31,7 +31,11 @@ export class GroupCommit {
   private queued: Array<{ run: () => void; reject: (err: unknown) => void }> = [];
   private retry: NodeJS.Timeout | null = null;
 
-  constructor(readonly db: Database) {
+  /** `holdOff`: true while writers should let another thread take the lock (Checkpointer). */
+  constructor(
+    readonly db: Database,
+    private readonly holdOff: () => boolean = () => false,
+  ) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
@@ -84,6 +88,7 @@ export class GroupCommit {
    * busy_timeout; so the attempt does not wait, and the units queue on a timer instead.
    */
   private tryBegin(): boolean {
+    if (this.holdOff()) return false;
     try {
       this.begin.run();
     } catch (err) {

@@ -61,7 +61,8 @@ export class SqliteStore implements Store {
       path === ':memory:' ? null : new Checkpointer(this.db, path, options.walRestartFrames);
     this.applyMigrations();
     this.stmts = prepare(this.db);
-    this.tx = new GroupCommit(this.db);
+    const checkpointer = this.checkpointer;
+    this.tx = new GroupCommit(this.db, checkpointer ? () => checkpointer.restartPending() : undefined);
   }
 
   private applyMigrations(): number[] {
