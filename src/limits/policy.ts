@@ -20,6 +20,9 @@ export interface SendTarget {
  * counter whose limit comes from the account's effective settings.
  */
 export class RateLimitPolicy {
+  /** The counter specs of one settings object, made once: the settings of a key live for seconds. */
+  private readonly specs = new WeakMap<EffectiveSettings, Specs>();
+
   constructor(
     private readonly counters: RateLimitStore,
     private readonly events: VerificationEvents = {},
@@ -27,8 +30,9 @@ export class RateLimitPolicy {
 
   /** Per-key request rate of send-code or verify-code. */
   async checkKeyRate(kind: 'send' | 'verify', keyId: string, s: EffectiveSettings): Promise<void> {
-    const limit = kind === 'send' ? s.keySendPerSecond : s.keyVerifyPerSecond;
-    const decision = await this.counters.consume({ name: `key-${kind}`, limit, windowSeconds: 1 }, keyId);
+    const spec = this.specsOf(s)[kind === 'send' ? 'keySend' : 'keyVerify'];
+    const limit = spec.limit;
+    const decision = await this.counters.consume(spec, keyId);
     if (!decision.allowed) {
       this.events.limited?.(`key-${kind}`);
       throw new ApiError(
@@ -46,7 +50,8 @@ export class RateLimitPolicy {
    * taken for one channel are given back when the other is refused.
    */
   async checkSend(accountId: string, targets: SendTarget[], s: EffectiveSettings): Promise<void> {
-    const failures = failureSpec(s);
+    const specs = this.specsOf(s);
+    const failures = specs.failures;
     // One digest per destination serves the failure budget and the per-channel counters below.
     const keys = targets.map((t) => destinationKey(accountId, t.destination));
     for (const [i, t] of targets.entries()) {
@@ -79,7 +84,7 @@ export class RateLimitPolicy {
     for (const [i, t] of targets.entries()) {
       const key = `${keys[i]}:${t.channel}`;
       const field = fieldOf(t.channel);
-      const cooldown = { name: 'resend-cooldown', limit: 1, windowSeconds: s.resendCooldownSeconds };
+      const { cooldown, hourly, perCountry } = specs;
       if (
         s.resendCooldownSeconds > 0 &&
         !(await take(cooldown, key, {
@@ -90,7 +95,6 @@ export class RateLimitPolicy {
       ) {
         continue;
       }
-      const hourly = { name: 'destination-hourly', limit: s.sendsPerDestinationPerHour, windowSeconds: HOUR };
       if (
         !(await take(hourly, key, {
           field,
@@ -101,7 +105,6 @@ export class RateLimitPolicy {
         continue;
       }
       if (t.channel !== 'EMAIL' && t.country) {
-        const perCountry = { name: 'country-hourly', limit: s.countrySendsPerHour, windowSeconds: HOUR };
         await take(perCountry, `${accountId}:${t.country}`, {
           field: 'country',
           channel: t.channel,
@@ -118,15 +121,27 @@ export class RateLimitPolicy {
 
   /** Counts a wrong code against the destination's daily failure budget. */
   async recordFailure(accountId: string, destination: string, s: EffectiveSettings): Promise<void> {
-    await this.counters.penalize(failureSpec(s), destinationKey(accountId, destination));
+    await this.counters.penalize(this.specsOf(s).failures, destinationKey(accountId, destination));
+  }
+
+  private specsOf(s: EffectiveSettings): Specs {
+    let specs = this.specs.get(s);
+    if (!specs) {
+      specs = {
+        keySend: { name: 'key-send', limit: s.keySendPerSecond, windowSeconds: 1 },
+        keyVerify: { name: 'key-verify', limit: s.keyVerifyPerSecond, windowSeconds: 1 },
+        failures: { name: 'destination-failures', limit: s.failuresPerDestinationPerDay, windowSeconds: DAY },
+        cooldown: { name: 'resend-cooldown', limit: 1, windowSeconds: s.resendCooldownSeconds },
+        hourly: { name: 'destination-hourly', limit: s.sendsPerDestinationPerHour, windowSeconds: HOUR },
+        perCountry: { name: 'country-hourly', limit: s.countrySendsPerHour, windowSeconds: HOUR },
+      };
+      this.specs.set(s, specs);
+    }
+    return specs;
   }
 }
 
-const failureSpec = (s: EffectiveSettings): CounterSpec => ({
-  name: 'destination-failures',
-  limit: s.failuresPerDestinationPerDay,
-  windowSeconds: DAY,
-});
+type Specs = Record<'keySend' | 'keyVerify' | 'failures' | 'cooldown' | 'hourly' | 'perCountry', CounterSpec>;
 
 /**
  * Counter keys name a destination by a digest, so a shared store (Redis) never holds email
