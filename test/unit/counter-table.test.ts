@@ -72,7 +72,7 @@ describe('CounterTable', () => {
   it('keeps keys apart that differ only slightly', () => {
     const table = new CounterTable([0, 0]);
     const keys = ['a', 'b', 'ab', 'ba', 'a\0', '\0a', 'é', 'e\u0301', ''];
-    keys.forEach((k, i) => table.start(k, i + 1, 10_000, 0));
-    keys.forEach((k, i) => expect(read(table, k, 1)).toEqual([i + 1, 10_000]));
+    for (const [i, k] of keys.entries()) table.start(k, i + 1, 10_000, 0);
+    for (const [i, k] of keys.entries()) expect(read(table, k, 1)).toEqual([i + 1, 10_000]);
   });
 });
