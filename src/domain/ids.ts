@@ -39,6 +39,15 @@ export function timeOrderedUuid(ms: number): string {
   return `${t.slice(0, 8)}-${t.slice(8)}-7${sequence.toString(16).padStart(3, '0')}${randomUUID().slice(18)}`;
 }
 
+/**
+ * A string that sorts before every timeOrderedUuid of `ms` and after every one of an earlier
+ * millisecond: "id < floor" selects the ids made before `ms`.
+ */
+export function timeOrderedUuidFloor(ms: number): string {
+  const t = timeHex(ms);
+  return `${t.slice(0, 8)}-${t.slice(8)}`;
+}
+
 /** 24 hex digits: 48 bits of time in ms, then 48 random bits. */
 export function timeOrderedHex(ms: number): string {
   return timeHex(ms) + randomUUID().slice(24);

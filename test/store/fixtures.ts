@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { timeOrderedUuid } from '../../src/domain/ids.js';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Channel, NewVerification } from '../../src/domain/types.js';
 import type { NewApiKey } from '../../src/store/interface.js';
 
@@ -12,9 +11,21 @@ export const DAY = 86_400_000;
 let n = 0;
 const unique = () => `${Date.now().toString(36)}${(n++).toString(36)}`;
 
+let sequence = 0;
+/**
+ * A UUIDv7 of `ms`, as the service makes one at that time; ids of one millisecond are made in
+ * order. Not timeOrderedUuid itself: that one never goes back in time within a process, and
+ * these tests make rows in the past after rows of today.
+ */
+function idAt(ms: number): string {
+  const t = ms.toString(16).padStart(12, '0');
+  const seq = (sequence++ % 0x1000).toString(16).padStart(3, '0');
+  return `${t.slice(0, 8)}-${t.slice(8)}-7${seq}${randomUUID().slice(18)}`;
+}
+
 export function verification(overrides: Partial<NewVerification> = {}): NewVerification {
   // Time-ordered as the service makes them (the outbox lists newest first by id).
-  const id = overrides.id ?? timeOrderedUuid(overrides.createdAt ?? T0);
+  const id = overrides.id ?? idAt(overrides.createdAt ?? T0);
   return {
     id,
     accountId: 'acc_1',

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import BetterSqlite3 from 'better-sqlite3';
+import { timeOrderedUuidFloor } from '../../domain/ids.js';
 import type {
   Account,
   AccountSettings,
@@ -204,9 +205,10 @@ export class SqliteStore implements Store {
   }
 
   createVerifications(rows: NewVerification[]) {
+    // The INSERT cancels the destination's pending code itself (trigger verifications_supersede),
+    // so a single send is one statement and needs no savepoint; a dual send is two.
     return this.tx.write(() => {
       for (const v of rows) {
-        this.stmts.supersede.run(v.destination, v.accountId, v.channel);
         this.stmts.insertVerification.run(
           v.id,
           v.accountId,
@@ -224,7 +226,7 @@ export class SqliteStore implements Store {
           v.outbox,
         );
       }
-    });
+    }, rows.length > 1);
   }
 
   getVerification(accountId: string, id: string) {
@@ -319,7 +321,7 @@ export class SqliteStore implements Store {
     return this.tx.write(() => {
       const expired = this.stmts.sweepExpire.run(now, batchSize).changes;
       const cutoff = now - retentionMs;
-      const deleted = this.stmts.sweepDelete.run(cutoff, batchSize).changes;
+      const deleted = this.stmts.sweepDelete.run(timeOrderedUuidFloor(cutoff), cutoff, batchSize).changes;
       return { expired, deleted };
     });
   }
@@ -347,10 +349,6 @@ function prepare(db: Database) {
        WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
     ),
     revokeKey: s('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
-    supersede: s(
-      `UPDATE verifications SET status = 'canceled'
-       WHERE destination = ? AND account_id = ? AND channel = ? AND status = 'pending'`,
-    ),
     insertVerification: s(
       `INSERT INTO verifications (id, account_id, group_id, channel, destination, delivery_type, country, purpose,
          code_hash, max_attempts, created_at, expires_at, delivery_status, outbox)
@@ -402,8 +400,10 @@ function prepare(db: Database) {
       `UPDATE verifications SET status = 'expired'
        WHERE id IN (SELECT id FROM verifications WHERE status = 'pending' AND expires_at <= ? LIMIT ?)`,
     ),
+    // Oldest first along the primary key (ids are UUIDv7): no index of its own on created_at.
     sweepDelete: s(
-      'DELETE FROM verifications WHERE id IN (SELECT id FROM verifications WHERE created_at < ? LIMIT ?)',
+      `DELETE FROM verifications
+       WHERE id IN (SELECT id FROM verifications WHERE id < ? AND created_at < ? LIMIT ?)`,
     ),
   };
 }

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Statement } from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { DAY, T0, verification } from './fixtures.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cv-plans-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The SQL of one of the store's prepared statements. */
+const sqlOf = (store: SqliteStore, name: string): string =>
+  ((store as unknown as { stmts: Record<string, Statement> }).stmts[name] as Statement).source;
+
+describe('SQLite statements on the request and sweep paths', () => {
+  it('the retention sweep walks the primary key, not the whole table', async () => {
+    const path = join(dir, 'plans.db');
+    const store = new SqliteStore(path);
+    const probe = new BetterSqlite3(path);
+    try {
+      const plan = probe
+        .prepare(`EXPLAIN QUERY PLAN ${sqlOf(store, 'sweepDelete')}`)
+        .all('0190a0b0-0000', T0, 10) as Array<{ detail: string }>;
+      const details = plan.map((p) => p.detail).join('\n');
+      expect(details).toMatch(/SEARCH verifications USING PRIMARY KEY \(id<\?\)/);
+      expect(details).not.toMatch(/SCAN verifications/);
+    } finally {
+      probe.close();
+      await store.close();
+    }
+  });
+
+  it('a send is one INSERT: the trigger cancels the pending code of the same destination and channel only', async () => {
+    const store = new SqliteStore(join(dir, 'supersede.db'));
+    try {
+      const first = verification({ destination: 'same@example.com', createdAt: T0 });
+      const otherAccount = verification({ destination: 'same@example.com', accountId: 'acc_2' });
+      const sms = verification({ destination: 'same@example.com', channel: 'SMS' });
+      await store.createVerifications([first]);
+      await store.createVerifications([otherAccount]);
+      await store.createVerifications([sms]);
+      const second = verification({ destination: 'same@example.com', createdAt: T0 + DAY });
+      await store.createVerifications([second]);
+      expect((await store.getVerification('acc_1', first.id))?.status).toBe('canceled');
+      expect((await store.getVerification('acc_2', otherAccount.id))?.status).toBe('pending');
+      expect((await store.getVerification('acc_1', sms.id))?.status).toBe('pending');
+      expect((await store.getVerification('acc_1', second.id))?.status).toBe('pending');
+    } finally {
+      await store.close();
+    }
+  });
+});
