@@ -17,10 +17,16 @@ export interface CountedAttempt {
   maxAttempts: number;
 }
 
+/** What verify needs of the request an attempt was made on. */
+export type AttemptTarget = Pick<
+  Verification,
+  'id' | 'groupId' | 'channel' | 'destination' | 'status' | 'attempts' | 'maxAttempts' | 'expiresAt'
+>;
+
 /** What one verify attempt did; see Store.attempt. */
 export interface AttemptOutcome {
-  /** The request as read before the attempt; null when the account has none with this id. */
-  request: Verification | null;
+  /** The request as it was before the attempt; null when the account has none with this id. */
+  request: AttemptTarget | null;
   /** null when no attempt was counted: not pending, expired, or attempts used up. */
   counted: CountedAttempt | null;
   /** The row whose code matched, and whether this attempt is the one that verified it. */

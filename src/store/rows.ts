@@ -6,7 +6,7 @@ import type {
   Channel,
   Verification,
 } from '../domain/types.js';
-import type { CountedAttempt, NewApiKey, OutboxEntry } from './interface.js';
+import type { AttemptTarget, CountedAttempt, NewApiKey, OutboxEntry } from './interface.js';
 
 /** Row shapes and their mapping to domain records, shared by the SQL stores. */
 
@@ -107,6 +107,18 @@ export function rowsToCountedAttempt(
     maxAttempts: num(first[`${prefix}max_attempts`]),
   };
 }
+
+/** The request an attempt was counted on, from its row of readAndCountAttempt, as it was before. */
+export const countedTarget = (r: Record<string, unknown>): AttemptTarget => ({
+  id: String(r.id),
+  groupId: String(r.group_id),
+  channel: r.channel as Channel,
+  destination: String(r.destination),
+  status: 'pending',
+  attempts: num(r.attempts) - 1,
+  maxAttempts: num(r.max_attempts),
+  expiresAt: num(r.expires_at),
+});
 
 /** The columns rowToOutboxEntry reads. */
 export const OUTBOX_SELECT = 'id, account_id, channel, destination, outbox, created_at';

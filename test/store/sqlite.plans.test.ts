@@ -32,6 +32,24 @@ describe('SQLite statements on the request and sweep paths', () => {
     }
   });
 
+  it('a verify attempt finds its request by primary key and its group by index', async () => {
+    const path = join(dir, 'attempt.db');
+    const store = new SqliteStore(path);
+    const probe = new BetterSqlite3(path);
+    try {
+      const plan = probe
+        .prepare(`EXPLAIN QUERY PLAN ${sqlOf(store, 'readAndCountAttempt')}`)
+        .all('id', 'acc_1', T0, T0) as Array<{ detail: string }>;
+      const details = plan.map((p) => p.detail).join('\n');
+      expect(details).toMatch(/SEARCH verifications USING INDEX verifications_group \(group_id=\?\)/);
+      expect(details).toMatch(/SEARCH verifications USING PRIMARY KEY \(id=\?\)/);
+      expect(details).not.toMatch(/SCAN verifications/);
+    } finally {
+      probe.close();
+      await store.close();
+    }
+  });
+
   it('a send is one INSERT: the trigger cancels the pending code of the same destination and channel only', async () => {
     const store = new SqliteStore(join(dir, 'supersede.db'));
     try {

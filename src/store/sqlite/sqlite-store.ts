@@ -13,6 +13,7 @@ import type {
 } from '../../domain/types.js';
 import type {
   AttemptOutcome,
+  AttemptTarget,
   CountedAttempt,
   DeliveryRecord,
   NewApiKey,
@@ -24,6 +25,7 @@ import { loadMigrations } from '../migrations.js';
 import {
   type AccountRow,
   type ApiKeyRow,
+  countedTarget,
   newKeyRecord,
   noRequestForOutbox,
   OUTBOX_SELECT,
@@ -251,12 +253,24 @@ export class SqliteStore implements Store {
     pick: (rows: CountedAttempt['rows']) => string | null,
   ) {
     return this.tx.write((): AttemptOutcome => {
-      const row = this.stmts.getVerification.get(requestId, accountId) as Record<string, unknown> | undefined;
-      const request = row ? rowToVerification(row) : null;
-      // As in the stepwise path: only a pending, unexpired request counts an attempt (a superseded
-      // request of a dual pair must not spend its sibling's attempts).
-      const live = request !== null && request.status === 'pending' && request.expiresAt > now;
-      const counted = live ? this.countAttempt(request.groupId, now) : null;
+      // One statement finds the request and counts the attempt on its group, in the common case
+      // where the request is live; as in the stepwise path, only a pending, unexpired request
+      // counts one (a superseded request of a dual pair must not spend its sibling's attempts).
+      const rows = this.stmts.readAndCountAttempt.all(requestId, accountId, now, now) as Array<
+        Record<string, unknown>
+      >;
+      const own = rows.find((r) => r.id === requestId);
+      let counted = rowsToCountedAttempt(rows);
+      let request: AttemptTarget | null = own ? countedTarget(own) : null;
+      if (!request) {
+        // Nothing counted, or (a row changed under a sibling) not on this request: read it as it
+        // stands, so that the caller can tell not found, settled, expired and used up apart.
+        const row = this.stmts.getVerification.get(requestId, accountId) as
+          | Record<string, unknown>
+          | undefined;
+        request = row ? rowToVerification(row) : null;
+        if (!request) counted = null;
+      }
       const winnerId = counted ? pick(counted.rows) : null;
       const consumed =
         request !== null &&
@@ -361,6 +375,14 @@ function prepare(db: Database) {
       `UPDATE verifications SET attempts = attempts + 1
        WHERE group_id = ? AND status = 'pending' AND attempts < max_attempts AND expires_at > ?
        RETURNING id, channel, code_hash, attempts, max_attempts`,
+    ),
+    // countAttempt for the group of a live request, found by its id.
+    readAndCountAttempt: s(
+      `UPDATE verifications SET attempts = attempts + 1
+       WHERE group_id = (SELECT group_id FROM verifications
+                         WHERE id = ? AND account_id = ? AND status = 'pending' AND expires_at > ?)
+         AND status = 'pending' AND attempts < max_attempts AND expires_at > ?
+       RETURNING id, group_id, channel, destination, code_hash, attempts, max_attempts, expires_at`,
     ),
     consume: s(
       `UPDATE verifications
