@@ -10,44 +10,34 @@ import { DAY, T0, verification } from './fixtures.js';
 const dir = mkdtempSync(join(tmpdir(), 'cv-plans-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The SQL of one of the store's prepared statements. */
-const sqlOf = (store: SqliteStore, name: string): string =>
-  ((store as unknown as { stmts: Record<string, Statement> }).stmts[name] as Statement).source;
+/** The query plan of one of the store's prepared statements, on a freshly migrated file. */
+async function planOf(name: string, ...params: unknown[]): Promise<string> {
+  const path = join(dir, `${name}.db`);
+  const store = new SqliteStore(path);
+  const probe = new BetterSqlite3(path);
+  try {
+    const statements = (store as unknown as { stmts: Record<string, Statement> }).stmts;
+    const sql = (statements[name] as Statement).source;
+    const plan = probe.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>;
+    return plan.map((p) => p.detail).join('\n');
+  } finally {
+    probe.close();
+    await store.close();
+  }
+}
 
 describe('SQLite statements on the request and sweep paths', () => {
   it('the retention sweep walks the primary key, not the whole table', async () => {
-    const path = join(dir, 'plans.db');
-    const store = new SqliteStore(path);
-    const probe = new BetterSqlite3(path);
-    try {
-      const plan = probe
-        .prepare(`EXPLAIN QUERY PLAN ${sqlOf(store, 'sweepDelete')}`)
-        .all('0190a0b0-0000', T0, 10) as Array<{ detail: string }>;
-      const details = plan.map((p) => p.detail).join('\n');
-      expect(details).toMatch(/SEARCH verifications USING PRIMARY KEY \(id<\?\)/);
-      expect(details).not.toMatch(/SCAN verifications/);
-    } finally {
-      probe.close();
-      await store.close();
-    }
+    const details = await planOf('sweepDelete', '0190a0b0-0000', T0, 10);
+    expect(details).toMatch(/SEARCH verifications USING PRIMARY KEY \(id<\?\)/);
+    expect(details).not.toMatch(/SCAN verifications/);
   });
 
   it('a verify attempt finds its request by primary key and its group by index', async () => {
-    const path = join(dir, 'attempt.db');
-    const store = new SqliteStore(path);
-    const probe = new BetterSqlite3(path);
-    try {
-      const plan = probe
-        .prepare(`EXPLAIN QUERY PLAN ${sqlOf(store, 'readAndCountAttempt')}`)
-        .all('id', 'acc_1', T0, T0) as Array<{ detail: string }>;
-      const details = plan.map((p) => p.detail).join('\n');
-      expect(details).toMatch(/SEARCH verifications USING INDEX verifications_group \(group_id=\?\)/);
-      expect(details).toMatch(/SEARCH verifications USING PRIMARY KEY \(id=\?\)/);
-      expect(details).not.toMatch(/SCAN verifications/);
-    } finally {
-      probe.close();
-      await store.close();
-    }
+    const details = await planOf('readAndCountAttempt', 'id', 'acc_1', T0, T0);
+    expect(details).toMatch(/SEARCH verifications USING INDEX verifications_group \(group_id=\?\)/);
+    expect(details).toMatch(/SEARCH verifications USING PRIMARY KEY \(id=\?\)/);
+    expect(details).not.toMatch(/SCAN verifications/);
   });
 
   it('a send is one INSERT: the trigger cancels the pending code of the same destination and channel only', async () => {
