@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 const MIN_CAPACITY = 1024;
 /** Past this share of slots taken (live or ended), the table is rebuilt before the next insert. */
 const MAX_LOAD = 0.7;
+/** A rebuilt table is at most half full (at least a quarter, slots being a power of two). */
+const REBUILT_LOAD = 0.5;
 
 /**
  * The fixed-window counters of one family (a limit and a window), in flat typed arrays: an
@@ -12,7 +14,8 @@ const MAX_LOAD = 0.7;
  * Why not a Map of strings: the in-process limits hold a counter per destination for up to a day,
  * hundreds of thousands of them under load. A Map entry with its key string and a boxed end time
  * costs about 120 bytes of V8 heap, all of it traced by every major GC; a slot here costs 20 bytes
- * off the heap (29 to 57 per counter at the table's load) and the GC never looks at it.
+ * off the heap (29 to 80 per counter, the table being a quarter to 0.7 full), and the GC never
+ * looks at it.
  *
  * Two keys that share a digest share a counter, which can only make a limit stricter, never looser.
  * With 64 bits that takes about 4 billion counters to become likely, and the digest's seed is drawn
@@ -91,14 +94,14 @@ export class CounterTable {
   }
 
   /**
-   * Drops every ended counter and resizes the table to twice what the live ones need (at least
-   * MIN_CAPACITY): it grows when it fills up, and gives memory back after a burst has passed.
+   * Drops every ended counter and resizes the table so that the live ones fill at most half of it
+   * (at least MIN_CAPACITY): it grows when it fills up, and gives memory back after a burst.
    */
   rebuild(now: number): void {
     const live = this.size(now);
     const { capacity, digests, used, ends } = this;
     let next = MIN_CAPACITY;
-    while (next * MAX_LOAD < live * 2) next *= 2;
+    while (next * REBUILT_LOAD < live) next *= 2;
     this.allocate(next);
     for (let slot = 0; slot < capacity; slot++) {
       const end = ends[slot] as number;

@@ -50,13 +50,22 @@ describe('CounterTable', () => {
     for (let i = 0; i < 100_000; i++) table.start(`key-${i}`, 1, 2_000, 1_000);
     expect(table.size(1_500)).toBe(100_000);
     const grown = table.bytes();
-    // At most 57 bytes per counter (20 per slot, load at least 0.35).
-    expect(grown).toBeLessThanOrEqual(100_000 * 57);
+    // At most 80 bytes per counter (20 per slot, load at least a quarter).
+    expect(grown).toBeLessThanOrEqual(100_000 * 80);
     table.sweep(1_500);
     expect(table.bytes()).toBe(grown);
     table.sweep(2_000);
     expect(table.size(2_000)).toBe(0);
     expect(table.bytes()).toBe(empty);
+  });
+
+  it('after a sweep, holds the counters still live in at most 80 bytes each', () => {
+    const table = new CounterTable();
+    for (let i = 0; i < 100_000; i++) table.start(`key-${i}`, 1, i % 4 === 0 ? 5_000 : 2_000, 1_000);
+    table.sweep(3_000);
+    expect(table.size(3_000)).toBe(25_000);
+    expect(table.bytes()).toBeLessThanOrEqual(25_000 * 80);
+    for (let i = 0; i < 100_000; i += 999) expect(table.find(`key-${i}`, 3_000) >= 0).toBe(i % 4 === 0);
   });
 
   it('takes an ended counter back with a new window', () => {
