@@ -366,7 +366,7 @@ export class VerificationService {
     const { store } = this.deps;
     const request = await store.getVerification(accountId, requestId);
     const none = { request, counted: null, winnerId: null, consumed: false };
-    if (!request || request.status !== 'pending' || request.expiresAt <= now) return none;
+    if (request?.status !== 'pending' || request.expiresAt <= now) return none;
     const counted = await store.registerAttempt(request.groupId, now);
     if (!counted) return none;
     const winnerId = pick(counted.rows);
