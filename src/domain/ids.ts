@@ -33,15 +33,21 @@ export function timeOrderedUuid(ms: number): string {
       sequence = 0;
     }
   }
-  const t = timeHex(time);
-  // randomUUID is xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx: the time, version and sequence replace its
-  // first 64 bits; the variant bits (y) and the 62 random bits after them stay as they are.
-  return `${t.slice(0, 8)}-${t.slice(8)}-7${sequence.toString(16).padStart(3, '0')}${randomUUID().slice(18)}`;
+  return uuidV7(time, sequence);
 }
 
 /**
- * A string that sorts before every timeOrderedUuid of `ms` and after every one of an earlier
- * millisecond: "id < floor" selects the ids made before `ms`.
+ * The UUIDv7 of `ms` with the 12-bit `sequence`, as is: no ordering across calls. randomUUID is
+ * xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx: the time, version and sequence replace its first 64 bits;
+ * the variant bits (y) and the 62 random bits after them stay as they are.
+ */
+export function uuidV7(ms: number, sequence: number): string {
+  return `${timeOrderedUuidFloor(ms)}-7${sequence.toString(16).padStart(3, '0')}${randomUUID().slice(18)}`;
+}
+
+/**
+ * The time part of a UUIDv7 of `ms`: a string that sorts before every timeOrderedUuid of `ms` and
+ * after every one of an earlier millisecond, so "id < floor" selects the ids made before `ms`.
  */
 export function timeOrderedUuidFloor(ms: number): string {
   const t = timeHex(ms);

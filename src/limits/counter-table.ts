@@ -84,7 +84,7 @@ export class CounterTable {
   size(now: number): number {
     let live = 0;
     for (let slot = 0; slot < this.capacity; slot++)
-      if (this.isTaken(slot) && (this.ends[slot] as number) > now) live++;
+      if (!isEmpty(this.digests, slot) && (this.ends[slot] as number) > now) live++;
     return live;
   }
 
@@ -94,18 +94,17 @@ export class CounterTable {
   }
 
   /**
-   * Drops every ended counter and resizes the table so that the live ones fill at most half of it
-   * (at least MIN_CAPACITY): it grows when it fills up, and gives memory back after a burst.
+   * Drops every ended counter and resizes the table so that the `live` ones fill at most half of
+   * it (at least MIN_CAPACITY): it grows when it fills up, and gives memory back after a burst.
    */
-  rebuild(now: number): void {
-    const live = this.size(now);
+  private rebuild(now: number, live = this.size(now)): void {
     const { capacity, digests, used, ends } = this;
     let next = MIN_CAPACITY;
     while (next * REBUILT_LOAD < live) next *= 2;
     this.allocate(next);
     for (let slot = 0; slot < capacity; slot++) {
       const end = ends[slot] as number;
-      if ((digests[2 * slot] === 0 && digests[2 * slot + 1] === 0) || end <= now) continue;
+      if (isEmpty(digests, slot) || end <= now) continue;
       this.h1 = digests[2 * slot] as number;
       this.h2 = digests[2 * slot + 1] as number;
       const into = this.claim(now);
@@ -117,7 +116,8 @@ export class CounterTable {
   /** Rebuilds when at least half of the taken slots hold ended counters (the periodic sweep). */
   sweep(now: number): void {
     if (this.taken === 0) return;
-    if (this.size(now) * 2 <= this.taken) this.rebuild(now);
+    const live = this.size(now);
+    if (live * 2 <= this.taken) this.rebuild(now, live);
   }
 
   private allocate(capacity: number): void {
@@ -127,10 +127,6 @@ export class CounterTable {
     this.used = new Uint32Array(capacity);
     this.ends = new Float64Array(capacity);
     this.taken = 0;
-  }
-
-  private isTaken(slot: number): boolean {
-    return this.digests[2 * slot] !== 0 || this.digests[2 * slot + 1] !== 0;
   }
 
   /** The slot holding the current digest (h1, h2), live or ended, or -1. */
@@ -151,7 +147,7 @@ export class CounterTable {
   private claim(now: number): number {
     const { digests, mask, ends } = this;
     for (let slot = this.h1 & mask; ; slot = (slot + 1) & mask) {
-      const free = digests[2 * slot] === 0 && digests[2 * slot + 1] === 0;
+      const free = isEmpty(digests, slot);
       if (free || (ends[slot] as number) <= now) {
         if (free) this.taken++;
         digests[2 * slot] = this.h1;
@@ -178,6 +174,11 @@ export class CounterTable {
     // Never 0, so that no digest looks like an empty slot.
     this.h2 = (b | 1) >>> 0;
   }
+}
+
+/** A slot without a digest (hashOf never gives 0, 0). */
+function isEmpty(digests: Uint32Array, slot: number): boolean {
+  return digests[2 * slot] === 0 && digests[2 * slot + 1] === 0;
 }
 
 function fmix32(h: number): number {

@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { uuidV7 } from '../../src/domain/ids.js';
 import type { Channel, NewVerification } from '../../src/domain/types.js';
 import type { NewApiKey } from '../../src/store/interface.js';
 
@@ -17,11 +18,7 @@ let sequence = 0;
  * order. Not timeOrderedUuid itself: that one never goes back in time within a process, and
  * these tests make rows in the past after rows of today.
  */
-function idAt(ms: number): string {
-  const t = ms.toString(16).padStart(12, '0');
-  const seq = (sequence++ % 0x1000).toString(16).padStart(3, '0');
-  return `${t.slice(0, 8)}-${t.slice(8)}-7${seq}${randomUUID().slice(18)}`;
-}
+const idAt = (ms: number): string => uuidV7(ms, sequence++ % 0x1000);
 
 export function verification(overrides: Partial<NewVerification> = {}): NewVerification {
   // Time-ordered as the service makes them (the outbox lists newest first by id).

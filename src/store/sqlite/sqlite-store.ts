@@ -341,6 +341,17 @@ export class SqliteStore implements Store {
   }
 }
 
+/**
+ * Counts an attempt on every pending row of the group `group` (an SQL expression). The attempt is
+ * counted before the code is compared, and only while attempts remain: N parallel guesses can
+ * never evaluate more than max_attempts codes. Returns what rowsToCountedAttempt and
+ * countedTarget read.
+ */
+const countAttemptSql = (group: string) =>
+  `UPDATE verifications SET attempts = attempts + 1
+   WHERE group_id = ${group} AND status = 'pending' AND attempts < max_attempts AND expires_at > ?
+   RETURNING id, group_id, channel, destination, code_hash, attempts, max_attempts, expires_at`;
+
 function prepare(db: Database) {
   const s = (sql: string): Statement => db.prepare(sql);
   return {
@@ -369,20 +380,11 @@ function prepare(db: Database) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     getVerification: s(`SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = ? AND account_id = ?`),
-    // The attempt is counted before the code is compared, and only while attempts remain: N
-    // parallel guesses can never evaluate more than max_attempts codes.
-    countAttempt: s(
-      `UPDATE verifications SET attempts = attempts + 1
-       WHERE group_id = ? AND status = 'pending' AND attempts < max_attempts AND expires_at > ?
-       RETURNING id, channel, code_hash, attempts, max_attempts`,
-    ),
-    // countAttempt for the group of a live request, found by its id.
+    countAttempt: s(countAttemptSql('?')),
+    // countAttempt for the group of a live request, found by its id: one statement per verify.
     readAndCountAttempt: s(
-      `UPDATE verifications SET attempts = attempts + 1
-       WHERE group_id = (SELECT group_id FROM verifications
-                         WHERE id = ? AND account_id = ? AND status = 'pending' AND expires_at > ?)
-         AND status = 'pending' AND attempts < max_attempts AND expires_at > ?
-       RETURNING id, group_id, channel, destination, code_hash, attempts, max_attempts, expires_at`,
+      countAttemptSql(`(SELECT group_id FROM verifications
+                        WHERE id = ? AND account_id = ? AND status = 'pending' AND expires_at > ?)`),
     ),
     consume: s(
       `UPDATE verifications
