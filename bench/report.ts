@@ -1,4 +1,4 @@
-import type { Row } from './scenario.js';
+import type { GrowthRow, Row } from './scenario.js';
 
 /**
  * Prints the rows as an aligned table, then the scenarios that were not measured and why, and
@@ -47,6 +47,20 @@ export function printTable(
   for (const l of logs) {
     out.push(
       `service log of ${l.scenario}: ${l.logLines} lines, ${l.logErrors} at error level, ${l.codesInLog} issued codes`,
+    );
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/** The paired comparison of a filled table with an empty one, one line per database and endpoint. */
+export function printGrowth(rows: GrowthRow[]): void {
+  if (rows.length === 0) return;
+  const out = ['1M rows against an empty table, measured alternately (ABBA) side by side:'];
+  for (const r of rows) {
+    const pct = Math.round((r.ratio - 1) * 100);
+    out.push(
+      `  ${r.database} ${r.endpoint} @${r.connections}: empty ${r.empty.join('/')} req/s, 1M ${r.filled.join('/')} req/s, ` +
+        `1M/empty ${r.ratio.toFixed(2)} (${pct >= 0 ? '+' : ''}${pct} %)`,
     );
   }
   process.stdout.write(`${out.join('\n')}\n`);

@@ -16,14 +16,17 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { fillPostgres, fillSqlite } from './fill.js';
 import { killAll, run } from './processes.js';
-import { printTable } from './report.js';
+import { printGrowth, printTable } from './report.js';
 import {
   type BenchOptions,
+  type GrowthRow,
   measureCeiling,
+  measureGrowth,
   measureService,
   postgresPool,
   type Row,
   type ScenarioOutcome,
+  type ServiceSetup,
   sqlitePool,
 } from './scenario.js';
 
@@ -60,6 +63,8 @@ const rows = Number(setting('rows', '1000000'));
 const databases = list(setting('databases', 'sqlite,postgres'));
 const tables = list(setting('tables', 'empty,1m'));
 const workerCounts = list(setting('workers', '1,2')).map(Number);
+// ABBA rounds of the paired 1M-against-empty comparison (0 skips it).
+const growthRounds = Number(setting('growth-rounds', '2'));
 const postgresAdmin = setting('postgres-url', 'postgres://postgres@127.0.0.1:5432/postgres');
 // A database number of its own, emptied of the service's keys after each scenario.
 const redisUrl = setting('redis-url', 'redis://127.0.0.1:6379/13');
@@ -156,6 +161,100 @@ async function migrate(url: string): Promise<void> {
   await store.close();
 }
 
+/** A database for one scenario: empty, or a copy of the table filled once with `rows` requests. */
+interface PreparedDatabase {
+  url: string;
+  readPool: ServiceSetup['readPool'];
+  dispose(): Promise<void>;
+}
+
+let sqliteTemplate: string | null = null;
+let postgresTemplate: string | null = null;
+
+async function prepareDatabase(
+  database: string,
+  table: string,
+  dataDir: string,
+  now: number,
+): Promise<PreparedDatabase> {
+  if (database === 'sqlite') {
+    const file = join(dataDir, 'verify.db');
+    if (table === '1m') copyFileSync(await filledSqliteTemplate(now), file);
+    return { url: `sqlite:${file}`, readPool: sqlitePool(file, now), dispose: async () => undefined };
+  }
+  const template = table === '1m' ? await filledPostgresTemplate(now) : null;
+  const db = `cv_bench_${randomBytes(4).toString('hex')}`;
+  // A copy of the filled database is a file copy inside PostgreSQL: far quicker than a fill.
+  await admin((c) =>
+    c.query(template ? `CREATE DATABASE ${db} TEMPLATE ${template}` : `CREATE DATABASE ${db}`),
+  );
+  createdDatabases.push(db);
+  const url = databaseUrl(db);
+  return {
+    url,
+    readPool: postgresPool(url, now),
+    dispose: async () => {
+      createdDatabases.splice(createdDatabases.indexOf(db), 1);
+      await dropDatabase(db);
+    },
+  };
+}
+
+async function filledSqliteTemplate(now: number): Promise<string> {
+  if (!sqliteTemplate) {
+    const file = join(scratch, 'template.db');
+    const t0 = Date.now();
+    await migrate(`sqlite:${file}`);
+    fillSqlite(file, rows, now);
+    process.stderr.write(`  filled ${rows} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+    sqliteTemplate = file;
+  }
+  return sqliteTemplate;
+}
+
+async function filledPostgresTemplate(now: number): Promise<string> {
+  if (!postgresTemplate) {
+    const db = `cv_bench_template_${randomBytes(4).toString('hex')}`;
+    await admin((c) => c.query(`CREATE DATABASE ${db}`));
+    createdDatabases.push(db);
+    const t0 = Date.now();
+    await migrate(databaseUrl(db));
+    await fillPostgres(databaseUrl(db), rows, now);
+    process.stderr.write(`  filled ${rows} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+    postgresTemplate = db;
+  }
+  return postgresTemplate;
+}
+
+/** One worker on an empty and on a filled database, side by side: see measureGrowth. */
+async function measurePairedGrowth(database: string, now: number) {
+  const prepared: PreparedDatabase[] = [];
+  const dirs: string[] = [];
+  try {
+    const setups: ServiceSetup[] = [];
+    for (const table of ['empty', '1m']) {
+      const name = `${database}-growth-${table}`;
+      const dataDir = mkdtempSync(join(scratch, `${name}-`));
+      dirs.push(dataDir);
+      const db = await prepareDatabase(database, table, dataDir, now);
+      prepared.push(db);
+      setups.push({ name, workers: 1, databaseUrl: db.url, dataDir, readPool: db.readPool });
+    }
+    const connections = options.connections.includes(50) ? 50 : (options.connections[0] as number);
+    return await measureGrowth(
+      options,
+      database,
+      setups[0] as ServiceSetup,
+      setups[1] as ServiceSetup,
+      growthRounds,
+      connections,
+    );
+  } finally {
+    for (const db of prepared) await db.dispose().catch(() => undefined);
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   mkdirSync(options.resultsDir, { recursive: true });
   await buildIfNeeded();
@@ -166,76 +265,56 @@ async function main(): Promise<void> {
   process.stderr.write('ceiling: bare Fastify\n');
   const ceiling = await measureCeiling(options);
   const outcomes: ScenarioOutcome[] = [];
+  const growth: GrowthRow[] = [];
   const now = Date.now();
-  let sqliteTemplate: string | null = null;
   const pgReason = databases.includes('postgres') ? await postgresUnavailable() : null;
 
   for (const database of databases) {
+    if (database === 'postgres' && pgReason) {
+      for (const table of tables)
+        for (const workers of workerCounts)
+          outcomes.push({ scenario: `${database}-${table}-${workers}w`, rows: [], skipped: pgReason });
+      continue;
+    }
     for (const table of tables) {
       for (const workers of workerCounts) {
         const name = `${database}-${table}-${workers}w`;
-        if (database === 'postgres' && pgReason) {
-          outcomes.push({ scenario: name, rows: [], skipped: pgReason });
-          continue;
-        }
         process.stderr.write(`${name}\n`);
         const dataDir = mkdtempSync(join(scratch, `${name}-`));
+        let prepared: PreparedDatabase | null = null;
         try {
-          if (database === 'sqlite') {
-            const file = join(dataDir, 'verify.db');
-            if (table === '1m') {
-              if (!sqliteTemplate) {
-                sqliteTemplate = join(scratch, 'template.db');
-                const t0 = Date.now();
-                await migrate(`sqlite:${sqliteTemplate}`);
-                fillSqlite(sqliteTemplate, rows, now);
-                process.stderr.write(`  filled ${rows} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-              }
-              copyFileSync(sqliteTemplate, file);
-            }
-            outcomes.push(
-              await measureService(options, {
-                name,
-                workers,
-                redisUrl: workers > 1 ? redisUrl : undefined,
-                databaseUrl: `sqlite:${file}`,
-                dataDir,
-                readPool: sqlitePool(file, now),
-              }),
-            );
-          } else {
-            const db = `cv_bench_${randomBytes(4).toString('hex')}`;
-            await admin((c) => c.query(`CREATE DATABASE ${db}`));
-            createdDatabases.push(db);
-            const url = databaseUrl(db);
-            if (table === '1m') {
-              const t0 = Date.now();
-              await migrate(url);
-              await fillPostgres(url, rows, now);
-              process.stderr.write(`  filled ${rows} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-            }
-            try {
-              outcomes.push(
-                await measureService(options, {
-                  name,
-                  workers,
-                  redisUrl: workers > 1 ? redisUrl : undefined,
-                  databaseUrl: url,
-                  dataDir,
-                  readPool: postgresPool(url, now),
-                }),
-              );
-            } finally {
-              createdDatabases.splice(createdDatabases.indexOf(db), 1);
-              await dropDatabase(db);
-            }
-          }
+          prepared = await prepareDatabase(database, table, dataDir, now);
+          outcomes.push(
+            await measureService(options, {
+              name,
+              workers,
+              redisUrl: workers > 1 ? redisUrl : undefined,
+              databaseUrl: prepared.url,
+              dataDir,
+              readPool: prepared.readPool,
+            }),
+          );
         } catch (err) {
           outcomes.push({ scenario: name, rows: [], skipped: `failed: ${(err as Error).message}` });
         } finally {
+          await prepared?.dispose();
           rmSync(dataDir, { recursive: true, force: true });
           if (workers > 1) await clearRedis().catch(() => undefined);
         }
+      }
+    }
+    if (growthRounds > 0 && tables.includes('empty') && tables.includes('1m')) {
+      process.stderr.write(`${database}: 1M rows against empty, paired (${growthRounds} ABBA rounds)\n`);
+      try {
+        const measured = await measurePairedGrowth(database, now);
+        growth.push(...measured.rows);
+        outcomes.push(...measured.outcomes);
+      } catch (err) {
+        outcomes.push({
+          scenario: `${database}-growth`,
+          rows: [],
+          skipped: `failed: ${(err as Error).message}`,
+        });
       }
     }
   }
@@ -258,10 +337,11 @@ async function main(): Promise<void> {
     .filter((o) => o.logLines !== undefined)
     .map(({ scenario, logLines, logErrors, codesInLog }) => ({ scenario, logLines, logErrors, codesInLog }));
   printTable(all, skipped, logs);
+  printGrowth(growth);
   const file = join(options.resultsDir, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(
     file,
-    `${JSON.stringify({ startedAt: started.toISOString(), options: { ...options, root: undefined, rows }, rows: all, skipped, logs }, null, 2)}\n`,
+    `${JSON.stringify({ startedAt: started.toISOString(), options: { ...options, root: undefined, rows }, rows: all, growth, skipped, logs }, null, 2)}\n`,
   );
   process.stderr.write(`results: ${file}\n`);
 }

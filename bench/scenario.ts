@@ -125,8 +125,19 @@ export interface ServiceSetup {
   readPool(): Promise<Array<[string, string]>>;
 }
 
-/** Starts the built service, measures send-code then verify-code at every connection count. */
-export async function measureService(options: BenchOptions, setup: ServiceSetup): Promise<ScenarioOutcome> {
+/** A service the bench started, with an API key, ready to take load. */
+interface RunningService {
+  setup: ServiceSetup;
+  url: string;
+  token: string;
+  rss: RssSampler;
+  /** Every code the service issued that the bench read from its outbox: none may reach the log. */
+  codes: Set<string>;
+  stop(): Promise<Pick<ScenarioOutcome, 'logLines' | 'logErrors' | 'codesInLog'>>;
+}
+
+/** Starts the built service on `setup`'s database and creates an API key; null if workers failed. */
+async function startService(options: BenchOptions, setup: ServiceSetup): Promise<RunningService | null> {
   const port = await freePort();
   const adminToken = randomBytes(24).toString('base64url');
   const logFile = join(setup.dataDir, 'service.log');
@@ -154,10 +165,15 @@ export async function measureService(options: BenchOptions, setup: ServiceSetup)
     },
   });
   const url = `http://127.0.0.1:${port}`;
-  const rows: Row[] = [];
-  const outcome: ScenarioOutcome = { scenario: setup.name, rows };
-  const codes = new Set<string>();
   const rss = new RssSampler(child.pid as number);
+  const codes = new Set<string>();
+  const stopService = async () => {
+    rss.close();
+    // Requests the load generator abandoned at its deadline finish before the service stops.
+    await new Promise((r) => setTimeout(r, 500));
+    await stop(child);
+    return scanLog(logFile, codes);
+  };
   try {
     await waitForHttp(`${url}/health`, child);
     if (setup.workers > 1) {
@@ -165,82 +181,214 @@ export async function measureService(options: BenchOptions, setup: ServiceSetup)
       for (let i = 0; i < 30 && rss.count() < setup.workers + 1; i++)
         await new Promise((r) => setTimeout(r, 100));
       if (rss.count() < setup.workers + 1) {
-        outcome.skipped = `WORKERS=${setup.workers} started one process: no cluster support in this build`;
-        return outcome;
+        await stopService();
+        return null;
       }
     }
     const token = await createKey(url, adminToken);
-    const job = (
-      kind: LoadJob['kind'],
-      connections: number,
-      durationSeconds = options.durationSeconds,
-    ): LoadJob => ({
-      url,
-      kind,
-      connections,
-      durationSeconds,
-      token,
-      tag: tag(),
-    });
-    const measure = async (endpoint: Row['endpoint'], connections: number, loadJob: LoadJob) => {
-      const cpuBefore = rss.cpuMs();
-      const r = await load(options, loadJob);
-      rows.push({
-        scenario: setup.name,
-        endpoint,
-        connections,
-        ...pick(r),
-        peakRssMb: rss.peakMb(),
-        cpuUsPerRequest: cpuPerRequest(rss.cpuMs() - cpuBefore, r),
-      });
-      return r;
-    };
+    return { setup, url, token, rss, codes, stop: stopService };
+  } catch (err) {
+    await stopService();
+    throw err;
+  }
+}
 
-    await load(options, job('send', 10, options.warmupSeconds));
-    for (const c of options.connections) await measure('send', c, job('send', c));
+/** A load job against a running service; every job gets destinations of its own. */
+const jobFor = (
+  service: RunningService,
+  kind: LoadJob['kind'],
+  connections: number,
+  durationSeconds: number,
+): LoadJob => ({ url: service.url, kind, connections, durationSeconds, token: service.token, tag: tag() });
 
-    if (!options.verify) return outcome;
-    const poolFile = join(setup.dataDir, 'pool.json');
-    const pool = await setup.readPool();
-    for (const [, code] of pool) codes.add(code);
-    writeFileSync(poolFile, JSON.stringify(pool));
-    // The warm-up takes the first ids; each measurement starts past the last id used before it.
-    const warm = await load(options, {
-      ...job('verify', 10, options.warmupSeconds),
-      poolFile,
-      wrongPerRight: 3,
-    });
-    let offset = (warm.poolUsed ?? 0) + 1;
+/** One measurement of a running service, with the CPU it spent and its peak RSS so far. */
+async function measureOn(
+  options: BenchOptions,
+  service: RunningService,
+  endpoint: Row['endpoint'],
+  job: LoadJob,
+): Promise<{ row: Row; result: LoadResult }> {
+  const cpuBefore = service.rss.cpuMs();
+  const result = await load(options, job);
+  const row: Row = {
+    scenario: service.setup.name,
+    endpoint,
+    connections: job.connections,
+    ...pick(result),
+    peakRssMb: service.rss.peakMb(),
+    cpuUsPerRequest: cpuPerRequest(service.rss.cpuMs() - cpuBefore, result),
+  };
+  return { row, result };
+}
+
+/**
+ * The verify pool of a service that has taken sends: [requestId, code] pairs from its outbox,
+ * written to a file for the load generator. The warm-up takes the first ids and returns the
+ * offset of the first id not used yet.
+ */
+async function verifyPool(options: BenchOptions, service: RunningService): Promise<VerifyPool> {
+  const file = join(service.setup.dataDir, 'pool.json');
+  const pool = await service.setup.readPool();
+  for (const [, code] of pool) service.codes.add(code);
+  writeFileSync(file, JSON.stringify(pool));
+  const warm = await load(options, {
+    ...jobFor(service, 'verify', 10, options.warmupSeconds),
+    poolFile: file,
+    wrongPerRight: 3,
+  });
+  return { file, size: pool.length, offset: (warm.poolUsed ?? 0) + 1 };
+}
+
+interface VerifyPool {
+  file: string;
+  size: number;
+  /** The first id no measurement has used yet. */
+  offset: number;
+}
+
+/** A verify measurement that starts past the last id used before it, and moves the pool on. */
+async function measureVerify(
+  options: BenchOptions,
+  service: RunningService,
+  pool: VerifyPool,
+  connections: number,
+  durationSeconds = options.durationSeconds,
+): Promise<Row> {
+  const { row, result } = await measureOn(options, service, 'verify', {
+    ...jobFor(service, 'verify', connections, durationSeconds),
+    poolFile: pool.file,
+    poolOffset: pool.offset,
+    wrongPerRight: 3,
+  });
+  pool.offset += (result.poolUsed ?? 0) + 1;
+  if (pool.offset > pool.size)
+    process.stderr.write(`  note: verify pool of ${pool.size} ids used up; ids repeat\n`);
+  return row;
+}
+
+/** Starts the built service, measures send-code then verify-code at every connection count. */
+export async function measureService(options: BenchOptions, setup: ServiceSetup): Promise<ScenarioOutcome> {
+  const rows: Row[] = [];
+  const outcome: ScenarioOutcome = { scenario: setup.name, rows };
+  const service = await startService(options, setup);
+  if (!service) {
+    outcome.skipped = `WORKERS=${setup.workers} started one process: no cluster support in this build`;
+    return outcome;
+  }
+  try {
+    await load(options, jobFor(service, 'send', 10, options.warmupSeconds));
     for (const c of options.connections) {
-      const r = await measure('verify', c, {
-        ...job('verify', c),
-        poolFile,
-        poolOffset: offset,
-        wrongPerRight: 3,
-      });
-      offset += (r.poolUsed ?? 0) + 1;
-      if (offset > pool.length)
-        process.stderr.write(`  note: verify pool of ${pool.length} ids used up; ids repeat\n`);
+      rows.push(
+        (await measureOn(options, service, 'send', jobFor(service, 'send', c, options.durationSeconds))).row,
+      );
     }
+    if (!options.verify) return outcome;
+    const pool = await verifyPool(options, service);
+    for (const c of options.connections) rows.push(await measureVerify(options, service, pool, c));
     return outcome;
   } finally {
-    rss.close();
-    // Requests the load generator abandoned at its deadline finish before the service stops.
-    await new Promise((r) => setTimeout(r, 500));
-    await stop(child);
-    const lines = readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
-    const errors = lines.filter((l) => /"level":(50|60)/.test(l));
-    if (errors.length > 0) process.stderr.write(`  service log errors: ${errors.slice(0, 3).join('\n')}\n`);
-    outcome.logLines = lines.length;
-    outcome.logErrors = errors.length;
-    // A standalone run of digits the length of a code, matched against every code issued.
-    outcome.codesInLog = lines.reduce(
-      (n, l) => n + (l.match(/(?<![\w.-])\d{4,10}(?![\w.-])/g) ?? []).filter((d) => codes.has(d)).length,
-      0,
-    );
-    if (outcome.codesInLog > 0)
-      process.stderr.write(`  ${outcome.codesInLog} issued codes found in the log\n`);
+    Object.assign(outcome, await service.stop());
   }
+}
+
+/** The cost of a bigger table, measured in pairs: see measureGrowth. */
+export interface GrowthRow {
+  database: string;
+  endpoint: 'send' | 'verify';
+  connections: number;
+  /** req/s of each measurement, in the order taken. */
+  empty: number[];
+  filled: number[];
+  /** Mean req/s on the filled table over mean req/s on the empty one. */
+  ratio: number;
+}
+
+/**
+ * Throughput on a filled table against an empty one, measured so that the machine's drift
+ * cancels out: both services run side by side (only one takes load at a time) and the
+ * measurements alternate in ABBA order, `rounds` times over. Separate scenarios minutes apart
+ * differ by more than 10 % on a shared machine even when the table changes nothing.
+ */
+export async function measureGrowth(
+  options: BenchOptions,
+  database: string,
+  emptySetup: ServiceSetup,
+  filledSetup: ServiceSetup,
+  rounds: number,
+  connections: number,
+): Promise<{ rows: GrowthRow[]; outcomes: ScenarioOutcome[] }> {
+  const services: RunningService[] = [];
+  const outcomes: ScenarioOutcome[] = [];
+  try {
+    for (const setup of [emptySetup, filledSetup]) {
+      const service = await startService(options, setup);
+      if (!service) throw new Error(`${setup.name} did not start`);
+      services.push(service);
+    }
+    const [empty, filled] = services as [RunningService, RunningService];
+    const duration = Math.max(3, Math.round(options.durationSeconds / 2));
+    const alternate = async (measure: (s: RunningService) => Promise<number>) => {
+      const taken = { empty: [] as number[], filled: [] as number[] };
+      for (let i = 0; i < rounds * 2; i++) {
+        const order = i % 2 === 0 ? [empty, filled] : [filled, empty];
+        for (const s of order) (s === empty ? taken.empty : taken.filled).push(await measure(s));
+      }
+      return taken;
+    };
+    const growthRow = (endpoint: GrowthRow['endpoint'], taken: { empty: number[]; filled: number[] }) => ({
+      database,
+      endpoint,
+      connections,
+      ...taken,
+      ratio: Math.round((mean(taken.filled) / mean(taken.empty)) * 100) / 100,
+    });
+    for (const s of services) await load(options, jobFor(s, 'send', 10, options.warmupSeconds));
+    const rows: GrowthRow[] = [
+      growthRow(
+        'send',
+        await alternate(async (s) => {
+          const { row } = await measureOn(options, s, 'send', jobFor(s, 'send', connections, duration));
+          return row.requestsPerSecond;
+        }),
+      ),
+    ];
+    if (options.verify) {
+      const pools = new Map<RunningService, VerifyPool>();
+      for (const s of services) pools.set(s, await verifyPool(options, s));
+      rows.push(
+        growthRow(
+          'verify',
+          await alternate(
+            async (s) =>
+              (await measureVerify(options, s, pools.get(s) as VerifyPool, connections, duration))
+                .requestsPerSecond,
+          ),
+        ),
+      );
+    }
+    return { rows, outcomes };
+  } finally {
+    for (const s of services) outcomes.push({ scenario: s.setup.name, rows: [], ...(await s.stop()) });
+  }
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+
+/** Counts the error lines of a service's log and the issued codes found in it (must be 0). */
+function scanLog(
+  logFile: string,
+  codes: Set<string>,
+): Pick<ScenarioOutcome, 'logLines' | 'logErrors' | 'codesInLog'> {
+  const lines = readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
+  const errors = lines.filter((l) => /"level":(50|60)/.test(l));
+  if (errors.length > 0) process.stderr.write(`  service log errors: ${errors.slice(0, 3).join('\n')}\n`);
+  // A standalone run of digits the length of a code, matched against every code issued.
+  const codesInLog = lines.reduce(
+    (n, l) => n + (l.match(/(?<![\w.-])\d{4,10}(?![\w.-])/g) ?? []).filter((d) => codes.has(d)).length,
+    0,
+  );
+  if (codesInLog > 0) process.stderr.write(`  ${codesInLog} issued codes found in the log\n`);
+  return { logLines: lines.length, logErrors: errors.length, codesInLog };
 }
 
 async function createKey(url: string, adminToken: string): Promise<string> {
