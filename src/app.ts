@@ -7,6 +7,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
   LogController,
+  type onResponseHookHandler,
 } from 'fastify';
 import type { Logger } from 'pino';
 import type { Delivery } from './delivery/interface.js';
@@ -40,8 +41,11 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** Extra routes (metrics, provider callbacks) registered by later layers. */
   plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
-  /** Sees every answered request (metrics); a root hook, since plugins are encapsulated. */
-  observeResponse?: (request: FastifyRequest, reply: FastifyReply) => void;
+  /**
+   * Sees every answered request (metrics): called once per route with its pattern, it returns the
+   * route's onResponse observer; requests that match no route are observed as `unmatched`.
+   */
+  observeRoute?: (route: string) => (request: FastifyRequest, reply: FastifyReply) => void;
 }
 
 /** 16 KiB: a send-code body is a few hundred bytes; anything larger is refused with 413. */
@@ -92,10 +96,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (shutdown.closing) reply.header('connection', 'close');
     done();
   });
-  const observe = deps.observeResponse;
-  if (observe) {
+  const observeRoute = deps.observeRoute;
+  if (observeRoute) {
+    // Added to each route as it is registered (plugins included, since this hook is inherited):
+    // a hook of the route's own knows its pattern without building request.routeOptions.
+    app.addHook('onRoute', (route) => {
+      const observe = observeRoute(route.url);
+      const hook: onResponseHookHandler = (request, reply, done) => {
+        observe(request, reply);
+        done();
+      };
+      route.onResponse = route.onResponse ? [route.onResponse, hook].flat() : hook;
+    });
+    const unmatched = observeRoute('unmatched');
     app.addHook('onResponse', (request, reply, done) => {
-      observe(request, reply);
+      if (request.is404) unmatched(request, reply);
       done();
     });
   }

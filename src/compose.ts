@@ -94,7 +94,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
       metricsRoute(metrics, config.metricsToken),
       callbackRoutes({ config, store, clock, logger: options.logger }),
     ],
-    observeResponse: metrics.observeResponse,
+    observeRoute: metrics.observeRoute,
   });
 
   return {

@@ -22,6 +22,12 @@ export class ApiKeyCache {
     private readonly ttlMs = KEY_CACHE_TTL_MS,
   ) {}
 
+  /** The key for `token` if this cache holds it and it has not expired; no database access. */
+  cached(token: string): AuthenticatedKey | null {
+    const hit = this.entries.get(hashApiKey(token));
+    return hit && hit.expiresAt > performance.now() ? hit.key : null;
+  }
+
   async find(token: string): Promise<AuthenticatedKey | null> {
     const hash = hashApiKey(token);
     const now = performance.now();

@@ -35,6 +35,7 @@ describe('GET /metrics', () => {
     // A second send inside the cooldown is refused by the resend-cooldown limit.
     expect((await svc.post('/v1/contact/send-code', { channel: 'EMAIL', email }, key)).status).toBe(429);
     await svc.get('/v1/admin/api-keys/does-not-exist-42', 'test-admin-token');
+    await svc.get('/no-such-route-77');
     const res = await svc.app.inject({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);
     text = res.body;
@@ -79,7 +80,10 @@ describe('GET /metrics', () => {
     expect(http('/v1/contact/send-code', 'POST', '200')).toBe(1);
     expect(http('/v1/contact/send-code', 'POST', '429')).toBe(1);
     expect(http('/v1/contact/verify-code', 'POST', '200')).toBe(2);
+    // No GET route has the admin path's pattern: both requests match no route.
+    expect(http('unmatched', 'GET', '404')).toBe(2);
     expect(text).not.toContain('does-not-exist-42');
+    expect(text).not.toContain('no-such-route-77');
   });
 
   it('never carries a destination, a code or a key', async () => {
