@@ -65,31 +65,28 @@ export class ServiceMetrics {
         : result.permanent
           ? 'refused'
           : 'failed';
-      this.sends.inc({ channel, provider, outcome });
-      this.deliveryDuration.observe({ channel, provider }, durationMs / 1000);
+      this.sendsBy(channel, provider, outcome).inc();
+      this.deliveryDurationBy(channel, provider).observe(durationMs / 1000);
     },
-    verified: (channel, outcome) => this.verifications.inc({ channel, outcome }),
+    verified: (channel, outcome) => this.verificationsBy(channel, outcome).inc(),
     limited: (limit) => this.refusals.inc({ limit }),
   };
+
+  private readonly sendsBy = childPerLabels((...v) => this.sends.labels(...v));
+  private readonly deliveryDurationBy = childPerLabels((...v) => this.deliveryDuration.labels(...v));
+  private readonly verificationsBy = childPerLabels((...v) => this.verifications.labels(...v));
 
   /**
    * An onResponse hook for the route with pattern `route` (`/v1/admin/api-keys/:id`), never the raw
    * URL. Made once per route, so a request neither builds `request.routeOptions` nor hashes its
-   * labels: the histogram's child per method and status is looked up in a small map.
+   * labels.
    */
   observeRoute = (route: string): ((request: FastifyRequest, reply: FastifyReply) => void) => {
-    const children = new Map<string, Histogram.Internal<'method' | 'route' | 'status'>>();
-    return (request, reply) => {
-      const { method } = request;
-      const status = reply.statusCode;
-      const key = `${method} ${status}`;
-      let child = children.get(key);
-      if (!child) {
-        child = this.httpDuration.labels({ method, route, status: String(status) });
-        children.set(key, child);
-      }
-      child.observe(reply.elapsedTime / 1000);
-    };
+    const durationBy = childPerLabels((method, status) =>
+      this.httpDuration.labels(method as string, route, status as string),
+    );
+    return (request, reply) =>
+      durationBy(request.method, String(reply.statusCode)).observe(reply.elapsedTime / 1000);
   };
 
   /** The text a scrape receives; in a node:cluster worker, the sum over every worker. */
@@ -100,4 +97,22 @@ export class ServiceMetrics {
   get contentType(): string {
     return this.registry.contentType;
   }
+}
+
+/**
+ * A metric's child per label values (in the metric's label order), kept once made: given an
+ * object, prom-client sorts and joins the label names on every call. The label sets are closed,
+ * so the map stays small.
+ */
+function childPerLabels<C>(make: (...values: string[]) => C): (...values: string[]) => C {
+  const children = new Map<string, C>();
+  return (...values) => {
+    const key = values.join('\u0000');
+    let child = children.get(key);
+    if (!child) {
+      child = make(...values);
+      children.set(key, child);
+    }
+    return child;
+  };
 }
