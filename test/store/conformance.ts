@@ -161,6 +161,38 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(states.filter((s) => s?.status === 'pending')).toHaveLength(1);
       });
 
+      it('writes sends of one moment each on its own: a later send supersedes, a bad one fails alone', async () => {
+        const existing = verification();
+        await store.createVerifications([existing]);
+        const fresh = Array.from({ length: 8 }, (_, i) => verification({ destination: `f${i}@example.com` }));
+        const [early, late] = [
+          verification({ destination: 'x@example.com' }),
+          verification({ destination: 'x@example.com' }),
+        ];
+        // The same id again: the primary key refuses this one send.
+        const clash = verification({
+          id: existing.id,
+          groupId: existing.id,
+          destination: 'clash@example.com',
+        });
+        const outcomes = await Promise.allSettled([
+          ...fresh.map((r) => store.createVerifications([r])),
+          store.createVerifications([early]),
+          store.createVerifications([clash]),
+          store.createVerifications([late]),
+        ]);
+        expect(outcomes.map((o) => o.status)).toEqual([
+          ...fresh.map(() => 'fulfilled'),
+          'fulfilled',
+          'rejected',
+          'fulfilled',
+        ]);
+        for (const r of fresh) expect((await store.getVerification('acc_1', r.id))?.status).toBe('pending');
+        expect((await store.getVerification('acc_1', early.id))?.status).toBe('canceled');
+        expect((await store.getVerification('acc_1', late.id))?.status).toBe('pending');
+        expect((await store.getVerification('acc_1', existing.id))?.destination).toBe(existing.destination);
+      });
+
       it('counts 60 parallel attempts atomically: exactly max_attempts succeed', async () => {
         const v = verification({ maxAttempts: 5 });
         await store.createVerifications([v]);

@@ -16,6 +16,7 @@ import type {
   Store,
   SweepResult,
 } from '../interface.js';
+import { StoreUnavailable } from '../interface.js';
 import {
   type AccountRow,
   type ApiKeyRow,
@@ -132,6 +133,8 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Sends of the current turn are written before the pool goes.
+    if (this.sendBatch) await this.writeSendBatch();
     await this.pool.end();
   }
 
@@ -221,9 +224,68 @@ export class PostgresStore implements Store {
     });
   }
 
-  async createVerifications(rows: NewVerification[]) {
+  /**
+   * Sends are written in batches: those that arrive in one event-loop turn go to the database as
+   * one statement and one commit, as SQLite's group commit does; each resolves once that
+   * statement has committed. A conflict inside the batch (two sends to one destination, a lost
+   * race with another instance, a bad row) fails the whole statement; the sends of that batch
+   * then run one by one, in arrival order, so each gets its own outcome and a later send still
+   * supersedes an earlier one.
+   */
+  createVerifications(rows: NewVerification[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (!this.sendBatch) {
+        this.sendBatch = [];
+        setImmediate(() => void this.writeSendBatch());
+      }
+      this.sendBatch.push({ rows, resolve, reject });
+    });
+  }
+
+  private sendBatch: Array<{
+    rows: NewVerification[];
+    resolve: () => void;
+    reject: (err: unknown) => void;
+  }> | null = null;
+
+  private async writeSendBatch(): Promise<void> {
+    const batch = this.sendBatch ?? [];
+    this.sendBatch = null;
+    if (batch.length > 1) {
+      try {
+        await this.supersedeAndInsert(batch.flatMap((send) => send.rows));
+        for (const send of batch) send.resolve();
+        return;
+      } catch (err) {
+        // Unreachable is the same answer for every send: no point in trying each.
+        if (err instanceof StoreUnavailable) {
+          for (const send of batch) send.reject(err);
+          return;
+        }
+      }
+    }
+    for (const send of batch) await this.insertSend(send.rows).then(send.resolve, send.reject);
+  }
+
+  /** One send's rows on their own, superseding whatever is pending for their destinations. */
+  private async insertSend(rows: NewVerification[]): Promise<void> {
+    // A send that raced another one to the same destination lost on verifications_one_live; its
+    // next try sees the winner's row and supersedes it. Each lost race means another send
+    // committed, so the retries are few; the bound only guards against a livelock.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.supersedeAndInsert(rows);
+        return;
+      } catch (err) {
+        const lostRace = (err as { constraint?: string }).constraint === 'verifications_one_live';
+        if (!lostRace || attempt >= 10) throw err;
+      }
+    }
+  }
+
+  private async supersedeAndInsert(rows: NewVerification[]): Promise<void> {
     const col = <K extends keyof NewVerification>(k: K) => rows.map((v) => v[k]);
-    const params = [
+    await this.query(SQL.supersedeAndInsert, [
       col('id'),
       col('accountId'),
       col('groupId'),
@@ -238,19 +300,7 @@ export class PostgresStore implements Store {
       col('expiresAt'),
       col('deliveryStatus'),
       col('outbox'),
-    ];
-    // A send that raced another one to the same destination lost on verifications_one_live; its
-    // next try sees the winner's row and supersedes it. Each lost race means another send
-    // committed, so the retries are few; the bound only guards against a livelock.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.query(SQL.supersedeAndInsert, params);
-        return;
-      } catch (err) {
-        const lostRace = (err as { constraint?: string }).constraint === 'verifications_one_live';
-        if (!lostRace || attempt >= 10) throw err;
-      }
-    }
+    ]);
   }
 
   async getVerification(accountId: string, id: string) {
