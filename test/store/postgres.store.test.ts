@@ -3,6 +3,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/domain/clock.js';
+import type { NewVerification } from '../../src/domain/types.js';
 import { openStore } from '../../src/store/factory.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SQL } from '../../src/store/postgres/statements.js';
@@ -227,6 +228,40 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
         const plan = JSON.stringify(rows[0]);
         expect(plan, name).toContain('verifications_group');
         expect(plan, name).not.toContain('verifications_pending_expiry');
+      }
+      // A batch of sends: each fresh row finds its predecessor by verifications_one_live, which is
+      // updated by primary key; never a join that reads every pending row.
+      for (const size of [1, 50]) {
+        const batch = Array.from({ length: size }, (_, i) =>
+          verification({
+            id: `new${i}`,
+            groupId: `new${i}`,
+            accountId: 'acc_1',
+            destination: `u${i * 7}@example.com`,
+          }),
+        );
+        const column = (k: keyof NewVerification) => batch.map((v) => v[k]);
+        const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${SQL.supersedeAndInsert}`, [
+          column('id'),
+          column('accountId'),
+          column('groupId'),
+          column('channel'),
+          column('destination'),
+          column('deliveryType'),
+          column('country'),
+          column('purpose'),
+          column('codeHash'),
+          column('maxAttempts'),
+          column('createdAt'),
+          column('expiresAt'),
+          column('deliveryStatus'),
+          column('outbox'),
+        ]);
+        const plan = JSON.stringify(rows[0]);
+        expect(plan, `supersedeAndInsert of ${size}`).toContain('verifications_one_live');
+        expect(plan, `supersedeAndInsert of ${size}`).toContain('verifications_pkey');
+        expect(plan, `supersedeAndInsert of ${size}`).not.toContain('verifications_pending_expiry');
+        expect(plan, `supersedeAndInsert of ${size}`).not.toContain('Hash Join');
       }
     } finally {
       await admin.end();

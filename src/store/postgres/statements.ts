@@ -36,14 +36,26 @@ export const SQL = {
   // destinations, then the INSERT adds the new ones (the count makes PostgreSQL finish the UPDATE
   // first; an unreferenced data-modifying CTE may run after the main statement). A send racing
   // this one to the same destination is caught by verifications_one_live and retried.
+  // The plan must not depend on the batch's size or the statistics: a join of many fresh rows
+  // with the table was planned as a hash join over every pending row, a cost that grows with
+  // the table. So each fresh row looks up its pending predecessor in verifications_one_live
+  // (OFFSET 0 keeps the lookup from being flattened into such a join), and the predecessors
+  // are updated by primary key.
   supersedeAndInsert: `WITH fresh AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
         $8::text[], $9::bytea[], $10::int[], $11::bigint[], $12::bigint[], $13::text[], $14::text[])
         AS f(${VERIFICATION_COLUMNS})
     ), superseded AS (
-      UPDATE verifications v SET status = 'canceled' FROM fresh f
-      WHERE v.status = 'pending' AND v.destination = f.destination AND v.account_id = f.account_id
-        AND v.channel = f.channel
+      UPDATE verifications v SET status = 'canceled'
+      WHERE v.id = ANY (ARRAY(
+          SELECT old.id FROM fresh f CROSS JOIN LATERAL (
+            SELECT w.id FROM verifications w
+            WHERE w.destination = f.destination AND w.account_id = f.account_id
+              AND w.channel = f.channel AND w.status = 'pending'
+            OFFSET 0
+          ) old
+        ))
+        AND ${GROUP_PENDING('v.')}
       RETURNING v.id
     )
     INSERT INTO verifications (${VERIFICATION_COLUMNS})
