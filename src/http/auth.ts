@@ -41,12 +41,12 @@ export function apiKeyAuth(store: Store): onRequestHookHandler {
     const token = bearerToken(request);
     // The shape check spares the database a lookup for obvious garbage.
     if (!token || !KEY_PATTERN.test(token)) return done(refuse(reply, token));
-    const cached = keys.cached(token);
-    if (cached) {
-      request.apiKey = cached;
+    const found = keys.find(token);
+    if (!(found instanceof Promise)) {
+      request.apiKey = found;
       return done();
     }
-    keys.find(token).then((key) => {
+    found.then((key) => {
       if (!key) return done(refuse(reply, token));
       request.apiKey = key;
       done();

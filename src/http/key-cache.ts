@@ -22,17 +22,19 @@ export class ApiKeyCache {
     private readonly ttlMs = KEY_CACHE_TTL_MS,
   ) {}
 
-  /** The key for `token` if this cache holds it and it has not expired; no database access. */
-  cached(token: string): AuthenticatedKey | null {
-    const hit = this.entries.get(hashApiKey(token));
-    return hit && hit.expiresAt > performance.now() ? hit.key : null;
-  }
-
-  async find(token: string): Promise<AuthenticatedKey | null> {
+  /**
+   * The key for `token`: at once when this cache holds it (nearly every request), else a promise
+   * of the database's answer (null for an unknown or revoked key). The token is hashed once.
+   */
+  find(token: string): AuthenticatedKey | Promise<AuthenticatedKey | null> {
     const hash = hashApiKey(token);
     const now = performance.now();
     const hit = this.entries.get(hash);
     if (hit && hit.expiresAt > now) return hit.key;
+    return this.fetch(hash, now);
+  }
+
+  private async fetch(hash: string, now: number): Promise<AuthenticatedKey | null> {
     const generation = this.generation;
     const key = await this.store.findActiveApiKey(hash);
     this.entries.delete(hash);
