@@ -57,6 +57,12 @@ export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
   private readonly pool: pg.Pool;
   private closed = false;
+  /** The sends of the current event-loop turn, written together (see createVerifications). */
+  private sendBatch: Array<{
+    rows: NewVerification[];
+    resolve: () => void;
+    reject: (err: unknown) => void;
+  }> | null = null;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = new pg.Pool({
@@ -241,12 +247,6 @@ export class PostgresStore implements Store {
       this.sendBatch.push({ rows, resolve, reject });
     });
   }
-
-  private sendBatch: Array<{
-    rows: NewVerification[];
-    resolve: () => void;
-    reject: (err: unknown) => void;
-  }> | null = null;
 
   private async writeSendBatch(): Promise<void> {
     const batch = this.sendBatch ?? [];
