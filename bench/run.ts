@@ -14,13 +14,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { Ceilings } from './ceilings.js';
 import { fillPostgres, fillSqlite } from './fill.js';
 import { killAll, run } from './processes.js';
 import { printGrowth, printTable } from './report.js';
 import {
   type BenchOptions,
   type GrowthRow,
-  measureCeiling,
   measureGrowth,
   measureService,
   postgresPool,
@@ -255,6 +255,31 @@ async function measurePairedGrowth(database: string, now: number) {
   }
 }
 
+/** One scenario: the service on a fresh copy of the database, measured at every connection count. */
+async function scenario(database: string, table: string, workers: number, now: number) {
+  const name = `${database}-${table}-${workers}w`;
+  process.stderr.write(`${name}\n`);
+  const dataDir = mkdtempSync(join(scratch, `${name}-`));
+  let prepared: PreparedDatabase | null = null;
+  try {
+    prepared = await prepareDatabase(database, table, dataDir, now);
+    return await measureService(options, {
+      name,
+      workers,
+      redisUrl: workers > 1 ? redisUrl : undefined,
+      databaseUrl: prepared.url,
+      dataDir,
+      readPool: prepared.readPool,
+    });
+  } catch (err) {
+    return { scenario: name, rows: [], skipped: `failed: ${(err as Error).message}` };
+  } finally {
+    await prepared?.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (workers > 1) await clearRedis().catch(() => undefined);
+  }
+}
+
 async function main(): Promise<void> {
   mkdirSync(options.resultsDir, { recursive: true });
   await buildIfNeeded();
@@ -262,8 +287,8 @@ async function main(): Promise<void> {
   process.stderr.write(
     `bench: ${options.durationSeconds} s per measurement, connections ${options.connections.join('/')}\n`,
   );
-  process.stderr.write('ceiling: bare Fastify\n');
-  const ceiling = await measureCeiling(options);
+  const ceilings = new Ceilings(options);
+  await ceilings.measure();
   const outcomes: ScenarioOutcome[] = [];
   const growth: GrowthRow[] = [];
   const now = Date.now();
@@ -278,37 +303,20 @@ async function main(): Promise<void> {
     }
     for (const table of tables) {
       for (const workers of workerCounts) {
-        const name = `${database}-${table}-${workers}w`;
-        process.stderr.write(`${name}\n`);
-        const dataDir = mkdtempSync(join(scratch, `${name}-`));
-        let prepared: PreparedDatabase | null = null;
-        try {
-          prepared = await prepareDatabase(database, table, dataDir, now);
-          outcomes.push(
-            await measureService(options, {
-              name,
-              workers,
-              redisUrl: workers > 1 ? redisUrl : undefined,
-              databaseUrl: prepared.url,
-              dataDir,
-              readPool: prepared.readPool,
-            }),
-          );
-        } catch (err) {
-          outcomes.push({ scenario: name, rows: [], skipped: `failed: ${(err as Error).message}` });
-        } finally {
-          await prepared?.dispose();
-          rmSync(dataDir, { recursive: true, force: true });
-          if (workers > 1) await clearRedis().catch(() => undefined);
-        }
+        outcomes.push(
+          ...(await ceilings.around(async () => [await scenario(database, table, workers, now)])),
+        );
       }
     }
     if (growthRounds > 0 && tables.includes('empty') && tables.includes('1m')) {
       process.stderr.write(`${database}: 1M rows against empty, paired (${growthRounds} ABBA rounds)\n`);
       try {
-        const measured = await measurePairedGrowth(database, now);
-        growth.push(...measured.rows);
-        outcomes.push(...measured.outcomes);
+        const measured = await ceilings.around(async () => {
+          const paired = await measurePairedGrowth(database, now);
+          growth.push(...paired.rows);
+          return paired.outcomes;
+        });
+        outcomes.push(...measured);
       } catch (err) {
         outcomes.push({
           scenario: `${database}-growth`,
@@ -319,19 +327,7 @@ async function main(): Promise<void> {
     }
   }
 
-  // Measured again at the end: on a shared machine the ceiling drifts, and the ratios use the mean.
-  process.stderr.write('ceiling again: bare Fastify\n');
-  const ceilingEnd = await measureCeiling(options, 'bare-fastify (end)');
-  const ceilingAt = new Map(
-    ceiling.map((r) => {
-      const end = ceilingEnd.find((e) => e.connections === r.connections)?.requestsPerSecond;
-      return [r.connections, end === undefined ? r.requestsPerSecond : (r.requestsPerSecond + end) / 2];
-    }),
-  );
-  const all: Row[] = [...ceiling, ...ceilingEnd, ...outcomes.flatMap((o) => o.rows)].map((r) => ({
-    ...r,
-    ratio: Math.round((r.requestsPerSecond / (ceilingAt.get(r.connections) ?? Number.NaN)) * 100) / 100,
-  }));
+  const all: Row[] = [...ceilings.withDrift(), ...outcomes.flatMap((o) => o.rows)];
   const skipped = outcomes.filter((o) => o.skipped).map((o) => ({ scenario: o.scenario, reason: o.skipped }));
   const logs = outcomes
     .filter((o) => o.logLines !== undefined)

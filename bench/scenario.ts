@@ -25,6 +25,8 @@ export interface Row extends Omit<LoadResult, 'requests' | 'poolUsed'> {
   peakRssMb: number | null;
   /** CPU time the server used per answered request, in microseconds (all its threads). */
   cpuUsPerRequest: number | null;
+  /** The ceiling this row is compared with (see Ceilings), and the ratio to it. */
+  ceilingRps?: number;
   ratio?: number;
 }
 
