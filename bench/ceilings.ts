@@ -1,10 +1,11 @@
 import { type BenchOptions, measureCeiling, type Row, type ScenarioOutcome } from './scenario.js';
 
 /**
- * The ceiling, measured before the first step of a run and again after every step that measured
- * the service. On a shared machine the ceiling drifts by a fifth within minutes, so a step's rows
- * are compared with the mean of the ceilings taken just before and just after it, never with one
- * taken a quarter of an hour away.
+ * The ceiling, measured before the first scenario of a run and again after every scenario. On a
+ * shared machine it drifts by a fifth or more within minutes, so a scenario's rows are compared
+ * with the mean of the ceilings taken just before and just after it, never with one taken a
+ * quarter of an hour away. (The paired growth step compares two services with each other and
+ * has no rows of its own, so no ceiling is measured after it.)
  */
 export class Ceilings {
   /** Every ceiling measurement, in order. */
@@ -20,7 +21,7 @@ export class Ceilings {
     this.rows.push(...this.last);
   }
 
-  /** Runs a step; when it measured anything, measures the ceiling again and sets the step's ratios. */
+  /** Runs a step; when it has rows, measures the ceiling again and sets their ratios. */
   async around(step: () => Promise<ScenarioOutcome[]>): Promise<ScenarioOutcome[]> {
     const before = this.last;
     const outcomes = await step();
