@@ -401,6 +401,41 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         const right = await times(30, () => attempt('acc_1', w.id, T0, () => w.id));
         expect(right.filter((o) => o.consumed)).toHaveLength(1);
       });
+
+      it('counts each guess of one moment on its own: other requests, the same one twice, both of a pair', async () => {
+        const [a, b] = [verification(), verification()];
+        const [email, sms] = dualPair({ maxAttempts: 5 });
+        const expired = verification({ expiresAt: T0 - 1 });
+        for (const rows of [[a], [b], [email, sms], [expired]]) await store.createVerifications(rows);
+        // Started together: a store that batches the attempts of one turn gets them in one batch.
+        const outcomes = await Promise.all([
+          attempt('acc_1', a.id, T0, none),
+          attempt('acc_1', b.id, T0, () => b.id),
+          attempt('acc_1', a.id, T0, none),
+          attempt('acc_1', email.id, T0, none),
+          attempt('acc_1', sms.id, T0, none),
+          attempt('acc_2', a.id, T0, none),
+          attempt('acc_1', 'no-such-id', T0, none),
+          attempt('acc_1', expired.id, T0, none),
+        ]);
+        expect(
+          outcomes
+            .map((o) => o.counted?.attempts ?? null)
+            .slice(0, 5)
+            .sort(),
+        ).toEqual([1, 1, 1, 2, 2]);
+        expect(outcomes[1]).toMatchObject({ winnerId: b.id, consumed: true });
+        expect(outcomes.slice(5).map((o) => [o.request?.id ?? null, o.counted])).toEqual([
+          [null, null],
+          [null, null],
+          [expired.id, null],
+        ]);
+        expect((await store.getVerification('acc_1', a.id))?.attempts).toBe(2);
+        expect((await store.getVerification('acc_1', b.id))?.status).toBe('verified');
+        for (const row of [email, sms])
+          expect((await store.getVerification('acc_1', row.id))?.attempts).toBe(2);
+        expect((await store.getVerification('acc_1', expired.id))?.attempts).toBe(0);
+      });
     });
 
     describe('outbox', () => {

@@ -263,6 +263,22 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
         expect(plan, `supersedeAndInsert of ${size}`).not.toContain('verifications_pending_expiry');
         expect(plan, `supersedeAndInsert of ${size}`).not.toContain('Hash Join');
       }
+      // A batch of guesses: each finds its request by primary key and its group by
+      // verifications_group; the table is never scanned whole. (The one hash join in this plan is
+      // of the batch's own results: the requests with the rows counted for them.)
+      for (const size of [2, 50]) {
+        const ids = Array.from({ length: size }, (_, i) => `v${i * 97 + 1}`);
+        const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${SQL.readAndCountAttempts}`, [
+          ids,
+          ids.map(() => 'acc_1'),
+          ids.map(() => T0),
+        ]);
+        const plan = JSON.stringify(rows[0]);
+        expect(plan, `readAndCountAttempts of ${size}`).toContain('verifications_group');
+        expect(plan, `readAndCountAttempts of ${size}`).toContain('verifications_pkey');
+        expect(plan, `readAndCountAttempts of ${size}`).not.toContain('verifications_pending_expiry');
+        expect(plan, `readAndCountAttempts of ${size}`).not.toContain('Seq Scan');
+      }
     } finally {
       await admin.end();
       await store.close();

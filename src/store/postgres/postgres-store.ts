@@ -45,6 +45,15 @@ export interface PostgresStoreOptions {
 }
 
 type Params = unknown[];
+/** A row of readAndCountAttempt: the request, and one counted row of its group (or nulls). */
+type AttemptRow = Record<string, unknown>;
+interface AttemptCall {
+  requestId: string;
+  accountId: string;
+  now: number;
+  resolve: (rows: AttemptRow[]) => void;
+  reject: (err: unknown) => void;
+}
 type Runner = Pick<pg.PoolClient, 'query'>;
 
 /**
@@ -63,6 +72,8 @@ export class PostgresStore implements Store {
     resolve: () => void;
     reject: (err: unknown) => void;
   }> | null = null;
+  /** The verify attempts of the current event-loop turn, counted together (see attempt). */
+  private attemptBatch: AttemptCall[] | null = null;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = new pg.Pool({
@@ -139,8 +150,9 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    // Sends of the current turn are written before the pool goes.
+    // Sends and attempts of the current turn are written before the pool goes.
     if (this.sendBatch) await this.writeSendBatch();
+    if (this.attemptBatch) await this.countAttemptBatch();
     await this.pool.end();
   }
 
@@ -315,7 +327,8 @@ export class PostgresStore implements Store {
   /**
    * A verify attempt in two round trips (one for a wrong code): the first statement reads the
    * request and counts the attempt of its group, the second consumes the matched code. Each is
-   * atomic under PostgreSQL's row locks, as in the stepwise path this replaces.
+   * atomic under PostgreSQL's row locks, as in the stepwise path this replaces. The first is
+   * batched like the sends: the attempts of one event-loop turn are counted in one statement.
    */
   async attempt(
     accountId: string,
@@ -324,7 +337,13 @@ export class PostgresStore implements Store {
     pick: (rows: CountedAttempt['rows']) => string | null,
   ): Promise<AttemptOutcome> {
     // One row per counted row of the group, or one row with null counted_* columns.
-    const { rows } = await this.query(SQL.readAndCountAttempt, [requestId, accountId, now]);
+    const rows = await new Promise<AttemptRow[]>((resolve, reject) => {
+      if (!this.attemptBatch) {
+        this.attemptBatch = [];
+        setImmediate(() => void this.countAttemptBatch());
+      }
+      this.attemptBatch.push({ requestId, accountId, now, resolve, reject });
+    });
     const first = rows[0];
     if (!first) return { request: null, counted: null, winnerId: null, consumed: false };
     const request = rowToVerification(first);
@@ -335,6 +354,42 @@ export class PostgresStore implements Store {
     const winnerId = counted ? pick(counted.rows) : null;
     const consumed = winnerId !== null && (await this.consume(request.groupId, winnerId, now));
     return { request, counted, winnerId, consumed };
+  }
+
+  private async countAttemptBatch(): Promise<void> {
+    const batch = this.attemptBatch ?? [];
+    this.attemptBatch = null;
+    let alone = batch;
+    if (batch.length > 1) {
+      try {
+        const { rows } = await this.query<AttemptRow & { n: string; deferred: boolean }>(
+          SQL.readAndCountAttempts,
+          [batch.map((a) => a.requestId), batch.map((a) => a.accountId), batch.map((a) => a.now)],
+        );
+        const byCall = batch.map((): AttemptRow[] => []);
+        for (const row of rows) byCall[Number(row.n) - 1]?.push(row);
+        // A guess on a group that another guess of the batch counted on runs again on its own.
+        alone = batch.filter((call, i) => {
+          const own = byCall[i] as AttemptRow[];
+          if (own[0]?.deferred === true) return true;
+          call.resolve(own);
+          return false;
+        });
+      } catch (err) {
+        // Unreachable is the same answer for every guess; any other error is tried one by one,
+        // so that it reaches only the guess it belongs to.
+        if (err instanceof StoreUnavailable) {
+          for (const call of batch) call.reject(err);
+          return;
+        }
+      }
+    }
+    for (const call of alone) {
+      await this.query<AttemptRow>(SQL.readAndCountAttempt, [call.requestId, call.accountId, call.now]).then(
+        ({ rows }) => call.resolve(rows),
+        call.reject,
+      );
+    }
   }
 
   async consume(groupId: string, winnerId: string, now: number) {

@@ -82,6 +82,44 @@ export const SQL = {
     SELECT req.*, c.id AS counted_id, c.channel AS counted_channel, c.code_hash AS counted_code_hash,
       c.attempts AS counted_attempts, c.max_attempts AS counted_max_attempts
     FROM req LEFT JOIN counted c ON true ORDER BY c.id`,
+  // readAndCountAttempt for the guesses of one event-loop turn ($1 ids, $2 accounts, $3 times), in
+  // one statement and one commit. An UPDATE changes a row once however many joined rows name it,
+  // so two guesses on one group (the same id twice, or both ids of a dual pair) would count as
+  // one: only the first guess of each live group counts here, and the others come back marked
+  // `deferred`, to be run again after this statement, each counting on its own. Each guess looks
+  // its request up by primary key and its group by verifications_group (OFFSET 0 keeps those
+  // lookups from being flattened into a join planned over the whole table); the rows counted
+  // are then updated by primary key, and re-checked under their locks as in the single form.
+  readAndCountAttempts: `WITH tried AS (
+      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY AS t(id, account_id, tried_at, n)
+    ), req AS (
+      SELECT t.n, t.tried_at, r.* FROM tried t CROSS JOIN LATERAL (
+        SELECT ${VERIFICATION_SELECT} FROM verifications
+        WHERE id = t.id AND account_id = t.account_id
+        OFFSET 0
+      ) r
+    ), live AS (
+      SELECT DISTINCT ON (group_id) n, group_id, tried_at FROM req
+      WHERE status = 'pending' AND expires_at > tried_at
+      ORDER BY group_id, n
+    ), target AS (
+      SELECT live.n, live.tried_at, g.id FROM live CROSS JOIN LATERAL (
+        SELECT w.id FROM verifications w WHERE w.group_id = live.group_id AND ${GROUP_PENDING('w.')}
+        OFFSET 0
+      ) g
+    ), counted AS (
+      UPDATE verifications v SET attempts = v.attempts + 1
+      FROM target
+      WHERE v.id = target.id AND ${GROUP_PENDING('v.')} AND v.attempts < v.max_attempts
+        AND v.expires_at > target.tried_at
+      RETURNING target.n, v.id, v.channel, v.code_hash, v.attempts, v.max_attempts
+    )
+    SELECT req.*,
+      req.status = 'pending' AND req.expires_at > req.tried_at
+        AND NOT EXISTS (SELECT 1 FROM live WHERE live.n = req.n) AS deferred,
+      c.id AS counted_id, c.channel AS counted_channel, c.code_hash AS counted_code_hash,
+      c.attempts AS counted_attempts, c.max_attempts AS counted_max_attempts
+    FROM req LEFT JOIN counted c ON c.n = req.n ORDER BY req.n, c.id`,
   // Locking the winner first makes a concurrent consume wait, then find it no longer pending.
   consume: `WITH winner AS (
       SELECT id FROM verifications WHERE id = $1 AND group_id = $3 AND status = 'pending' FOR UPDATE
