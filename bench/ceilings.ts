@@ -4,8 +4,8 @@ import { type BenchOptions, measureCeiling, type Row, type ScenarioOutcome } fro
  * The ceiling, measured before the first scenario of a run and again after every scenario. On a
  * shared machine it drifts by a fifth or more within minutes, so a scenario's rows are compared
  * with the mean of the ceilings taken just before and just after it, never with one taken a
- * quarter of an hour away. (The paired growth step compares two services with each other and
- * has no rows of its own, so no ceiling is measured after it.)
+ * quarter of an hour away. (The paired growth step compares two services with each other, not
+ * with the ceiling.)
  */
 export class Ceilings {
   /** Every ceiling measurement, in order. */
