@@ -32,6 +32,7 @@ import {
 import { applyMigrations } from './migrate.js';
 import { isConnectionError, isRetryable, toStoreError } from './pg-errors.js';
 import { SQL } from './statements.js';
+import { TurnBatch } from './turn-batch.js';
 
 export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */
@@ -47,6 +48,11 @@ export interface PostgresStoreOptions {
 type Params = unknown[];
 /** A row of readAndCountAttempt: the request, and one counted row of its group (or nulls). */
 type AttemptRow = Record<string, unknown>;
+interface SendCall {
+  rows: NewVerification[];
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
 interface AttemptCall {
   requestId: string;
   accountId: string;
@@ -67,13 +73,9 @@ export class PostgresStore implements Store {
   private readonly pool: pg.Pool;
   private closed = false;
   /** The sends of the current event-loop turn, written together (see createVerifications). */
-  private sendBatch: Array<{
-    rows: NewVerification[];
-    resolve: () => void;
-    reject: (err: unknown) => void;
-  }> | null = null;
+  private readonly sends = new TurnBatch<SendCall>((batch) => this.writeSendBatch(batch));
   /** The verify attempts of the current event-loop turn, counted together (see attempt). */
-  private attemptBatch: AttemptCall[] | null = null;
+  private readonly attempts = new TurnBatch<AttemptCall>((batch) => this.countAttemptBatch(batch));
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = new pg.Pool({
@@ -151,8 +153,8 @@ export class PostgresStore implements Store {
     if (this.closed) return;
     this.closed = true;
     // Sends and attempts of the current turn are written before the pool goes.
-    if (this.sendBatch) await this.writeSendBatch();
-    if (this.attemptBatch) await this.countAttemptBatch();
+    await this.sends.flush();
+    await this.attempts.flush();
     await this.pool.end();
   }
 
@@ -251,18 +253,10 @@ export class PostgresStore implements Store {
    * supersedes an earlier one.
    */
   createVerifications(rows: NewVerification[]): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (!this.sendBatch) {
-        this.sendBatch = [];
-        setImmediate(() => void this.writeSendBatch());
-      }
-      this.sendBatch.push({ rows, resolve, reject });
-    });
+    return new Promise((resolve, reject) => this.sends.add({ rows, resolve, reject }));
   }
 
-  private async writeSendBatch(): Promise<void> {
-    const batch = this.sendBatch ?? [];
-    this.sendBatch = null;
+  private async writeSendBatch(batch: SendCall[]): Promise<void> {
     if (batch.length > 1) {
       try {
         await this.supersedeAndInsert(batch.flatMap((send) => send.rows));
@@ -337,13 +331,9 @@ export class PostgresStore implements Store {
     pick: (rows: CountedAttempt['rows']) => string | null,
   ): Promise<AttemptOutcome> {
     // One row per counted row of the group, or one row with null counted_* columns.
-    const rows = await new Promise<AttemptRow[]>((resolve, reject) => {
-      if (!this.attemptBatch) {
-        this.attemptBatch = [];
-        setImmediate(() => void this.countAttemptBatch());
-      }
-      this.attemptBatch.push({ requestId, accountId, now, resolve, reject });
-    });
+    const rows = await new Promise<AttemptRow[]>((resolve, reject) =>
+      this.attempts.add({ requestId, accountId, now, resolve, reject }),
+    );
     const first = rows[0];
     if (!first) return { request: null, counted: null, winnerId: null, consumed: false };
     const request = rowToVerification(first);
@@ -356,9 +346,7 @@ export class PostgresStore implements Store {
     return { request, counted, winnerId, consumed };
   }
 
-  private async countAttemptBatch(): Promise<void> {
-    const batch = this.attemptBatch ?? [];
-    this.attemptBatch = null;
+  private async countAttemptBatch(batch: AttemptCall[]): Promise<void> {
     let alone = batch;
     if (batch.length > 1) {
       try {
