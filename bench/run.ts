@@ -200,13 +200,18 @@ async function prepareDatabase(
   };
 }
 
+/** Migrates the database at `url` and fills it, saying how long that took. */
+async function migrateAndFill(url: string, fill: () => Promise<void> | void): Promise<void> {
+  const t0 = Date.now();
+  await migrate(url);
+  await fill();
+  process.stderr.write(`  filled ${rows} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+}
+
 async function filledSqliteTemplate(now: number): Promise<string> {
   if (!sqliteTemplate) {
     const file = join(scratch, 'template.db');
-    const t0 = Date.now();
-    await migrate(`sqlite:${file}`);
-    fillSqlite(file, rows, now);
-    process.stderr.write(`  filled ${rows} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+    await migrateAndFill(`sqlite:${file}`, () => fillSqlite(file, rows, now));
     sqliteTemplate = file;
   }
   return sqliteTemplate;
@@ -217,10 +222,7 @@ async function filledPostgresTemplate(now: number): Promise<string> {
     const db = `cv_bench_template_${randomBytes(4).toString('hex')}`;
     await admin((c) => c.query(`CREATE DATABASE ${db}`));
     createdDatabases.push(db);
-    const t0 = Date.now();
-    await migrate(databaseUrl(db));
-    await fillPostgres(databaseUrl(db), rows, now);
-    process.stderr.write(`  filled ${rows} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+    await migrateAndFill(databaseUrl(db), () => fillPostgres(databaseUrl(db), rows, now));
     postgresTemplate = db;
   }
   return postgresTemplate;
