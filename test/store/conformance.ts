@@ -436,6 +436,28 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           expect((await store.getVerification('acc_1', row.id))?.attempts).toBe(2);
         expect((await store.getVerification('acc_1', expired.id))?.attempts).toBe(0);
       });
+      it('consumes each code of one moment once: other groups, the same code twice, both of a pair', async () => {
+        const [a, b, c, done] = [verification(), verification(), verification(), verification()];
+        const [email, sms] = dualPair();
+        for (const rows of [[a], [b], [c], [done], [email, sms]]) await store.createVerifications(rows);
+        expect(await store.consume(done.groupId, done.id, T0)).toBe(true);
+        // Started together: a store that batches the consumes of one turn gets them in one batch.
+        const consumed = await Promise.all([
+          store.consume(a.groupId, a.id, T0),
+          store.consume(email.groupId, email.id, T0),
+          store.consume(b.groupId, b.id, T0),
+          store.consume(a.groupId, a.id, T0),
+          store.consume(sms.groupId, sms.id, T0),
+          store.consume(done.groupId, done.id, T0),
+          store.consume(b.groupId, a.id, T0),
+          store.consume(c.groupId, 'no-such-id', T0),
+          store.consume(c.groupId, c.id, T0),
+        ]);
+        expect(consumed).toEqual([true, true, true, false, false, false, false, false, true]);
+        const status = async (v: { id: string }) => (await store.getVerification('acc_1', v.id))?.status;
+        for (const v of [a, b, c, done]) expect(await status(v)).toBe('verified');
+        expect([await status(email), await status(sms)]).toEqual(['verified', 'canceled']);
+      });
     });
 
     describe('outbox', () => {

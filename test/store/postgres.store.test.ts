@@ -11,7 +11,7 @@ import { Sweeper } from '../../src/store/sweeper.js';
 import { startFlakyProxy } from '../support/flaky-proxy.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
-import { DAY, MINUTE, T0, verification } from './fixtures.js';
+import { DAY, dualPair, MINUTE, T0, verification } from './fixtures.js';
 
 /** A loopback port nobody listens on. */
 async function closedPort(): Promise<number> {
@@ -198,6 +198,46 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
     }
   });
 
+  it('settles a group once when one batch of consumes names it twice, whatever the join plan', async () => {
+    // An UPDATE changes a row once however many joined rows name it, and which one wins is up to
+    // the plan: two winners of one group in one statement could both be marked verified. A merge
+    // join (nested loops and hash joins off) orders the joined rows differently from the default
+    // plan; without the one-winner-per-group rule of consumeMany this test fails under it.
+    const fresh = await createTestDatabase();
+    const store = new PostgresStore(fresh.url);
+    const admin = new pg.Client({ connectionString: fresh.url });
+    try {
+      await store.migrate();
+      await admin.connect();
+      await admin.query('SET enable_nestloop = off; SET enable_hashjoin = off');
+      const pairs = Array.from({ length: 20 }, (_, i): [NewVerification, NewVerification] => {
+        const [email, sms] = dualPair();
+        return [email, { ...sms, destination: `+1415555${String(100 + i).padStart(4, '0')}` }];
+      });
+      for (const pair of pairs) await store.createVerifications(pair);
+      // The SMS row of each pair first, then the email row, then the SMS row again.
+      const calls = [
+        ...pairs.map(([, sms]) => sms),
+        ...pairs.map(([email]) => email),
+        ...pairs.map(([, sms]) => sms),
+      ];
+      const { rows } = await admin.query(SQL.consumeMany, [
+        calls.map((v) => v.id),
+        calls.map((v) => v.groupId),
+        calls.map(() => T0),
+      ]);
+      expect(rows.map((r) => Number(r.n)).sort((x, y) => x - y)).toEqual(pairs.map((_, i) => i + 1));
+      for (const [email, sms] of pairs) {
+        expect((await store.getVerification('acc_1', sms.id))?.status).toBe('verified');
+        expect((await store.getVerification('acc_1', email.id))?.status).toBe('canceled');
+      }
+    } finally {
+      await admin.end();
+      await store.close();
+      await fresh.drop();
+    }
+  });
+
   it('looks a group up by its own index even with statistics older than the table', async () => {
     // Analysed while empty, then 5,000 pending rows: as a new deployment's table looks before
     // autovacuum catches up. Each group statement must use verifications_group alone, never the
@@ -278,6 +318,20 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
         expect(plan, `readAndCountAttempts of ${size}`).toContain('verifications_pkey');
         expect(plan, `readAndCountAttempts of ${size}`).not.toContain('verifications_pending_expiry');
         expect(plan, `readAndCountAttempts of ${size}`).not.toContain('Seq Scan');
+      }
+      // A batch of consumes: each winner by primary key, its group by verifications_group.
+      for (const size of [2, 50]) {
+        const ids = Array.from({ length: size }, (_, i) => `v${i * 97 + 1}`);
+        const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${SQL.consumeMany}`, [
+          ids,
+          ids,
+          ids.map(() => T0),
+        ]);
+        const plan = JSON.stringify(rows[0]);
+        expect(plan, `consumeMany of ${size}`).toContain('verifications_group');
+        expect(plan, `consumeMany of ${size}`).toContain('verifications_pkey');
+        expect(plan, `consumeMany of ${size}`).not.toContain('verifications_pending_expiry');
+        expect(plan, `consumeMany of ${size}`).not.toContain('Seq Scan');
       }
     } finally {
       await admin.end();

@@ -60,6 +60,13 @@ interface AttemptCall {
   resolve: (rows: AttemptRow[]) => void;
   reject: (err: unknown) => void;
 }
+interface ConsumeCall {
+  groupId: string;
+  winnerId: string;
+  now: number;
+  resolve: (consumed: boolean) => void;
+  reject: (err: unknown) => void;
+}
 type Runner = Pick<pg.PoolClient, 'query'>;
 
 /**
@@ -76,6 +83,8 @@ export class PostgresStore implements Store {
   private readonly sends = new TurnBatch<SendCall>((batch) => this.writeSendBatch(batch));
   /** The verify attempts of the current event-loop turn, counted together (see attempt). */
   private readonly attempts = new TurnBatch<AttemptCall>((batch) => this.countAttemptBatch(batch));
+  /** The consumes of right codes of the current event-loop turn, settled together (see consume). */
+  private readonly consumes = new TurnBatch<ConsumeCall>((batch) => this.consumeBatch(batch));
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = new pg.Pool({
@@ -152,9 +161,10 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    // Sends and attempts of the current turn are written before the pool goes.
+    // Sends, attempts and consumes of the current turn are written before the pool goes.
     await this.sends.flush();
     await this.attempts.flush();
+    await this.consumes.flush();
     await this.pool.end();
   }
 
@@ -321,8 +331,9 @@ export class PostgresStore implements Store {
   /**
    * A verify attempt in two round trips (one for a wrong code): the first statement reads the
    * request and counts the attempt of its group, the second consumes the matched code. Each is
-   * atomic under PostgreSQL's row locks, as in the stepwise path this replaces. The first is
-   * batched like the sends: the attempts of one event-loop turn are counted in one statement.
+   * atomic under PostgreSQL's row locks, as in the stepwise path this replaces. Both are batched
+   * like the sends: the attempts of one event-loop turn are counted in one statement, and the
+   * consumes of one turn settled in another.
    */
   async attempt(
     accountId: string,
@@ -380,8 +391,39 @@ export class PostgresStore implements Store {
     }
   }
 
-  async consume(groupId: string, winnerId: string, now: number) {
-    return ((await this.query(SQL.consume, [winnerId, now, groupId])).rowCount ?? 0) > 0;
+  /** Consumes a matched code; batched like the attempts: the consumes of one turn are one statement. */
+  consume(groupId: string, winnerId: string, now: number): Promise<boolean> {
+    return new Promise((resolve, reject) => this.consumes.add({ groupId, winnerId, now, resolve, reject }));
+  }
+
+  private async consumeAlone(call: ConsumeCall): Promise<void> {
+    await this.query(SQL.consume, [call.winnerId, call.now, call.groupId]).then(
+      (result) => call.resolve((result.rowCount ?? 0) > 0),
+      call.reject,
+    );
+  }
+
+  private async consumeBatch(batch: ConsumeCall[]): Promise<void> {
+    if (batch.length > 1) {
+      try {
+        const { rows } = await this.query<{ n: string }>(SQL.consumeMany, [
+          batch.map((c) => c.winnerId),
+          batch.map((c) => c.groupId),
+          batch.map((c) => c.now),
+        ]);
+        const consumed = new Set(rows.map((r) => Number(r.n) - 1));
+        for (const [i, call] of batch.entries()) call.resolve(consumed.has(i));
+        return;
+      } catch (err) {
+        // As for the attempts: unreachable is every consume's answer; any other error is tried
+        // one by one, so that it reaches only the consume it belongs to.
+        if (err instanceof StoreUnavailable) {
+          for (const call of batch) call.reject(err);
+          return;
+        }
+      }
+    }
+    for (const call of batch) await this.consumeAlone(call);
   }
 
   async settleGroup(groupId: string, status: 'expired' | 'failed', now: number) {

@@ -127,6 +127,35 @@ export const SQL = {
     UPDATE verifications v
     SET status = CASE WHEN v.id = $1 THEN 'verified' ELSE 'canceled' END, verified_at = $2
     FROM winner WHERE v.group_id = $3 AND ${GROUP_PENDING('v.')}`,
+  /**
+   * The consumes of one event-loop turn: each winner is locked and checked as in `consume`; of the
+   * consumes of one group only the first that finds its winner pending takes effect, as if they had
+   * run one after the other (an UPDATE changes a row once however many joined rows name it, so two
+   * winners of one group must never reach it). The group's pending rows are found by the group
+   * index and settled by primary key (the OFFSET 0 keeps both lookups from being planned as a join
+   * over the table). Returns the ordinal of each consume that took effect.
+   */
+  consumeMany: `WITH won AS (
+      SELECT DISTINCT ON (t.group_id) t.n, t.group_id, t.verified_at, w.id
+      FROM unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY AS t(id, group_id, verified_at, n)
+      CROSS JOIN LATERAL (
+        SELECT id FROM verifications WHERE id = t.id AND group_id = t.group_id AND status = 'pending'
+        OFFSET 0 FOR UPDATE
+      ) w
+      ORDER BY t.group_id, t.n
+    ), target AS (
+      SELECT won.n, won.id AS winner, won.verified_at, g.id FROM won CROSS JOIN LATERAL (
+        SELECT r.id FROM verifications r WHERE r.group_id = won.group_id AND ${GROUP_PENDING('r.')}
+        OFFSET 0
+      ) g
+    ), settled AS (
+      UPDATE verifications v
+      SET status = CASE WHEN v.id = target.winner THEN 'verified' ELSE 'canceled' END,
+        verified_at = target.verified_at
+      FROM target WHERE v.id = target.id AND ${GROUP_PENDING('v.')}
+      RETURNING target.n
+    )
+    SELECT DISTINCT n FROM settled`,
   expireGroup: `UPDATE verifications SET status = 'expired'
     WHERE group_id = $1 AND ${GROUP_PENDING('')} AND expires_at <= $2`,
   failGroup: `UPDATE verifications SET status = 'failed'
