@@ -24,6 +24,22 @@ async function closedPort(): Promise<number> {
 
 const unavailable = { name: 'StoreUnavailable' };
 
+/** A migrated database of its own, with a store and an admin connection on it; dropped afterwards. */
+async function withFreshDatabase(run: (store: PostgresStore, admin: pg.Client) => Promise<void>) {
+  const fresh = await createTestDatabase();
+  const store = new PostgresStore(fresh.url);
+  const admin = new pg.Client({ connectionString: fresh.url });
+  try {
+    await store.migrate();
+    await admin.connect();
+    await run(store, admin);
+  } finally {
+    await admin.end();
+    await store.close();
+    await fresh.drop();
+  }
+}
+
 // Needs no PostgreSQL at all: nothing answers on the port.
 describe('PostgreSQL store without a server', () => {
   it('reports down and rejects every call with StoreUnavailable', async () => {
@@ -203,12 +219,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
     // the plan: two winners of one group in one statement could both be marked verified. A merge
     // join (nested loops and hash joins off) orders the joined rows differently from the default
     // plan; without the one-winner-per-group rule of consumeMany this test fails under it.
-    const fresh = await createTestDatabase();
-    const store = new PostgresStore(fresh.url);
-    const admin = new pg.Client({ connectionString: fresh.url });
-    try {
-      await store.migrate();
-      await admin.connect();
+    await withFreshDatabase(async (store, admin) => {
       await admin.query('SET enable_nestloop = off; SET enable_hashjoin = off');
       const pairs = Array.from({ length: 20 }, (_, i): [NewVerification, NewVerification] => {
         const [email, sms] = dualPair();
@@ -231,29 +242,20 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
         expect((await store.getVerification('acc_1', sms.id))?.status).toBe('verified');
         expect((await store.getVerification('acc_1', email.id))?.status).toBe('canceled');
       }
-    } finally {
-      await admin.end();
-      await store.close();
-      await fresh.drop();
-    }
+    });
   });
 
   it('looks a group up by its own index even with statistics older than the table', async () => {
     // Analysed while empty, then 5,000 pending rows: as a new deployment's table looks before
     // autovacuum catches up. Each group statement must use verifications_group alone, never the
     // partial index that holds every pending row.
-    const fresh = await createTestDatabase();
-    const store = new PostgresStore(fresh.url);
-    const admin = new pg.Client({ connectionString: fresh.url });
-    try {
-      await store.migrate();
-      await admin.connect();
+    await withFreshDatabase(async (_store, admin) => {
       await admin.query('ANALYZE verifications');
       await admin.query(
         `INSERT INTO verifications (id, account_id, group_id, channel, destination, code_hash, max_attempts,
-           created_at, expires_at, delivery_status)
-         SELECT 'v' || g, 'acc_1', 'v' || g, 'EMAIL', 'u' || g || '@example.com', '\\x00', 5, $1::bigint, $2::bigint, 'outbox'
-         FROM generate_series(1, 5000) g`,
+         created_at, expires_at, delivery_status)
+       SELECT 'v' || g, 'acc_1', 'v' || g, 'EMAIL', 'u' || g || '@example.com', '\\x00', 5, $1::bigint, $2::bigint, 'outbox'
+       FROM generate_series(1, 5000) g`,
         [T0, T0 + 10 * MINUTE],
       );
       const plans: Array<[string, string, unknown[]]> = [
@@ -303,40 +305,29 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
         expect(plan, `supersedeAndInsert of ${size}`).not.toContain('verifications_pending_expiry');
         expect(plan, `supersedeAndInsert of ${size}`).not.toContain('Hash Join');
       }
-      // A batch of guesses: each finds its request by primary key and its group by
-      // verifications_group; the table is never scanned whole. (The one hash join in this plan is
-      // of the batch's own results: the requests with the rows counted for them.)
-      for (const size of [2, 50]) {
-        const ids = Array.from({ length: size }, (_, i) => `v${i * 97 + 1}`);
-        const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${SQL.readAndCountAttempts}`, [
-          ids,
-          ids.map(() => 'acc_1'),
-          ids.map(() => T0),
-        ]);
-        const plan = JSON.stringify(rows[0]);
-        expect(plan, `readAndCountAttempts of ${size}`).toContain('verifications_group');
-        expect(plan, `readAndCountAttempts of ${size}`).toContain('verifications_pkey');
-        expect(plan, `readAndCountAttempts of ${size}`).not.toContain('verifications_pending_expiry');
-        expect(plan, `readAndCountAttempts of ${size}`).not.toContain('Seq Scan');
+      // A batch of guesses finds each request by primary key and its group by verifications_group,
+      // and a batch of consumes each winner and its group the same way; the table is never
+      // scanned whole. (The one hash join of the guesses' plan is of the batch's own results: the
+      // requests with the rows counted for them.)
+      const batches: Array<[string, string, (ids: string[]) => unknown[]]> = [
+        [
+          'readAndCountAttempts',
+          SQL.readAndCountAttempts,
+          (ids) => [ids, ids.map(() => 'acc_1'), ids.map(() => T0)],
+        ],
+        ['consumeMany', SQL.consumeMany, (ids) => [ids, ids, ids.map(() => T0)]],
+      ];
+      for (const [name, sql, params] of batches) {
+        for (const size of [2, 50]) {
+          const ids = Array.from({ length: size }, (_, i) => `v${i * 97 + 1}`);
+          const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${sql}`, params(ids));
+          const plan = JSON.stringify(rows[0]);
+          expect(plan, `${name} of ${size}`).toContain('verifications_group');
+          expect(plan, `${name} of ${size}`).toContain('verifications_pkey');
+          expect(plan, `${name} of ${size}`).not.toContain('verifications_pending_expiry');
+          expect(plan, `${name} of ${size}`).not.toContain('Seq Scan');
+        }
       }
-      // A batch of consumes: each winner by primary key, its group by verifications_group.
-      for (const size of [2, 50]) {
-        const ids = Array.from({ length: size }, (_, i) => `v${i * 97 + 1}`);
-        const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${SQL.consumeMany}`, [
-          ids,
-          ids,
-          ids.map(() => T0),
-        ]);
-        const plan = JSON.stringify(rows[0]);
-        expect(plan, `consumeMany of ${size}`).toContain('verifications_group');
-        expect(plan, `consumeMany of ${size}`).toContain('verifications_pkey');
-        expect(plan, `consumeMany of ${size}`).not.toContain('verifications_pending_expiry');
-        expect(plan, `consumeMany of ${size}`).not.toContain('Seq Scan');
-      }
-    } finally {
-      await admin.end();
-      await store.close();
-      await fresh.drop();
-    }
+    });
   });
 });
