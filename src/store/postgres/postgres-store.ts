@@ -16,7 +16,6 @@ import type {
   Store,
   SweepResult,
 } from '../interface.js';
-import { StoreUnavailable } from '../interface.js';
 import {
   type AccountRow,
   type ApiKeyRow,
@@ -32,7 +31,7 @@ import {
 import { applyMigrations } from './migrate.js';
 import { isConnectionError, isRetryable, toStoreError } from './pg-errors.js';
 import { SQL } from './statements.js';
-import { TurnBatch } from './turn-batch.js';
+import { settleBatch, TurnBatch } from './turn-batch.js';
 
 export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */
@@ -267,20 +266,15 @@ export class PostgresStore implements Store {
   }
 
   private async writeSendBatch(batch: SendCall[]): Promise<void> {
-    if (batch.length > 1) {
-      try {
-        await this.supersedeAndInsert(batch.flatMap((send) => send.rows));
-        for (const send of batch) send.resolve();
-        return;
-      } catch (err) {
-        // Unreachable is the same answer for every send: no point in trying each.
-        if (err instanceof StoreUnavailable) {
-          for (const send of batch) send.reject(err);
-          return;
-        }
-      }
-    }
-    for (const send of batch) await this.insertSend(send.rows).then(send.resolve, send.reject);
+    await settleBatch(
+      batch,
+      async (sends) => {
+        await this.supersedeAndInsert(sends.flatMap((send) => send.rows));
+        for (const send of sends) send.resolve();
+        return [];
+      },
+      (send) => this.insertSend(send.rows).then(send.resolve, send.reject),
+    );
   }
 
   /** One send's rows on their own, superseding whatever is pending for their destinations. */
@@ -358,37 +352,29 @@ export class PostgresStore implements Store {
   }
 
   private async countAttemptBatch(batch: AttemptCall[]): Promise<void> {
-    let alone = batch;
-    if (batch.length > 1) {
-      try {
+    await settleBatch(
+      batch,
+      async (calls) => {
         const { rows } = await this.query<AttemptRow & { n: string; deferred: boolean }>(
           SQL.readAndCountAttempts,
-          [batch.map((a) => a.requestId), batch.map((a) => a.accountId), batch.map((a) => a.now)],
+          [calls.map((a) => a.requestId), calls.map((a) => a.accountId), calls.map((a) => a.now)],
         );
-        const byCall = batch.map((): AttemptRow[] => []);
+        const byCall = calls.map((): AttemptRow[] => []);
         for (const row of rows) byCall[Number(row.n) - 1]?.push(row);
         // A guess on a group that another guess of the batch counted on runs again on its own.
-        alone = batch.filter((call, i) => {
+        return calls.filter((call, i) => {
           const own = byCall[i] as AttemptRow[];
           if (own[0]?.deferred === true) return true;
           call.resolve(own);
           return false;
         });
-      } catch (err) {
-        // Unreachable is the same answer for every guess; any other error is tried one by one,
-        // so that it reaches only the guess it belongs to.
-        if (err instanceof StoreUnavailable) {
-          for (const call of batch) call.reject(err);
-          return;
-        }
-      }
-    }
-    for (const call of alone) {
-      await this.query<AttemptRow>(SQL.readAndCountAttempt, [call.requestId, call.accountId, call.now]).then(
-        ({ rows }) => call.resolve(rows),
-        call.reject,
-      );
-    }
+      },
+      (call) =>
+        this.query<AttemptRow>(SQL.readAndCountAttempt, [call.requestId, call.accountId, call.now]).then(
+          ({ rows }) => call.resolve(rows),
+          call.reject,
+        ),
+    );
   }
 
   /** Consumes a matched code; batched like the attempts: the consumes of one turn are one statement. */
@@ -396,34 +382,25 @@ export class PostgresStore implements Store {
     return new Promise((resolve, reject) => this.consumes.add({ groupId, winnerId, now, resolve, reject }));
   }
 
-  private async consumeAlone(call: ConsumeCall): Promise<void> {
-    await this.query(SQL.consume, [call.winnerId, call.now, call.groupId]).then(
-      (result) => call.resolve((result.rowCount ?? 0) > 0),
-      call.reject,
-    );
-  }
-
   private async consumeBatch(batch: ConsumeCall[]): Promise<void> {
-    if (batch.length > 1) {
-      try {
+    await settleBatch(
+      batch,
+      async (calls) => {
         const { rows } = await this.query<{ n: string }>(SQL.consumeMany, [
-          batch.map((c) => c.winnerId),
-          batch.map((c) => c.groupId),
-          batch.map((c) => c.now),
+          calls.map((c) => c.winnerId),
+          calls.map((c) => c.groupId),
+          calls.map((c) => c.now),
         ]);
         const consumed = new Set(rows.map((r) => Number(r.n) - 1));
-        for (const [i, call] of batch.entries()) call.resolve(consumed.has(i));
-        return;
-      } catch (err) {
-        // As for the attempts: unreachable is every consume's answer; any other error is tried
-        // one by one, so that it reaches only the consume it belongs to.
-        if (err instanceof StoreUnavailable) {
-          for (const call of batch) call.reject(err);
-          return;
-        }
-      }
-    }
-    for (const call of batch) await this.consumeAlone(call);
+        for (const [i, call] of calls.entries()) call.resolve(consumed.has(i));
+        return [];
+      },
+      (call) =>
+        this.query(SQL.consume, [call.winnerId, call.now, call.groupId]).then(
+          (result) => call.resolve((result.rowCount ?? 0) > 0),
+          call.reject,
+        ),
+    );
   }
 
   async settleGroup(groupId: string, status: 'expired' | 'failed', now: number) {

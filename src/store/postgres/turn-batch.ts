@@ -1,7 +1,9 @@
+import { StoreUnavailable } from '../interface.js';
+
 /**
  * The calls that arrive in one event-loop turn, handed to `run` together at the end of that turn
- * (or at once by flush(), before the pool closes): how the PostgreSQL store turns the sends, and
- * the verify attempts, of one turn into one statement and one commit each.
+ * (or at once by flush(), before the pool closes): how the PostgreSQL store turns the sends, the
+ * verify attempts and the consumes of one turn into one statement and one commit each.
  */
 export class TurnBatch<C> {
   private calls: C[] | null = null;
@@ -21,4 +23,30 @@ export class TurnBatch<C> {
     this.calls = null;
     if (calls) await this.run(calls);
   }
+}
+
+/**
+ * How each batch is settled. More than one call goes to the database in one statement:
+ * `together` settles the calls it can and returns those left to run on their own (a guess
+ * deferred behind another guess of its group). An unreachable database is every call's answer;
+ * any other error runs each call on its own, so that it reaches only the call it belongs to.
+ * Calls run on their own go one at a time, in arrival order; `alone` settles its call.
+ */
+export async function settleBatch<C extends { reject: (err: unknown) => void }>(
+  batch: C[],
+  together: (calls: C[]) => Promise<C[]>,
+  alone: (call: C) => Promise<void>,
+): Promise<void> {
+  let left = batch;
+  if (batch.length > 1) {
+    try {
+      left = await together(batch);
+    } catch (err) {
+      if (err instanceof StoreUnavailable) {
+        for (const call of batch) call.reject(err);
+        return;
+      }
+    }
+  }
+  for (const call of left) await alone(call);
 }
