@@ -21,19 +21,18 @@ export class Ceilings {
     this.rows.push(...this.last);
   }
 
-  /** Runs a step; when it has rows, measures the ceiling again and sets their ratios. */
-  async around(step: () => Promise<ScenarioOutcome[]>): Promise<ScenarioOutcome[]> {
+  /** Runs a scenario; when it has rows, measures the ceiling again and sets their ratios. */
+  async around(scenario: () => Promise<ScenarioOutcome>): Promise<ScenarioOutcome> {
     const before = this.last;
-    const outcomes = await step();
-    const measured = outcomes.flatMap((o) => o.rows);
-    if (measured.length === 0) return outcomes;
+    const outcome = await scenario();
+    if (outcome.rows.length === 0) return outcome;
     await this.measure();
-    for (const row of measured) {
+    for (const row of outcome.rows) {
       const ceiling = mean([before, this.last].flatMap((rows) => rpsAt(rows, row.connections)));
       row.ceilingRps = Math.round(ceiling);
       row.ratio = round2(row.requestsPerSecond / ceiling);
     }
-    return outcomes;
+    return outcome;
   }
 
   /** The ceiling rows, each compared with the mean of every ceiling at its connection count: the drift. */

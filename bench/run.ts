@@ -305,9 +305,7 @@ async function main(): Promise<void> {
     }
     for (const table of tables) {
       for (const workers of workerCounts) {
-        outcomes.push(
-          ...(await ceilings.around(async () => [await scenario(database, table, workers, now)])),
-        );
+        outcomes.push(await ceilings.around(() => scenario(database, table, workers, now)));
       }
     }
     if (growthRounds > 0 && tables.includes('empty') && tables.includes('1m')) {
