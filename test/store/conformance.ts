@@ -436,6 +436,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           expect((await store.getVerification('acc_1', row.id))?.attempts).toBe(2);
         expect((await store.getVerification('acc_1', expired.id))?.attempts).toBe(0);
       });
+
       it('consumes each code of one moment once: other groups, the same code twice, both of a pair', async () => {
         const [a, b, c, done] = [verification(), verification(), verification(), verification()];
         const [email, sms] = dualPair();

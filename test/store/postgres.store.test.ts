@@ -253,9 +253,9 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       await admin.query('ANALYZE verifications');
       await admin.query(
         `INSERT INTO verifications (id, account_id, group_id, channel, destination, code_hash, max_attempts,
-         created_at, expires_at, delivery_status)
-       SELECT 'v' || g, 'acc_1', 'v' || g, 'EMAIL', 'u' || g || '@example.com', '\\x00', 5, $1::bigint, $2::bigint, 'outbox'
-       FROM generate_series(1, 5000) g`,
+           created_at, expires_at, delivery_status)
+         SELECT 'v' || g, 'acc_1', 'v' || g, 'EMAIL', 'u' || g || '@example.com', '\\x00', 5, $1::bigint, $2::bigint, 'outbox'
+         FROM generate_series(1, 5000) g`,
         [T0, T0 + 10 * MINUTE],
       );
       const plans: Array<[string, string, unknown[]]> = [
