@@ -21,6 +21,7 @@ import { printGrowth, printTable } from './report.js';
 import {
   type BenchOptions,
   type GrowthRow,
+  measureFloor,
   measureGrowth,
   measureService,
   postgresPool,
@@ -63,6 +64,8 @@ const rows = Number(setting('rows', '1000000'));
 const databases = list(setting('databases', 'sqlite,postgres'));
 const tables = list(setting('tables', 'empty,1m'));
 const workerCounts = list(setting('workers', '1,2')).map(Number);
+// The floor servers, send-code at its least (bench/floor-server.ts); 0 skips them.
+const floor = setting('floor', '1') === '1';
 // ABBA rounds of the paired 1M-against-empty comparison (0 skips it).
 const growthRounds = Number(setting('growth-rounds', '2'));
 const postgresAdmin = setting('postgres-url', 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -257,6 +260,26 @@ async function measurePairedGrowth(database: string, now: number) {
   }
 }
 
+/**
+ * The two floor servers, one after the other on fresh SQLite files: what a durable send costs at
+ * the least, and with the service's table, next to the service's own send-code rows.
+ */
+async function floors(): Promise<ScenarioOutcome> {
+  process.stderr.write('floor: minimal, store\n');
+  const dataDir = mkdtempSync(join(scratch, 'floor-'));
+  try {
+    const rows = [
+      ...(await measureFloor(options, 'minimal', dataDir)),
+      ...(await measureFloor(options, 'store', dataDir)),
+    ];
+    return { scenario: 'floor', rows };
+  } catch (err) {
+    return { scenario: 'floor', rows: [], skipped: `failed: ${(err as Error).message}` };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 /** One scenario: the service on a fresh copy of the database, measured at every connection count. */
 async function scenario(database: string, table: string, workers: number, now: number) {
   const name = `${database}-${table}-${workers}w`;
@@ -295,6 +318,7 @@ async function main(): Promise<void> {
   const growth: GrowthRow[] = [];
   const now = Date.now();
   const pgReason = databases.includes('postgres') ? await postgresUnavailable() : null;
+  if (floor) outcomes.push(await ceilings.around(floors));
 
   for (const database of databases) {
     if (database === 'postgres' && pgReason) {

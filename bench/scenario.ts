@@ -55,11 +55,36 @@ export async function load(options: BenchOptions, job: LoadJob): Promise<LoadRes
 const tag = () => `b${randomBytes(4).toString('hex')}`;
 
 /** The ceiling: the bare Fastify server at every connection count. */
-export async function measureCeiling(options: BenchOptions, scenario = 'bare-fastify'): Promise<Row[]> {
+export const measureCeiling = (options: BenchOptions, scenario = 'bare-fastify'): Promise<Row[]> =>
+  measureReference(options, scenario, 'bare', ['bench/bare-server.ts']);
+
+/**
+ * The floor servers (bench/floor-server.ts): send-code at its least, on the service's own parts, at
+ * every connection count. `dataDir` holds the SQLite file.
+ */
+export const measureFloor = (
+  options: BenchOptions,
+  variant: 'minimal' | 'store',
+  dataDir: string,
+): Promise<Row[]> =>
+  measureReference(options, `floor-${variant}`, 'send', [
+    'bench/floor-server.ts',
+    variant,
+    join(dataDir, `floor-${variant}.db`),
+    options.root,
+  ]);
+
+/** A server of the bench's own (`script` and its arguments after the port), under `kind` load. */
+async function measureReference(
+  options: BenchOptions,
+  scenario: string,
+  kind: 'bare' | 'send',
+  [script, ...args]: string[],
+): Promise<Row[]> {
   const port = await freePort();
   const child = start(
     process.execPath,
-    ['--import', 'tsx', join(options.root, 'bench/bare-server.ts'), String(port)],
+    ['--import', 'tsx', join(options.root, script as string), String(port), ...args],
     {
       cwd: options.root,
       stdio: 'ignore',
@@ -70,26 +95,20 @@ export async function measureCeiling(options: BenchOptions, scenario = 'bare-fas
   try {
     await waitForHttp(`${url}/health`, child);
     const rss = new RssSampler(child.pid as number);
-    await load(options, {
-      url,
-      kind: 'bare',
-      connections: 10,
-      durationSeconds: options.warmupSeconds,
-      tag: tag(),
-    });
+    await load(options, { url, kind, connections: 10, durationSeconds: options.warmupSeconds, tag: tag() });
     const rows: Row[] = [];
     for (const connections of options.connections) {
       const cpuBefore = rss.cpuMs();
       const r = await load(options, {
         url,
-        kind: 'bare',
+        kind,
         connections,
         durationSeconds: options.durationSeconds,
         tag: tag(),
       });
       rows.push({
         scenario,
-        endpoint: 'bare',
+        endpoint: kind,
         connections,
         ...pick(r),
         peakRssMb: rss.peakMb(),
