@@ -21,7 +21,6 @@ import { printGrowth, printTable } from './report.js';
 import {
   type BenchOptions,
   type GrowthRow,
-  measureFloor,
   measureGrowth,
   measureService,
   postgresPool,
@@ -261,20 +260,25 @@ async function measurePairedGrowth(database: string, now: number) {
 }
 
 /**
- * The two floor servers, one after the other on fresh SQLite files: what a durable send costs at
- * the least, and with the service's table, next to the service's own send-code rows.
+ * A floor server (bench/floor-server.ts) on a fresh SQLite file, measured as the service is: what
+ * a durable send costs at the least (`minimal`), and on the service's own store (`store`).
  */
-async function floors(): Promise<ScenarioOutcome> {
-  process.stderr.write('floor: minimal, store\n');
-  const dataDir = mkdtempSync(join(scratch, 'floor-'));
+async function floorScenario(variant: 'minimal' | 'store', now: number): Promise<ScenarioOutcome> {
+  const name = `floor-${variant}`;
+  process.stderr.write(`${name}\n`);
+  const dataDir = mkdtempSync(join(scratch, `${name}-`));
+  const file = join(dataDir, 'floor.db');
   try {
-    const rows = [
-      ...(await measureFloor(options, 'minimal', dataDir)),
-      ...(await measureFloor(options, 'store', dataDir)),
-    ];
-    return { scenario: 'floor', rows };
+    return await measureService(options, {
+      name,
+      workers: 1,
+      floor: variant,
+      databaseUrl: `sqlite:${file}`,
+      dataDir,
+      readPool: sqlitePool(file, now),
+    });
   } catch (err) {
-    return { scenario: 'floor', rows: [], skipped: `failed: ${(err as Error).message}` };
+    return { scenario: name, rows: [], skipped: `failed: ${(err as Error).message}` };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -318,7 +322,10 @@ async function main(): Promise<void> {
   const growth: GrowthRow[] = [];
   const now = Date.now();
   const pgReason = databases.includes('postgres') ? await postgresUnavailable() : null;
-  if (floor) outcomes.push(await ceilings.around(floors));
+  if (floor) {
+    for (const variant of ['minimal', 'store'] as const)
+      outcomes.push(await ceilings.around(() => floorScenario(variant, now)));
+  }
 
   for (const database of databases) {
     if (database === 'postgres' && pgReason) {

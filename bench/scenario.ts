@@ -55,36 +55,11 @@ export async function load(options: BenchOptions, job: LoadJob): Promise<LoadRes
 const tag = () => `b${randomBytes(4).toString('hex')}`;
 
 /** The ceiling: the bare Fastify server at every connection count. */
-export const measureCeiling = (options: BenchOptions, scenario = 'bare-fastify'): Promise<Row[]> =>
-  measureReference(options, scenario, 'bare', ['bench/bare-server.ts']);
-
-/**
- * The floor servers (bench/floor-server.ts): send-code at its least, on the service's own parts, at
- * every connection count. `dataDir` holds the SQLite file.
- */
-export const measureFloor = (
-  options: BenchOptions,
-  variant: 'minimal' | 'store',
-  dataDir: string,
-): Promise<Row[]> =>
-  measureReference(options, `floor-${variant}`, 'send', [
-    'bench/floor-server.ts',
-    variant,
-    join(dataDir, `floor-${variant}.db`),
-    options.root,
-  ]);
-
-/** A server of the bench's own (`script` and its arguments after the port), under `kind` load. */
-async function measureReference(
-  options: BenchOptions,
-  scenario: string,
-  kind: 'bare' | 'send',
-  [script, ...args]: string[],
-): Promise<Row[]> {
+export async function measureCeiling(options: BenchOptions, scenario = 'bare-fastify'): Promise<Row[]> {
   const port = await freePort();
   const child = start(
     process.execPath,
-    ['--import', 'tsx', join(options.root, script as string), String(port), ...args],
+    ['--import', 'tsx', join(options.root, 'bench/bare-server.ts'), String(port)],
     {
       cwd: options.root,
       stdio: 'ignore',
@@ -95,20 +70,26 @@ async function measureReference(
   try {
     await waitForHttp(`${url}/health`, child);
     const rss = new RssSampler(child.pid as number);
-    await load(options, { url, kind, connections: 10, durationSeconds: options.warmupSeconds, tag: tag() });
+    await load(options, {
+      url,
+      kind: 'bare',
+      connections: 10,
+      durationSeconds: options.warmupSeconds,
+      tag: tag(),
+    });
     const rows: Row[] = [];
     for (const connections of options.connections) {
       const cpuBefore = rss.cpuMs();
       const r = await load(options, {
         url,
-        kind,
+        kind: 'bare',
         connections,
         durationSeconds: options.durationSeconds,
         tag: tag(),
       });
       rows.push({
         scenario,
-        endpoint: kind,
+        endpoint: 'bare',
         connections,
         ...pick(r),
         peakRssMb: rss.peakMb(),
@@ -144,6 +125,8 @@ export interface ServiceSetup {
   dataDir: string;
   /** Reads [requestId, code] pairs of every message in the outbox, oldest first. */
   readPool(): Promise<Array<[string, string]>>;
+  /** A floor server (bench/floor-server.ts) on the SQLite file of `databaseUrl` instead of the service. */
+  floor?: 'minimal' | 'store';
 }
 
 /** A service the bench started, with an API key, ready to take load. */
@@ -157,7 +140,10 @@ interface RunningService {
   stop(): Promise<Pick<ScenarioOutcome, 'logLines' | 'logErrors' | 'codesInLog'>>;
 }
 
-/** Starts the built service on `setup`'s database and creates an API key; null if workers failed. */
+/**
+ * Starts the built service on `setup`'s database and creates an API key, or a floor server on its
+ * SQLite file (`setup.floor`); null if workers failed.
+ */
 async function startService(options: BenchOptions, setup: ServiceSetup): Promise<RunningService | null> {
   const port = await freePort();
   const adminToken = randomBytes(24).toString('base64url');
@@ -166,8 +152,19 @@ async function startService(options: BenchOptions, setup: ServiceSetup): Promise
   const nodeArgs = options.cpuProf
     ? ['--cpu-prof', `--cpu-prof-dir=${join(options.resultsDir, 'profiles')}`]
     : [];
-  const child = start(process.execPath, [...nodeArgs, join(options.root, 'dist/main.js')], {
-    cwd: setup.dataDir,
+  const args = setup.floor
+    ? [
+        '--import',
+        'tsx',
+        join(options.root, 'bench/floor-server.ts'),
+        String(port),
+        setup.floor,
+        setup.databaseUrl.replace(/^sqlite:/, ''),
+        options.root,
+      ]
+    : [join(options.root, 'dist/main.js')];
+  const child = start(process.execPath, [...nodeArgs, ...args], {
+    cwd: setup.floor ? options.root : setup.dataDir,
     stdio: ['ignore', log, log],
     env: {
       PATH: process.env.PATH,
@@ -206,7 +203,8 @@ async function startService(options: BenchOptions, setup: ServiceSetup): Promise
         return null;
       }
     }
-    const token = await createKey(url, adminToken);
+    // A floor server takes no key.
+    const token = setup.floor ? 'floor' : await createKey(url, adminToken);
     return { setup, url, token, rss, codes, stop: stopService };
   } catch (err) {
     await stopService();
@@ -303,7 +301,8 @@ export async function measureService(options: BenchOptions, setup: ServiceSetup)
         (await measureOn(options, service, 'send', jobFor(service, 'send', c, options.durationSeconds))).row,
       );
     }
-    if (!options.verify) return outcome;
+    // floor-minimal keeps no codes to guess: it has no verify-code.
+    if (!options.verify || setup.floor === 'minimal') return outcome;
     const pool = await verifyPool(options, service);
     for (const c of options.connections) rows.push(await measureVerify(options, service, pool, c));
     return outcome;
