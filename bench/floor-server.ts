@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import Fastify from 'fastify';
 import type {
-  codeMatches as CodeMatches,
   generateCode as GenerateCode,
   hashCode as HashCode,
+  matchingCodeId as MatchingCodeId,
 } from '../src/domain/codes.js';
 import type { timeOrderedUuid as TimeOrderedUuid } from '../src/domain/ids.js';
+import type { maskEmail as MaskEmail } from '../src/domain/masking.js';
 import type { createLogger as CreateLogger } from '../src/logging.js';
 import type { GroupCommit as GroupCommitClass } from '../src/store/sqlite/group-commit.js';
 import type { SqliteStore as SqliteStoreClass } from '../src/store/sqlite/sqlite-store.js';
@@ -29,11 +30,12 @@ import type { SqliteStore as SqliteStoreClass } from '../src/store/sqlite/sqlite
  */
 const [port, variant, file, root] = process.argv.slice(2) as [string, string, string, string];
 const dist = (path: string) => import(`${root}/dist/${path}`);
-const { codeMatches, generateCode, hashCode } = (await dist('domain/codes.js')) as {
-  codeMatches: typeof CodeMatches;
+const { generateCode, hashCode, matchingCodeId } = (await dist('domain/codes.js')) as {
   generateCode: typeof GenerateCode;
   hashCode: typeof HashCode;
+  matchingCodeId: typeof MatchingCodeId;
 };
+const { maskEmail } = (await dist('domain/masking.js')) as { maskEmail: typeof MaskEmail };
 const { timeOrderedUuid } = (await dist('domain/ids.js')) as { timeOrderedUuid: typeof TimeOrderedUuid };
 const { createLogger } = (await dist('logging.js')) as { createLogger: typeof CreateLogger };
 
@@ -102,7 +104,7 @@ app.post('/v1/contact/send-code', async (request, reply) => {
   const createdAt = Date.now();
   const id = timeOrderedUuid(createdAt);
   await writeRow(id, email, generateCode(6), createdAt);
-  const to = `${email[0]}***${email.slice(email.indexOf('@'))}`;
+  const to = maskEmail(email);
   logger.info({ requestIds: [id], channels: ['EMAIL'], to: [to] }, 'code sent');
   return {
     data: {
@@ -121,12 +123,9 @@ if (store?.attempt) {
     if (typeof requestId !== 'string' || typeof otpCode !== 'string')
       return reply.code(400).send({ error: { code: 'VALIDATION_ERROR' } });
     // As the service does: counted first, then every code of the group compared.
-    const outcome = await attempt(ACCOUNT, requestId, Date.now(), (rows) => {
-      let winner: string | null = null;
-      for (const row of rows)
-        if (codeMatches(secret, row.id, otpCode, row.codeHash) && !winner) winner = row.id;
-      return winner;
-    });
+    const outcome = await attempt(ACCOUNT, requestId, Date.now(), (rows) =>
+      matchingCodeId(secret, rows, otpCode),
+    );
     if (!outcome.request) return reply.code(404).send({ error: { code: 'NOT_FOUND' } });
     const attempts = outcome.counted?.attempts ?? outcome.request.attempts;
     if (outcome.consumed) logger.info({ requestId, channel: 'EMAIL', attempts }, 'code verified');

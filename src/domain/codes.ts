@@ -19,3 +19,19 @@ export function codeMatches(secret: Buffer, requestId: string, code: string, sto
   const candidate = hashCode(secret, requestId, code);
   return stored.length === candidate.length && timingSafeEqual(candidate, stored);
 }
+
+/**
+ * The id of the first row whose stored hash matches `code`, or null. Every row is compared, with
+ * no early stop: a dual pair accepts either code, and the time taken does not tell which matched.
+ */
+export function matchingCodeId(
+  secret: Buffer,
+  rows: ReadonlyArray<{ id: string; codeHash: Buffer }>,
+  code: string,
+): string | null {
+  let winner: string | null = null;
+  for (const row of rows) {
+    if (codeMatches(secret, row.id, code, row.codeHash) && winner === null) winner = row.id;
+  }
+  return winner;
+}

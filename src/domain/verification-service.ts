@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors.js';
 import type { RateLimitPolicy, SendTarget } from '../limits/policy.js';
 import type { AttemptOutcome, CountedAttempt, Store } from '../store/interface.js';
 import type { Clock } from './clock.js';
-import { codeMatches, generateCode, hashCode } from './codes.js';
+import { generateCode, hashCode, matchingCodeId } from './codes.js';
 import { timeOrderedUuid } from './ids.js';
 import { maskDestination } from './masking.js';
 import type { SendRequest } from './send-request.js';
@@ -278,14 +278,8 @@ export class VerificationService {
     await this.deps.limits.checkKeyRate('verify', key.id, s);
 
     const now = clock.now();
-    // Compare against every code of the group without stopping early: a dual pair accepts either.
-    const pick = (rows: CountedAttempt['rows']): string | null => {
-      let winner: string | null = null;
-      for (const row of rows) {
-        if (codeMatches(codeSecret, row.id, code, row.codeHash) && winner === null) winner = row.id;
-      }
-      return winner;
-    };
+    // Compare against every code of the group: a dual pair accepts either.
+    const pick = (rows: CountedAttempt['rows']) => matchingCodeId(codeSecret, rows, code);
     const outcome = store.attempt
       ? await store.attempt(key.accountId, requestId, now, pick)
       : await this.attemptStepwise(key.accountId, requestId, now, pick);

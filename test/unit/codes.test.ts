@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateApiKeySecret, hashApiKey, KEY_PATTERN } from '../../src/domain/api-keys.js';
-import { codeMatches, generateCode, hashCode } from '../../src/domain/codes.js';
+import { codeMatches, generateCode, hashCode, matchingCodeId } from '../../src/domain/codes.js';
 
 describe('codes', () => {
   it('are digits of the requested length, leading zeros kept', () => {
@@ -29,6 +29,16 @@ describe('codes', () => {
     expect(codeMatches(secret, 'req-a', '123457', h)).toBe(false);
     expect(codeMatches(secret, 'req-b', '123456', h)).toBe(false);
     expect(codeMatches(secret, 'req-a', '123456', Buffer.alloc(31))).toBe(false);
+  });
+
+  it('match against every row of a group, the first match winning', () => {
+    const secret = Buffer.from('s1');
+    const row = (id: string, code: string) => ({ id, codeHash: hashCode(secret, id, code) });
+    const rows = [row('req-a', '111111'), row('req-b', '222222'), row('req-c', '222222')];
+    expect(matchingCodeId(secret, rows, '111111')).toBe('req-a');
+    expect(matchingCodeId(secret, rows, '222222')).toBe('req-b');
+    expect(matchingCodeId(secret, rows, '333333')).toBeNull();
+    expect(matchingCodeId(secret, [], '111111')).toBeNull();
   });
 });
 
