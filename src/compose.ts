@@ -10,6 +10,7 @@ import { AccountAdmin } from './domain/accounts.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { DEFAULT_BRANDING, deploymentDefaults } from './domain/settings.js';
 import { VerificationService } from './domain/verification-service.js';
+import { AdminThrottle } from './http/admin-throttle.js';
 import { callbackRoutes } from './http/routes/callbacks.js';
 import type { RateLimitStore } from './limits/interface.js';
 import { MemoryRateLimitStore } from './limits/memory-store.js';
@@ -90,6 +91,12 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     logger: options.logger,
     version: VERSION,
     trustProxy: config.trustProxy,
+    timeouts: config,
+    hstsMaxAgeSeconds: config.tlsTerminated ? config.hstsMaxAgeSeconds : null,
+    adminThrottle: new AdminThrottle(counters, {
+      perAddressPerMinute: config.adminAuthFailuresPerMinute,
+      totalPerMinute: config.adminAuthFailuresTotalPerMinute,
+    }),
     plugins: [
       metricsRoute(metrics, config.metricsToken),
       callbackRoutes({ config, store, clock, logger: options.logger }),
