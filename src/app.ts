@@ -15,6 +15,7 @@ import type { AccountAdmin } from './domain/accounts.js';
 import type { Clock } from './domain/clock.js';
 import type { VerificationService } from './domain/verification-service.js';
 import type { AdminThrottle } from './http/admin-throttle.js';
+import { refuseControlCharacters } from './http/control-characters.js';
 import { ApiError, renderError } from './http/errors.js';
 import {
   addSecurityHeaders,
@@ -109,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const shutdown = closeKeepAliveOnShutdown(app);
   addSecurityHeaders(app, headers);
+  refuseControlCharacters(app);
   app.addHook('onRequest', (request, reply, done) => {
     if (shutdown.closing) reply.header('connection', 'close');
     // A DELETE has no body: a JSON content type with nothing after it must not fail as bad JSON.
