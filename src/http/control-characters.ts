@@ -6,8 +6,10 @@ import { type ErrorDetail, validationError } from './errors.js';
  * U+2066–U+2069), which can disguise text in a dashboard or a message. A NUL also cannot be stored
  * by PostgreSQL at all.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 /** The same, except tab, line feed and carriage return: for fields that hold free text. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /** Fields whose value is free text shown as paragraphs: line breaks and tabs are allowed there. */
