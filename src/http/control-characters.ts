@@ -29,7 +29,7 @@ function findControls(value: unknown, path: string, out: ErrorDetail[]): void {
       });
     }
   } else if (Array.isArray(value)) {
-    value.forEach((item, i) => findControls(item, `${path}[${i}]`, out));
+    for (const [i, item] of value.entries()) findControls(item, `${path}[${i}]`, out);
   } else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) findControls(item, path ? `${path}.${key}` : key, out);
   }
