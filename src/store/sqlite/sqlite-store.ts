@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import BetterSqlite3 from 'better-sqlite3';
@@ -53,9 +53,12 @@ export class SqliteStore implements Store {
    * which the checkpointer starts the log over.
    */
   constructor(path: string, options: { walRestartFrames?: number } = {}) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') createPrivately(path);
     this.db = new BetterSqlite3(path);
     this.db.pragma('journal_mode = WAL');
+    // SQLite gives the -wal and -shm files the database file's mode; set it again should they exist.
+    if (path !== ':memory:')
+      for (const f of [`${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
     // NORMAL in WAL mode: a commit survives a crash of the process (kill -9); only a power loss
     // can take the last transactions. FULL would fsync every commit.
     this.db.pragma('synchronous = NORMAL');
@@ -339,6 +342,17 @@ export class SqliteStore implements Store {
       return { expired, deleted };
     });
   }
+}
+
+/**
+ * The database holds code hashes, key hashes and destinations: its directory is created 0700 and
+ * its file 0600 (also when it exists already), before SQLite opens it.
+ */
+function createPrivately(path: string): void {
+  const dir = dirname(path);
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  chmodSync(path, 0o600);
 }
 
 /**
