@@ -39,6 +39,8 @@ export interface AppDeps {
   logger: Logger;
   version: string;
   trustProxy?: boolean;
+  /** How long an Idempotency-Key claim without an answer blocks its key (default 60 s). */
+  idempotencyLeaseSeconds?: number;
   /** Extra routes (metrics, provider callbacks) registered by later layers. */
   plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
   /**

@@ -10,6 +10,7 @@ import { AccountAdmin } from './domain/accounts.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { DEFAULT_BRANDING, deploymentDefaults } from './domain/settings.js';
 import { VerificationService } from './domain/verification-service.js';
+import { IDEMPOTENCY_WINDOW_MS } from './http/idempotency.js';
 import { callbackRoutes } from './http/routes/callbacks.js';
 import type { RateLimitStore } from './limits/interface.js';
 import { MemoryRateLimitStore } from './limits/memory-store.js';
@@ -77,6 +78,12 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     logger: options.logger,
     retentionDays: config.retentionDays,
     intervalSeconds: config.sweepIntervalSeconds,
+    extraSweeps: [
+      {
+        name: 'idempotency_keys',
+        sweep: (now, batch) => store.idempotency.sweep(now - IDEMPOTENCY_WINDOW_MS, batch),
+      },
+    ],
   });
   sweeper.start();
   const app = await buildApp({
@@ -90,6 +97,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     logger: options.logger,
     version: VERSION,
     trustProxy: config.trustProxy,
+    idempotencyLeaseSeconds: config.idempotencyLeaseSeconds,
     plugins: [
       metricsRoute(metrics, config.metricsToken),
       callbackRoutes({ config, store, clock, logger: options.logger }),

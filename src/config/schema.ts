@@ -126,6 +126,13 @@ export const settings = {
     'Verification requests and outbox messages older than this are deleted.',
   ),
   sweepIntervalSeconds: int('SWEEP_INTERVAL_SECONDS', 60, 1, 86400, 'How often the retention sweeper runs.'),
+  idempotencyLeaseSeconds: int(
+    'IDEMPOTENCY_LEASE_SECONDS',
+    60,
+    1,
+    3600,
+    'How long a send-code with an Idempotency-Key that has not answered (its process died) blocks the key.',
+  ),
   // Providers, SMS routing and callbacks: described in src/delivery/settings.ts and each provider folder.
   ...deliverySettings,
 };

@@ -9,6 +9,7 @@ import type {
   Verification,
   VerificationStatus,
 } from '../domain/types.js';
+import type { IdempotencyStore } from './idempotency/interface.js';
 
 /** The rows of a verification group whose attempt was just counted. */
 export interface CountedAttempt {
@@ -65,6 +66,8 @@ export interface SweepResult {
  */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
+  /** Idempotency-Key claims of send-code, in the same database. */
+  readonly idempotency: IdempotencyStore;
   /** Applies the numbered migrations not yet applied; safe to run from several processes. */
   migrate(): Promise<number[]>;
   /** Resolves true when the database answers a trivial query. */

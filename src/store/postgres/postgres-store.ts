@@ -7,6 +7,7 @@ import type {
   DeliveryStatus,
   NewVerification,
 } from '../../domain/types.js';
+import { PostgresIdempotencyStore } from '../idempotency/postgres.js';
 import type {
   AttemptOutcome,
   CountedAttempt,
@@ -76,6 +77,7 @@ type Runner = Pick<pg.PoolClient, 'query'>;
  */
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
+  readonly idempotency: PostgresIdempotencyStore;
   private readonly pool: pg.Pool;
   private closed = false;
   /** The sends of the current event-loop turn, written together (see createVerifications). */
@@ -98,6 +100,7 @@ export class PostgresStore implements Store {
     // An idle client whose server went away (restart, 57P01) emits 'error'; the pool drops it.
     // Unhandled, that event would end the process.
     this.pool.on('error', (err) => options.onIdleError?.(err));
+    this.idempotency = new PostgresIdempotencyStore(this.pool);
   }
 
   /** One statement through the pool, retried when PostgreSQL rolled it back for a deadlock. */

@@ -11,6 +11,7 @@ import type {
   DeliveryStatus,
   NewVerification,
 } from '../../domain/types.js';
+import { SqliteIdempotencyStore } from '../idempotency/sqlite.js';
 import type {
   AttemptOutcome,
   AttemptTarget,
@@ -43,6 +44,7 @@ import { GroupCommit } from './group-commit.js';
 /** The embedded default store: one better-sqlite3 connection in WAL mode with group commit. */
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
+  readonly idempotency: SqliteIdempotencyStore;
   private readonly db: Database;
   private readonly tx: GroupCommit;
   private readonly stmts: ReturnType<typeof prepare>;
@@ -66,6 +68,7 @@ export class SqliteStore implements Store {
     this.stmts = prepare(this.db);
     const checkpointer = this.checkpointer;
     this.tx = new GroupCommit(this.db, checkpointer ? () => checkpointer.restartPending() : undefined);
+    this.idempotency = new SqliteIdempotencyStore(this.db, this.tx);
   }
 
   private applyMigrations(): number[] {
