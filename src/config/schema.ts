@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { deliveryConfigProblems, deliverySettings } from '../delivery/settings.js';
+import { webhookSettings } from '../webhooks/settings.js';
 
 /**
  * Every setting of the service, described once: its environment variable, type, default and
@@ -135,6 +136,7 @@ export const settings = {
   ),
   // Providers, SMS routing and callbacks: described in src/delivery/settings.ts and each provider folder.
   ...deliverySettings,
+  ...webhookSettings,
 };
 
 export const ConfigSchema = Type.Object(settings);

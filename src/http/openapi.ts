@@ -39,6 +39,10 @@ Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed
         { name: 'verification', description: 'Send and verify codes.' },
         { name: 'admin', description: 'Accounts, API keys and the outbox (ADMIN_TOKEN).' },
         { name: 'operations', description: 'Health and metrics.' },
+        {
+          name: 'webhooks',
+          description: 'Webhook endpoints and their deliveries (ADMIN_TOKEN); see `webhooks` for the events.',
+        },
       ],
     },
   };

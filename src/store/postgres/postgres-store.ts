@@ -29,6 +29,7 @@ import {
   rowToOutboxEntry,
   rowToVerification,
 } from '../rows.js';
+import { PostgresWebhookStore } from '../webhooks/postgres.js';
 import { applyMigrations } from './migrate.js';
 import { isConnectionError, isRetryable, toStoreError } from './pg-errors.js';
 import { SQL } from './statements.js';
@@ -78,6 +79,7 @@ type Runner = Pick<pg.PoolClient, 'query'>;
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
   readonly idempotency: PostgresIdempotencyStore;
+  readonly webhooks: PostgresWebhookStore;
   private readonly pool: pg.Pool;
   private closed = false;
   /** The sends of the current event-loop turn, written together (see createVerifications). */
@@ -101,6 +103,7 @@ export class PostgresStore implements Store {
     // Unhandled, that event would end the process.
     this.pool.on('error', (err) => options.onIdleError?.(err));
     this.idempotency = new PostgresIdempotencyStore(this.pool);
+    this.webhooks = new PostgresWebhookStore(this.pool);
   }
 
   /** One statement through the pool, retried when PostgreSQL rolled it back for a deadlock. */

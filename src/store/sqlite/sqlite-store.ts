@@ -38,6 +38,7 @@ import {
   rowToVerification,
   VERIFICATION_SELECT,
 } from '../rows.js';
+import { SqliteWebhookStore } from '../webhooks/sqlite.js';
 import { Checkpointer } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
 
@@ -45,6 +46,7 @@ import { GroupCommit } from './group-commit.js';
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   readonly idempotency: SqliteIdempotencyStore;
+  readonly webhooks: SqliteWebhookStore;
   private readonly db: Database;
   private readonly tx: GroupCommit;
   private readonly stmts: ReturnType<typeof prepare>;
@@ -69,6 +71,7 @@ export class SqliteStore implements Store {
     const checkpointer = this.checkpointer;
     this.tx = new GroupCommit(this.db, checkpointer ? () => checkpointer.restartPending() : undefined);
     this.idempotency = new SqliteIdempotencyStore(this.db, this.tx);
+    this.webhooks = new SqliteWebhookStore(this.db, this.tx);
   }
 
   private applyMigrations(): number[] {
