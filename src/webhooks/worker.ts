@@ -7,6 +7,12 @@ import type { SecretBox } from './secrets.js';
 import { postWebhook } from './sender.js';
 import type { WebhookOptions } from './settings.js';
 
+/**
+ * How long a claimed delivery stays with its worker: past the attempt's timeout, with room for
+ * recording the outcome. Another instance takes it again only after this (a dead worker).
+ */
+const leaseMs = (timeoutMs: number) => timeoutMs * 2 + 1000;
+
 export interface WebhookWorkerDeps {
   store: WebhookStore;
   secrets: SecretBox;
@@ -73,7 +79,7 @@ export class WebhookWorker {
       }
       for (let i = 0; i < 20 && !this.stopped; i++) {
         const now = clock.now();
-        const due = await store.claimDue(now, now + options.timeoutMs + 30_000, this.batchSize);
+        const due = await store.claimDue(now, now + leaseMs(options.timeoutMs), this.batchSize);
         await Promise.all(due.map((d) => this.deliver(d)));
         if (due.length < this.batchSize) break;
       }
