@@ -57,10 +57,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   const admin = new AccountAdmin(store, clock);
   await admin.ensureDefaultAccount();
 
-  const codeSecret = Buffer.from(
-    config.codeSecret ??
-      (await store.getOrCreateSetting('code_secret', randomBytes(32).toString('base64url'))).value,
-  );
+  const codeSecret = await resolveCodeSecret(config, store);
   const { adminTokenHash, generatedAdminToken } = await resolveAdminToken(config, store);
 
   const delivery = buildDelivery(config, store, clock);
@@ -147,6 +144,14 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
       await store.close();
     },
   };
+}
+
+/** CODE_SECRET, or the one generated and stored on first start (the CLI needs it too). */
+export async function resolveCodeSecret(config: Config, store: Store): Promise<Buffer> {
+  return Buffer.from(
+    config.codeSecret ??
+      (await store.getOrCreateSetting('code_secret', randomBytes(32).toString('base64url'))).value,
+  );
 }
 
 async function openCounters(config: Config): Promise<RateLimitStore> {
