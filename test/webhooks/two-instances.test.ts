@@ -40,12 +40,18 @@ describe.skipIf(!hasPostgres)('webhooks from two instances over PostgreSQL', () 
 
   it('delivers each of 300 events exactly once', async () => {
     const url = await receiver.listen();
-    const created = await a.post('/v1/admin/webhooks', { url, events: ['verification.verified'] }, ADMIN_TOKEN);
+    const created = await a.post(
+      '/v1/admin/webhooks',
+      { url, events: ['verification.verified'] },
+      ADMIN_TOKEN,
+    );
     receiver.secret = created.body.data.secret;
     const ids: string[] = [];
     // Written in small transactions while both workers run, as sends on several instances would.
     for (let i = 0; i < 30; i++) {
-      const rows = Array.from({ length: 10 }, () => journalValues({ type: 'verification.verified' }, 'postgres'));
+      const rows = Array.from({ length: 10 }, () =>
+        journalValues({ type: 'verification.verified' }, 'postgres'),
+      );
       await client.query('BEGIN');
       for (const values of rows) await client.query(journalInsertSql('postgres'), values);
       await client.query('COMMIT');

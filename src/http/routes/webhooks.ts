@@ -161,7 +161,7 @@ export const webhookAdminRoutes =
         });
 
         r.post<{ Body: Static<typeof CreateBody> }>(
-          '/',
+          '',
           {
             attachValidation: true,
             schema: doc('Register a webhook endpoint; its signing secret is returned only here', {
@@ -179,7 +179,7 @@ export const webhookAdminRoutes =
         );
 
         r.get<{ Querystring: Static<typeof ListQuery> }>(
-          '/',
+          '',
           {
             schema: doc('List webhook endpoints (without secrets)', {
               querystring: ListQuery,
