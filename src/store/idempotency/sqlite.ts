@@ -60,7 +60,9 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         return { kind: 'claimed' };
       }
       return verdict;
-    });
+      // No savepoint: nearly every claim is the one INSERT, atomic by itself; on the rare paths
+      // the unit's statements are guarded by what they expect to find.
+    }, false);
   }
 
   async complete(scope: string, key: string, claim: string, status: number, body: string) {
