@@ -18,7 +18,7 @@ export interface ReceivedWebhook {
  */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
-  /** Statuses to answer with, in order; 200 after. */
+  /** Statuses to answer with, in order; 200 after. 0: never answer (the request hangs). */
   answers: number[] = [];
   secret = '';
   private readonly server = http.createServer((req, res) => {
@@ -38,6 +38,7 @@ export class WebhookReceiver {
       }
       const answered = this.answers.shift() ?? 200;
       this.received.push({ headers, body, verified, verifyError, answered });
+      if (answered === 0) return;
       res.writeHead(answered, { 'content-type': 'text/plain' }).end('ok');
     });
   });
