@@ -69,6 +69,9 @@ const SQL = {
 
 /** Webhooks on PostgreSQL: the fan-out and the claims use SKIP LOCKED so instances share the work. */
 export class PostgresWebhookStore implements WebhookStore {
+  /** Whether the journal table exists; once seen it stays (it comes with the analytics migrations). */
+  private journalSeen = false;
+
   constructor(private readonly pool: pg.Pool) {}
 
   private async query(text: string, params: unknown[] = [], runner?: Runner) {
@@ -158,7 +161,12 @@ export class PostgresWebhookStore implements WebhookStore {
     return row ? rowToDelivery(row) : null;
   }
 
-  fanOut(now: number, batchSize: number, payloadOf: (event: JournalEvent) => string | null) {
+  async fanOut(now: number, batchSize: number, payloadOf: (event: JournalEvent) => string | null) {
+    if (!this.journalSeen) {
+      const { rows } = await this.query("SELECT to_regclass('events') IS NOT NULL AS present");
+      if (!rows[0]?.present) return 0;
+      this.journalSeen = true;
+    }
     return this.transaction(async (client) => {
       const events = (await this.query(SQL.takeEvents, [batchSize], client)).rows.map(rowToJournalEvent);
       if (events.length === 0) return 0;
