@@ -9,6 +9,7 @@ import type {
   Verification,
   VerificationStatus,
 } from '../domain/types.js';
+import type { EventFilter, RecordedEvent } from './journal.js';
 
 /** The rows of a verification group whose attempt was just counted. */
 export interface CountedAttempt {
@@ -135,6 +136,9 @@ export interface Store {
   addOutboxMessage(verificationId: string, content: string): Promise<void>;
   /** Newest first. `to` filters on the normalised destination. */
   listOutbox(filter: { accountId?: string; to?: string; limit: number }): Promise<OutboxEntry[]>;
+
+  /** Journal rows (table events), oldest first: what the store recorded of each change. */
+  listEvents(filter: EventFilter): Promise<RecordedEvent[]>;
 
   /** Marks overdue pending requests expired and deletes rows older than the retention, in batches. */
   sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult>;
