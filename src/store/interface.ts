@@ -9,8 +9,12 @@ import type {
   Verification,
   VerificationStatus,
 } from '../domain/types.js';
+<<<<<<< HEAD
 import type { IdempotencyStore } from './idempotency/interface.js';
 import type { WebhookStore } from './webhooks/interface.js';
+=======
+import type { EventFilter, RecordedEvent } from './journal.js';
+>>>>>>> analytics
 
 /** The rows of a verification group whose attempt was just counted. */
 export interface CountedAttempt {
@@ -141,6 +145,9 @@ export interface Store {
   addOutboxMessage(verificationId: string, content: string): Promise<void>;
   /** Newest first. `to` filters on the normalised destination. */
   listOutbox(filter: { accountId?: string; to?: string; limit: number }): Promise<OutboxEntry[]>;
+
+  /** Journal rows (table events), oldest first: what the store recorded of each change. */
+  listEvents(filter: EventFilter): Promise<RecordedEvent[]>;
 
   /** Marks overdue pending requests expired and deletes rows older than the retention, in batches. */
   sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult>;
