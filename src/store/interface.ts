@@ -9,12 +9,9 @@ import type {
   Verification,
   VerificationStatus,
 } from '../domain/types.js';
-<<<<<<< HEAD
 import type { IdempotencyStore } from './idempotency/interface.js';
-import type { WebhookStore } from './webhooks/interface.js';
-=======
 import type { EventFilter, RecordedEvent } from './journal.js';
->>>>>>> analytics
+import type { WebhookStore } from './webhooks/interface.js';
 
 /** The rows of a verification group whose attempt was just counted. */
 export interface CountedAttempt {
