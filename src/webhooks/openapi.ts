@@ -2,7 +2,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './events.js';
 
 const DESCRIPTIONS: Record<WebhookEventType, string> = {
   'verification.created': 'A send-code stored a verification request (one per channel of a dual send).',
-  'verification.delivered': 'A provider reported the message delivered (or the outbox took it).',
+  'verification.delivered': 'A provider reported the message delivered (delivery status callback).',
   'verification.undelivered': 'Every provider failed, or a provider reported the message undelivered.',
   'verification.verified': 'The right code was presented; the request (and its dual sibling) is consumed.',
   'verification.failed': 'The attempts were used up.',

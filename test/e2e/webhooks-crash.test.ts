@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { journalInsertSql, journalShimSql, journalValues } from '../support/journal.js';
+import { journalInsertSql, journalValues } from '../support/journal.js';
 import { postJson, type RunningServer, startServer } from '../support/process.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -42,6 +42,36 @@ describe('webhooks across a kill -9', () => {
     await server.exited;
   }
 
+  it('delivers the event of a send whose process was killed before any delivery', async () => {
+    // The first process never runs its worker: the send's event waits in the journal.
+    const a = await start({ WEBHOOK_POLL_INTERVAL_MS: '3600000' });
+    const created = await postJson(
+      `${a.url}/v1/admin/webhooks`,
+      { url: receiverUrl, events: ['verification.created'] },
+      ADMIN,
+    );
+    receiver.secret = created.body.data.secret;
+    const key = await postJson(`${a.url}/v1/admin/api-keys`, { name: 'crash', channels: ['EMAIL'] }, ADMIN);
+    const sent = await postJson(
+      `${a.url}/v1/contact/send-code`,
+      { channel: 'EMAIL', email: 'crash-journal@example.com' },
+      key.body.data.key,
+    );
+    expect(sent.status).toBe(200);
+    await kill(a);
+    expect(receiver.received).toHaveLength(0);
+
+    const b = await start({ WEBHOOK_POLL_INTERVAL_MS: '50' });
+    const [hit] = await receiver.waitFor(1);
+    expect(hit?.verifyError).toBeNull();
+    expect(hit?.verified?.type).toBe('verification.created');
+    expect(hit?.verified?.data.requestId).toBe(sent.body.data.requestId);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.received).toHaveLength(1);
+    await kill(b);
+    receiver.received.length = 0;
+  });
+
   it('sends again, with the same webhook-id, a delivery whose process died mid-attempt', async () => {
     const a = await start({ WEBHOOK_POLL_INTERVAL_MS: '50' });
     const created = await postJson(
@@ -54,7 +84,6 @@ describe('webhooks across a kill -9', () => {
     // The first request hangs: the process is killed while it holds the delivery's lease.
     receiver.answers = [0];
     const db = new BetterSqlite3(path);
-    db.exec(journalShimSql('sqlite'));
     const values = journalValues({ type: 'verification.verified', status: 'verified' }, 'sqlite');
     db.prepare(journalInsertSql('sqlite')).run(...values);
     db.close();

@@ -58,21 +58,3 @@ export function journalValues(row: JournalRow, dialect: 'sqlite' | 'postgres'): 
 
 export const journalInsertSql = (dialect: 'sqlite' | 'postgres') =>
   `INSERT INTO events (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => (dialect === 'sqlite' ? '?' : `$${i + 1}`)).join(', ')})`;
-
-/**
- * TEMPORARY until the journal (branch analytics, "Journal:") is merged: the `events` table as the
- * journal's brief describes it, created only when the migrations did not create it.
- */
-export function journalShimSql(dialect: 'sqlite' | 'postgres'): string {
-  return dialect === 'sqlite'
-    ? `CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
-         account_id TEXT NOT NULL, test INTEGER NOT NULL DEFAULT 0, type TEXT NOT NULL, request_id TEXT,
-         group_id TEXT, channel TEXT, country TEXT, purpose TEXT, provider TEXT, to_masked TEXT,
-         contact_id TEXT, status TEXT, created_at INTEGER NOT NULL, data TEXT,
-         published INTEGER NOT NULL DEFAULT 0)`
-    : `CREATE TABLE IF NOT EXISTS events (seq BIGSERIAL PRIMARY KEY, id TEXT NOT NULL UNIQUE,
-         account_id TEXT NOT NULL, test BOOLEAN NOT NULL DEFAULT false, type TEXT NOT NULL, request_id TEXT,
-         group_id TEXT, channel TEXT, country TEXT, purpose TEXT, provider TEXT, to_masked TEXT,
-         contact_id TEXT, status TEXT, created_at BIGINT NOT NULL, data JSONB,
-         published BOOLEAN NOT NULL DEFAULT false)`;
-}

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/domain/clock.js';
 import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/events.js';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
-import { type JournalRow, journalInsertSql, journalShimSql, journalValues } from '../support/journal.js';
+import { type JournalRow, journalInsertSql, journalValues } from '../support/journal.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -97,7 +97,6 @@ describe.each(backends)('webhook delivery from the journal ($name)', ({ postgres
     pgDatabase = postgres ? await createTestDatabase() : undefined;
     db = pgDatabase ? await postgresDb(pgDatabase) : await sqliteDb(dir);
     service = await startTestService(env());
-    await db.query(journalShimSql(db.dialect));
     receiverUrl = await receiver.listen();
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
-import { journalInsertSql, journalShimSql, journalValues } from '../support/journal.js';
+import { journalInsertSql, journalValues } from '../support/journal.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -28,7 +28,6 @@ describe.skipIf(!hasPostgres)('webhooks from two instances over PostgreSQL', () 
     b = await startTestService(env);
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
-    await client.query(journalShimSql('postgres'));
   });
   afterAll(async () => {
     await a?.close();
