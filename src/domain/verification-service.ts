@@ -158,6 +158,7 @@ export class VerificationService {
       expiresAt,
       deliveryStatus: outbox[i] ? 'outbox' : 'queued',
       outbox: outbox[i]?.content ?? null,
+      test: key.test,
     }));
     // A provider is called only once the rows are durable.
     await store.createVerifications(rows);

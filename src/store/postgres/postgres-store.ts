@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { timeOrderedUuid } from '../../domain/ids.js';
+import { maskDestination } from '../../domain/masking.js';
 import type {
   Account,
   AccountSettings,
@@ -7,6 +9,7 @@ import type {
   DeliveryStatus,
   NewVerification,
 } from '../../domain/types.js';
+import { PostgresIdempotencyStore } from '../idempotency/postgres.js';
 import type {
   AttemptOutcome,
   CountedAttempt,
@@ -16,6 +19,13 @@ import type {
   Store,
   SweepResult,
 } from '../interface.js';
+import {
+  type EventFilter,
+  listEventsParams,
+  listEventsSql,
+  type RecordedEvent,
+  rowToRecordedEvent,
+} from '../journal.js';
 import {
   type AccountRow,
   type ApiKeyRow,
@@ -28,6 +38,8 @@ import {
   rowToOutboxEntry,
   rowToVerification,
 } from '../rows.js';
+import { PostgresWebhookStore } from '../webhooks/postgres.js';
+import { PostgresJournal } from './journal.js';
 import { applyMigrations } from './migrate.js';
 import { isConnectionError, isRetryable, toStoreError } from './pg-errors.js';
 import { SQL } from './statements.js';
@@ -76,6 +88,8 @@ type Runner = Pick<pg.PoolClient, 'query'>;
  */
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
+  readonly idempotency: PostgresIdempotencyStore;
+  readonly webhooks: PostgresWebhookStore;
   private readonly pool: pg.Pool;
   private closed = false;
   /** The sends of the current event-loop turn, written together (see createVerifications). */
@@ -84,6 +98,7 @@ export class PostgresStore implements Store {
   private readonly attempts = new TurnBatch<AttemptCall>((batch) => this.countAttemptBatch(batch));
   /** The consumes of right codes of the current event-loop turn, settled together (see consume). */
   private readonly consumes = new TurnBatch<ConsumeCall>((batch) => this.consumeBatch(batch));
+  private readonly journal = new PostgresJournal((text, params) => this.query(text, params));
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = new pg.Pool({
@@ -98,6 +113,8 @@ export class PostgresStore implements Store {
     // An idle client whose server went away (restart, 57P01) emits 'error'; the pool drops it.
     // Unhandled, that event would end the process.
     this.pool.on('error', (err) => options.onIdleError?.(err));
+    this.idempotency = new PostgresIdempotencyStore(this.pool);
+    this.webhooks = new PostgresWebhookStore(this.pool);
   }
 
   /** One statement through the pool, retried when PostgreSQL rolled it back for a deadlock. */
@@ -164,6 +181,7 @@ export class PostgresStore implements Store {
     await this.sends.flush();
     await this.attempts.flush();
     await this.consumes.flush();
+    await this.journal.flush();
     await this.pool.end();
   }
 
@@ -310,6 +328,10 @@ export class PostgresStore implements Store {
       col('expiresAt'),
       col('deliveryStatus'),
       col('outbox'),
+      rows.map((v) => v.test === true),
+      rows.map((v) => timeOrderedUuid(v.createdAt)),
+      rows.map((v) => maskDestination(v.channel, v.destination)),
+      rows.map((v) => v.risk ?? null),
     ]);
   }
 
@@ -348,6 +370,9 @@ export class PostgresStore implements Store {
     );
     const winnerId = counted ? pick(counted.rows) : null;
     const consumed = winnerId !== null && (await this.consume(request.groupId, winnerId, now));
+    // The count committed with the statement above; a wrong code's event follows it (batched like
+    // the consumes) before the answer goes out. See docs/events.md on that window.
+    if (counted && winnerId === null) await this.journal.wrongCode(request.id, now);
     return { request, counted, winnerId, consumed };
   }
 
@@ -448,12 +473,19 @@ export class PostgresStore implements Store {
     return rows.map(rowToOutboxEntry);
   }
 
+  async listEvents(filter: EventFilter): Promise<RecordedEvent[]> {
+    const { rows } = await this.query(listEventsSql('postgres'), Object.values(listEventsParams(filter)));
+    return rows.map(rowToRecordedEvent);
+  }
+
   async sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult> {
     const cutoff = now - retentionMs;
     // Plain statements, not one transaction: each batch commits on its own, and SKIP LOCKED lets
     // sweepers on other instances take other rows instead of waiting for these.
     const expired = (await this.query(SQL.sweepExpire, [now, batchSize])).rowCount ?? 0;
     const deleted = (await this.query(SQL.sweepDelete, [cutoff, batchSize])).rowCount ?? 0;
+    // Raw events go with the retention too; the analytics buckets folded from them stay.
+    await this.query(SQL.sweepEvents, [cutoff, batchSize]);
     return { expired, deleted };
   }
 }
