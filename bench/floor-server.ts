@@ -90,6 +90,7 @@ function storeWriter(store: SqliteStoreClass): WriteRow {
         deliveryStatus: 'outbox',
         // What the outbox keeps for an email, in size and shape: the renderer's inputs.
         outbox: JSON.stringify({ request: { code, channel: 'EMAIL', to: email, ttl: 600 } }),
+        test: false,
       },
     ]);
 }

@@ -80,6 +80,8 @@ export interface Verification {
   deliveryStatus: DeliveryStatus;
   provider: string | null;
   providerMessageId: string | null;
+  /** Made with a test key: seen only by test keys, superseded and limited apart from live ones. */
+  test: boolean;
 }
 
 export type NewVerification = Omit<

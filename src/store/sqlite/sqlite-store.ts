@@ -229,14 +229,17 @@ export class SqliteStore implements Store {
           v.expiresAt,
           v.deliveryStatus,
           v.outbox,
+          v.test ? 1 : 0,
         );
       }
     }, rows.length > 1);
   }
 
-  getVerification(accountId: string, id: string) {
+  getVerification(accountId: string, id: string, test = false) {
     return this.tx.read(() => {
-      const row = this.stmts.getVerification.get(id, accountId) as Record<string, unknown> | undefined;
+      const row = this.stmts.getVerification.get(id, accountId, test ? 1 : 0) as
+        | Record<string, unknown>
+        | undefined;
       return row ? rowToVerification(row) : null;
     });
   }
@@ -254,12 +257,14 @@ export class SqliteStore implements Store {
     requestId: string,
     now: number,
     pick: (rows: CountedAttempt['rows']) => string | null,
+    test = false,
   ) {
+    const mode = test ? 1 : 0;
     return this.tx.write((): AttemptOutcome => {
       // One statement finds the request and counts the attempt on its group, in the common case
       // where the request is live; as in the stepwise path, only a pending, unexpired request
       // counts one (a superseded request of a dual pair must not spend its sibling's attempts).
-      const rows = this.stmts.readAndCountAttempt.all(requestId, accountId, now, now) as Array<
+      const rows = this.stmts.readAndCountAttempt.all(requestId, accountId, mode, now, now) as Array<
         Record<string, unknown>
       >;
       const own = rows.find((r) => r.id === requestId);
@@ -268,7 +273,7 @@ export class SqliteStore implements Store {
       if (!request) {
         // Nothing counted, or (a row changed under a sibling) not on this request: read it as it
         // stands, so that the caller can tell not found, settled, expired and used up apart.
-        const row = this.stmts.getVerification.get(requestId, accountId) as
+        const row = this.stmts.getVerification.get(requestId, accountId, mode) as
           | Record<string, unknown>
           | undefined;
         request = row ? rowToVerification(row) : null;
@@ -390,15 +395,17 @@ function prepare(db: Database) {
     revokeKey: s('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
     insertVerification: s(
       `INSERT INTO verifications (id, account_id, group_id, channel, destination, delivery_type, country, purpose,
-         code_hash, max_attempts, created_at, expires_at, delivery_status, outbox)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, test)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    getVerification: s(`SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = ? AND account_id = ?`),
+    getVerification: s(
+      `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = ? AND account_id = ? AND test = ?`,
+    ),
     countAttempt: s(countAttemptSql('?')),
     // countAttempt for the group of a live request, found by its id: one statement per verify.
     readAndCountAttempt: s(
       countAttemptSql(`(SELECT group_id FROM verifications
-                        WHERE id = ? AND account_id = ? AND status = 'pending' AND expires_at > ?)`),
+                        WHERE id = ? AND account_id = ? AND test = ? AND status = 'pending' AND expires_at > ?)`),
     ),
     consume: s(
       `UPDATE verifications
