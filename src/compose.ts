@@ -12,6 +12,7 @@ import { DEFAULT_BRANDING, deploymentDefaults } from './domain/settings.js';
 import { VerificationService } from './domain/verification-service.js';
 import { AdminThrottle } from './http/admin-throttle.js';
 import { callbackRoutes } from './http/routes/callbacks.js';
+import { DurableMemoryRateLimitStore } from './limits/durable-memory-store.js';
 import type { RateLimitStore } from './limits/interface.js';
 import { MemoryRateLimitStore } from './limits/memory-store.js';
 import { RateLimitPolicy } from './limits/policy.js';
@@ -19,6 +20,7 @@ import { ServiceMetrics } from './metrics/metrics.js';
 import { metricsRoute } from './metrics/route.js';
 import { openStore } from './store/factory.js';
 import type { Store } from './store/interface.js';
+import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import { Sweeper } from './store/sweeper.js';
 
 export const VERSION: string = JSON.parse(
@@ -46,7 +48,7 @@ export interface ComposeOptions {
 export async function compose(config: Config, options: ComposeOptions): Promise<Service> {
   const clock = options.clock ?? systemClock;
   const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
-  const counters = await openCounters(config);
+  const counters = await openCounters(config, store);
   const admin = new AccountAdmin(store, clock);
   await admin.ensureDefaultAccount();
 
@@ -120,8 +122,12 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   };
 }
 
-async function openCounters(config: Config): Promise<RateLimitStore> {
-  if (!config.redisUrl) return new MemoryRateLimitStore();
+async function openCounters(config: Config, store: Store): Promise<RateLimitStore> {
+  if (!config.redisUrl) {
+    // The embedded default keeps its counters in its own file: a restart forgives nothing.
+    if (store instanceof SqliteStore) return new DurableMemoryRateLimitStore(store.counterPersistence());
+    return new MemoryRateLimitStore();
+  }
   const { RedisRateLimitStore } = await import('./limits/redis-store.js');
   return RedisRateLimitStore.connect(config.redisUrl, { prefix: config.redisKeyPrefix });
 }

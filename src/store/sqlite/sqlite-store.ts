@@ -38,6 +38,7 @@ import {
   VERIFICATION_SELECT,
 } from '../rows.js';
 import { Checkpointer } from './checkpointer.js';
+import { SqliteCounterPersistence } from './counter-persistence.js';
 import { GroupCommit } from './group-commit.js';
 
 /** The embedded default store: one better-sqlite3 connection in WAL mode with group commit. */
@@ -69,6 +70,11 @@ export class SqliteStore implements Store {
     this.stmts = prepare(this.db);
     const checkpointer = this.checkpointer;
     this.tx = new GroupCommit(this.db, checkpointer ? () => checkpointer.restartPending() : undefined);
+  }
+
+  /** The rate-limit counters' table in this file, for the embedded default's durable limits. */
+  counterPersistence(): SqliteCounterPersistence {
+    return new SqliteCounterPersistence(this.tx);
   }
 
   private applyMigrations(): number[] {
