@@ -2,6 +2,11 @@ import type { CounterPersistence, CounterSpec, LimitDecision, RateLimitStore } f
 import { familyId, MemoryRateLimitStore } from './memory-store.js';
 
 const PURGE_INTERVAL_MS = 60_000;
+/**
+ * Windows this short are not written: a restart outlasts them (the per-key rates per second), and
+ * a write per request would be a fair share of a send's cost.
+ */
+const SHORTEST_KEPT_WINDOW_SECONDS = 10;
 
 /**
  * The embedded default's rate limits (one process, no Redis): decided in memory as by
@@ -18,6 +23,8 @@ export class DurableMemoryRateLimitStore implements RateLimitStore {
   private readonly memory = new MemoryRateLimitStore();
   private readonly purger: NodeJS.Timeout;
   private failed: unknown = null;
+  /** Family ids by spec object: the policy passes the same few spec objects over and over. */
+  private readonly families = new WeakMap<CounterSpec, string>();
 
   constructor(private readonly disk: CounterPersistence) {
     for (const c of disk.load(Date.now())) this.memory.restore(c.family, c.key, c.used, c.endsAt);
@@ -26,9 +33,15 @@ export class DurableMemoryRateLimitStore implements RateLimitStore {
   }
 
   private save(spec: CounterSpec, key: string): Promise<void> {
+    if (spec.windowSeconds < SHORTEST_KEPT_WINDOW_SECONDS) return Promise.resolve();
     const state = this.memory.state(spec, key);
     if (!state) return Promise.resolve();
-    return this.disk.save({ family: familyId(spec), key, ...state }).catch((err) => {
+    let family = this.families.get(spec);
+    if (family === undefined) {
+      family = familyId(spec);
+      this.families.set(spec, family);
+    }
+    return this.disk.save({ family, key, ...state }).catch((err) => {
       // Kept for check(): the limits still hold in memory, but would not survive a restart.
       this.failed = err;
     });

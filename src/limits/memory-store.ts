@@ -45,13 +45,16 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return slot >= 0 ? { used: table.usedAt(slot), endsAt: table.endsAt(slot) } : null;
   }
 
-  /** Puts back a counter saved before a restart (family as made by familyId). */
+  /**
+   * Puts back a counter saved before a restart (family as made by familyId); a later call for the
+   * same counter replaces an earlier one.
+   */
   restore(family: string, key: string, used: number, endsAt: number): void {
     const now = Date.now();
     if (endsAt <= now) return;
     const table = this.familyById(family);
     const slot = table.find(key, now);
-    if (slot >= 0) table.setUsed(slot, Math.max(used, table.usedAt(slot)));
+    if (slot >= 0) table.setUsed(slot, used);
     else table.start(key, used, endsAt, now);
   }
 
