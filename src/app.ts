@@ -54,6 +54,8 @@ export interface AppDeps {
   hstsMaxAgeSeconds?: number | null;
   /** Throttles failed admin authentications. */
   adminThrottle?: AdminThrottle;
+  /** How long an Idempotency-Key claim without an answer blocks its key (default 60 s). */
+  idempotencyLeaseSeconds?: number;
   /** Extra routes (metrics, provider callbacks) registered by later layers. */
   plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
   /**

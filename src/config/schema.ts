@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { deliveryConfigProblems, deliverySettings } from '../delivery/settings.js';
+import { webhookSettings } from '../webhooks/settings.js';
 
 /**
  * Every setting of the service, described once: its environment variable, type, default and
@@ -185,8 +186,16 @@ export const settings = {
     'Verification requests and outbox messages older than this are deleted.',
   ),
   sweepIntervalSeconds: int('SWEEP_INTERVAL_SECONDS', 60, 1, 86400, 'How often the retention sweeper runs.'),
+  idempotencyLeaseSeconds: int(
+    'IDEMPOTENCY_LEASE_SECONDS',
+    60,
+    1,
+    3600,
+    'How long a send-code with an Idempotency-Key that has not answered (its process died) blocks the key.',
+  ),
   // Providers, SMS routing and callbacks: described in src/delivery/settings.ts and each provider folder.
   ...deliverySettings,
+  ...webhookSettings,
 };
 
 export const ConfigSchema = Type.Object(settings);

@@ -90,6 +90,8 @@ export type NewVerification = Omit<
 > & {
   /** The outbox's content when the outbox takes the message: written with the row itself. */
   outbox: string | null;
+  /** The risk assessment of the send (JSON), stored on the request. */
+  risk?: string | null;
 };
 
 /** A message as its recipient sees it; what the outbox stores and providers send. */

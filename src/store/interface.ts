@@ -9,6 +9,9 @@ import type {
   Verification,
   VerificationStatus,
 } from '../domain/types.js';
+import type { IdempotencyStore } from './idempotency/interface.js';
+import type { EventFilter, RecordedEvent } from './journal.js';
+import type { WebhookStore } from './webhooks/interface.js';
 
 /** The rows of a verification group whose attempt was just counted. */
 export interface CountedAttempt {
@@ -65,6 +68,10 @@ export interface SweepResult {
  */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
+  /** Idempotency-Key claims of send-code, in the same database. */
+  readonly idempotency: IdempotencyStore;
+  /** Webhook endpoints and their delivery queue, fed from the event journal. */
+  readonly webhooks: WebhookStore;
   /** Applies the numbered migrations not yet applied; safe to run from several processes. */
   migrate(): Promise<number[]>;
   /** Resolves true when the database answers a trivial query. */
@@ -138,6 +145,9 @@ export interface Store {
   addOutboxMessage(verificationId: string, content: string): Promise<void>;
   /** Newest first. `to` filters on the normalised destination. */
   listOutbox(filter: { accountId?: string; to?: string; limit: number }): Promise<OutboxEntry[]>;
+
+  /** Journal rows (table events), oldest first: what the store recorded of each change. */
+  listEvents(filter: EventFilter): Promise<RecordedEvent[]>;
 
   /** Marks overdue pending requests expired and deletes rows older than the retention, in batches. */
   sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult>;

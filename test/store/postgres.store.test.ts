@@ -301,7 +301,10 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
           column('expiresAt'),
           column('deliveryStatus'),
           column('outbox'),
-          column('test'),
+          batch.map(() => false),
+          batch.map((v) => `contact-${v.id}`),
+          batch.map(() => 'u***@example.com'),
+          batch.map(() => null),
         ]);
         const plan = JSON.stringify(rows[0]);
         expect(plan, `supersedeAndInsert of ${size}`).toContain('verifications_one_live');

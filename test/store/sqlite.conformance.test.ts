@@ -5,6 +5,7 @@ import { afterAll } from 'vitest';
 import type { Store } from '../../src/store/interface.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { storeConformance } from './conformance.js';
+import { journalConformance } from './journal.conformance.js';
 
 storeConformance('SQLite :memory:', {
   open: async () => new SqliteStore(':memory:'),
@@ -19,3 +20,8 @@ storeConformance('SQLite file', {
   close: (store: Store) => store.close(),
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+journalConformance('SQLite :memory:', {
+  open: async () => new SqliteStore(':memory:'),
+  close: (store: Store) => store.close(),
+});

@@ -44,14 +44,22 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 /** Empties every table of a migrated database between tests, keeping the schema. */
 export function truncateAll(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
-  return client
-    .connect()
-    .then(() => client.query('TRUNCATE settings, api_keys, accounts, verifications RESTART IDENTITY CASCADE'))
-    .then(
-      () => client.end(),
-      async (err) => {
-        await client.end();
-        throw err;
-      },
-    );
+  return (
+    client
+      .connect()
+      // Every table the migrations made (new ones included), not the record of the migrations.
+      .then(() =>
+        client.query(`DO $$ BEGIN
+        EXECUTE (SELECT 'TRUNCATE ' || string_agg(quote_ident(tablename), ', ') || ' RESTART IDENTITY CASCADE'
+          FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations');
+      END $$`),
+      )
+      .then(
+        () => client.end(),
+        async (err) => {
+          await client.end();
+          throw err;
+        },
+      )
+  );
 }

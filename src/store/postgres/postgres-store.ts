@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { timeOrderedUuid } from '../../domain/ids.js';
+import { maskDestination } from '../../domain/masking.js';
 import type {
   Account,
   AccountSettings,
@@ -8,6 +10,7 @@ import type {
   NewVerification,
   Verification,
 } from '../../domain/types.js';
+import { PostgresIdempotencyStore } from '../idempotency/postgres.js';
 import type {
   AttemptOutcome,
   CountedAttempt,
@@ -17,6 +20,13 @@ import type {
   Store,
   SweepResult,
 } from '../interface.js';
+import {
+  type EventFilter,
+  listEventsParams,
+  listEventsSql,
+  type RecordedEvent,
+  rowToRecordedEvent,
+} from '../journal.js';
 import {
   type AccountRow,
   type ApiKeyRow,
@@ -29,6 +39,8 @@ import {
   rowToOutboxEntry,
   rowToVerification,
 } from '../rows.js';
+import { PostgresWebhookStore } from '../webhooks/postgres.js';
+import { PostgresJournal } from './journal.js';
 import { applyMigrations } from './migrate.js';
 import { isConnectionError, isRetryable, toStoreError } from './pg-errors.js';
 import { SQL } from './statements.js';
@@ -70,12 +82,15 @@ type Runner = Pick<pg.PoolClient, 'query'>;
  */
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
+  readonly idempotency: PostgresIdempotencyStore;
+  readonly webhooks: PostgresWebhookStore;
   private readonly pool: pg.Pool;
   private closed = false;
   /** The sends of the current event-loop turn, written together (see createVerifications). */
   private readonly sends = new TurnBatch<SendCall>((batch) => this.writeSendBatch(batch));
   /** The consumes of right codes of the current event-loop turn, settled together (see consume). */
   private readonly consumes = new TurnBatch<ConsumeCall>((batch) => this.consumeBatch(batch));
+  private readonly journal = new PostgresJournal((text, params) => this.query(text, params));
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = new pg.Pool({
@@ -90,6 +105,8 @@ export class PostgresStore implements Store {
     // An idle client whose server went away (restart, 57P01) emits 'error'; the pool drops it.
     // Unhandled, that event would end the process.
     this.pool.on('error', (err) => options.onIdleError?.(err));
+    this.idempotency = new PostgresIdempotencyStore(this.pool);
+    this.webhooks = new PostgresWebhookStore(this.pool);
   }
 
   /** One statement through the pool, retried when PostgreSQL rolled it back for a deadlock. */
@@ -155,6 +172,7 @@ export class PostgresStore implements Store {
     // Sends, attempts and consumes of the current turn are written before the pool goes.
     await this.sends.flush();
     await this.consumes.flush();
+    await this.journal.flush();
     await this.pool.end();
   }
 
@@ -301,7 +319,10 @@ export class PostgresStore implements Store {
       col('expiresAt'),
       col('deliveryStatus'),
       col('outbox'),
-      col('test'),
+      rows.map((v) => v.test === true),
+      rows.map((v) => timeOrderedUuid(v.createdAt)),
+      rows.map((v) => maskDestination(v.channel, v.destination)),
+      rows.map((v) => v.risk ?? null),
     ]);
   }
 
@@ -345,6 +366,9 @@ export class PostgresStore implements Store {
     const { rows } = await this.query(SQL.countOrConsume, [request.groupId, guessed, now]);
     const counted = rowsToCountedAttempt(rows);
     const consumed = guessed !== null && rows.some((r) => r.id === guessed);
+    // The count committed with the statement above; a wrong code's event follows it (batched like
+    // the consumes) before the answer goes out. See docs/events.md on that window.
+    if (counted && guessed === null) await this.journal.wrongCode(request.id, now);
     return { request, counted, winnerId: counted ? guessed : null, consumed };
   }
 
@@ -419,12 +443,19 @@ export class PostgresStore implements Store {
     return rows.map(rowToOutboxEntry);
   }
 
+  async listEvents(filter: EventFilter): Promise<RecordedEvent[]> {
+    const { rows } = await this.query(listEventsSql('postgres'), Object.values(listEventsParams(filter)));
+    return rows.map(rowToRecordedEvent);
+  }
+
   async sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult> {
     const cutoff = now - retentionMs;
     // Plain statements, not one transaction: each batch commits on its own, and SKIP LOCKED lets
     // sweepers on other instances take other rows instead of waiting for these.
     const expired = (await this.query(SQL.sweepExpire, [now, batchSize])).rowCount ?? 0;
     const deleted = (await this.query(SQL.sweepDelete, [cutoff, batchSize])).rowCount ?? 0;
+    // Raw events go with the retention too; the analytics buckets folded from them stay.
+    await this.query(SQL.sweepEvents, [cutoff, batchSize]);
     return { expired, deleted };
   }
 }

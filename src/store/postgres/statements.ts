@@ -41,10 +41,21 @@ export const SQL = {
   // the table. So each fresh row looks up its pending predecessor in verifications_one_live
   // (OFFSET 0 keeps the lookup from being flattened into such a join), and the predecessors
   // are updated by primary key.
+  // The contacts CTE counts each send on its contact (one row per account, destination and mode)
+  // and gives the rows their contact_id; the journal's triggers (migration 020) record the rest.
   supersedeAndInsert: `WITH fresh AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-        $8::text[], $9::bytea[], $10::int[], $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::boolean[])
-        AS f(${VERIFICATION_COLUMNS})
+        $8::text[], $9::bytea[], $10::int[], $11::bigint[], $12::bigint[], $13::text[], $14::text[],
+        $15::boolean[], $16::text[], $17::text[], $18::text[])
+        AS f(${VERIFICATION_COLUMNS}, new_contact_id, masked, risk)
+    ), contact AS (
+      INSERT INTO contacts AS c (id, account_id, test, destination, channel, masked, first_seen, last_seen, sends)
+      SELECT DISTINCT ON (account_id, destination, test) new_contact_id, account_id, test, destination, channel,
+        masked, created_at, created_at, count(*) OVER (PARTITION BY account_id, destination, test)
+      FROM fresh ORDER BY account_id, destination, test, created_at DESC
+      ON CONFLICT (account_id, destination, test) DO UPDATE SET sends = c.sends + EXCLUDED.sends,
+        last_seen = greatest(c.last_seen, EXCLUDED.last_seen), channel = EXCLUDED.channel
+      RETURNING c.id, c.account_id, c.destination, c.test
     ), superseded AS (
       UPDATE verifications v SET status = 'canceled'
       WHERE v.id = ANY (ARRAY(
@@ -58,8 +69,13 @@ export const SQL = {
         AND ${GROUP_PENDING('v.')}
       RETURNING v.id
     )
-    INSERT INTO verifications (${VERIFICATION_COLUMNS})
-    SELECT ${VERIFICATION_COLUMNS} FROM fresh WHERE (SELECT count(*) FROM superseded) >= 0`,
+    INSERT INTO verifications (${VERIFICATION_COLUMNS}, contact_id, risk)
+    SELECT ${VERIFICATION_COLUMNS.replace(/(\w+)/g, 'f.$1')},
+      -- A lookup in the batch's own contacts (a join would be planned as a hash join; see the plan test).
+      (SELECT k.id FROM contact k
+       WHERE k.account_id = f.account_id AND k.destination = f.destination AND k.test = f.test),
+      f.risk
+    FROM fresh f WHERE (SELECT count(*) FROM superseded) >= 0`,
   getVerification: `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2 AND test = $3`,
   // The first half of a verify attempt: the request ($1 id, $2 account, $3 mode), and, when it is
   // pending and unexpired at $4, the live rows of its group, whose codes the caller compares with
@@ -150,6 +166,8 @@ export const SQL = {
       SELECT id FROM verifications WHERE status = 'pending' AND expires_at <= $1
       LIMIT $2 FOR UPDATE SKIP LOCKED)
     UPDATE verifications v SET status = 'expired' FROM batch WHERE v.id = batch.id`,
+  sweepEvents: `DELETE FROM events WHERE seq IN (
+      SELECT seq FROM events WHERE created_at < $1 ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED)`,
   sweepDelete: `WITH batch AS (
       SELECT id FROM verifications WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
     DELETE FROM verifications v USING batch WHERE v.id = batch.id`,

@@ -11,6 +11,7 @@ import type {
   DeliveryStatus,
   NewVerification,
 } from '../../domain/types.js';
+import { SqliteIdempotencyStore } from '../idempotency/sqlite.js';
 import type {
   AttemptOutcome,
   AttemptTarget,
@@ -21,6 +22,13 @@ import type {
   Store,
   SweepResult,
 } from '../interface.js';
+import {
+  type EventFilter,
+  listEventsParams,
+  listEventsSql,
+  type RecordedEvent,
+  rowToRecordedEvent,
+} from '../journal.js';
 import { loadMigrations } from '../migrations.js';
 import {
   type AccountRow,
@@ -37,17 +45,22 @@ import {
   rowToVerification,
   VERIFICATION_SELECT,
 } from '../rows.js';
+import { SqliteWebhookStore } from '../webhooks/sqlite.js';
 import { Checkpointer } from './checkpointer.js';
 import { SqliteCounterPersistence } from './counter-persistence.js';
 import { GroupCommit } from './group-commit.js';
+import { SqliteJournal } from './journal.js';
 
 /** The embedded default store: one better-sqlite3 connection in WAL mode with group commit. */
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
+  readonly idempotency: SqliteIdempotencyStore;
+  readonly webhooks: SqliteWebhookStore;
   private readonly db: Database;
   private readonly tx: GroupCommit;
   private readonly stmts: ReturnType<typeof prepare>;
   private readonly checkpointer: Checkpointer | null;
+  private readonly journal: SqliteJournal;
 
   /**
    * `path` is a file path or `:memory:`. `walRestartFrames` (tests) overrides the WAL length past
@@ -68,8 +81,11 @@ export class SqliteStore implements Store {
       path === ':memory:' ? null : new Checkpointer(this.db, path, options.walRestartFrames);
     this.applyMigrations();
     this.stmts = prepare(this.db);
+    this.journal = new SqliteJournal(this.db);
     const checkpointer = this.checkpointer;
     this.tx = new GroupCommit(this.db, checkpointer ? () => checkpointer.restartPending() : undefined);
+    this.idempotency = new SqliteIdempotencyStore(this.db, this.tx);
+    this.webhooks = new SqliteWebhookStore(this.db, this.tx);
   }
 
   /** The rate-limit counters' table in this file, for the embedded default's durable limits. */
@@ -217,9 +233,10 @@ export class SqliteStore implements Store {
 
   createVerifications(rows: NewVerification[]) {
     // The INSERT cancels the destination's pending code itself (trigger verifications_supersede),
-    // so a single send is one statement and needs no savepoint; a dual send is two.
+    // and the journal's triggers record it (migration 020); the contact is counted first.
     return this.tx.write(() => {
       for (const v of rows) {
+        const contactId = this.journal.contactFor(v);
         this.stmts.insertVerification.run(
           v.id,
           v.accountId,
@@ -235,10 +252,12 @@ export class SqliteStore implements Store {
           v.expiresAt,
           v.deliveryStatus,
           v.outbox,
+          contactId,
+          v.risk ?? null,
           v.test ? 1 : 0,
         );
       }
-    }, rows.length > 1);
+    });
   }
 
   getVerification(accountId: string, id: string, test = false) {
@@ -290,9 +309,11 @@ export class SqliteStore implements Store {
         request !== null &&
         winnerId !== null &&
         this.stmts.consume.run(winnerId, now, request.groupId, winnerId).changes > 0;
+      if (counted && request && winnerId === null) this.journal.wrongCode(request.id, now);
       return { request, counted, winnerId, consumed };
-      // No savepoint: the unit's writes are two single statements, and should the second fail,
-      // keeping the first (the attempt counted) errs on the side of the attempts limit.
+      // No savepoint: the unit's writes are single statements (the count, then the consume or the
+      // wrong code's event), and should a later one fail, keeping the first (the attempt counted)
+      // errs on the side of the attempts limit.
     }, false);
   }
 
@@ -345,11 +366,21 @@ export class SqliteStore implements Store {
     });
   }
 
+  listEvents(filter: EventFilter): Promise<RecordedEvent[]> {
+    return this.tx.read(() =>
+      (this.stmts.listEvents.all(listEventsParams(filter)) as Array<Record<string, unknown>>).map(
+        rowToRecordedEvent,
+      ),
+    );
+  }
+
   sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult> {
     return this.tx.write(() => {
       const expired = this.stmts.sweepExpire.run(now, batchSize).changes;
       const cutoff = now - retentionMs;
       const deleted = this.stmts.sweepDelete.run(timeOrderedUuidFloor(cutoff), cutoff, batchSize).changes;
+      // Raw events go with the retention too; the analytics buckets folded from them stay.
+      this.stmts.sweepEvents.run(cutoff, batchSize);
       return { expired, deleted };
     });
   }
@@ -381,6 +412,7 @@ function prepare(db: Database) {
   const s = (sql: string): Statement => db.prepare(sql);
   return {
     ping: s('SELECT 1'),
+    listEvents: s(listEventsSql('sqlite')),
     insertSetting: s('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
     getSetting: s('SELECT value FROM settings WHERE name = ?'),
     insertAccount: s('INSERT INTO accounts (id, name, settings, created_at) VALUES (?, ?, ?, ?)'),
@@ -401,8 +433,8 @@ function prepare(db: Database) {
     revokeKey: s('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
     insertVerification: s(
       `INSERT INTO verifications (id, account_id, group_id, channel, destination, delivery_type, country, purpose,
-         code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, test)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, contact_id, risk, test)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     getVerification: s(
       `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = ? AND account_id = ? AND test = ?`,
@@ -452,6 +484,10 @@ function prepare(db: Database) {
        WHERE id IN (SELECT id FROM verifications WHERE status = 'pending' AND expires_at <= ? LIMIT ?)`,
     ),
     // Oldest first along the primary key (ids are UUIDv7): no index of its own on created_at.
+    // Oldest first along seq, which follows time: the scan stops at the first row to keep.
+    sweepEvents: s(
+      'DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE created_at < ? ORDER BY seq LIMIT ?)',
+    ),
     sweepDelete: s(
       `DELETE FROM verifications
        WHERE id IN (SELECT id FROM verifications WHERE id < ? AND created_at < ? LIMIT ?)`,

@@ -1,0 +1,149 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/interface.js';
+import type { RecordedEvent } from '../../src/store/journal.js';
+import type { StoreHarness } from './conformance.js';
+import { dualPair, MINUTE, T0, verification } from './fixtures.js';
+
+/**
+ * The event journal, on every backend: each state change of a request is journaled by the call
+ * that makes it, with the request's mode, masked destination and contact, and never a code.
+ */
+export function journalConformance(name: string, harness: StoreHarness): void {
+  describe(`Journal conformance: ${name}`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await harness.open();
+    });
+    afterEach(() => harness.close(store));
+
+    const events = async (filter: { requestId?: string; accountId?: string } = {}) =>
+      (await store.listEvents({ limit: 1000, ...filter })).map((e) => e.type);
+    const pickFirst = (rows: Array<{ id: string }>) => rows[0]?.id ?? null;
+    const pickNone = () => null;
+
+    it('journals a send with its mode, masked destination and contact; a resend cancels the first', async () => {
+      const first = verification({ test: true, destination: 'jane@example.com' });
+      await store.createVerifications([first]);
+      const second = verification({ test: true, destination: 'jane@example.com', createdAt: T0 + 1 });
+      await store.createVerifications([second]);
+      const all = await store.listEvents({ limit: 10 });
+      expect(all.map((e) => [e.type, e.requestId])).toEqual([
+        ['verification.created', first.id],
+        ['verification.canceled', first.id],
+        ['verification.created', second.id],
+      ]);
+      const created = all[0] as RecordedEvent;
+      expect(created).toMatchObject({
+        accountId: 'acc_1',
+        test: true,
+        channel: 'EMAIL',
+        toMasked: 'j***@example.com',
+        status: 'pending',
+        createdAt: T0,
+      });
+      expect(created.contactId).toBeTruthy();
+      expect(all[2]?.contactId).toBe(created.contactId);
+      expect(all.every((e) => e.seq > 0 && /^[0-9a-f-]{36}$/.test(e.id))).toBe(true);
+      expect(new Set(all.map((e) => e.id)).size).toBe(3);
+      expect(JSON.stringify(all)).not.toContain('jane@example.com');
+    });
+
+    it('journals a wrong code, then the right one, and the dual sibling it cancels', async () => {
+      const [email, sms] = dualPair();
+      await store.createVerifications([email, sms]);
+      const attempt = store.attempt?.bind(store);
+      if (!attempt) throw new Error('the store has no attempt()');
+      await attempt('acc_1', email.id, T0 + MINUTE, pickNone);
+      await attempt(
+        'acc_1',
+        email.id,
+        T0 + 2 * MINUTE,
+        (rows) => rows.find((r) => r.channel === 'SMS')?.id ?? null,
+      );
+      const all = await store.listEvents({ limit: 20 });
+      expect(all.map((e) => `${e.type} ${e.channel}`)).toEqual([
+        'verification.created EMAIL',
+        'verification.created SMS',
+        'verification.attempt_failed EMAIL',
+        // The consume settles both rows of the group in one statement; their order is the database's.
+        ...all
+          .slice(3)
+          .map((e) => `${e.type} ${e.channel}`)
+          .sort(),
+      ]);
+      expect(
+        all
+          .slice(3)
+          .map((e) => `${e.type} ${e.channel}`)
+          .sort(),
+      ).toEqual(['verification.canceled EMAIL', 'verification.verified SMS']);
+      const verified = all.find((e) => e.type === 'verification.verified');
+      expect(verified?.data).toEqual({ secondsToVerify: 120 });
+      expect(verified?.toMasked).toBe('+1******0100');
+    });
+
+    it('journals attempts used up, expiry (also the sweeper’s) and delivery outcomes', async () => {
+      const used = verification({ maxAttempts: 1 });
+      const late = verification();
+      const swept = verification();
+      await store.createVerifications([used]);
+      await store.createVerifications([late]);
+      await store.createVerifications([swept]);
+      await store.attempt?.('acc_1', used.id, T0 + 1, pickNone);
+      await store.settleGroup(used.groupId, 'failed', T0 + 2);
+      await store.settleGroup(late.groupId, 'expired', T0 + 11 * MINUTE);
+      await store.sweep(T0 + 20 * MINUTE, 365 * 86_400_000, 100);
+      expect(await events({ requestId: used.id })).toEqual([
+        'verification.created',
+        'verification.attempt_failed',
+        'verification.failed',
+      ]);
+      expect(await events({ requestId: late.id })).toEqual(['verification.created', 'verification.expired']);
+      expect(await events({ requestId: swept.id })).toEqual(['verification.created', 'verification.expired']);
+
+      const sms = verification({
+        channel: 'SMS',
+        destination: '+447700900123',
+        country: 'GB',
+        deliveryStatus: 'queued',
+      });
+      await store.createVerifications([sms]);
+      await store.recordDelivery(sms.id, {
+        deliveryStatus: 'sent',
+        provider: 'twilio',
+        providerMessageId: 'SM1',
+      });
+      await store.recordDeliveryByProviderId('twilio', 'SM1', 'delivered');
+      const failed = verification({
+        channel: 'SMS',
+        destination: '+447700900124',
+        country: 'GB',
+        deliveryStatus: 'queued',
+      });
+      await store.createVerifications([failed]);
+      await store.recordDelivery(failed.id, {
+        deliveryStatus: 'failed',
+        provider: null,
+        providerMessageId: null,
+        cancel: true,
+      });
+      expect(await events({ requestId: sms.id })).toEqual(['verification.created', 'verification.delivered']);
+      const delivered = (await store.listEvents({ requestId: sms.id, limit: 5 }))[1];
+      expect(delivered?.provider).toBe('twilio');
+      expect((await events({ requestId: failed.id })).sort()).toEqual([
+        'verification.canceled',
+        'verification.created',
+        'verification.undelivered',
+      ]);
+    });
+
+    it('a verify on a settled request journals nothing', async () => {
+      const v = verification();
+      await store.createVerifications([v]);
+      await store.attempt?.('acc_1', v.id, T0 + 1, pickFirst);
+      await store.attempt?.('acc_1', v.id, T0 + 2, pickFirst);
+      await store.attempt?.('acc_1', v.id, T0 + 3, pickNone);
+      expect(await events({ requestId: v.id })).toEqual(['verification.created', 'verification.verified']);
+    });
+  });
+}
