@@ -15,6 +15,8 @@ export interface EffectiveSettings {
   /** null: every country. */
   allowedCountries: ReadonlySet<string> | null;
   branding: Branding;
+  /** Sends scoring this much risk or more are refused; null: off. */
+  riskThreshold: number | null;
 }
 
 export const DEFAULT_BRANDING: Branding = { brandName: 'Contact Verify', color: '#2563eb' };
@@ -40,6 +42,7 @@ export function deploymentDefaults(config: Config, branding: Branding = DEFAULT_
     countrySendsPerHour: config.countrySendsPerHour,
     allowedCountries: parseCountryList(config.allowedCountries),
     branding,
+    riskThreshold: null,
   };
 }
 

@@ -34,6 +34,8 @@ export interface AccountSettings {
   /** ISO 3166-1 alpha-2 codes allowed for SMS/WhatsApp; absent or ['*'] means every country. */
   allowedCountries?: string[];
   branding?: Partial<Branding>;
+  /** Sends whose risk score (0–100) reaches this are refused with RISK_TOO_HIGH; absent: off. */
+  riskThreshold?: number;
 }
 
 export interface Account {

@@ -7,6 +7,7 @@ import type { Clock } from './clock.js';
 import { generateCode, hashCode, matchingCodeId } from './codes.js';
 import { timeOrderedUuid } from './ids.js';
 import { maskDestination } from './masking.js';
+import { assessRisk, type RiskAssessment } from './risk.js';
 import type { SendRequest } from './send-request.js';
 import { type EffectiveSettings, effectiveSettings } from './settings.js';
 import type {
@@ -26,6 +27,7 @@ export interface SendEntry {
   to: string;
   deliveryType?: DeliveryType;
   error?: { code: 'DELIVERY_FAILED' | 'INVALID_DESTINATION'; message: string };
+  risk: RiskAssessment;
 }
 
 export interface VerifyResult {
@@ -115,10 +117,11 @@ export class VerificationService {
         ],
       );
     }
-    await limits.checkKeyRate('send', key.id, s);
-    await limits.checkSend(key.accountId, targets, s);
-
     const now = clock.now();
+    const risks = await this.screen(key, request, targets, s, now);
+    await limits.checkKeyRate('send', key.id, s);
+    await this.refusalCounted(key, request, targets, now, () => limits.checkSend(key.accountId, targets, s));
+
     const expiresAt = now + s.codeTtlSeconds * 1000;
     const ids = targets.map(() => timeOrderedUuid(now));
     const groupId = ids[0] as string;
@@ -159,6 +162,7 @@ export class VerificationService {
       deliveryStatus: outbox[i] ? 'outbox' : 'queued',
       outbox: outbox[i]?.content ?? null,
       test: key.test,
+      risk: JSON.stringify(risks[i]),
     }));
     // A provider is called only once the rows are durable.
     await store.createVerifications(rows);
@@ -181,6 +185,7 @@ export class VerificationService {
         status: result.ok ? 'pending' : 'undelivered',
         expiresAt: new Date(expiresAt).toISOString(),
         to: maskDestination(t.channel, t.destination),
+        risk: risks[i] as RiskAssessment,
       };
       if (t.channel === 'WHATSAPP') entry.deliveryType = request.deliveryType;
       if (!result.ok) {
@@ -232,6 +237,90 @@ export class VerificationService {
       'code sent',
     );
     return entries;
+  }
+
+  /**
+   * Refuses a send to a blocked contact (403 CONTACT_BLOCKED) or one whose risk reaches the
+   * account's threshold (403 RISK_TOO_HIGH), counting the refusal; else the risk of each target.
+   */
+  private async screen(
+    key: AuthenticatedKey,
+    request: SendRequest,
+    targets: SendTarget[],
+    s: EffectiveSettings,
+    now: number,
+  ): Promise<RiskAssessment[]> {
+    const { store } = this.deps;
+    const refuse = async (t: SendTarget, reason: string) =>
+      store.recordRefusal({
+        accountId: key.accountId,
+        test: key.test,
+        at: now,
+        channel: t.channel,
+        country: t.country,
+        purpose: request.purpose,
+        reason,
+      });
+    const assessed = await Promise.all(
+      targets.map(async (t) => {
+        const signals = await store.destinationSignals(
+          key.accountId,
+          key.test,
+          t.destination,
+          t.country,
+          now,
+        );
+        return { t, signals, risk: assessRisk({ ...t, signals }) };
+      }),
+    );
+    for (const { t, signals, risk } of assessed) {
+      if (signals.contact?.blocked) {
+        await refuse(t, 'blocked');
+        throw new ApiError('CONTACT_BLOCKED', 'An operator blocked this destination; no code was sent.', [
+          { field: t.channel === 'EMAIL' ? 'email' : 'phone', channel: t.channel, message: 'blocked' },
+        ]);
+      }
+      if (s.riskThreshold !== null && risk.score >= s.riskThreshold) {
+        await refuse(t, 'risk');
+        throw new ApiError(
+          'RISK_TOO_HIGH',
+          `This send scored ${risk.score} of 100 for fraud risk, at or above the account's threshold of ${s.riskThreshold}; no code was sent.`,
+          risk.signals.map((r) => ({ field: r.name, channel: t.channel, message: r.detail })),
+        );
+      }
+    }
+    return assessed.map((a) => a.risk);
+  }
+
+  /** Runs a limit check; a refusal is counted for analytics (by the limit's kind) and rethrown. */
+  private async refusalCounted(
+    key: AuthenticatedKey,
+    request: SendRequest,
+    targets: SendTarget[],
+    now: number,
+    check: () => Promise<void>,
+  ): Promise<void> {
+    try {
+      await check();
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'RATE_LIMITED') {
+        const refused = err.details ?? [];
+        for (const t of targets) {
+          const detail = refused.find((d) => d.channel === t.channel);
+          if (!detail) continue;
+          await this.deps.store.recordRefusal({
+            accountId: key.accountId,
+            test: key.test,
+            at: now,
+            channel: t.channel,
+            country: t.country,
+            purpose: request.purpose,
+            reason: detail.field === 'country' ? 'limit:country' : 'limit:destination',
+          });
+        }
+      }
+      throw err;
+    }
   }
 
   private async deliverOne(

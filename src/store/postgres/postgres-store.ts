@@ -9,6 +9,23 @@ import type {
   DeliveryStatus,
   NewVerification,
 } from '../../domain/types.js';
+import {
+  type ContactRecord,
+  contactSql,
+  type DestinationSignals,
+  numberBlock,
+  prefixEnd,
+  rowToContact,
+  rowToHistory,
+} from '../contacts.js';
+import {
+  type AnalyticsQuery,
+  analyticsSql,
+  type Refusal,
+  refusalParams,
+  refusalSql,
+  rowsToAnalytics,
+} from '../insights.js';
 import type {
   AttemptOutcome,
   CountedAttempt,
@@ -55,6 +72,7 @@ export interface PostgresStoreOptions {
 }
 
 type Params = unknown[];
+const CONTACT_SQL = contactSql('postgres');
 /** A row of readAndCountAttempt: the request, and one counted row of its group (or nulls). */
 type AttemptRow = Record<string, unknown>;
 interface SendCall {
@@ -470,6 +488,90 @@ export class PostgresStore implements Store {
   async listEvents(filter: EventFilter): Promise<RecordedEvent[]> {
     const { rows } = await this.query(listEventsSql('postgres'), Object.values(listEventsParams(filter)));
     return rows.map(rowToRecordedEvent);
+  }
+
+  async analytics(query: AnalyticsQuery) {
+    const sql = analyticsSql('postgres', query);
+    const [buckets, ttv, refusals] = await Promise.all(
+      [sql.buckets, sql.ttv, sql.refusals].map((text) => this.query(text, sql.params)),
+    );
+    return rowsToAnalytics(buckets?.rows ?? [], ttv?.rows ?? [], refusals?.rows ?? []);
+  }
+
+  async recordRefusal(refusal: Refusal) {
+    await this.query(refusalSql('postgres'), refusalParams(refusal, 'postgres'));
+  }
+
+  async getContact(id: string) {
+    const row = (await this.query(CONTACT_SQL.get, [id])).rows[0];
+    return row ? rowToContact(row) : null;
+  }
+
+  async searchContacts(accountId: string, prefix: string, limit: number) {
+    const { rows } = await this.query(CONTACT_SQL.search, [accountId, prefix, prefixEnd(prefix), limit]);
+    return rows.map(rowToContact);
+  }
+
+  async contactHistory(contact: ContactRecord, limit: number) {
+    const { rows } = await this.query(CONTACT_SQL.history, [
+      contact.destination,
+      contact.accountId,
+      contact.id,
+      limit,
+    ]);
+    return rows.map(rowToHistory);
+  }
+
+  async destinationSignals(
+    accountId: string,
+    test: boolean,
+    destination: string,
+    country: string | null,
+    now: number,
+  ): Promise<DestinationSignals> {
+    const hourAgo = now - 3_600_000;
+    const block = numberBlock(destination);
+    const [contact, sends, neighbours, hour] = await Promise.all([
+      this.query(CONTACT_SQL.find, [accountId, destination, test]),
+      this.query(CONTACT_SQL.sendsSince, [destination, accountId, hourAgo]),
+      block
+        ? this.query(CONTACT_SQL.neighbours, [accountId, block, prefixEnd(block), destination, hourAgo, test])
+        : null,
+      country
+        ? this.query(CONTACT_SQL.countryHour, [accountId, test, now - (now % 3_600_000), country])
+        : null,
+    ]);
+    const first = contact.rows[0];
+    return {
+      contact: first ? rowToContact(first) : null,
+      sendsLastHour: Number(sends.rows[0]?.n ?? 0),
+      neighboursLastHour: Number(neighbours?.rows[0]?.n ?? 0),
+      countryHour: { sent: Number(hour?.rows[0]?.sent ?? 0), verified: Number(hour?.rows[0]?.verified ?? 0) },
+    };
+  }
+
+  setContactBlocked(id: string, block: { reason: string } | null, now: number) {
+    return this.transaction(async (client) => {
+      const changed = await this.query(
+        CONTACT_SQL.block,
+        [block ? now : null, block?.reason ?? null, id],
+        client,
+      );
+      if (!changed.rowCount) return null;
+      await this.query(
+        CONTACT_SQL.blockEvent,
+        [
+          timeOrderedUuid(now),
+          block ? 'contact.blocked' : 'contact.unblocked',
+          now,
+          block ? JSON.stringify({ reason: block.reason }) : null,
+          id,
+        ],
+        client,
+      );
+      const row = (await this.query(CONTACT_SQL.get, [id], client)).rows[0];
+      return row ? rowToContact(row) : null;
+    });
   }
 
   async sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult> {
