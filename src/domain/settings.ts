@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema.js';
+import { DEFAULT_BREAKER_SETTINGS } from './pumping-breaker.js';
 import type { AccountSettings, Branding } from './types.js';
 
 /** The settings that govern one account's requests: deployment defaults with its overrides. */
@@ -17,6 +18,9 @@ export interface EffectiveSettings {
   branding: Branding;
   /** Sends scoring this much risk or more are refused; null: off. */
   riskThreshold: number | null;
+  /** The SMS-pumping breaker (src/domain/pumping-breaker.ts). */
+  pumpingMinSends: number;
+  pumpingMinConversion: number;
 }
 
 export const DEFAULT_BRANDING: Branding = { brandName: 'Contact Verify', color: '#2563eb' };
@@ -43,6 +47,7 @@ export function deploymentDefaults(config: Config, branding: Branding = DEFAULT_
     allowedCountries: parseCountryList(config.allowedCountries),
     branding,
     riskThreshold: null,
+    ...DEFAULT_BREAKER_SETTINGS,
   };
 }
 

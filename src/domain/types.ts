@@ -36,6 +36,10 @@ export interface AccountSettings {
   branding?: Partial<Branding>;
   /** Sends whose risk score (0–100) reaches this are refused with RISK_TOO_HIGH; absent: off. */
   riskThreshold?: number;
+  /** SMS-pumping breaker: at least this many SMS/WhatsApp sends to a country in the last hour … */
+  pumpingMinSends?: number;
+  /** … and a conversion (0–1) below this trip it. */
+  pumpingMinConversion?: number;
 }
 
 export interface Account {

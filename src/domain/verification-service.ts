@@ -7,6 +7,7 @@ import type { Clock } from './clock.js';
 import { generateCode, hashCode, matchingCodeId } from './codes.js';
 import { timeOrderedUuid } from './ids.js';
 import { maskDestination } from './masking.js';
+import { type BreakerState, decideBreaker, type WindowCounts } from './pumping-breaker.js';
 import { assessRisk, type RiskAssessment } from './risk.js';
 import type { SendRequest } from './send-request.js';
 import { type EffectiveSettings, effectiveSettings } from './settings.js';
@@ -47,6 +48,8 @@ export interface VerificationEvents {
   ): void;
   /** A request refused by a rate limit, by the limit's name (never the counter's key). */
   limited?(limit: string): void;
+  /** The SMS-pumping breaker of an account tripped for `country`. */
+  breakerTripped?(country: string): void;
 }
 
 export interface VerificationDeps {
@@ -280,6 +283,8 @@ export class VerificationService {
           { field: t.channel === 'EMAIL' ? 'email' : 'phone', channel: t.channel, message: 'blocked' },
         ]);
       }
+      if (t.channel !== 'EMAIL' && t.country)
+        await this.checkBreaker(key, t.country, signals.countryHour, s, now, () => refuse(t, 'breaker'));
       if (s.riskThreshold !== null && risk.score >= s.riskThreshold) {
         await refuse(t, 'risk');
         throw new ApiError(
@@ -290,6 +295,50 @@ export class VerificationService {
       }
     }
     return assessed.map((a) => a.risk);
+  }
+
+  /**
+   * The SMS-pumping breaker of the account and country: trips on a burst of unconverted sends and
+   * refuses (429, detail naming the breaker) until an operator resets it or the rate recovers.
+   */
+  private async checkBreaker(
+    key: AuthenticatedKey,
+    country: string,
+    counts: WindowCounts,
+    s: EffectiveSettings,
+    now: number,
+    countRefusal: () => Promise<void>,
+  ): Promise<void> {
+    const { store } = this.deps;
+    const state = await store.getBreaker(key.accountId, key.test, country);
+    const decision = decideBreaker(state, counts, s, now, country);
+    if (decision.action === 'allow') return;
+    const base: BreakerState = state ?? {
+      accountId: key.accountId,
+      test: key.test,
+      country,
+      trippedAt: null,
+      detail: null,
+      resetAt: null,
+      baseline: null,
+    };
+    if (decision.action === 'recover') {
+      await store.saveBreaker({ ...base, trippedAt: null, detail: null });
+      return;
+    }
+    if (decision.action === 'trip') {
+      await store.saveBreaker({ ...base, trippedAt: now, detail: decision.detail });
+      this.deps.events?.breakerTripped?.(country);
+      this.deps.logger.warn({ accountId: key.accountId, country }, decision.detail);
+    }
+    await countRefusal();
+    this.deps.events?.limited?.('pumping-breaker');
+    throw new ApiError(
+      'RATE_LIMITED',
+      `Codes to ${country} are paused by the SMS-pumping breaker; an operator can reset it.`,
+      [{ field: 'country', message: decision.detail }],
+      600,
+    );
   }
 
   /** Runs a limit check; a refusal is counted for analytics (by the limit's kind) and rethrown. */

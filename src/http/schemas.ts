@@ -162,4 +162,15 @@ export const HealthResponse = Type.Object({
     Type.String(),
     Type.Object({ operational: Type.Boolean(), providers: Type.Array(ProviderHealth) }),
   ),
+  pumpingBreakers: Type.Optional(
+    Type.Array(
+      Type.Object({
+        accountId: Type.String(),
+        mode: enumOf(['live', 'test'], ''),
+        country: Type.String(),
+        trippedAt: Type.String({ format: 'date-time' }),
+      }),
+      { description: 'SMS-pumping breakers tripped now; any makes the status `degraded`.' },
+    ),
+  ),
 });

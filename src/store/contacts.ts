@@ -38,7 +38,7 @@ export interface DestinationSignals {
   sendsLastHour: number;
   /** Other contacts of the account first seen in the last hour within the same number block. */
   neighboursLastHour: number;
-  /** The account's sends and verifications for this country and mode in the current hour. */
+  /** The account's SMS/WhatsApp sends and verifications for this country and mode in the current and the previous clock hour. */
   countryHour: { sent: number; verified: number };
 }
 
@@ -115,7 +115,7 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
     ),
     countryHour: fix(
       `SELECT coalesce(sum(sent), 0) AS sent, coalesce(sum(verified), 0) AS verified FROM analytics_hourly
-       WHERE account_id = ? AND ${bool('test')} AND hour = ? AND country = ? AND channel IN ('SMS', 'WHATSAPP')`,
+       WHERE account_id = ? AND ${bool('test')} AND hour >= ? AND country = ? AND channel IN ('SMS', 'WHATSAPP')`,
     ),
     block: fix('UPDATE contacts SET blocked_at = ?, blocked_reason = ? WHERE id = ?'),
     setRisk: fix('UPDATE contacts SET risk = ? WHERE id = ?'),

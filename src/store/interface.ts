@@ -1,3 +1,4 @@
+import type { BreakerState, WindowCounts } from '../domain/pumping-breaker.js';
 import type {
   Account,
   AccountSettings,
@@ -161,6 +162,13 @@ export interface Store {
   ): Promise<DestinationSignals>;
   /** Blocks (`reason` a string) or unblocks (null) a contact, with its journal event. */
   setContactBlocked(id: string, block: { reason: string } | null, now: number): Promise<ContactRecord | null>;
+
+  /** An account's SMS/WhatsApp sends and verifications to `country` in the current and previous hour. */
+  countryWindow(accountId: string, test: boolean, country: string, now: number): Promise<WindowCounts>;
+  getBreaker(accountId: string, test: boolean, country: string): Promise<BreakerState | null>;
+  saveBreaker(state: BreakerState): Promise<void>;
+  /** Breakers of one account (or all), only the tripped ones when `trippedOnly`. */
+  listBreakers(filter: { accountId?: string; trippedOnly?: boolean }): Promise<BreakerState[]>;
 
   /** Marks overdue pending requests expired and deletes rows older than the retention, in batches. */
   sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult>;

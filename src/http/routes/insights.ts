@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.js';
 import { assembleBuckets } from '../../domain/analytics.js';
 import { checkPhone } from '../../domain/phone.js';
+import type { BreakerState } from '../../domain/pumping-breaker.js';
 import type { ContactRecord } from '../../store/contacts.js';
 import { GROUP_BY } from '../../store/insights.js';
 import { adminAuth } from '../auth.js';
@@ -62,6 +63,22 @@ const ContactsQuery = Type.Object({
 });
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const ModeField = Type.Optional(
+  Type.Unsafe<'live' | 'test'>({ type: 'string', enum: ['live', 'test'], default: 'live' }),
+);
+const BreakersQuery = Type.Object({ accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) });
+const CountryParams = Type.Object({ country: Type.String({ pattern: '^[A-Za-z]{2}$' }) });
+const ResetBody = Type.Object({ accountId: Type.String({ minLength: 1, maxLength: 64 }), mode: ModeField });
+
+const breakerView = (b: BreakerState) => ({
+  accountId: b.accountId,
+  mode: b.test ? 'test' : 'live',
+  country: b.country,
+  tripped: b.trippedAt !== null,
+  trippedAt: iso(b.trippedAt),
+  detail: b.detail,
+  resetAt: iso(b.resetAt),
+});
 const BlockBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) });
 
 const errors = errorResponses({
@@ -234,6 +251,54 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
       const contact = await deps.store.setContactBlocked(request.params.id, null, deps.clock.now());
       if (!contact) throw new ApiError('NOT_FOUND', 'No contact with this id.');
       return { data: contactView(contact) };
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof BreakersQuery> }>(
+    '/breakers',
+    {
+      ...common,
+      schema: doc('SMS-pumping breakers: tripped or reset, by account, mode and country', {
+        querystring: BreakersQuery,
+        response: errors,
+      }),
+    },
+    async (request) => {
+      rejectInvalid(request);
+      const breakers = await deps.store.listBreakers({ accountId: request.query.accountId });
+      return { data: breakers.map(breakerView) };
+    },
+  );
+
+  app.post<{ Params: Static<typeof CountryParams>; Body: Static<typeof ResetBody> }>(
+    '/breakers/:country/reset',
+    {
+      ...common,
+      schema: doc('Reset the SMS-pumping breaker of an account and country: sends resume', {
+        params: CountryParams,
+        body: ResetBody,
+        response: errors,
+      }),
+    },
+    async (request) => {
+      rejectInvalid(request);
+      const country = request.params.country.toUpperCase();
+      const test = request.body.mode === 'test';
+      const { accountId } = request.body;
+      const state = await deps.store.getBreaker(accountId, test, country);
+      if (!state) throw new ApiError('NOT_FOUND', `No breaker for ${country} in this account and mode.`);
+      const now = deps.clock.now();
+      // The sends that tripped it stay in the window for up to two hours: the reset subtracts them.
+      const counts = await deps.store.countryWindow(accountId, test, country, now);
+      const reset: BreakerState = {
+        ...state,
+        trippedAt: null,
+        detail: null,
+        resetAt: now,
+        baseline: { hour: now - (now % 3_600_000), ...counts },
+      };
+      await deps.store.saveBreaker(reset);
+      return { data: breakerView(reset) };
     },
   );
 };

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { timeOrderedUuid } from '../../domain/ids.js';
 import { maskDestination } from '../../domain/masking.js';
+import type { BreakerState } from '../../domain/pumping-breaker.js';
 import type {
   Account,
   AccountSettings,
@@ -9,6 +10,7 @@ import type {
   DeliveryStatus,
   NewVerification,
 } from '../../domain/types.js';
+import { breakerParams, breakerSql, rowToBreaker } from '../breakers.js';
 import {
   type ContactRecord,
   contactSql,
@@ -73,6 +75,7 @@ export interface PostgresStoreOptions {
 
 type Params = unknown[];
 const CONTACT_SQL = contactSql('postgres');
+const BREAKER_SQL = breakerSql('postgres');
 /** A row of readAndCountAttempt: the request, and one counted row of its group (or nulls). */
 type AttemptRow = Record<string, unknown>;
 interface SendCall {
@@ -538,7 +541,7 @@ export class PostgresStore implements Store {
         ? this.query(CONTACT_SQL.neighbours, [accountId, block, prefixEnd(block), destination, hourAgo, test])
         : null,
       country
-        ? this.query(CONTACT_SQL.countryHour, [accountId, test, now - (now % 3_600_000), country])
+        ? this.query(CONTACT_SQL.countryHour, [accountId, test, now - (now % 3_600_000) - 3_600_000, country])
         : null,
     ]);
     const first = contact.rows[0];
@@ -572,6 +575,33 @@ export class PostgresStore implements Store {
       const row = (await this.query(CONTACT_SQL.get, [id], client)).rows[0];
       return row ? rowToContact(row) : null;
     });
+  }
+
+  async countryWindow(accountId: string, test: boolean, country: string, now: number) {
+    const { rows } = await this.query(CONTACT_SQL.countryHour, [
+      accountId,
+      test,
+      now - (now % 3_600_000) - 3_600_000,
+      country,
+    ]);
+    return { sent: Number(rows[0]?.sent ?? 0), verified: Number(rows[0]?.verified ?? 0) };
+  }
+
+  async getBreaker(accountId: string, test: boolean, country: string) {
+    const row = (await this.query(BREAKER_SQL.get, [accountId, test, country])).rows[0];
+    return row ? rowToBreaker(row) : null;
+  }
+
+  async saveBreaker(state: BreakerState) {
+    await this.query(BREAKER_SQL.save, breakerParams(state, 'postgres'));
+  }
+
+  async listBreakers(filter: { accountId?: string; trippedOnly?: boolean }) {
+    const { rows } = await this.query(BREAKER_SQL.list, [
+      filter.accountId ?? null,
+      filter.trippedOnly === true,
+    ]);
+    return rows.map(rowToBreaker);
   }
 
   async sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult> {

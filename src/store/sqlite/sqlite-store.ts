@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import BetterSqlite3 from 'better-sqlite3';
 import { timeOrderedUuid, timeOrderedUuidFloor } from '../../domain/ids.js';
+import type { BreakerState } from '../../domain/pumping-breaker.js';
 import type {
   Account,
   AccountSettings,
@@ -11,6 +12,7 @@ import type {
   DeliveryStatus,
   NewVerification,
 } from '../../domain/types.js';
+import { breakerParams, breakerSql, rowToBreaker } from '../breakers.js';
 import {
   type ContactRecord,
   contactSql,
@@ -75,6 +77,7 @@ export class SqliteStore implements Store {
   private readonly journal: SqliteJournal;
   private readonly contacts: Record<keyof ReturnType<typeof contactSql>, Statement>;
   private readonly refusal: Statement;
+  private readonly breakers: Record<keyof ReturnType<typeof breakerSql>, Statement>;
 
   /**
    * `path` is a file path or `:memory:`. `walRestartFrames` (tests) overrides the WAL length past
@@ -98,6 +101,12 @@ export class SqliteStore implements Store {
       Object.entries(sql).map(([name, text]) => [name, this.db.prepare(text)]),
     ) as typeof this.contacts;
     this.refusal = this.db.prepare(refusalSql('sqlite'));
+    const breakers = breakerSql('sqlite');
+    this.breakers = {
+      get: this.db.prepare(breakers.get),
+      save: this.db.prepare(breakers.save),
+      list: this.db.prepare(breakers.list),
+    };
     const checkpointer = this.checkpointer;
     this.tx = new GroupCommit(this.db, checkpointer ? () => checkpointer.restartPending() : undefined);
   }
@@ -449,7 +458,7 @@ export class SqliteStore implements Store {
           )
         : 0;
       const hour = country
-        ? (this.contacts.countryHour.get(accountId, mode, now - (now % 3_600_000), country) as {
+        ? (this.contacts.countryHour.get(accountId, mode, now - (now % 3_600_000) - 3_600_000, country) as {
             sent: number;
             verified: number;
           })
@@ -475,6 +484,47 @@ export class SqliteStore implements Store {
       );
       return rowToContact(this.contacts.get.get(id) as Record<string, unknown>);
     });
+  }
+
+  countryWindow(accountId: string, test: boolean, country: string, now: number) {
+    return this.tx.read(() => {
+      const row = this.contacts.countryHour.get(
+        accountId,
+        test ? 1 : 0,
+        now - (now % 3_600_000) - 3_600_000,
+        country,
+      ) as {
+        sent: number;
+        verified: number;
+      };
+      return { sent: Number(row.sent), verified: Number(row.verified) };
+    });
+  }
+
+  getBreaker(accountId: string, test: boolean, country: string) {
+    return this.tx.read(() => {
+      const row = this.breakers.get.get(accountId, test ? 1 : 0, country) as
+        | Record<string, unknown>
+        | undefined;
+      return row ? rowToBreaker(row) : null;
+    });
+  }
+
+  saveBreaker(state: BreakerState) {
+    return this.tx.write(() => {
+      this.breakers.save.run(...breakerParams(state, 'sqlite'));
+    }, false);
+  }
+
+  listBreakers(filter: { accountId?: string; trippedOnly?: boolean }) {
+    return this.tx.read(() =>
+      (
+        this.breakers.list.all({
+          account: filter.accountId ?? null,
+          trippedOnly: filter.trippedOnly ? 1 : 0,
+        }) as Array<Record<string, unknown>>
+      ).map(rowToBreaker),
+    );
   }
 
   sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult> {
