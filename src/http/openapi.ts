@@ -39,6 +39,11 @@ Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed
         { name: 'verification', description: 'Send and verify codes.' },
         { name: 'admin', description: 'Accounts, API keys and the outbox (ADMIN_TOKEN).' },
         { name: 'operations', description: 'Health and metrics.' },
+        {
+          name: 'analytics',
+          description:
+            'Analytics, contact profiles (block, unblock) and SMS-pumping breakers (ADMIN_TOKEN); see docs/analytics.md.',
+        },
       ],
     },
   };
