@@ -23,7 +23,7 @@ const BASE = resolve(arg('base', '/work/main'));
 const SECONDS = Number(arg('seconds', '8'));
 const CONNECTIONS = Number(arg('connections', '50'));
 const ROUNDS = Number(arg('rounds', '2'));
-const ADMIN = randomBytes(18).toString('base64url');
+const ADMIN = randomBytes(32).toString('base64url');
 
 async function load(job: LoadJob): Promise<LoadResult> {
   const out = await run(

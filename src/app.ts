@@ -14,7 +14,16 @@ import type { Delivery } from './delivery/interface.js';
 import type { AccountAdmin } from './domain/accounts.js';
 import type { Clock } from './domain/clock.js';
 import type { VerificationService } from './domain/verification-service.js';
+import type { AdminThrottle } from './http/admin-throttle.js';
+import { refuseControlCharacters } from './http/control-characters.js';
 import { ApiError, renderError } from './http/errors.js';
+import {
+  addSecurityHeaders,
+  type HttpTimeouts,
+  hardenedServerOptions,
+  jsonParserNamingPoisonedKeys,
+  securityHeaders,
+} from './http/hardening.js';
 import { keyCacheOf } from './http/key-cache.js';
 import { openApiOptions } from './http/openapi.js';
 import { adminRoutes } from './http/routes/admin.js';
@@ -40,6 +49,14 @@ export interface AppDeps {
   logger: Logger;
   version: string;
   trustProxy?: boolean;
+  /** Request, header, keep-alive and idle timeouts of the HTTP server (Node's defaults when absent). */
+  timeouts?: HttpTimeouts;
+  /** HSTS max-age when clients reach the service over HTTPS; null or absent: no HSTS. */
+  hstsMaxAgeSeconds?: number | null;
+  /** Throttles failed admin authentications. */
+  adminThrottle?: AdminThrottle;
+  /** How long an Idempotency-Key claim without an answer blocks its key (default 60 s). */
+  idempotencyLeaseSeconds?: number;
   /** Extra routes (metrics, provider callbacks) registered by later layers. */
   plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
   /**
@@ -54,7 +71,9 @@ export const BODY_LIMIT = 16 * 1024;
 
 /** Builds the Fastify application; it does not listen. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const headers = securityHeaders(deps.hstsMaxAgeSeconds ?? null);
   const app = Fastify({
+    ...hardenedServerOptions(deps.timeouts, headers),
     loggerInstance: deps.logger as FastifyBaseLogger,
     // One line per request costs a quarter of the throughput; the domain logs what matters.
     logController: new LogController({ disableRequestLogging: true }),
@@ -71,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // JSON only: Fastify's default text/plain parser would let other bodies reach validation.
   app.removeContentTypeParser('text/plain');
+  jsonParserNamingPoisonedKeys(app, BODY_LIMIT);
   app.addSchema(ErrorResponse);
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const apiError = toApiError(err);
@@ -92,9 +112,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
   });
   const shutdown = closeKeepAliveOnShutdown(app);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.header('cache-control', 'no-store');
+  addSecurityHeaders(app, headers);
+  refuseControlCharacters(app);
+  app.addHook('onRequest', (request, reply, done) => {
     if (shutdown.closing) reply.header('connection', 'close');
+    // A DELETE has no body: a JSON content type with nothing after it must not fail as bad JSON.
+    if (request.method === 'DELETE' && !hasBody(request)) delete request.headers['content-type'];
     done();
   });
   const observeRoute = deps.observeRoute;
@@ -162,6 +185,10 @@ function closeKeepAliveOnShutdown(app: FastifyInstance): { closing: boolean } {
   return state;
 }
 
+const hasBody = (request: FastifyRequest) =>
+  request.headers['transfer-encoding'] !== undefined ||
+  (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0');
+
 /** Maps anything thrown in a request to the contract's errors; unknown failures become INTERNAL. */
 function toApiError(err: FastifyError): ApiError {
   if (err instanceof ApiError) return err;
@@ -174,6 +201,7 @@ function toApiError(err: FastifyError): ApiError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError('PAYLOAD_TOO_LARGE', `The body must be at most ${BODY_LIMIT} bytes.`);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('INVALID_JSON', 'The body is empty; send a JSON object.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('INVALID_JSON', 'The body is not valid JSON.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

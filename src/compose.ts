@@ -10,7 +10,10 @@ import { AccountAdmin } from './domain/accounts.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { DEFAULT_BRANDING, deploymentDefaults } from './domain/settings.js';
 import { VerificationService } from './domain/verification-service.js';
+import { AdminThrottle } from './http/admin-throttle.js';
+import { IDEMPOTENCY_WINDOW_MS } from './http/idempotency.js';
 import { callbackRoutes } from './http/routes/callbacks.js';
+import { webhookAdminRoutes } from './http/routes/webhooks.js';
 import type { RateLimitStore } from './limits/interface.js';
 import { MemoryRateLimitStore } from './limits/memory-store.js';
 import { RateLimitPolicy } from './limits/policy.js';
@@ -19,6 +22,10 @@ import { metricsRoute } from './metrics/route.js';
 import { openStore } from './store/factory.js';
 import type { Store } from './store/interface.js';
 import { Sweeper } from './store/sweeper.js';
+import { WebhookAdmin } from './webhooks/admin.js';
+import { SecretBox } from './webhooks/secrets.js';
+import { webhookOptions } from './webhooks/settings.js';
+import { WebhookWorker } from './webhooks/worker.js';
 
 export const VERSION: string = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -30,6 +37,8 @@ export interface Service {
   counters: RateLimitStore;
   delivery: Delivery;
   admin: AccountAdmin;
+  /** The in-process webhook worker (tests run steps with runOnce). */
+  webhooks: WebhookWorker;
   /** Set when this start generated the admin token: the only time it can be shown. */
   generatedAdminToken: string | null;
   /** Closes the HTTP server (in-flight requests finish), then the stores. */
@@ -49,10 +58,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   const admin = new AccountAdmin(store, clock);
   await admin.ensureDefaultAccount();
 
-  const codeSecret = Buffer.from(
-    config.codeSecret ??
-      (await store.getOrCreateSetting('code_secret', randomBytes(32).toString('base64url'))).value,
-  );
+  const codeSecret = await resolveCodeSecret(config, store);
   const { adminTokenHash, generatedAdminToken } = await resolveAdminToken(config, store);
 
   const delivery = buildDelivery(config, store, clock);
@@ -78,8 +84,29 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     logger: options.logger,
     retentionDays: config.retentionDays,
     intervalSeconds: config.sweepIntervalSeconds,
+    extraSweeps: [
+      {
+        name: 'idempotency_keys',
+        sweep: (now, batch) => store.idempotency.sweep(now - IDEMPOTENCY_WINDOW_MS, batch),
+      },
+      {
+        // Finished deliveries are kept as long as verification requests.
+        name: 'webhook_deliveries',
+        sweep: (now, batch) => store.webhooks.sweep(now - config.retentionDays * 86_400_000, batch),
+      },
+    ],
   });
   sweeper.start();
+  const webhookSettings = webhookOptions(config);
+  const secrets = new SecretBox(codeSecret);
+  const webhooks = new WebhookWorker({
+    store: store.webhooks,
+    secrets,
+    clock,
+    logger: options.logger,
+    options: webhookSettings,
+  });
+  webhooks.start();
   const app = await buildApp({
     store,
     counters,
@@ -91,9 +118,20 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     logger: options.logger,
     version: VERSION,
     trustProxy: config.trustProxy,
+    timeouts: config,
+    hstsMaxAgeSeconds: config.tlsTerminated ? config.hstsMaxAgeSeconds : null,
+    adminThrottle: new AdminThrottle(counters, {
+      perAddressPerMinute: config.adminAuthFailuresPerMinute,
+      totalPerMinute: config.adminAuthFailuresTotalPerMinute,
+    }),
+    idempotencyLeaseSeconds: config.idempotencyLeaseSeconds,
     plugins: [
       metricsRoute(metrics, config.metricsToken),
       callbackRoutes({ config, store, clock, logger: options.logger }),
+      webhookAdminRoutes({
+        webhooks: new WebhookAdmin(store, secrets, clock, webhookSettings.allowPrivate),
+        adminTokenHash,
+      }),
     ],
     observeRoute: metrics.observeRoute,
   });
@@ -104,14 +142,24 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     counters,
     delivery,
     admin,
+    webhooks,
     generatedAdminToken,
     async close() {
       await app.close();
       await sweeper.stop();
+      await webhooks.stop();
       await counters.close();
       await store.close();
     },
   };
+}
+
+/** CODE_SECRET, or the one generated and stored on first start (the CLI needs it too). */
+export async function resolveCodeSecret(config: Config, store: Store): Promise<Buffer> {
+  return Buffer.from(
+    config.codeSecret ??
+      (await store.getOrCreateSetting('code_secret', randomBytes(32).toString('base64url'))).value,
+  );
 }
 
 async function openCounters(config: Config): Promise<RateLimitStore> {

@@ -5,6 +5,7 @@ import { systemClock } from '../domain/clock.js';
 import { CHANNELS, type Channel } from '../domain/types.js';
 import { openStore } from '../store/factory.js';
 import type { Store } from '../store/interface.js';
+import { WEBHOOK_COMMANDS, WEBHOOK_USAGE, webhookCommand } from './webhooks.js';
 
 const USAGE = `contact-verify: manage accounts, API keys and the database from a shell.
 
@@ -15,6 +16,7 @@ Usage:
   contact-verify keys list [--account <id>]
   contact-verify keys revoke <key-id>
   contact-verify keys rotate <key-id>
+${WEBHOOK_USAGE}
   contact-verify migrate
 
 Settings come from the same environment variables as the service (DATABASE_URL, CONFIG_FILE …).
@@ -28,6 +30,7 @@ const COMMANDS = [
   'keys list',
   'keys revoke',
   'keys rotate',
+  ...WEBHOOK_COMMANDS,
 ];
 
 /** A command's outcome: what to print, and the exit code. */
@@ -46,6 +49,9 @@ export async function runCli(
       channels: { type: 'string' },
       account: { type: 'string' },
       test: { type: 'boolean', default: false },
+      url: { type: 'string' },
+      events: { type: 'string' },
+      delivery: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -61,7 +67,10 @@ export async function runCli(
   try {
     const admin = new AccountAdmin(store, systemClock);
     await admin.ensureDefaultAccount();
-    const result = await dispatch(store, admin, group, action, id, values);
+    const result =
+      group === 'webhooks'
+        ? await webhookCommand(config, store, action ?? '', id, values)
+        : await dispatch(store, admin, group, action, id, values);
     return {
       output: values.json ? JSON.stringify(result.out, null, 2) : result.text,
       code: result.code ?? 0,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { deliveryConfigProblems, deliverySettings } from '../delivery/settings.js';
+import { webhookSettings } from '../webhooks/settings.js';
 
 /**
  * Every setting of the service, described once: its environment variable, type, default and
@@ -47,14 +48,33 @@ export const settings = {
     'Bearer token required by GET /metrics. When unset, /metrics is open: keep it off the public load balancer.',
     true,
   ),
-  adminToken: optionalString(
-    'ADMIN_TOKEN',
-    'Bearer token of the admin API. When unset, one is generated on first start, stored (hashed) and printed once.',
-    true,
+  adminToken: Type.Optional(
+    Type.String({
+      env: 'ADMIN_TOKEN',
+      description:
+        'Bearer token of the admin API, at least 32 characters. When unset, one is generated on first start, stored (hashed) and printed once.',
+      secret: true,
+      // A short token can be guessed; the generated one has 256 bits.
+      minLength: 32,
+    }),
+  ),
+  adminAuthFailuresPerMinute: int(
+    'ADMIN_AUTH_FAILURES_PER_MINUTE',
+    10,
+    1,
+    100_000,
+    'Failed admin authentications per client address per minute, past which that address gets 429.',
+  ),
+  adminAuthFailuresTotalPerMinute: int(
+    'ADMIN_AUTH_FAILURES_TOTAL_PER_MINUTE',
+    100,
+    1,
+    1_000_000,
+    'Failed admin authentications per minute from all addresses together, past which the admin API answers 429.',
   ),
   codeSecret: optionalString(
     'CODE_SECRET',
-    'HMAC secret for code hashes. When unset, one is generated on first start and stored in the database.',
+    'HMAC secret for code hashes; takes precedence over the stored one. Set it in production (kept apart from the database). When unset, one is generated on first start and stored in the database.',
     true,
   ),
   codeLength: int('CODE_LENGTH', 6, 4, 10, 'Digits in a code (accounts may override).'),
@@ -117,6 +137,46 @@ export const settings = {
     default: false,
     description: 'Trust X-Forwarded-* headers (set behind a load balancer).',
   }),
+  requestTimeoutSeconds: int(
+    'REQUEST_TIMEOUT_SECONDS',
+    30,
+    1,
+    3600,
+    'Time a client has to send a whole request (headers and body); a slower one is cut off with 408.',
+  ),
+  headersTimeoutSeconds: int(
+    'HEADERS_TIMEOUT_SECONDS',
+    10,
+    1,
+    3600,
+    'Time a client has to send the request headers.',
+  ),
+  keepAliveTimeoutSeconds: int(
+    'KEEP_ALIVE_TIMEOUT_SECONDS',
+    5,
+    1,
+    3600,
+    'How long an idle keep-alive connection stays open; keep it above the load balancer idle timeout behind one.',
+  ),
+  connectionTimeoutSeconds: int(
+    'CONNECTION_TIMEOUT_SECONDS',
+    60,
+    1,
+    3600,
+    'A socket with no activity for this long is closed.',
+  ),
+  tlsTerminated: Type.Boolean({
+    env: 'TLS_TERMINATED',
+    default: false,
+    description: 'Set when clients reach the service over HTTPS (a TLS proxy in front): answers carry HSTS.',
+  }),
+  hstsMaxAgeSeconds: int(
+    'HSTS_MAX_AGE_SECONDS',
+    31_536_000,
+    0,
+    63_072_000,
+    'max-age of Strict-Transport-Security when TLS_TERMINATED is set.',
+  ),
   workers: int('WORKERS', 1, 1, 64, 'Processes to run with node:cluster (one per core at most).'),
   retentionDays: int(
     'RETENTION_DAYS',
@@ -126,8 +186,16 @@ export const settings = {
     'Verification requests and outbox messages older than this are deleted.',
   ),
   sweepIntervalSeconds: int('SWEEP_INTERVAL_SECONDS', 60, 1, 86400, 'How often the retention sweeper runs.'),
+  idempotencyLeaseSeconds: int(
+    'IDEMPOTENCY_LEASE_SECONDS',
+    60,
+    1,
+    3600,
+    'How long a send-code with an Idempotency-Key that has not answered (its process died) blocks the key.',
+  ),
   // Providers, SMS routing and callbacks: described in src/delivery/settings.ts and each provider folder.
   ...deliverySettings,
+  ...webhookSettings,
 };
 
 export const ConfigSchema = Type.Object(settings);

@@ -66,6 +66,9 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
   if (channels?.includes('EMAIL') && !refused.has('email')) {
     if (body.email === undefined || body.email.trim() === '') {
       details.push({ field: 'email', message: 'email is required when the EMAIL channel is used' });
+    } else if ((body.email.trim().split('@')[0] ?? '').length > 64) {
+      // RFC 5321: a local part longer than 64 octets is not deliverable.
+      details.push({ field: 'email', message: 'the part of email before @ must be at most 64 characters' });
     } else {
       email = body.email.trim().toLowerCase();
     }

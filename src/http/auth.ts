@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import { KEY_PATTERN } from '../domain/api-keys.js';
 import type { AuthenticatedKey } from '../domain/types.js';
 import type { Store } from '../store/interface.js';
+import type { AdminThrottle } from './admin-throttle.js';
 import { ApiError } from './errors.js';
 import { keyCacheOf } from './key-cache.js';
 
@@ -54,12 +55,27 @@ export function apiKeyAuth(store: Store): onRequestHookHandler {
   };
 }
 
-/** An onRequest hook that admits `Authorization: Bearer <ADMIN_TOKEN>` (compared as digests). */
-export function adminAuth(adminTokenHash: Buffer) {
+/**
+ * An onRequest hook that admits `Authorization: Bearer <ADMIN_TOKEN>` (compared as digests). With a
+ * throttle, failures are counted and a throttled client is answered 429 before its token is read.
+ */
+export function adminAuth(adminTokenHash: Buffer, throttle?: AdminThrottle) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    await throttle?.check(request.ip);
     const token = bearerToken(request);
     const candidate = token ? createHash('sha256').update(token).digest() : null;
     if (!candidate || !timingSafeEqual(candidate, adminTokenHash)) {
+      // Never the token itself: a near-miss would tell a reader of the logs most of the secret.
+      request.log.warn(
+        {
+          ip: request.ip,
+          method: request.method,
+          url: request.url.split('?')[0],
+          tokenGiven: token !== null,
+        },
+        'admin authentication failed',
+      );
+      await throttle?.failed(request.ip);
       reply.header('www-authenticate', 'Bearer realm="contact-verify-admin"');
       throw unauthorized('Send the admin token as "Authorization: Bearer <ADMIN_TOKEN>".');
     }

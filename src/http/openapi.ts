@@ -1,4 +1,5 @@
 import type { SwaggerOptions } from '@fastify/swagger';
+import { openApiWebhooks } from '../webhooks/openapi.js';
 import { ERROR_STATUS } from './errors.js';
 
 const errorTable = Object.entries(ERROR_STATUS)
@@ -21,10 +22,13 @@ Every error body is \`{"error": {"code", "message", "details"?}}\`. Codes and st
 |---|---|
 ${errorTable}
 
-Rate limits answer \`429\` with \`Retry-After\` (seconds). Every response carries \`Cache-Control: no-store\`.
+Rate limits answer \`429\` with \`Retry-After\` (seconds). send-code takes an optional \`Idempotency-Key\`
+header: a retry with the same key and body within 24 h answers the first answer again (\`Idempotent-Replayed: true\`). Every response carries \`Cache-Control: no-store\`.
 Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed\` (attempts used up) | \`canceled\`
 (superseded by a newer send to the same destination and channel, or its dual sibling was verified).`,
       },
+      // OpenAPI 3.1's outbound requests: the events POSTed to registered webhook endpoints.
+      ...({ webhooks: openApiWebhooks() } as object),
       components: {
         securitySchemes: {
           apiKey: {
@@ -43,6 +47,10 @@ Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed
           name: 'analytics',
           description:
             'Analytics, contact profiles (block, unblock) and SMS-pumping breakers (ADMIN_TOKEN); see docs/analytics.md.',
+        },
+        {
+          name: 'webhooks',
+          description: 'Webhook endpoints and their deliveries (ADMIN_TOKEN); see `webhooks` for the events.',
         },
       ],
     },

@@ -72,6 +72,19 @@ export const RiskSchema = Type.Object(
   },
 );
 
+export const SendCodeHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      description:
+        'Optional, 1 to 255 printable ASCII characters. The same key with the same body (same account and mode) ' +
+        'within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and sends nothing; ' +
+        'another body answers 422 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 ' +
+        'IDEMPOTENCY_KEY_IN_USE with `Retry-After: 1`. Answers 429 and 5xx are not kept: a retry runs again.',
+      examples: ['signup-7f3a9c2e-1'],
+    }),
+  ),
+});
+
 const SendEntry = Type.Object({
   requestId: Type.String({ format: 'uuid', description: 'Keep it to verify the code.' }),
   channel: ChannelSchema,

@@ -12,7 +12,13 @@ export function schemaDetails(errors: FastifySchemaValidationError[]): {
   const details: ErrorDetail[] = [];
   const refused = new Set<string>();
   const seen = new Set<string>();
+  // A nullable field is a union (value or null): its failure also yields "must be null" and
+  // "must match a schema in anyOf". One problem, one detail: those two are dropped.
+  const unions = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
   for (const e of errors) {
+    if (e.keyword === 'anyOf') continue;
+    const inUnion = unions.has(e.instancePath);
+    if (inUnion && e.keyword === 'type' && (e.params as { type?: string }).type === 'null') continue;
     const path = e.instancePath
       .split('/')
       .filter(Boolean)
@@ -27,7 +33,7 @@ export function schemaDetails(errors: FastifySchemaValidationError[]): {
           ? 'body'
           : path.replace(/\[\d+\]$/, '');
     const top = field.split(/[.[]/)[0] ?? field;
-    const message = describe(e, field, path);
+    const message = describe(e, field, path) + (inUnion && e.keyword === 'type' ? ' or null' : '');
     const key = `${field}|${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -79,8 +85,14 @@ function describe(e: FastifySchemaValidationError, field: string, path: string):
     case 'minLength':
       return `${name} must be at least ${String(params.limit)} characters`;
     case 'minItems':
-    case 'maxItems':
-      return `${name} must hold exactly 2 different channels`;
+    case 'maxItems': {
+      const limit = Number(params.limit);
+      // send-code's dual mode: exactly two; elsewhere (an API key's channels) a bound of its own.
+      if (field === 'channels' && limit === 2) return `${name} must hold exactly 2 different channels`;
+      const noun = field === 'channels' ? 'channel' : 'item';
+      const bound = e.keyword === 'minItems' ? 'at least' : 'at most';
+      return `${name} must name ${bound} ${limit} ${noun}${limit === 1 ? '' : 's'}`;
+    }
     case 'uniqueItems':
       return `${name} must hold two different channels`;
     case 'pattern':

@@ -11,8 +11,10 @@ import type {
   VerificationStatus,
 } from '../domain/types.js';
 import type { ContactHistoryEntry, ContactRecord, DestinationSignals } from './contacts.js';
+import type { IdempotencyStore } from './idempotency/interface.js';
 import type { AnalyticsQuery, AnalyticsRows, Refusal } from './insights.js';
 import type { EventFilter, RecordedEvent } from './journal.js';
+import type { WebhookStore } from './webhooks/interface.js';
 
 /** The rows of a verification group whose attempt was just counted. */
 export interface CountedAttempt {
@@ -69,6 +71,10 @@ export interface SweepResult {
  */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
+  /** Idempotency-Key claims of send-code, in the same database. */
+  readonly idempotency: IdempotencyStore;
+  /** Webhook endpoints and their delivery queue, fed from the event journal. */
+  readonly webhooks: WebhookStore;
   /** Applies the numbered migrations not yet applied; safe to run from several processes. */
   migrate(): Promise<number[]>;
   /** Resolves true when the database answers a trivial query. */

@@ -11,6 +11,16 @@ export interface SweeperOptions {
   intervalSeconds: number;
   /** Rows per statement, so a large backlog never holds locks for long (default 500). */
   batchSize?: number;
+  /**
+   * Other tables with rows to drop on the same schedule (idempotency keys, webhook deliveries):
+   * each deletes up to `batchSize` rows due at `now` and says how many.
+   */
+  extraSweeps?: ExtraSweep[];
+}
+
+export interface ExtraSweep {
+  name: string;
+  sweep(now: number, batchSize: number): Promise<number>;
 }
 
 // A bound on batches per run, so one run cannot spin forever on a store that keeps reporting full
@@ -73,6 +83,25 @@ export class Sweeper {
     }
     // Counts only: destinations never reach the logs.
     if (total.expired > 0 || total.deleted > 0) logger.info({ ...total, batches }, 'retention sweep');
+    for (const extra of this.options.extraSweeps ?? []) await this.sweepExtra(extra);
     return total;
+  }
+
+  private async sweepExtra(extra: ExtraSweep): Promise<void> {
+    let deleted = 0;
+    try {
+      for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
+        const n = await extra.sweep(this.options.clock.now(), this.batchSize);
+        deleted += n;
+        if (n < this.batchSize) break;
+      }
+    } catch (err) {
+      this.options.logger.warn(
+        { err: (err as Error).message, table: extra.name, deleted },
+        'sweep stopped early',
+      );
+      return;
+    }
+    if (deleted > 0) this.options.logger.info({ table: extra.name, deleted }, 'retention sweep');
   }
 }

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ACCOUNT_ID } from '../../src/domain/accounts.js';
-import { startTestService, type TestService } from '../support/app.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
 import { refusedUrl } from './support/fake-api.js';
 import { type FakeProviders, startFakeProviders } from './support/providers.js';
 
@@ -64,7 +64,7 @@ describe('SMS routing by country, with failover', () => {
   it('nothing reaches the outbox when a provider delivered', async () => {
     const res = await send(US);
     expect(res.status).toBe(200);
-    const outbox = await svc.get(`/v1/admin/outbox?to=${encodeURIComponent(US)}`, 'test-admin-token');
+    const outbox = await svc.get(`/v1/admin/outbox?to=${encodeURIComponent(US)}`, ADMIN_TOKEN);
     expect(outbox.body.data).toEqual([]);
   });
 

@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { postJson, type RunningServer, startServer } from '../support/process.js';
 import { hasPostgres } from '../support/services.js';
 
-const ADMIN = 'e2e-admin-token';
+const ADMIN = 'e2e-admin-token-of-thirty-two-chars-or-more';
 
 /** The state the database holds: what the analytics must agree with. */
 interface Truth {

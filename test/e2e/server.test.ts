@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postJson, type RunningServer, startServer } from '../support/process.js';
 
-const ADMIN = 'e2e-admin-token';
+const ADMIN = 'e2e-admin-token-0123456789abcdefgh';
 
 describe('the service as a process', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cv-e2e-'));

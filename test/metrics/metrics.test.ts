@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/app.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
 
 /** One sample line of a Prometheus text exposition, by name and exact labels. */
 function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
@@ -34,7 +34,7 @@ describe('GET /metrics', () => {
     expect((await svc.post('/v1/contact/verify-code', { requestId, otpCode: code }, key)).status).toBe(200);
     // A second send inside the cooldown is refused by the resend-cooldown limit.
     expect((await svc.post('/v1/contact/send-code', { channel: 'EMAIL', email }, key)).status).toBe(429);
-    await svc.get('/v1/admin/api-keys/does-not-exist-42', 'test-admin-token');
+    await svc.get('/v1/admin/api-keys/does-not-exist-42', ADMIN_TOKEN);
     await svc.get('/no-such-route-77');
     const res = await svc.app.inject({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);

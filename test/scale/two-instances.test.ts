@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { postJson, type RunningServer, startServer } from '../support/process.js';
 import { hasPostgres, hasRedis, REDIS_URL } from '../support/services.js';
 
-const ADMIN = 'two-instances-admin-token';
+const ADMIN = 'two-instances-admin-token-0123456789';
 
 /**
  * Two service processes on two ports over one PostgreSQL database and one Redis, as two machines

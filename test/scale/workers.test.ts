@@ -78,7 +78,7 @@ describe.skipIf(!hasRedis)('two workers on one SQLite file and Redis', () => {
       DATABASE_URL: `sqlite:${join(dir, 'verify.db')}`,
       REDIS_URL,
       REDIS_KEY_PREFIX: prefix,
-      ADMIN_TOKEN: 'workers-admin-token',
+      ADMIN_TOKEN: 'workers-admin-token-0123456789abcde',
     });
     await until('two workers', () => workerPids(server.output()).length === 2);
   });

@@ -66,7 +66,8 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
   it('migrates once when many instances start at the same moment', async () => {
     const stores = Array.from({ length: 4 }, () => new PostgresStore(db.url));
     const applied = await Promise.all(stores.map((s) => s.migrate()));
-    expect(applied.flat()).toEqual(loadMigrations('postgres').map((m) => m.version));
+    // Each migration applied by exactly one of the instances.
+    expect(applied.flat().sort((a, b) => a - b)).toEqual(loadMigrations('postgres').map((m) => m.version));
     expect(await Promise.all(stores.map((s) => s.migrate()))).toEqual([[], [], [], []]);
     await Promise.all(stores.map((s) => s.close()));
   });

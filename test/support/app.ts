@@ -5,7 +5,8 @@ import { type Config, loadConfig } from '../../src/config/schema.js';
 import type { Clock } from '../../src/domain/clock.js';
 import type { Channel } from '../../src/domain/types.js';
 
-export const ADMIN_TOKEN = 'test-admin-token';
+// At least 32 characters: a shorter ADMIN_TOKEN is refused at boot.
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
 /** A configuration for tests: in-memory SQLite, a fixed admin token, overrides by env name. */
 export function testConfig(env: Record<string, string> = {}): Config {
@@ -14,6 +15,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     ADMIN_TOKEN,
     CODE_SECRET: 'test-code-secret',
     LOG_LEVEL: 'silent',
+    // Tests call the admin API with wrong tokens on purpose, all from one address.
+    ADMIN_AUTH_FAILURES_PER_MINUTE: '100000',
+    ADMIN_AUTH_FAILURES_TOTAL_PER_MINUTE: '100000',
     ...env,
   });
 }

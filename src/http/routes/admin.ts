@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.js';
 import { renderOutboxEntry } from '../../delivery/outbox/outbox-content.js';
-import { checkPhone } from '../../domain/phone.js';
+import { checkPhone, isKnownCountry } from '../../domain/phone.js';
 import { type Account, type ApiKeyRecord, CHANNELS } from '../../domain/types.js';
 import { adminAuth } from '../auth.js';
 import { ApiError, validationError } from '../errors.js';
@@ -106,15 +106,41 @@ const accountView = (a: Account) => ({
   createdAt: new Date(a.createdAt).toISOString(),
 });
 
-/** Schema failures of admin routes answer VALIDATION_ERROR with one detail per problem. */
-function rejectInvalid(request: { validationError?: { validation: Parameters<typeof schemaDetails>[0] } }) {
-  if (request.validationError)
-    throw validationError(schemaDetails(request.validationError.validation).details);
+/**
+ * Schema failures of admin routes answer VALIDATION_ERROR with one detail per problem; `settings`
+ * (of an account) adds the checks a schema cannot make.
+ */
+function rejectInvalid(
+  request: { validationError?: { validation: Parameters<typeof schemaDetails>[0] } },
+  settings?: { allowedCountries?: unknown } | null,
+) {
+  const found = request.validationError
+    ? schemaDetails(request.validationError.validation)
+    : { details: [], refused: new Set<string>() };
+  const countries = settings?.allowedCountries;
+  if (Array.isArray(countries) && !found.refused.has('allowedCountries')) {
+    const unknown = countries.filter(
+      (c) => typeof c === 'string' && c !== '*' && !isKnownCountry(c.toUpperCase()),
+    );
+    if (unknown.length > 0) {
+      found.details.push({
+        field: 'allowedCountries',
+        message: `allowedCountries: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a known' : 'are not known'} ISO 3166-1 alpha-2 country code${unknown.length === 1 ? '' : 's'}`,
+      });
+    }
+  }
+  if (found.details.length > 0) throw validationError(found.details);
 }
 
 /** The admin API under /v1/admin: accounts, API keys and the outbox. */
 export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
-  app.addHook('onRequest', adminAuth(deps.adminTokenHash));
+  app.addHook('onRequest', adminAuth(deps.adminTokenHash, deps.adminThrottle));
+  // Ids are lower case; an id typed in upper case names the same record on every store.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const params = request.params as { id?: unknown } | undefined;
+    if (typeof params?.id === 'string') params.id = params.id.toLowerCase();
+    done();
+  });
   const common = { attachValidation: true } as const;
   const doc = (summary: string, extra: Record<string, unknown> = {}) => ({
     tags: ['admin'],
@@ -127,7 +153,7 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
     '/accounts',
     { ...common, schema: doc('Create an account', { body: AccountBody, response: adminErrors }) },
     async (request, reply) => {
-      rejectInvalid(request);
+      rejectInvalid(request, request.body?.settings);
       const account = await deps.admin.createAccount(request.body.name);
       const settings = request.body.settings;
       const saved = settings ? await deps.admin.updateSettings(account.id, settings) : account;
@@ -161,7 +187,7 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       }),
     },
     async (request) => {
-      rejectInvalid(request);
+      rejectInvalid(request, request.body);
       const account = await deps.admin.updateSettings(request.params.id, request.body);
       if (!account) throw new ApiError('NOT_FOUND', 'No account with this id.');
       return { data: accountView(account) };

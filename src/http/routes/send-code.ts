@@ -4,20 +4,29 @@ import type { AppDeps } from '../../app.js';
 import { validateSendRequest } from '../../domain/send-request.js';
 import { apiKeyAuth } from '../auth.js';
 import { ApiError, validationError } from '../errors.js';
-import { errorResponses, SendCodeBody, SendCodeResponse } from '../schemas.js';
+import { idempotency } from '../idempotency.js';
+import { errorResponses, SendCodeBody, SendCodeHeaders, SendCodeResponse } from '../schemas.js';
 import { readValidated } from '../validation.js';
 
 /** POST /v1/contact/send-code: thin; the rules live in the domain. */
 export const sendCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) => {
+  const idempotent = idempotency(
+    deps.store.idempotency,
+    deps.clock,
+    (deps.idempotencyLeaseSeconds ?? 60) * 1000,
+  );
   app.post<{ Body: Static<typeof SendCodeBody> }>(
     '/v1/contact/send-code',
     {
       onRequest: apiKeyAuth(deps.store),
       attachValidation: true,
+      preHandler: idempotent.checkHeader,
+      onSend: idempotent.onSend,
       schema: {
         tags: ['verification'],
         summary: 'Send a one-time code by one channel, or by two at once',
         security: [{ apiKey: [] }],
+        headers: SendCodeHeaders,
         body: SendCodeBody,
         response: {
           200: SendCodeResponse,
@@ -26,7 +35,9 @@ export const sendCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) => 
             401: 'UNAUTHORIZED: missing, malformed, unknown or revoked key',
             403: 'CHANNEL_NOT_ENABLED: the key may not use a requested channel',
             413: 'PAYLOAD_TOO_LARGE: body over 16 KiB',
+            409: 'IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After: 1)',
             415: 'UNSUPPORTED_MEDIA_TYPE: body is not application/json',
+            422: 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body',
             429: 'RATE_LIMITED, with Retry-After; details name the limited channel',
             500: 'INTERNAL',
             502: 'DELIVERY_FAILED: no channel could be delivered',
@@ -35,7 +46,7 @@ export const sendCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) => 
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const schema = readValidated<Static<typeof SendCodeBody>>(request);
       const result = validateSendRequest(schema.body, schema.refused);
       const details = result.ok ? schema.details : [...schema.details, ...result.details];
@@ -48,6 +59,7 @@ export const sendCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) => 
         };
         throw new ApiError('UNSUPPORTED_NUMBER', `The ${unsupported.message}.`, [unsupported]);
       }
+      if (await idempotent.claim(request, reply)) return reply;
       const entries = await deps.service.send(request.apiKey, result.request);
       return { data: result.request.dual ? entries : entries[0] };
     },

@@ -20,6 +20,7 @@ import {
   rowToContact,
   rowToHistory,
 } from '../contacts.js';
+import { PostgresIdempotencyStore } from '../idempotency/postgres.js';
 import {
   type AnalyticsQuery,
   analyticsSql,
@@ -56,6 +57,7 @@ import {
   rowToOutboxEntry,
   rowToVerification,
 } from '../rows.js';
+import { PostgresWebhookStore } from '../webhooks/postgres.js';
 import { PostgresJournal } from './journal.js';
 import { applyMigrations } from './migrate.js';
 import { isConnectionError, isRetryable, toStoreError } from './pg-errors.js';
@@ -107,6 +109,8 @@ type Runner = Pick<pg.PoolClient, 'query'>;
  */
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
+  readonly idempotency: PostgresIdempotencyStore;
+  readonly webhooks: PostgresWebhookStore;
   private readonly pool: pg.Pool;
   private closed = false;
   /** The sends of the current event-loop turn, written together (see createVerifications). */
@@ -130,6 +134,8 @@ export class PostgresStore implements Store {
     // An idle client whose server went away (restart, 57P01) emits 'error'; the pool drops it.
     // Unhandled, that event would end the process.
     this.pool.on('error', (err) => options.onIdleError?.(err));
+    this.idempotency = new PostgresIdempotencyStore(this.pool);
+    this.webhooks = new PostgresWebhookStore(this.pool);
   }
 
   /** One statement through the pool, retried when PostgreSQL rolled it back for a deadlock. */

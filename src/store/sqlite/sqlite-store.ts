@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import BetterSqlite3 from 'better-sqlite3';
@@ -22,6 +22,7 @@ import {
   rowToContact,
   rowToHistory,
 } from '../contacts.js';
+import { SqliteIdempotencyStore } from '../idempotency/sqlite.js';
 import {
   type AnalyticsQuery,
   analyticsSql,
@@ -63,6 +64,7 @@ import {
   rowToVerification,
   VERIFICATION_SELECT,
 } from '../rows.js';
+import { SqliteWebhookStore } from '../webhooks/sqlite.js';
 import { Checkpointer } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
 import { SqliteJournal } from './journal.js';
@@ -70,6 +72,8 @@ import { SqliteJournal } from './journal.js';
 /** The embedded default store: one better-sqlite3 connection in WAL mode with group commit. */
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
+  readonly idempotency: SqliteIdempotencyStore;
+  readonly webhooks: SqliteWebhookStore;
   private readonly db: Database;
   private readonly tx: GroupCommit;
   private readonly stmts: ReturnType<typeof prepare>;
@@ -84,9 +88,12 @@ export class SqliteStore implements Store {
    * which the checkpointer starts the log over.
    */
   constructor(path: string, options: { walRestartFrames?: number } = {}) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') createPrivately(path);
     this.db = new BetterSqlite3(path);
     this.db.pragma('journal_mode = WAL');
+    // SQLite gives the -wal and -shm files the database file's mode; set it again should they exist.
+    if (path !== ':memory:')
+      for (const f of [`${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
     // NORMAL in WAL mode: a commit survives a crash of the process (kill -9); only a power loss
     // can take the last transactions. FULL would fsync every commit.
     this.db.pragma('synchronous = NORMAL');
@@ -109,6 +116,8 @@ export class SqliteStore implements Store {
     };
     const checkpointer = this.checkpointer;
     this.tx = new GroupCommit(this.db, checkpointer ? () => checkpointer.restartPending() : undefined);
+    this.idempotency = new SqliteIdempotencyStore(this.db, this.tx);
+    this.webhooks = new SqliteWebhookStore(this.db, this.tx);
   }
 
   private applyMigrations(): number[] {
@@ -537,6 +546,17 @@ export class SqliteStore implements Store {
       return { expired, deleted };
     });
   }
+}
+
+/**
+ * The database holds code hashes, key hashes and destinations: its directory is created 0700 and
+ * its file 0600 (also when it exists already), before SQLite opens it.
+ */
+function createPrivately(path: string): void {
+  const dir = dirname(path);
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  chmodSync(path, 0o600);
 }
 
 /**

@@ -1,0 +1,126 @@
+import { type ServerOptions, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
+import { ApiError, renderError } from './errors.js';
+
+/** Timeouts against slow clients (a socket trickling its headers or body holds memory and a slot). */
+export interface HttpTimeouts {
+  requestTimeoutSeconds: number;
+  headersTimeoutSeconds: number;
+  keepAliveTimeoutSeconds: number;
+  connectionTimeoutSeconds: number;
+}
+
+/** Headers every answer carries, whoever produced it. */
+export function securityHeaders(hstsMaxAgeSeconds: number | null): Record<string, string> {
+  const headers: Record<string, string> = {
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  };
+  // Only when the service is reached over HTTPS: HSTS over plain HTTP would be ignored at best.
+  if (hstsMaxAgeSeconds !== null)
+    headers['strict-transport-security'] = `max-age=${hstsMaxAgeSeconds}; includeSubDomains`;
+  return headers;
+}
+
+/**
+ * The server options that keep Fastify's own answers (bad URL, over-long path parameter, socket
+ * errors before a request exists) in the contract's shape, and slow clients from holding sockets.
+ */
+export function hardenedServerOptions(
+  timeouts: HttpTimeouts | undefined,
+  headers: Record<string, string>,
+): Partial<FastifyServerOptions> & { http?: ServerOptions } {
+  const send = (reply: FastifyReply, error: ApiError) =>
+    reply.code(error.status).headers(headers).type('application/json').send(renderError(error));
+  const options: Partial<FastifyServerOptions> = {
+    frameworkErrors: (error: FastifyError, _request, reply) => {
+      if (error.code === 'FST_ERR_BAD_URL') {
+        return send(
+          reply,
+          new ApiError('VALIDATION_ERROR', 'The URL path is not valid (bad percent-encoding).'),
+        );
+      }
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+        return send(reply, new ApiError('VALIDATION_ERROR', 'A path parameter of the URL is too long.'));
+      }
+      return send(reply, new ApiError('VALIDATION_ERROR', 'The request could not be routed.'));
+    },
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) =>
+      writeClientError(err, socket, headers),
+  };
+  if (!timeouts) return options;
+  const headersMs = timeouts.headersTimeoutSeconds * 1000;
+  return {
+    ...options,
+    requestTimeout: timeouts.requestTimeoutSeconds * 1000,
+    keepAliveTimeout: timeouts.keepAliveTimeoutSeconds * 1000,
+    connectionTimeout: timeouts.connectionTimeoutSeconds * 1000,
+    // Node checks the headers and request timeouts on this interval (30 s by default), so a
+    // shorter timeout would otherwise be enforced up to 30 s late.
+    http: {
+      headersTimeout: Math.min(headersMs, timeouts.requestTimeoutSeconds * 1000),
+      connectionsCheckingInterval: Math.max(250, Math.min(headersMs, 5000) / 2),
+    },
+  };
+}
+
+/**
+ * Fastify's JSON parser, except that a body refused for a `__proto__` or `constructor` key is said
+ * to be refused for that key (Fastify reports it as invalid JSON, which it is not).
+ */
+export function jsonParserNamingPoisonedKeys(app: FastifyInstance, bodyLimit: number): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
+    parse(request, body as string, (err, value) => {
+      if (!err) return done(null, value);
+      // Only on the error path: is it JSON after all? Then it held a refused key.
+      try {
+        JSON.parse(body as string);
+      } catch {
+        return done(err, undefined);
+      }
+      const field = /"__proto__"\s*:/.test(body as string) ? '__proto__' : 'constructor';
+      done(
+        new ApiError('VALIDATION_ERROR', `The body has a "${field}" key, which is refused.`, [
+          { field, message: `a "${field}" key is refused: it could change the prototype of objects` },
+        ]),
+        undefined,
+      );
+    });
+  });
+}
+
+/** Sets the headers of `securityHeaders` on every routed answer, errors included. */
+export function addSecurityHeaders(app: FastifyInstance, headers: Record<string, string>): void {
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
+}
+
+/**
+ * A socket error before any request exists (timeout, header overflow, unparsable request): Node
+ * would answer in its own shape; the contract's is written instead, then the socket is closed.
+ */
+function writeClientError(err: NodeJS.ErrnoException, socket: Socket, headers: Record<string, string>) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const error =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new ApiError('REQUEST_TIMEOUT', 'The request was not received in time; send it faster.')
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? new ApiError('HEADERS_TOO_LARGE', 'The request headers (or the URL) are too large.')
+        : new ApiError('VALIDATION_ERROR', 'The request is not valid HTTP.');
+  const body = JSON.stringify(renderError(error));
+  if (socket.writable) {
+    const lines = Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    socket.write(
+      `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\ncontent-type: application/json\r\n${lines}` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}

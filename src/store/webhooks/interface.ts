@@ -1,0 +1,121 @@
+/**
+ * Webhook endpoints and the durable queue of their deliveries. The fan-out turns journal rows
+ * (table `events`, written by the stores in the transaction of each state change) into one
+ * delivery per interested endpoint, in the transaction that marks those rows published; workers
+ * on every instance then claim due deliveries under a lease, so no two send one at the same time.
+ */
+export interface WebhookStore {
+  createEndpoint(endpoint: NewWebhookEndpoint): Promise<WebhookEndpoint>;
+  /** Endpoints not deleted, oldest first; of one account when given. */
+  listEndpoints(accountId?: string): Promise<WebhookEndpoint[]>;
+  getEndpoint(id: string): Promise<WebhookEndpoint | null>;
+  /** Changes url, events or the enabled flag; enabling clears the failure record. */
+  updateEndpoint(id: string, patch: EndpointPatch): Promise<WebhookEndpoint | null>;
+  /** Deletes an endpoint (kept as deleted) and abandons its pending deliveries. */
+  deleteEndpoint(id: string, now: number): Promise<boolean>;
+
+  /** Newest first. */
+  listDeliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]>;
+  /** Sends a delivery again as soon as a worker is free; null when the endpoint has no such delivery. */
+  replayDelivery(endpointId: string, deliveryId: string, now: number): Promise<WebhookDelivery | null>;
+
+  /**
+   * Takes up to `batchSize` unpublished journal rows (skipping rows another instance holds),
+   * writes a delivery for each enabled endpoint that wants its type, and marks the rows
+   * published, in one transaction. `payloadOf` builds the body to sign, or null for an event that
+   * is never sent. Returns the number of journal rows taken.
+   */
+  fanOut(now: number, batchSize: number, payloadOf: (event: JournalEvent) => string | null): Promise<number>;
+  /** Leases up to `limit` due deliveries of enabled endpoints until `leaseUntil`. */
+  claimDue(now: number, leaseUntil: number, limit: number): Promise<DueDelivery[]>;
+  /** Records one attempt; disables the endpoint when it has been failing since `disableBefore`. */
+  recordAttempt(attempt: AttemptRecord): Promise<{ endpointDisabled: boolean }>;
+  /** Deletes up to `batchSize` finished deliveries created before `before`. */
+  sweep(before: number, batchSize: number): Promise<number>;
+}
+
+export interface NewWebhookEndpoint {
+  id: string;
+  accountId: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  /** The signing secret, sealed (src/webhooks/secrets.ts). */
+  sealedSecret: string;
+  createdAt: number;
+}
+
+export interface EndpointPatch {
+  url?: string;
+  events?: string[];
+  enabled?: boolean;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  accountId: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  /** Why the service disabled it, when it did. */
+  disabledReason: string | null;
+  failingSince: number | null;
+  createdAt: number;
+}
+
+export type DeliveryState = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryState;
+  attempts: number;
+  nextAttemptAt: number | null;
+  responseStatus: number | null;
+  lastError: string | null;
+  lastAttemptAt: number | null;
+  createdAt: number;
+}
+
+/** A claimed delivery with what it takes to send it. */
+export interface DueDelivery extends WebhookDelivery {
+  payload: string;
+  url: string;
+  sealedSecret: string;
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  endpointId: string;
+  now: number;
+  ok: boolean;
+  responseStatus: number | null;
+  error: string | null;
+  /** When to try again after a failure; null when the schedule is used up (the delivery fails). */
+  nextAttemptAt: number | null;
+  /** A failing endpoint whose first failure is older than this is disabled. */
+  disableBefore: number;
+  disabledReason: string;
+}
+
+/** One row of the journal (table `events`), as the fan-out reads it. */
+export interface JournalEvent {
+  seq: number;
+  id: string;
+  accountId: string;
+  test: boolean;
+  type: string;
+  requestId: string | null;
+  groupId: string | null;
+  channel: string | null;
+  country: string | null;
+  purpose: string | null;
+  provider: string | null;
+  toMasked: string | null;
+  contactId: string | null;
+  status: string | null;
+  createdAt: number;
+  data: unknown;
+}

@@ -1,0 +1,216 @@
+import type pg from 'pg';
+import { timeOrderedUuid } from '../../domain/ids.js';
+import { toStoreError } from '../postgres/pg-errors.js';
+import type {
+  AttemptRecord,
+  EndpointPatch,
+  JournalEvent,
+  NewWebhookEndpoint,
+  WebhookStore,
+} from './interface.js';
+import { deliveriesFor, rowToDelivery, rowToDue, rowToEndpoint, rowToJournalEvent } from './rows.js';
+
+type Runner = Pick<pg.PoolClient, 'query'>;
+
+const SQL = {
+  insertEndpoint: `INSERT INTO webhook_endpoints (id, account_id, url, events, enabled, secret, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+  listEndpoints: 'SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL ORDER BY created_at, id',
+  listEndpointsOf:
+    'SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL AND account_id = $1 ORDER BY created_at, id',
+  enabledEndpoints: 'SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL AND enabled',
+  getEndpoint: 'SELECT * FROM webhook_endpoints WHERE id = $1 AND deleted_at IS NULL',
+  updateEndpoint: `UPDATE webhook_endpoints SET url = coalesce($2, url), events = coalesce($3, events),
+      enabled = coalesce($4, enabled),
+      failing_since = CASE WHEN $4 THEN NULL ELSE failing_since END,
+      disabled_reason = CASE WHEN $4 THEN NULL ELSE disabled_reason END
+    WHERE id = $1 AND deleted_at IS NULL RETURNING *`,
+  deleteEndpoint:
+    'UPDATE webhook_endpoints SET deleted_at = $1, enabled = false WHERE id = $2 AND deleted_at IS NULL',
+  abandon: `UPDATE webhook_deliveries SET status = 'failed', last_error = $1, next_attempt_at = NULL
+    WHERE endpoint_id = $2 AND status = 'pending'`,
+  listDeliveries:
+    'SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
+  replay: `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $1, lease_until = NULL
+    WHERE id = $2 AND endpoint_id = $3 RETURNING *`,
+  // Journal rows no other instance holds: a second fan-out takes the next ones instead of waiting.
+  takeEvents: 'SELECT * FROM events WHERE published = false ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED',
+  publish: 'UPDATE events SET published = true WHERE seq = ANY($1::bigint[])',
+  insertDeliveries: `INSERT INTO webhook_deliveries
+      (id, endpoint_id, event_id, event_type, payload, next_attempt_at, created_at)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])
+    ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+  claimDue: `WITH due AS (
+      SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+        AND (d.lease_until IS NULL OR d.lease_until <= $1) AND e.enabled
+      ORDER BY d.next_attempt_at LIMIT $3
+      FOR UPDATE OF d SKIP LOCKED)
+    UPDATE webhook_deliveries d SET lease_until = $2
+    FROM due, webhook_endpoints e
+    WHERE d.id = due.id AND e.id = d.endpoint_id
+    RETURNING d.*, e.url, e.secret`,
+  succeeded: `UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, response_status = $1,
+      last_error = NULL, lease_until = NULL, next_attempt_at = NULL, last_attempt_at = $2
+    WHERE id = $3`,
+  failed: `UPDATE webhook_deliveries SET status = CASE WHEN $2::bigint IS NULL THEN 'failed' ELSE 'pending' END,
+      attempts = attempts + 1, response_status = $3, last_error = $4,
+      lease_until = NULL, next_attempt_at = $2, last_attempt_at = $5
+    WHERE id = $1`,
+  endpointHealthy:
+    'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL',
+  endpointFailing: 'UPDATE webhook_endpoints SET failing_since = $1 WHERE id = $2 AND failing_since IS NULL',
+  disableIfFailing: `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $1
+    WHERE id = $2 AND enabled AND failing_since IS NOT NULL AND failing_since <= $3`,
+  sweep: `DELETE FROM webhook_deliveries WHERE id IN (
+      SELECT id FROM webhook_deliveries WHERE created_at < $1 AND status <> 'pending' LIMIT $2
+      FOR UPDATE SKIP LOCKED)`,
+};
+
+/** Webhooks on PostgreSQL: the fan-out and the claims use SKIP LOCKED so instances share the work. */
+export class PostgresWebhookStore implements WebhookStore {
+  /** Whether the journal table exists; once seen it stays (it comes with the analytics migrations). */
+  private journalSeen = false;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  private async query(text: string, params: unknown[] = [], runner?: Runner) {
+    try {
+      return await (runner ?? this.pool).query(text, params);
+    } catch (err) {
+      throw toStoreError(err);
+    }
+  }
+
+  private async transaction<T>(work: (client: Runner) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw toStoreError(err);
+    }
+    const ignore = () => {};
+    client.on('error', ignore);
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      throw toStoreError(err);
+    } finally {
+      client.off('error', ignore);
+      client.release(broken);
+    }
+  }
+
+  async createEndpoint(e: NewWebhookEndpoint) {
+    const { rows } = await this.query(SQL.insertEndpoint, [
+      e.id,
+      e.accountId,
+      e.url,
+      e.events.join(','),
+      e.enabled,
+      e.sealedSecret,
+      e.createdAt,
+    ]);
+    return rowToEndpoint(rows[0]);
+  }
+
+  async listEndpoints(accountId?: string) {
+    const { rows } = accountId
+      ? await this.query(SQL.listEndpointsOf, [accountId])
+      : await this.query(SQL.listEndpoints);
+    return rows.map(rowToEndpoint);
+  }
+
+  async getEndpoint(id: string) {
+    const row = (await this.query(SQL.getEndpoint, [id])).rows[0];
+    return row ? rowToEndpoint(row) : null;
+  }
+
+  async updateEndpoint(id: string, patch: EndpointPatch) {
+    const row = (
+      await this.query(SQL.updateEndpoint, [
+        id,
+        patch.url ?? null,
+        patch.events?.join(',') ?? null,
+        patch.enabled ?? null,
+      ])
+    ).rows[0];
+    return row ? rowToEndpoint(row) : null;
+  }
+
+  deleteEndpoint(id: string, now: number) {
+    return this.transaction(async (client) => {
+      const { rowCount } = await this.query(SQL.deleteEndpoint, [now, id], client);
+      if (!rowCount) return false;
+      await this.query(SQL.abandon, ['endpoint deleted', id], client);
+      return true;
+    });
+  }
+
+  async listDeliveries(endpointId: string, limit: number) {
+    return (await this.query(SQL.listDeliveries, [endpointId, limit])).rows.map(rowToDelivery);
+  }
+
+  async replayDelivery(endpointId: string, deliveryId: string, now: number) {
+    const row = (await this.query(SQL.replay, [now, deliveryId, endpointId])).rows[0];
+    return row ? rowToDelivery(row) : null;
+  }
+
+  async fanOut(now: number, batchSize: number, payloadOf: (event: JournalEvent) => string | null) {
+    if (!this.journalSeen) {
+      const { rows } = await this.query("SELECT to_regclass('events') IS NOT NULL AS present");
+      if (!rows[0]?.present) return 0;
+      this.journalSeen = true;
+    }
+    return this.transaction(async (client) => {
+      const events = (await this.query(SQL.takeEvents, [batchSize], client)).rows.map(rowToJournalEvent);
+      if (events.length === 0) return 0;
+      const endpoints = (await this.query(SQL.enabledEndpoints, [], client)).rows.map(rowToEndpoint);
+      const cols: unknown[][] = [[], [], [], [], [], [], []];
+      for (const event of events) {
+        const targets = deliveriesFor(event, endpoints);
+        const payload = targets.length > 0 ? payloadOf(event) : null;
+        if (payload === null) continue;
+        for (const endpoint of targets) {
+          const values = [timeOrderedUuid(now), endpoint.id, event.id, event.type, payload, now, now];
+          for (const [i, v] of values.entries()) cols[i]?.push(v);
+        }
+      }
+      if ((cols[0]?.length ?? 0) > 0) await this.query(SQL.insertDeliveries, cols, client);
+      await this.query(SQL.publish, [events.map((e) => e.seq)], client);
+      return events.length;
+    });
+  }
+
+  async claimDue(now: number, leaseUntil: number, limit: number) {
+    return (await this.query(SQL.claimDue, [now, leaseUntil, limit])).rows.map(rowToDue);
+  }
+
+  recordAttempt(a: AttemptRecord) {
+    return this.transaction(async (client) => {
+      if (a.ok) {
+        await this.query(SQL.succeeded, [a.responseStatus, a.now, a.deliveryId], client);
+        await this.query(SQL.endpointHealthy, [a.endpointId], client);
+        return { endpointDisabled: false };
+      }
+      await this.query(SQL.failed, [a.deliveryId, a.nextAttemptAt, a.responseStatus, a.error, a.now], client);
+      await this.query(SQL.endpointFailing, [a.now, a.endpointId], client);
+      const disabled = await this.query(
+        SQL.disableIfFailing,
+        [a.disabledReason, a.endpointId, a.disableBefore],
+        client,
+      );
+      if (disabled.rowCount) await this.query(SQL.abandon, ['endpoint disabled', a.endpointId], client);
+      return { endpointDisabled: (disabled.rowCount ?? 0) > 0 };
+    });
+  }
+
+  async sweep(before: number, batchSize: number) {
+    return (await this.query(SQL.sweep, [before, batchSize])).rowCount ?? 0;
+  }
+}

@@ -1,0 +1,66 @@
+import type { DueDelivery, JournalEvent, WebhookDelivery, WebhookEndpoint } from './interface.js';
+
+/** Row mapping shared by the SQLite and PostgreSQL webhook stores (BIGINT arrives as a string). */
+
+type Row = Record<string, unknown>;
+const num = (v: unknown) => Number(v);
+const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+const strOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
+export const rowToEndpoint = (r: Row): WebhookEndpoint => ({
+  id: String(r.id),
+  accountId: String(r.account_id),
+  url: String(r.url),
+  events: String(r.events).split(',').filter(Boolean),
+  enabled: r.enabled === true || r.enabled === 1,
+  disabledReason: strOrNull(r.disabled_reason),
+  failingSince: numOrNull(r.failing_since),
+  createdAt: num(r.created_at),
+});
+
+export const rowToDelivery = (r: Row): WebhookDelivery => ({
+  id: String(r.id),
+  endpointId: String(r.endpoint_id),
+  eventId: String(r.event_id),
+  eventType: String(r.event_type),
+  status: String(r.status) as WebhookDelivery['status'],
+  attempts: num(r.attempts),
+  nextAttemptAt: numOrNull(r.next_attempt_at),
+  responseStatus: numOrNull(r.response_status),
+  lastError: strOrNull(r.last_error),
+  lastAttemptAt: numOrNull(r.last_attempt_at),
+  createdAt: num(r.created_at),
+});
+
+export const rowToDue = (r: Row): DueDelivery => ({
+  ...rowToDelivery(r),
+  payload: String(r.payload),
+  url: String(r.url),
+  sealedSecret: String(r.secret),
+});
+
+export const rowToJournalEvent = (r: Row): JournalEvent => ({
+  seq: num(r.seq),
+  id: String(r.id),
+  accountId: String(r.account_id),
+  test: r.test === true || r.test === 1,
+  type: String(r.type),
+  requestId: strOrNull(r.request_id),
+  groupId: strOrNull(r.group_id),
+  channel: strOrNull(r.channel),
+  country: strOrNull(r.country),
+  purpose: strOrNull(r.purpose),
+  provider: strOrNull(r.provider),
+  toMasked: strOrNull(r.to_masked),
+  contactId: strOrNull(r.contact_id),
+  status: strOrNull(r.status),
+  createdAt: num(r.created_at),
+  data: typeof r.data === 'string' ? JSON.parse(r.data) : (r.data ?? null),
+});
+
+/** The deliveries one journal row gives: one per enabled endpoint of its account that wants its type. */
+export function deliveriesFor(event: JournalEvent, endpoints: WebhookEndpoint[]): WebhookEndpoint[] {
+  return endpoints.filter(
+    (e) => e.enabled && e.accountId === event.accountId && e.events.includes(event.type),
+  );
+}

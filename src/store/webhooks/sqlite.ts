@@ -1,0 +1,246 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { timeOrderedUuid } from '../../domain/ids.js';
+import type { GroupCommit } from '../sqlite/group-commit.js';
+import type {
+  AttemptRecord,
+  EndpointPatch,
+  JournalEvent,
+  NewWebhookEndpoint,
+  WebhookStore,
+} from './interface.js';
+import { deliveriesFor, rowToDelivery, rowToDue, rowToEndpoint, rowToJournalEvent } from './rows.js';
+
+type Row = Record<string, unknown>;
+
+/**
+ * Webhooks on the SQLite store's connection. Every method is one unit of its group commit; across
+ * processes BEGIN IMMEDIATE serialises the units, so a claim read and leased in one unit cannot be
+ * claimed by another process in between.
+ */
+export class SqliteWebhookStore implements WebhookStore {
+  private readonly s: ReturnType<typeof statements>;
+  /** Prepared when the journal table exists (it comes with the analytics migrations). */
+  private journal: { take: Statement; publish: Statement } | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly tx: GroupCommit,
+  ) {
+    this.s = statements(db);
+  }
+
+  createEndpoint(e: NewWebhookEndpoint) {
+    return this.tx.write(() => {
+      this.s.insertEndpoint.run(
+        e.id,
+        e.accountId,
+        e.url,
+        e.events.join(','),
+        e.enabled ? 1 : 0,
+        e.sealedSecret,
+        e.createdAt,
+      );
+      return rowToEndpoint(this.s.getEndpoint.get(e.id) as Row);
+    }, false);
+  }
+
+  listEndpoints(accountId?: string) {
+    return this.tx.read(() =>
+      ((accountId ? this.s.listEndpointsOf.all(accountId) : this.s.listEndpoints.all()) as Row[]).map(
+        rowToEndpoint,
+      ),
+    );
+  }
+
+  getEndpoint(id: string) {
+    return this.tx.read(() => {
+      const row = this.s.getEndpoint.get(id) as Row | undefined;
+      return row ? rowToEndpoint(row) : null;
+    });
+  }
+
+  updateEndpoint(id: string, patch: EndpointPatch) {
+    return this.tx.write(() => {
+      this.s.updateEndpoint.run({
+        id,
+        url: patch.url ?? null,
+        events: patch.events?.join(',') ?? null,
+        enabled: patch.enabled === undefined ? null : patch.enabled ? 1 : 0,
+      });
+      const row = this.s.getEndpoint.get(id) as Row | undefined;
+      return row ? rowToEndpoint(row) : null;
+    });
+  }
+
+  deleteEndpoint(id: string, now: number) {
+    return this.tx.write(() => {
+      if (this.s.deleteEndpoint.run(now, id).changes === 0) return false;
+      this.s.abandon.run('endpoint deleted', id);
+      return true;
+    });
+  }
+
+  listDeliveries(endpointId: string, limit: number) {
+    return this.tx.read(() => (this.s.listDeliveries.all(endpointId, limit) as Row[]).map(rowToDelivery));
+  }
+
+  replayDelivery(endpointId: string, deliveryId: string, now: number) {
+    return this.tx.write(() => {
+      const row = this.s.replay.get(now, deliveryId, endpointId) as Row | undefined;
+      return row ? rowToDelivery(row) : null;
+    }, false);
+  }
+
+  fanOut(now: number, batchSize: number, payloadOf: (event: JournalEvent) => string | null) {
+    const journal = this.prepareJournal();
+    if (!journal) return Promise.resolve(0);
+    return this.tx.write(() => {
+      const events = (journal.take.all(batchSize) as Row[]).map(rowToJournalEvent);
+      if (events.length === 0) return 0;
+      const endpoints = (this.s.enabledEndpoints.all() as Row[]).map(rowToEndpoint);
+      for (const event of events) {
+        const targets = deliveriesFor(event, endpoints);
+        const payload = targets.length > 0 ? payloadOf(event) : null;
+        if (payload !== null) {
+          for (const endpoint of targets) {
+            this.s.insertDelivery.run(
+              timeOrderedUuid(now),
+              endpoint.id,
+              event.id,
+              event.type,
+              payload,
+              now,
+              now,
+            );
+          }
+        }
+        journal.publish.run(event.seq);
+      }
+      return events.length;
+    });
+  }
+
+  private prepareJournal() {
+    if (this.journal) return this.journal;
+    const exists = this.db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'")
+      .get();
+    if (!exists) return null;
+    this.journal = {
+      take: this.db.prepare('SELECT * FROM events WHERE published = 0 ORDER BY seq LIMIT ?'),
+      publish: this.db.prepare('UPDATE events SET published = 1 WHERE seq = ?'),
+    };
+    return this.journal;
+  }
+
+  claimDue(now: number, leaseUntil: number, limit: number) {
+    return this.tx.write(() => {
+      const ids = (this.s.claimDue.all({ now, leaseUntil, limit }) as Array<{ id: string }>).map((r) => r.id);
+      if (ids.length === 0) return [];
+      return (this.s.readClaimed.all(JSON.stringify(ids)) as Row[]).map(rowToDue);
+    });
+  }
+
+  recordAttempt(a: AttemptRecord) {
+    return this.tx.write(() => {
+      if (a.ok) {
+        this.s.succeeded.run(a.responseStatus, a.now, a.deliveryId);
+        this.s.endpointHealthy.run(a.endpointId);
+        return { endpointDisabled: false };
+      }
+      this.s.failed.run({
+        id: a.deliveryId,
+        next: a.nextAttemptAt,
+        responseStatus: a.responseStatus,
+        error: a.error,
+        now: a.now,
+      });
+      this.s.endpointFailing.run(a.now, a.endpointId);
+      const disabled =
+        this.s.disableIfFailing.run(a.disabledReason, a.endpointId, a.disableBefore).changes > 0;
+      if (disabled) this.s.abandon.run('endpoint disabled', a.endpointId);
+      return { endpointDisabled: disabled };
+    });
+  }
+
+  sweep(before: number, batchSize: number) {
+    return this.tx.write(() => this.s.sweep.run(before, batchSize).changes, false);
+  }
+}
+
+function statements(db: Database) {
+  const p = (sql: string): Statement => db.prepare(sql);
+  return {
+    insertEndpoint: p(
+      `INSERT INTO webhook_endpoints (id, account_id, url, events, enabled, secret, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    listEndpoints: p('SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL ORDER BY created_at, id'),
+    listEndpointsOf: p(
+      'SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL AND account_id = ? ORDER BY created_at, id',
+    ),
+    enabledEndpoints: p('SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL AND enabled = 1'),
+    getEndpoint: p('SELECT * FROM webhook_endpoints WHERE id = ? AND deleted_at IS NULL'),
+    updateEndpoint: p(
+      `UPDATE webhook_endpoints SET url = coalesce(@url, url), events = coalesce(@events, events),
+         enabled = coalesce(@enabled, enabled),
+         failing_since = CASE WHEN @enabled = 1 THEN NULL ELSE failing_since END,
+         disabled_reason = CASE WHEN @enabled = 1 THEN NULL ELSE disabled_reason END
+       WHERE id = @id AND deleted_at IS NULL`,
+    ),
+    deleteEndpoint: p(
+      'UPDATE webhook_endpoints SET deleted_at = ?, enabled = 0 WHERE id = ? AND deleted_at IS NULL',
+    ),
+    abandon: p(
+      `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, next_attempt_at = NULL
+       WHERE endpoint_id = ? AND status = 'pending'`,
+    ),
+    listDeliveries: p(
+      'SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY created_at DESC, id DESC LIMIT ?',
+    ),
+    replay: p(
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_until = NULL
+       WHERE id = ? AND endpoint_id = ? RETURNING *`,
+    ),
+    insertDelivery: p(
+      `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, payload, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+    ),
+    claimDue: p(
+      `UPDATE webhook_deliveries SET lease_until = @leaseUntil
+       WHERE id IN (
+         SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+         WHERE d.status = 'pending' AND d.next_attempt_at <= @now
+           AND (d.lease_until IS NULL OR d.lease_until <= @now) AND e.enabled = 1
+         ORDER BY d.next_attempt_at LIMIT @limit)
+       RETURNING id`,
+    ),
+    readClaimed: p(
+      `SELECT d.*, e.url, e.secret FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       WHERE d.id IN (SELECT value FROM json_each(?)) ORDER BY d.next_attempt_at`,
+    ),
+    succeeded: p(
+      `UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, response_status = ?,
+         last_error = NULL, lease_until = NULL, next_attempt_at = NULL, last_attempt_at = ?
+       WHERE id = ?`,
+    ),
+    failed: p(
+      `UPDATE webhook_deliveries SET status = CASE WHEN @next IS NULL THEN 'failed' ELSE 'pending' END,
+         attempts = attempts + 1, response_status = @responseStatus, last_error = @error,
+         lease_until = NULL, next_attempt_at = @next, last_attempt_at = @now
+       WHERE id = @id`,
+    ),
+    endpointHealthy: p('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ?'),
+    endpointFailing: p(
+      'UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?) WHERE id = ?',
+    ),
+    disableIfFailing: p(
+      `UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?
+       WHERE id = ? AND enabled = 1 AND failing_since IS NOT NULL AND failing_since <= ?`,
+    ),
+    sweep: p(
+      `DELETE FROM webhook_deliveries WHERE id IN (
+         SELECT id FROM webhook_deliveries WHERE created_at < ? AND status <> 'pending' LIMIT ?)`,
+    ),
+  };
+}

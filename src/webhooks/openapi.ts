@@ -1,0 +1,116 @@
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './events.js';
+
+const DESCRIPTIONS: Record<WebhookEventType, string> = {
+  'verification.created': 'A send-code stored a verification request (one per channel of a dual send).',
+  'verification.delivered': 'A provider reported the message delivered (delivery status callback).',
+  'verification.undelivered': 'Every provider failed, or a provider reported the message undelivered.',
+  'verification.verified': 'The right code was presented; the request (and its dual sibling) is consumed.',
+  'verification.failed': 'The attempts were used up.',
+  'verification.expired': "The code's lifetime ended while pending (written by the expiry sweeper).",
+  'verification.canceled':
+    'Superseded by a newer send to the same destination, or its dual sibling was verified.',
+  'contact.blocked': 'An operator blocked a destination.',
+  'contact.unblocked': 'An operator lifted a block.',
+};
+
+/** The request's status in the example of each verification event. */
+const STATUS_AFTER: Record<string, string> = {
+  'verification.created': 'pending',
+  'verification.delivered': 'pending',
+  'verification.undelivered': 'pending',
+  'verification.verified': 'verified',
+  'verification.failed': 'failed',
+  'verification.expired': 'expired',
+  'verification.canceled': 'canceled',
+};
+
+const EventData = {
+  type: 'object',
+  required: ['id', 'type', 'timestamp', 'accountId', 'test'],
+  properties: {
+    id: { type: 'string', format: 'uuid', description: 'Event id (UUIDv7); also the webhook-id header.' },
+    type: { type: 'string' },
+    timestamp: { type: 'string', format: 'date-time' },
+    accountId: { type: 'string' },
+    test: { type: 'boolean', description: 'True for events of test-mode keys.' },
+    requestId: { type: 'string', format: 'uuid' },
+    groupId: { type: 'string', description: 'Shared by both requests of a dual send.' },
+    contactId: { type: 'string' },
+    channel: { type: 'string', enum: ['EMAIL', 'SMS', 'WHATSAPP'] },
+    to: { type: 'string', description: 'Masked destination, as in send-code answers.' },
+    country: { type: 'string' },
+    purpose: { type: 'string' },
+    status: { type: 'string', description: 'State of the verification request after the event.' },
+    provider: { type: 'string', description: 'The delivery provider, where there is one.' },
+  },
+};
+
+const signatureHeaders = [
+  { name: 'webhook-id', description: 'The event id: the same on every retry; de-duplicate on it.' },
+  { name: 'webhook-timestamp', description: 'Unix seconds of this attempt; refuse times far from now.' },
+  {
+    name: 'webhook-signature',
+    description:
+      '`v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks).',
+  },
+].map((h) => ({ in: 'header', required: true, schema: { type: 'string' }, ...h }));
+
+/**
+ * The OpenAPI 3.1 `webhooks` section: one entry per event type the service POSTs to registered
+ * endpoints, signed as the Standard Webhooks specification says.
+ */
+export function openApiWebhooks(): Record<string, unknown> {
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: type,
+          description: `${DESCRIPTIONS[type]} Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md.`,
+          tags: ['webhooks'],
+          parameters: signatureHeaders,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['type', 'timestamp', 'data'],
+                  properties: {
+                    type: { type: 'string', const: type },
+                    timestamp: { type: 'string', format: 'date-time' },
+                    data: EventData,
+                  },
+                },
+                example: {
+                  type,
+                  timestamp: '2026-11-24T12:00:00.000Z',
+                  data: {
+                    id: '0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b',
+                    type,
+                    timestamp: '2026-11-24T12:00:00.000Z',
+                    accountId: 'acc_default',
+                    test: false,
+                    ...(type.startsWith('contact.')
+                      ? { contactId: 'ct_0193a1b2c3d4', channel: 'EMAIL', to: 'j***@example.com' }
+                      : {
+                          requestId: '0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c',
+                          channel: 'EMAIL',
+                          to: 'j***@example.com',
+                          purpose: 'signup',
+                          status: STATUS_AFTER[type],
+                          provider: 'smtp',
+                        }),
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            '2XX': { description: 'Received; any other answer (or none within the timeout) is retried.' },
+          },
+        },
+      },
+    ]),
+  );
+}

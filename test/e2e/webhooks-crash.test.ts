@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { journalInsertSql, journalValues } from '../support/journal.js';
+import { postJson, type RunningServer, startServer } from '../support/process.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+const ADMIN = 'webhooks-crash-admin-token';
+
+/** kill -9 of the service process loses no webhook: the queue is in the database. */
+describe('webhooks across a kill -9', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cv-webhooks-crash-'));
+  const path = join(dir, 'verify.db');
+  const env = {
+    DATABASE_URL: `sqlite:${path}`,
+    ADMIN_TOKEN: ADMIN,
+    CODE_SECRET: 'webhooks-crash-code-secret',
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    WEBHOOK_TIMEOUT_MS: '1000',
+    WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.1,0.1,0.1',
+  };
+  const servers: RunningServer[] = [];
+  const receiver = new WebhookReceiver();
+  let receiverUrl = '';
+  beforeAll(async () => {
+    receiverUrl = await receiver.listen();
+  });
+  afterAll(async () => {
+    for (const s of servers) s.child.kill('SIGKILL');
+    await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  async function start(extra: Record<string, string>) {
+    const server = await startServer({ ...env, ...extra });
+    servers.push(server);
+    return server;
+  }
+  async function kill(server: RunningServer) {
+    server.child.kill('SIGKILL');
+    await server.exited;
+  }
+
+  it('delivers the event of a send whose process was killed before any delivery', async () => {
+    // The first process never runs its worker: the send's event waits in the journal.
+    const a = await start({ WEBHOOK_POLL_INTERVAL_MS: '3600000' });
+    const created = await postJson(
+      `${a.url}/v1/admin/webhooks`,
+      { url: receiverUrl, events: ['verification.created'] },
+      ADMIN,
+    );
+    receiver.secret = created.body.data.secret;
+    const key = await postJson(`${a.url}/v1/admin/api-keys`, { name: 'crash', channels: ['EMAIL'] }, ADMIN);
+    const sent = await postJson(
+      `${a.url}/v1/contact/send-code`,
+      { channel: 'EMAIL', email: 'crash-journal@example.com' },
+      key.body.data.key,
+    );
+    expect(sent.status).toBe(200);
+    await kill(a);
+    expect(receiver.received).toHaveLength(0);
+
+    const b = await start({ WEBHOOK_POLL_INTERVAL_MS: '50' });
+    const [hit] = await receiver.waitFor(1);
+    expect(hit?.verifyError).toBeNull();
+    expect(hit?.verified?.type).toBe('verification.created');
+    expect(hit?.verified?.data.requestId).toBe(sent.body.data.requestId);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.received).toHaveLength(1);
+    await kill(b);
+    receiver.received.length = 0;
+  });
+
+  it('sends again, with the same webhook-id, a delivery whose process died mid-attempt', async () => {
+    const a = await start({ WEBHOOK_POLL_INTERVAL_MS: '50' });
+    const created = await postJson(
+      `${a.url}/v1/admin/webhooks`,
+      { url: receiverUrl, events: ['verification.verified'] },
+      ADMIN,
+    );
+    expect(created.status).toBe(201);
+    receiver.secret = created.body.data.secret;
+    // The first request hangs: the process is killed while it holds the delivery's lease.
+    receiver.answers = [0];
+    const db = new BetterSqlite3(path);
+    const values = journalValues({ type: 'verification.verified', status: 'verified' }, 'sqlite');
+    db.prepare(journalInsertSql('sqlite')).run(...values);
+    db.close();
+    await receiver.waitFor(1);
+    await kill(a);
+
+    await start({ WEBHOOK_POLL_INTERVAL_MS: '50' });
+    const [first, second] = await receiver.waitFor(2, 20_000);
+    expect(second?.answered).toBe(200);
+    expect(second?.verifyError).toBeNull();
+    expect(second?.headers['webhook-id']).toBe(values[0]);
+    expect(first?.headers['webhook-id']).toBe(values[0]);
+  });
+});

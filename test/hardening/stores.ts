@@ -1,0 +1,26 @@
+import { afterAll, describe } from 'vitest';
+import { startTestService, type TestService } from '../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { hasPostgres } from '../support/services.js';
+
+/**
+ * Runs `define` once on SQLite (in memory) and once on PostgreSQL (a database of its own, dropped
+ * after), giving it a function that starts the whole service on that store.
+ */
+export function eachStore(
+  name: string,
+  define: (
+    start: (env?: Record<string, string>) => Promise<TestService>,
+    dialect: 'sqlite' | 'postgres',
+  ) => void,
+): void {
+  describe(`${name} (SQLite)`, () => define((env = {}) => startTestService(env), 'sqlite'));
+  describe.runIf(hasPostgres)(`${name} (PostgreSQL)`, () => {
+    let db: TestDatabase | undefined;
+    afterAll(() => db?.drop());
+    define(async (env = {}) => {
+      db ??= await createTestDatabase();
+      return startTestService({ DATABASE_URL: db.url, ...env });
+    }, 'postgres');
+  });
+}

@@ -1,0 +1,65 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+export interface ReceivedWebhook {
+  headers: Record<string, string>;
+  body: string;
+  /** The body as verified by the `standardwebhooks` package with the endpoint's secret. */
+  verified: { type: string; timestamp: string; data: Record<string, unknown> } | null;
+  verifyError: string | null;
+  answered: number;
+}
+
+/**
+ * A webhook receiver on loopback: a plain node:http server that records every request, checks
+ * its signature with the `standardwebhooks` npm package (not the service's code), and answers
+ * with the statuses queued in `answers` (200 once the queue is empty).
+ */
+export class WebhookReceiver {
+  readonly received: ReceivedWebhook[] = [];
+  /** Statuses to answer with, in order; 200 after. 0: never answer (the request hangs). */
+  answers: number[] = [];
+  secret = '';
+  private readonly server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]),
+      );
+      let verified: ReceivedWebhook['verified'] = null;
+      let verifyError: string | null = null;
+      try {
+        verified = new Webhook(this.secret).verify(body, headers) as ReceivedWebhook['verified'];
+      } catch (err) {
+        verifyError = (err as Error).message;
+      }
+      const answered = this.answers.shift() ?? 200;
+      this.received.push({ headers, body, verified, verifyError, answered });
+      if (answered === 0) return;
+      res.writeHead(answered, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+
+  async listen(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Resolves once `count` requests arrived (or rejects after `timeoutMs`). */
+  async waitFor(count: number, timeoutMs = 20_000): Promise<ReceivedWebhook[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length < count) {
+      if (Date.now() > deadline) throw new Error(`expected ${count} webhooks, got ${this.received.length}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return this.received;
+  }
+}

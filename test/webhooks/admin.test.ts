@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPublicAddress } from '../../src/webhooks/url-guard.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
+
+describe('webhook endpoints through the admin API', () => {
+  let strict: TestService;
+  let open: TestService;
+  beforeAll(async () => {
+    strict = await startTestService();
+    open = await startTestService({ WEBHOOKS_ALLOW_PRIVATE: 'true' });
+  });
+  afterAll(async () => {
+    await strict?.close();
+    await open?.close();
+  });
+
+  it('creates an endpoint and shows its whsec_ secret only once', async () => {
+    const created = await open.post(
+      '/v1/admin/webhooks',
+      { url: 'http://127.0.0.1:9/hook', events: ['verification.verified', 'verification.created'] },
+      ADMIN_TOKEN,
+    );
+    expect(created.status).toBe(201);
+    const { id, secret, events, enabled, accountId } = created.body.data;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(32);
+    expect(events).toEqual(['verification.verified', 'verification.created']);
+    expect(enabled).toBe(true);
+    expect(accountId).toBe('acc_default');
+
+    const list = await open.get('/v1/admin/webhooks', ADMIN_TOKEN);
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((e: { id: string }) => e.id)).toContain(id);
+    expect(JSON.stringify(list.body)).not.toContain('whsec_');
+    const one = await open.get(`/v1/admin/webhooks/${id}`, ADMIN_TOKEN);
+    expect(one.body.data.secret).toBeUndefined();
+
+    const deliveries = await open.get(`/v1/admin/webhooks/${id}/deliveries`, ADMIN_TOKEN);
+    expect(deliveries.status).toBe(200);
+    expect(deliveries.body.data).toEqual([]);
+
+    const patched = await open.app.inject({
+      method: 'PATCH',
+      url: `/v1/admin/webhooks/${id}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ enabled: false }),
+    });
+    expect(patched.json().data.enabled).toBe(false);
+
+    const deleted = await open.app.inject({
+      method: 'DELETE',
+      url: `/v1/admin/webhooks/${id}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect((await open.get(`/v1/admin/webhooks/${id}`, ADMIN_TOKEN)).status).toBe(404);
+  });
+
+  it.each([
+    ['loopback', 'http://127.0.0.1:8080/hook'],
+    ['loopback by name', 'http://localhost/hook'],
+    ['private', 'http://10.1.2.3/hook'],
+    ['private 192.168', 'https://192.168.0.10/hook'],
+    ['link-local (cloud metadata)', 'http://169.254.169.254/latest/meta-data'],
+    ['IPv6 loopback', 'http://[::1]/hook'],
+    ['IPv6 link-local', 'http://[fe80::1]/hook'],
+    ['IPv6 unique-local', 'http://[fd00::1]/hook'],
+    ['IPv4-mapped loopback', 'http://[::ffff:127.0.0.1]/hook'],
+    ['IPv4-mapped loopback in hex', 'http://[::ffff:7f00:1]/hook'],
+    ['loopback written as one number', 'http://2130706433/hook'],
+    ['loopback written in octal', 'http://0177.0.0.1/hook'],
+    ['unspecified', 'http://0.0.0.0/hook'],
+    ['not http', 'ftp://example.com/hook'],
+    ['credentials', 'https://user:pass@example.com/hook'],
+    ['not a URL', 'example.com/hook'],
+  ])('refuses a %s URL with 400 VALIDATION_ERROR', async (_name, url) => {
+    const res = await strict.post(
+      '/v1/admin/webhooks',
+      { url, events: ['verification.created'] },
+      ADMIN_TOKEN,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.details[0].field).toBe('url');
+  });
+
+  it('judges addresses after IPv4-mapped forms are unwrapped', () => {
+    expect(isPublicAddress('93.184.215.14')).toBe(true);
+    expect(isPublicAddress('2606:4700::1111')).toBe(true);
+    expect(isPublicAddress('::ffff:10.0.0.1')).toBe(false);
+    expect(isPublicAddress('::ffff:93.184.215.14')).toBe(true);
+    expect(isPublicAddress('100.64.0.1')).toBe(false);
+  });
+
+  it('validates the body and answers 404 for unknown ids and accounts', async () => {
+    const bad = await open.post(
+      '/v1/admin/webhooks',
+      { url: 'http://127.0.0.1/', events: ['nope'] },
+      ADMIN_TOKEN,
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('VALIDATION_ERROR');
+    const internal = await open.post(
+      '/v1/admin/webhooks',
+      { url: 'http://127.0.0.1/', events: ['verification.attempt_failed'] },
+      ADMIN_TOKEN,
+    );
+    expect(internal.status).toBe(400);
+    const noAccount = await open.post(
+      '/v1/admin/webhooks',
+      { url: 'http://127.0.0.1/', events: ['verification.created'], accountId: 'acc_nope' },
+      ADMIN_TOKEN,
+    );
+    expect(noAccount.status).toBe(404);
+    expect((await open.get('/v1/admin/webhooks/wh_nope/deliveries', ADMIN_TOKEN)).status).toBe(404);
+    expect((await open.post('/v1/admin/webhooks/wh_nope/deliveries/d/replay', {}, ADMIN_TOKEN)).status).toBe(
+      404,
+    );
+    expect((await open.get('/v1/admin/webhooks', 'wrong-token')).status).toBe(401);
+  });
+});
