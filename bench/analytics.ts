@@ -4,9 +4,11 @@
  * hourly buckets as the journal's triggers do one by one (here in one INSERT … SELECT per table),
  * then times GET /v1/admin/analytics through the service's own store and assembly.
  *
- *   npm run bench:analytics [-- --events=10000000 --postgres=postgres://…]
+ *   npm run bench:analytics [-- --events=10000000 --postgres=postgres://… --keep=/path/analytics.db]
+ *
+ * `--keep` fills that file once and times it again on later runs (the fill takes minutes).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -21,6 +23,7 @@ const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const EVENTS = Number(arg('events', '10000000'));
 const PG_URL = arg('postgres', '');
+const KEEP = arg('keep', '');
 const DAYS = 30;
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 24);
@@ -170,14 +173,13 @@ async function time(name: string, store: Store): Promise<void> {
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'cv-bench-analytics-'));
   try {
-    const path = join(dir, 'analytics.db');
-    new BetterSqlite3(path).close();
-    await new SqliteStore(path).close(); // migrations
+    const path = KEEP || join(dir, 'analytics.db');
     let t0 = performance.now();
-    fillSqlite(path);
-    console.log(
-      `SQLite: ${EVENTS} events filled and folded in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
-    );
+    if (!KEEP || !existsSync(KEEP)) {
+      await new SqliteStore(path).close(); // migrations
+      fillSqlite(path);
+      console.log(`SQLite: ${EVENTS} events filled and folded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    }
     const sqlite = new SqliteStore(path);
     const rows = (
       new BetterSqlite3(path, { readonly: true })

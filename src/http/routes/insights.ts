@@ -13,8 +13,8 @@ import { schemaDetails } from '../validation.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/** The widest range one query may span: a year of days, or a week of hours (docs/analytics.md). */
-const MAX_BUCKETS = { hour: 7 * 24, day: 366 } as const;
+/** The widest range one query may span: a year of days, or three days of hours (docs/analytics.md). */
+const MAX_BUCKETS = { hour: 3 * 24, day: 366 } as const;
 
 const AnalyticsQuery = Type.Object({
   accountId: Type.Optional(
