@@ -136,11 +136,11 @@ const QUERIES: Array<[string, AnalyticsQuery]> = [
     },
   ],
   [
-    '7 days by hour and provider',
+    '3 days by hour and provider',
     {
       accountId: 'acc_default',
       test: false,
-      from: NOW - 7 * 24 * HOUR,
+      from: NOW - 3 * 24 * HOUR,
       to: NOW,
       intervalMs: HOUR,
       groupBy: 'provider',
