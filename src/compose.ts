@@ -66,6 +66,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   const delivery = buildDelivery(config, store, clock);
   for (const warning of deliveryWarnings(config)) options.logger.warn(warning);
   const metrics = new ServiceMetrics();
+  metrics.watchBreakers(async () => (await store.listBreakers({ trippedOnly: true })).length);
   const service = new VerificationService({
     store,
     limits: new RateLimitPolicy(counters, metrics.events),

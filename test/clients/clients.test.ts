@@ -86,7 +86,16 @@ describe('client libraries against the running service', () => {
   });
 
   it('finds a scenario script for each of the eight languages of the API document', () => {
-    expect([...languages].sort()).toEqual(['csharp', 'go', 'java', 'php', 'python', 'ruby', 'rust', 'typescript']);
+    expect([...languages].sort()).toEqual([
+      'csharp',
+      'go',
+      'java',
+      'php',
+      'python',
+      'ruby',
+      'rust',
+      'typescript',
+    ]);
   });
 
   languages.forEach((language, i) => {
