@@ -106,6 +106,11 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     options: webhookSettings,
   });
   webhooks.start();
+  // One throttle for every admin route, the webhook routes included: failures count together.
+  const adminThrottle = new AdminThrottle(counters, {
+    perAddressPerMinute: config.adminAuthFailuresPerMinute,
+    totalPerMinute: config.adminAuthFailuresTotalPerMinute,
+  });
   const app = await buildApp({
     store,
     counters,
@@ -119,10 +124,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     trustProxy: config.trustProxy,
     timeouts: config,
     hstsMaxAgeSeconds: config.tlsTerminated ? config.hstsMaxAgeSeconds : null,
-    adminThrottle: new AdminThrottle(counters, {
-      perAddressPerMinute: config.adminAuthFailuresPerMinute,
-      totalPerMinute: config.adminAuthFailuresTotalPerMinute,
-    }),
+    adminThrottle,
     idempotencyLeaseSeconds: config.idempotencyLeaseSeconds,
     plugins: [
       metricsRoute(metrics, config.metricsToken),
@@ -130,6 +132,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
       webhookAdminRoutes({
         webhooks: new WebhookAdmin(store, secrets, clock, webhookSettings.allowPrivate),
         adminTokenHash,
+        adminThrottle,
       }),
     ],
     observeRoute: metrics.observeRoute,
