@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postJson, type RunningServer, startServer } from '../support/process.js';
 
-const ADMIN = 'idem-crash-admin-token-of-32-chars-at-least';
+const ADMIN = 'idem-crash-admin-token-of-32-characters';
 
 /**
  * A send-code with an Idempotency-Key whose process is killed (kill -9) is retried against a new

@@ -7,7 +7,7 @@ import { journalInsertSql, journalValues } from '../support/journal.js';
 import { postJson, type RunningServer, startServer } from '../support/process.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
-const ADMIN = 'webhooks-crash-admin-token-of-32-chars-at-least';
+const ADMIN = 'webhooks-crash-admin-token-of-32-chars';
 
 /** kill -9 of the service process loses no webhook: the queue is in the database. */
 describe('webhooks across a kill -9', () => {
