@@ -23,6 +23,7 @@ import { openStore } from './store/factory.js';
 import type { Store } from './store/interface.js';
 import { Sweeper } from './store/sweeper.js';
 import { WebhookAdmin } from './webhooks/admin.js';
+import { webhookMetrics } from './webhooks/metrics.js';
 import { SecretBox } from './webhooks/secrets.js';
 import { webhookOptions } from './webhooks/settings.js';
 import { WebhookWorker } from './webhooks/worker.js';
@@ -104,6 +105,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     clock,
     logger: options.logger,
     options: webhookSettings,
+    observer: webhookMetrics(metrics.registry),
   });
   webhooks.start();
   // One throttle for every admin route, the webhook routes included: failures count together.
