@@ -17,7 +17,7 @@ import pg from 'pg';
 import { Ceilings } from './ceilings.js';
 import { fillPostgres, fillSqlite } from './fill.js';
 import { killAll, run } from './processes.js';
-import { printGrowth, printTable } from './report.js';
+import { growthLines, tableLines, writeResultsPage } from './report.js';
 import {
   type BenchOptions,
   type GrowthRow,
@@ -63,8 +63,8 @@ const rows = Number(setting('rows', '1000000'));
 const databases = list(setting('databases', 'sqlite,postgres'));
 const tables = list(setting('tables', 'empty,1m'));
 const workerCounts = list(setting('workers', '1,2')).map(Number);
-// The floor servers, send-code at its least (bench/floor-server.ts); 0 skips them.
-const floor = setting('floor', '1') === '1';
+// Replace the results section of docs/benchmark.md with this run's table (0 leaves it alone).
+const writePage = setting('write-page', '1') === '1';
 // ABBA rounds of the paired 1M-against-empty comparison (0 skips it).
 const growthRounds = Number(setting('growth-rounds', '2'));
 const postgresAdmin = setting('postgres-url', 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -259,31 +259,6 @@ async function measurePairedGrowth(database: string, now: number) {
   }
 }
 
-/**
- * A floor server (bench/floor-server.ts) on a fresh SQLite file, measured as the service is: what
- * a durable send costs at the least (`minimal`), and on the service's own store (`store`).
- */
-async function floorScenario(variant: 'minimal' | 'store', now: number): Promise<ScenarioOutcome> {
-  const name = `floor-${variant}`;
-  process.stderr.write(`${name}\n`);
-  const dataDir = mkdtempSync(join(scratch, `${name}-`));
-  const file = join(dataDir, 'floor.db');
-  try {
-    return await measureService(options, {
-      name,
-      workers: 1,
-      floor: variant,
-      databaseUrl: `sqlite:${file}`,
-      dataDir,
-      readPool: sqlitePool(file, now),
-    });
-  } catch (err) {
-    return { scenario: name, rows: [], skipped: `failed: ${(err as Error).message}` };
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
 /** One scenario: the service on a fresh copy of the database, measured at every connection count. */
 async function scenario(database: string, table: string, workers: number, now: number) {
   const name = `${database}-${table}-${workers}w`;
@@ -322,10 +297,6 @@ async function main(): Promise<void> {
   const growth: GrowthRow[] = [];
   const now = Date.now();
   const pgReason = databases.includes('postgres') ? await postgresUnavailable() : null;
-  if (floor) {
-    for (const variant of ['minimal', 'store'] as const)
-      outcomes.push(await ceilings.around(() => floorScenario(variant, now)));
-  }
 
   for (const database of databases) {
     if (database === 'postgres' && pgReason) {
@@ -361,8 +332,13 @@ async function main(): Promise<void> {
   const logs = outcomes
     .filter((o) => o.logLines !== undefined)
     .map(({ scenario, logLines, logErrors, codesInLog }) => ({ scenario, logLines, logErrors, codesInLog }));
-  printTable(all, skipped, logs);
-  printGrowth(growth);
+  const table = tableLines(all, skipped, logs);
+  const paired = growthLines(growth);
+  process.stdout.write(`${[...table, ...paired].join('\n')}\n`);
+  if (writePage) {
+    writeResultsPage(join(root, 'docs/benchmark.md'), { startedAt: started, options, rows, table, paired });
+    process.stderr.write('docs/benchmark.md: results section replaced\n');
+  }
   const file = join(options.resultsDir, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(
     file,

@@ -125,8 +125,6 @@ export interface ServiceSetup {
   dataDir: string;
   /** Reads [requestId, code] pairs of every message in the outbox, oldest first. */
   readPool(): Promise<Array<[string, string]>>;
-  /** A floor server (bench/floor-server.ts) on the SQLite file of `databaseUrl` instead of the service. */
-  floor?: 'minimal' | 'store';
 }
 
 /** A service the bench started, with an API key, ready to take load. */
@@ -140,10 +138,7 @@ interface RunningService {
   stop(): Promise<Pick<ScenarioOutcome, 'logLines' | 'logErrors' | 'codesInLog'>>;
 }
 
-/**
- * Starts the built service on `setup`'s database and creates an API key, or a floor server on its
- * SQLite file (`setup.floor`); null if workers failed.
- */
+/** Starts the built service on `setup`'s database and creates an API key; null if workers failed. */
 async function startService(options: BenchOptions, setup: ServiceSetup): Promise<RunningService | null> {
   const port = await freePort();
   const adminToken = randomBytes(24).toString('base64url');
@@ -152,19 +147,8 @@ async function startService(options: BenchOptions, setup: ServiceSetup): Promise
   const nodeArgs = options.cpuProf
     ? ['--cpu-prof', `--cpu-prof-dir=${join(options.resultsDir, 'profiles')}`]
     : [];
-  const args = setup.floor
-    ? [
-        '--import',
-        'tsx',
-        join(options.root, 'bench/floor-server.ts'),
-        String(port),
-        setup.floor,
-        setup.databaseUrl.replace(/^sqlite:/, ''),
-        options.root,
-      ]
-    : [join(options.root, 'dist/main.js')];
-  const child = start(process.execPath, [...nodeArgs, ...args], {
-    cwd: setup.floor ? options.root : setup.dataDir,
+  const child = start(process.execPath, [...nodeArgs, join(options.root, 'dist/main.js')], {
+    cwd: setup.dataDir,
     stdio: ['ignore', log, log],
     env: {
       PATH: process.env.PATH,
@@ -203,8 +187,7 @@ async function startService(options: BenchOptions, setup: ServiceSetup): Promise
         return null;
       }
     }
-    // A floor server takes no key.
-    const token = setup.floor ? 'floor' : await createKey(url, adminToken);
+    const token = await createKey(url, adminToken);
     return { setup, url, token, rss, codes, stop: stopService };
   } catch (err) {
     await stopService();
@@ -301,8 +284,7 @@ export async function measureService(options: BenchOptions, setup: ServiceSetup)
         (await measureOn(options, service, 'send', jobFor(service, 'send', c, options.durationSeconds))).row,
       );
     }
-    // floor-minimal keeps no codes to guess: it has no verify-code.
-    if (!options.verify || setup.floor === 'minimal') return outcome;
+    if (!options.verify) return outcome;
     const pool = await verifyPool(options, service);
     for (const c of options.connections) rows.push(await measureVerify(options, service, pool, c));
     return outcome;
