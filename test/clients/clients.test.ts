@@ -85,6 +85,10 @@ describe('client libraries against the running service', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('finds a scenario script for each of the eight languages of the API document', () => {
+    expect([...languages].sort()).toEqual(['csharp', 'go', 'java', 'php', 'python', 'ruby', 'rust', 'typescript']);
+  });
+
   languages.forEach((language, i) => {
     // A first compile (Rust, Java, C#) takes minutes on a loaded two-core machine.
     it(`${language}: the scenario passes`, { timeout: 900_000 }, async (context) => {
