@@ -14,6 +14,7 @@ import { AdminThrottle } from './http/admin-throttle.js';
 import { IDEMPOTENCY_WINDOW_MS } from './http/idempotency.js';
 import { callbackRoutes } from './http/routes/callbacks.js';
 import { webhookAdminRoutes } from './http/routes/webhooks.js';
+import { DurableMemoryRateLimitStore } from './limits/durable-memory-store.js';
 import type { RateLimitStore } from './limits/interface.js';
 import { MemoryRateLimitStore } from './limits/memory-store.js';
 import { RateLimitPolicy } from './limits/policy.js';
@@ -21,6 +22,7 @@ import { ServiceMetrics } from './metrics/metrics.js';
 import { metricsRoute } from './metrics/route.js';
 import { openStore } from './store/factory.js';
 import type { Store } from './store/interface.js';
+import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import { Sweeper } from './store/sweeper.js';
 import { WebhookAdmin } from './webhooks/admin.js';
 import { webhookMetrics } from './webhooks/metrics.js';
@@ -55,7 +57,7 @@ export interface ComposeOptions {
 export async function compose(config: Config, options: ComposeOptions): Promise<Service> {
   const clock = options.clock ?? systemClock;
   const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
-  const counters = await openCounters(config);
+  const counters = await openCounters(config, store);
   const admin = new AccountAdmin(store, clock);
   await admin.ensureDefaultAccount();
 
@@ -166,8 +168,12 @@ export async function resolveCodeSecret(config: Config, store: Store): Promise<B
   );
 }
 
-async function openCounters(config: Config): Promise<RateLimitStore> {
-  if (!config.redisUrl) return new MemoryRateLimitStore();
+async function openCounters(config: Config, store: Store): Promise<RateLimitStore> {
+  if (!config.redisUrl) {
+    // The embedded default keeps its counters in its own file: a restart forgives nothing.
+    if (store instanceof SqliteStore) return new DurableMemoryRateLimitStore(store.counterPersistence());
+    return new MemoryRateLimitStore();
+  }
   const { RedisRateLimitStore } = await import('./limits/redis-store.js');
   return RedisRateLimitStore.connect(config.redisUrl, { prefix: config.redisKeyPrefix });
 }

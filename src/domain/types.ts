@@ -80,6 +80,8 @@ export interface Verification {
   deliveryStatus: DeliveryStatus;
   provider: string | null;
   providerMessageId: string | null;
+  /** Made with a test key: seen only by test keys, superseded and limited apart from live ones. */
+  test: boolean;
 }
 
 export type NewVerification = Omit<
@@ -88,8 +90,6 @@ export type NewVerification = Omit<
 > & {
   /** The outbox's content when the outbox takes the message: written with the row itself. */
   outbox: string | null;
-  /** The mode of the key the send was made with (test keys see a world of their own). */
-  test?: boolean;
   /** The risk assessment of the send (JSON), stored on the request. */
   risk?: string | null;
 };

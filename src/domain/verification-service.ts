@@ -116,7 +116,7 @@ export class VerificationService {
       );
     }
     await limits.checkKeyRate('send', key.id, s);
-    await limits.checkSend(key.accountId, targets, s);
+    await limits.checkSend(limitScope(key), targets, s);
 
     const now = clock.now();
     const expiresAt = now + s.codeTtlSeconds * 1000;
@@ -282,8 +282,8 @@ export class VerificationService {
     // Compare against every code of the group: a dual pair accepts either.
     const pick = (rows: CountedAttempt['rows']) => matchingCodeId(codeSecret, rows, code);
     const outcome = store.attempt
-      ? await store.attempt(key.accountId, requestId, now, pick)
-      : await this.attemptStepwise(key.accountId, requestId, now, pick);
+      ? await store.attempt(key.accountId, requestId, now, pick, key.test)
+      : await this.attemptStepwise(key.accountId, requestId, now, pick, key.test);
     const { request, counted } = outcome;
     if (!request) throw notFound();
     const answer = (
@@ -311,7 +311,7 @@ export class VerificationService {
       };
     };
     const settled = async (): Promise<VerifyResult> => {
-      const current = (await store.getVerification(key.accountId, requestId)) ?? request;
+      const current = (await store.getVerification(key.accountId, requestId, key.test)) ?? request;
       if (
         current.status === 'failed' ||
         (current.status === 'pending' && current.attempts >= current.maxAttempts)
@@ -343,7 +343,7 @@ export class VerificationService {
       return settled();
     }
 
-    await this.deps.limits.recordFailure(key.accountId, request.destination, s);
+    await this.deps.limits.recordFailure(limitScope(key), request.destination, s);
     if (counted.attempts >= counted.maxAttempts) {
       await store.settleGroup(request.groupId, 'failed', now);
       return answer(false, 'failed', request.channel, counted.attempts);
@@ -357,9 +357,10 @@ export class VerificationService {
     requestId: string,
     now: number,
     pick: (rows: CountedAttempt['rows']) => string | null,
+    test: boolean,
   ): Promise<AttemptOutcome> {
     const { store } = this.deps;
-    const request = await store.getVerification(accountId, requestId);
+    const request = await store.getVerification(accountId, requestId, test);
     const none = { request, counted: null, winnerId: null, consumed: false };
     if (request?.status !== 'pending' || request.expiresAt <= now) return none;
     const counted = await store.registerAttempt(request.groupId, now);
@@ -369,6 +370,12 @@ export class VerificationService {
     return { request, counted, winnerId, consumed };
   }
 }
+
+/**
+ * The scope of an account's destination limits: test and live traffic are counted apart, so the
+ * counter keys of a test key's sends carry the mode.
+ */
+const limitScope = (key: AuthenticatedKey): string => (key.test ? `${key.accountId}:test` : key.accountId);
 
 const notFound = () =>
   new ApiError('NOT_FOUND', 'No verification request with this requestId exists for this account.');

@@ -19,7 +19,7 @@ export interface CounterSpec {
  * operation is atomic in its backend, so concurrent requests on any instance count exactly.
  */
 export interface RateLimitStore {
-  readonly kind: 'memory' | 'redis';
+  readonly kind: 'memory' | 'sqlite' | 'redis';
   /** Adds `points` unless that would pass the limit; a refusal consumes nothing. */
   consume(spec: CounterSpec, key: string, points?: number): Promise<LimitDecision>;
   /** Gives back points consumed by a request that was refused later (a dual send refused whole). */
@@ -30,6 +30,24 @@ export interface RateLimitStore {
   peek(spec: CounterSpec, key: string): Promise<LimitDecision>;
   check(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** A counter as kept on disk by the embedded store: its family (see familyId), key and window. */
+export interface SavedCounter {
+  family: string;
+  key: string;
+  used: number;
+  endsAt: number;
+}
+
+/** Where the embedded store keeps its counters across restarts (the SQLite file). */
+export interface CounterPersistence {
+  /** The counters whose window has not ended at `now`. */
+  load(now: number): SavedCounter[];
+  /** Resolves once the change is durable. */
+  save(counter: SavedCounter): Promise<void>;
+  /** Forgets counters whose window ended. */
+  purge(now: number): Promise<void>;
 }
 
 /** Raised when the shared rate-limit store cannot be reached: sends fail closed with 503. */

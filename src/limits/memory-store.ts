@@ -24,14 +24,38 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private family(spec: CounterSpec): CounterTable {
     const known = this.bySpec.get(spec);
     if (known) return known;
-    const id = `${spec.name}:${spec.limit}:${spec.windowSeconds}`;
+    const table = this.familyById(familyId(spec));
+    this.bySpec.set(spec, table);
+    return table;
+  }
+
+  private familyById(id: string): CounterTable {
     let table = this.families.get(id);
     if (!table) {
       table = new CounterTable();
       this.families.set(id, table);
     }
-    this.bySpec.set(spec, table);
     return table;
+  }
+
+  /** A counter's state, for a store that keeps it elsewhere too; null when its window ended. */
+  state(spec: CounterSpec, key: string): { used: number; endsAt: number } | null {
+    const table = this.family(spec);
+    const slot = table.find(key, Date.now());
+    return slot >= 0 ? { used: table.usedAt(slot), endsAt: table.endsAt(slot) } : null;
+  }
+
+  /**
+   * Puts back a counter saved before a restart (family as made by familyId); a later call for the
+   * same counter replaces an earlier one.
+   */
+  restore(family: string, key: string, used: number, endsAt: number): void {
+    const now = Date.now();
+    if (endsAt <= now) return;
+    const table = this.familyById(family);
+    const slot = table.find(key, now);
+    if (slot >= 0) table.setUsed(slot, used);
+    else table.start(key, used, endsAt, now);
   }
 
   async consume(spec: CounterSpec, key: string, points = 1): Promise<LimitDecision> {
@@ -94,6 +118,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.bySpec = new WeakMap();
   }
 }
+
+/** The identity of a counter family: its name, limit and window. */
+export const familyId = (spec: CounterSpec): string => `${spec.name}:${spec.limit}:${spec.windowSeconds}`;
 
 interface ConsumingLimiter {
   consume(key: string, points: number): Promise<RateLimiterRes>;

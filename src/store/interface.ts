@@ -101,7 +101,8 @@ export interface Store {
    * pending request of the same account, channel and destination.
    */
   createVerifications(rows: NewVerification[]): Promise<void>;
-  getVerification(accountId: string, id: string): Promise<Verification | null>;
+  /** `test`: the mode of the asking key; a request of the other mode is not found. */
+  getVerification(accountId: string, id: string, test?: boolean): Promise<Verification | null>;
   /**
    * Atomically counts one attempt against every pending request of the group, unless attempts are
    * used up or the group expired; returns null when nothing was counted.
@@ -119,6 +120,8 @@ export interface Store {
     requestId: string,
     now: number,
     pick: (rows: CountedAttempt['rows']) => string | null,
+    /** The mode of the asking key, as in getVerification. */
+    test?: boolean,
   ): Promise<AttemptOutcome>;
   /** Moves the pending requests of a group to `status` when the condition for it holds. */
   settleGroup(

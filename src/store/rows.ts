@@ -63,7 +63,7 @@ export const rowToAuthenticatedKey = (
 /** The columns rowToVerification reads (not the outbox message, which can be the row's largest). */
 export const VERIFICATION_SELECT = `id, account_id, group_id, channel, destination, delivery_type, country, purpose,
   code_hash, status, attempts, max_attempts, created_at, expires_at, verified_at, delivery_status, provider,
-  provider_message_id`;
+  provider_message_id, test`;
 
 export const rowToVerification = (r: Record<string, unknown>): Verification => ({
   id: String(r.id),
@@ -84,6 +84,7 @@ export const rowToVerification = (r: Record<string, unknown>): Verification => (
   deliveryStatus: r.delivery_status as Verification['deliveryStatus'],
   provider: strOrNull(r.provider),
   providerMessageId: strOrNull(r.provider_message_id),
+  test: Boolean(r.test),
 });
 
 /**

@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DurableMemoryRateLimitStore } from '../../src/limits/durable-memory-store.js';
 import type { CounterSpec, RateLimitStore } from '../../src/limits/interface.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
 import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { hasRedis, REDIS_URL } from '../support/services.js';
 
 /**
@@ -118,6 +123,41 @@ function conformance(name: string, open: () => Promise<RateLimitStore>) {
 }
 
 conformance('memory', async () => new MemoryRateLimitStore());
+
+// The embedded default: decided in memory, kept in the SQLite file (security review, item 7).
+const dir = mkdtempSync(join(tmpdir(), 'cv-limits-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+conformance(
+  'sqlite (durable memory)',
+  async () =>
+    new DurableMemoryRateLimitStore(new SqliteStore(join(dir, 'conformance.db')).counterPersistence()),
+);
+
+describe('sqlite (durable memory) across a restart', () => {
+  it('answers after reopening the file as before closing it', async () => {
+    const file = join(dir, 'restart.db');
+    const s = { name: 'restart', limit: 2, windowSeconds: 60 };
+    const first = new SqliteStore(file);
+    const before = new DurableMemoryRateLimitStore(first.counterPersistence());
+    await before.consume(s, 'k');
+    await before.consume(s, 'k');
+    await before.penalize({ ...s, name: 'failures' }, 'f', 5);
+    await before.close();
+    await first.close();
+    const second = new SqliteStore(file);
+    const after = new DurableMemoryRateLimitStore(second.counterPersistence());
+    try {
+      const refused = await after.consume(s, 'k');
+      expect(refused.allowed).toBe(false);
+      expect(refused.retryAfterSeconds).toBeGreaterThan(50);
+      expect((await after.peek({ ...s, name: 'failures' }, 'f')).allowed).toBe(false);
+      expect((await after.consume(s, 'other')).allowed).toBe(true);
+    } finally {
+      await after.close();
+      await second.close();
+    }
+  });
+});
 
 describe.skipIf(!hasRedis)('redis', () => {
   const prefix = `test-${randomUUID()}`;

@@ -38,6 +38,7 @@ export function verification(overrides: Partial<NewVerification> = {}): NewVerif
     expiresAt: T0 + 10 * MINUTE,
     deliveryStatus: 'outbox',
     outbox: null,
+    test: false,
     ...overrides,
   };
 }

@@ -262,7 +262,8 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       );
       const plans: Array<[string, string, unknown[]]> = [
         ['countAttempt', SQL.countAttempt, ['v42', T0]],
-        ['readAndCountAttempt', SQL.readAndCountAttempt, ['v42', 'acc_1', T0]],
+        ['readGroup', SQL.readGroup, ['v42', 'acc_1', false, T0]],
+        ['countOrConsume', SQL.countOrConsume, ['v42', 'v42', T0]],
         ['consume', SQL.consume, ['v42', T0, 'v42']],
         ['expireGroup', SQL.expireGroup, ['v42', T0]],
         ['failGroup', SQL.failGroup, ['v42']],
@@ -316,11 +317,6 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       // scanned whole. (The one hash join of the guesses' plan is of the batch's own results: the
       // requests with the rows counted for them.)
       const batches: Array<[string, string, (ids: string[]) => unknown[]]> = [
-        [
-          'readAndCountAttempts',
-          SQL.readAndCountAttempts,
-          (ids) => [ids, ids.map(() => 'acc_1'), ids.map(() => T0)],
-        ],
         ['consumeMany', SQL.consumeMany, (ids) => [ids, ids, ids.map(() => T0)]],
       ];
       for (const [name, sql, params] of batches) {

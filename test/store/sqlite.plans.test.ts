@@ -34,7 +34,7 @@ describe('SQLite statements on the request and sweep paths', () => {
   });
 
   it('a verify attempt finds its request by primary key and its group by index', async () => {
-    const details = await planOf('readAndCountAttempt', 'id', 'acc_1', T0, T0);
+    const details = await planOf('readAndCountAttempt', 'id', 'acc_1', 0, T0, T0);
     expect(details).toMatch(/SEARCH verifications USING INDEX verifications_group \(group_id=\?\)/);
     expect(details).toMatch(/SEARCH verifications USING PRIMARY KEY \(id=\?\)/);
     expect(details).not.toMatch(/SCAN verifications/);

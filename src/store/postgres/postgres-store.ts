@@ -8,6 +8,7 @@ import type {
   AuthenticatedKey,
   DeliveryStatus,
   NewVerification,
+  Verification,
 } from '../../domain/types.js';
 import { PostgresIdempotencyStore } from '../idempotency/postgres.js';
 import type {
@@ -57,18 +58,11 @@ export interface PostgresStoreOptions {
 }
 
 type Params = unknown[];
-/** A row of readAndCountAttempt: the request, and one counted row of its group (or nulls). */
+/** A row of readGroup: the request, and one live row of its group (or nulls). */
 type AttemptRow = Record<string, unknown>;
 interface SendCall {
   rows: NewVerification[];
   resolve: () => void;
-  reject: (err: unknown) => void;
-}
-interface AttemptCall {
-  requestId: string;
-  accountId: string;
-  now: number;
-  resolve: (rows: AttemptRow[]) => void;
   reject: (err: unknown) => void;
 }
 interface ConsumeCall {
@@ -94,8 +88,6 @@ export class PostgresStore implements Store {
   private closed = false;
   /** The sends of the current event-loop turn, written together (see createVerifications). */
   private readonly sends = new TurnBatch<SendCall>((batch) => this.writeSendBatch(batch));
-  /** The verify attempts of the current event-loop turn, counted together (see attempt). */
-  private readonly attempts = new TurnBatch<AttemptCall>((batch) => this.countAttemptBatch(batch));
   /** The consumes of right codes of the current event-loop turn, settled together (see consume). */
   private readonly consumes = new TurnBatch<ConsumeCall>((batch) => this.consumeBatch(batch));
   private readonly journal = new PostgresJournal((text, params) => this.query(text, params));
@@ -179,7 +171,6 @@ export class PostgresStore implements Store {
     this.closed = true;
     // Sends, attempts and consumes of the current turn are written before the pool goes.
     await this.sends.flush();
-    await this.attempts.flush();
     await this.consumes.flush();
     await this.journal.flush();
     await this.pool.end();
@@ -335,8 +326,8 @@ export class PostgresStore implements Store {
     ]);
   }
 
-  async getVerification(accountId: string, id: string) {
-    const row = (await this.query(SQL.getVerification, [id, accountId])).rows[0];
+  async getVerification(accountId: string, id: string, test = false) {
+    const row = (await this.query(SQL.getVerification, [id, accountId, test])).rows[0];
     return row ? rowToVerification(row) : null;
   }
 
@@ -345,64 +336,43 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * A verify attempt in two round trips (one for a wrong code): the first statement reads the
-   * request and counts the attempt of its group, the second consumes the matched code. Each is
-   * atomic under PostgreSQL's row locks, as in the stepwise path this replaces. Both are batched
-   * like the sends: the attempts of one event-loop turn are counted in one statement, and the
-   * consumes of one turn settled in another.
+   * A verify attempt in two round trips: the first reads the request and the live rows of its
+   * group, the caller compares the guess with their codes, and the second counts the attempt and,
+   * for a right guess, consumes the group, in one statement (countOrConsume). The decision is
+   * taken there, under the rows' locks: of parallel right guesses one verifies and the others,
+   * finding the group settled, count nothing; of parallel wrong guesses no more than the attempts
+   * left are counted, and one not counted has no effect, whatever its comparison said.
    */
   async attempt(
     accountId: string,
     requestId: string,
     now: number,
     pick: (rows: CountedAttempt['rows']) => string | null,
+    test = false,
   ): Promise<AttemptOutcome> {
-    // One row per counted row of the group, or one row with null counted_* columns.
-    const rows = await new Promise<AttemptRow[]>((resolve, reject) =>
-      this.attempts.add({ requestId, accountId, now, resolve, reject }),
-    );
-    const first = rows[0];
+    const read = (await this.query<AttemptRow>(SQL.readGroup, [requestId, accountId, test, now])).rows;
+    const first = read[0];
     if (!first) return { request: null, counted: null, winnerId: null, consumed: false };
     const request = rowToVerification(first);
-    const counted = rowsToCountedAttempt(
-      rows.filter((r) => r.counted_id !== null),
-      'counted_',
+    const live = read.filter((r) => r.counted_id !== null);
+    if (live.length === 0) return { request, counted: null, winnerId: null, consumed: false };
+    const guessed = pick(
+      live.map((r) => ({
+        id: String(r.counted_id),
+        channel: r.counted_channel as Verification['channel'],
+        codeHash: r.counted_code_hash as Buffer,
+      })),
     );
-    const winnerId = counted ? pick(counted.rows) : null;
-    const consumed = winnerId !== null && (await this.consume(request.groupId, winnerId, now));
+    const { rows } = await this.query(SQL.countOrConsume, [request.groupId, guessed, now]);
+    const counted = rowsToCountedAttempt(rows);
+    const consumed = guessed !== null && rows.some((r) => r.id === guessed);
     // The count committed with the statement above; a wrong code's event follows it (batched like
     // the consumes) before the answer goes out. See docs/events.md on that window.
-    if (counted && winnerId === null) await this.journal.wrongCode(request.id, now);
-    return { request, counted, winnerId, consumed };
+    if (counted && guessed === null) await this.journal.wrongCode(request.id, now);
+    return { request, counted, winnerId: counted ? guessed : null, consumed };
   }
 
-  private async countAttemptBatch(batch: AttemptCall[]): Promise<void> {
-    await settleBatch(
-      batch,
-      async (calls) => {
-        const { rows } = await this.query<AttemptRow & { n: string; deferred: boolean }>(
-          SQL.readAndCountAttempts,
-          [calls.map((a) => a.requestId), calls.map((a) => a.accountId), calls.map((a) => a.now)],
-        );
-        const byCall = calls.map((): AttemptRow[] => []);
-        for (const row of rows) byCall[Number(row.n) - 1]?.push(row);
-        // A guess on a group that another guess of the batch counted on runs again on its own.
-        return calls.filter((call, i) => {
-          const own = byCall[i] as AttemptRow[];
-          if (own[0]?.deferred === true) return true;
-          call.resolve(own);
-          return false;
-        });
-      },
-      (call) =>
-        this.query<AttemptRow>(SQL.readAndCountAttempt, [call.requestId, call.accountId, call.now]).then(
-          ({ rows }) => call.resolve(rows),
-          call.reject,
-        ),
-    );
-  }
-
-  /** Consumes a matched code; batched like the attempts: the consumes of one turn are one statement. */
+  /** Consumes a matched code; the consumes of one event-loop turn are one statement. */
   consume(groupId: string, winnerId: string, now: number): Promise<boolean> {
     return new Promise((resolve, reject) => this.consumes.add({ groupId, winnerId, now, resolve, reject }));
   }

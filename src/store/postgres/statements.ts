@@ -14,7 +14,7 @@ import { OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
 const GROUP_PENDING = (alias: string) => `${alias}status || '' = 'pending'`;
 
 const VERIFICATION_COLUMNS = `id, account_id, group_id, channel, destination, delivery_type, country, purpose,
-  code_hash, max_attempts, created_at, expires_at, delivery_status, outbox`;
+  code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, test`;
 
 export const SQL = {
   insertSetting:
@@ -47,7 +47,7 @@ export const SQL = {
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
         $8::text[], $9::bytea[], $10::int[], $11::bigint[], $12::bigint[], $13::text[], $14::text[],
         $15::boolean[], $16::text[], $17::text[], $18::text[])
-        AS f(${VERIFICATION_COLUMNS}, test, new_contact_id, masked, risk)
+        AS f(${VERIFICATION_COLUMNS}, new_contact_id, masked, risk)
     ), contact AS (
       INSERT INTO contacts AS c (id, account_id, test, destination, channel, masked, first_seen, last_seen, sends)
       SELECT DISTINCT ON (account_id, destination, test) new_contact_id, account_id, test, destination, channel,
@@ -62,7 +62,7 @@ export const SQL = {
           SELECT old.id FROM fresh f CROSS JOIN LATERAL (
             SELECT w.id FROM verifications w
             WHERE w.destination = f.destination AND w.account_id = f.account_id
-              AND w.channel = f.channel AND w.status = 'pending'
+              AND w.channel = f.channel AND w.test = f.test AND w.status = 'pending'
             OFFSET 0
           ) old
         ))
@@ -76,66 +76,35 @@ export const SQL = {
        WHERE k.account_id = f.account_id AND k.destination = f.destination AND k.test = f.test),
       f.risk
     FROM fresh f WHERE (SELECT count(*) FROM superseded) >= 0`,
-  getVerification: `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2`,
+  getVerification: `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2 AND test = $3`,
+  // The first half of a verify attempt: the request ($1 id, $2 account, $3 mode), and, when it is
+  // pending and unexpired at $4, the live rows of its group, whose codes the caller compares with
+  // the guess. Nothing is counted here: countOrConsume decides under the rows' locks.
+  readGroup: `SELECT req.*, g.id AS counted_id, g.channel AS counted_channel, g.code_hash AS counted_code_hash
+    FROM (SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2 AND test = $3) req
+    LEFT JOIN LATERAL (
+      SELECT w.id, w.channel, w.code_hash FROM verifications w
+      WHERE req.status = 'pending' AND req.expires_at > $4
+        AND w.group_id = req.group_id AND ${GROUP_PENDING('w.')} AND w.expires_at > $4
+      OFFSET 0
+    ) g ON true ORDER BY g.id`,
+  // The second half, one statement: counts the attempt on the group's pending rows while attempts
+  // remain, and when the guess matched ($2, the winner's id) consumes the group in the same
+  // update. A parallel guess waits for these row locks, then finds the group no longer pending
+  // and counts nothing: N parallel right codes verify once and count one attempt. A guess whose
+  // update finds nothing has no effect at all, so no more than max_attempts guesses are ever
+  // decided, however many were compared.
+  countOrConsume: `UPDATE verifications
+    SET attempts = attempts + 1,
+      status = CASE WHEN $2::text IS NULL THEN status WHEN id = $2 THEN 'verified' ELSE 'canceled' END,
+      verified_at = CASE WHEN $2::text IS NULL THEN verified_at ELSE $3 END
+    WHERE group_id = $1 AND ${GROUP_PENDING('')} AND attempts < max_attempts AND expires_at > $3
+    RETURNING id, channel, code_hash, attempts, max_attempts`,
   // The attempt is counted before the code is compared, and only while attempts remain: N
   // parallel guesses can never evaluate more than max_attempts codes. Row locks serialise them.
   countAttempt: `UPDATE verifications SET attempts = attempts + 1
     WHERE group_id = $1 AND ${GROUP_PENDING('')} AND attempts < max_attempts AND expires_at > $2
     RETURNING id, channel, code_hash, attempts, max_attempts`,
-  // getVerification and countAttempt in one round trip. The request is read from the statement's
-  // snapshot, as the stepwise path reads it before counting; the count itself re-checks each row
-  // under its lock. Only a pending, unexpired request counts an attempt for its group.
-  readAndCountAttempt: `WITH req AS (
-      SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2
-    ), counted AS (
-      UPDATE verifications v SET attempts = v.attempts + 1
-      FROM req
-      WHERE req.status = 'pending' AND req.expires_at > $3
-        AND v.group_id = req.group_id AND ${GROUP_PENDING('v.')} AND v.attempts < v.max_attempts
-        AND v.expires_at > $3
-      RETURNING v.id, v.channel, v.code_hash, v.attempts, v.max_attempts
-    )
-    SELECT req.*, c.id AS counted_id, c.channel AS counted_channel, c.code_hash AS counted_code_hash,
-      c.attempts AS counted_attempts, c.max_attempts AS counted_max_attempts
-    FROM req LEFT JOIN counted c ON true ORDER BY c.id`,
-  // readAndCountAttempt for the guesses of one event-loop turn ($1 ids, $2 accounts, $3 times), in
-  // one statement and one commit. An UPDATE changes a row once however many joined rows name it,
-  // so two guesses on one group (the same id twice, or both ids of a dual pair) would count as
-  // one: only the first guess of each live group counts here, and the others come back marked
-  // `deferred`, to be run again after this statement, each counting on its own. Each guess looks
-  // its request up by primary key and its group by verifications_group (OFFSET 0 keeps those
-  // lookups from being flattened into a join planned over the whole table); the rows counted
-  // are then updated by primary key, and re-checked under their locks as in the single form.
-  readAndCountAttempts: `WITH tried AS (
-      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY AS t(id, account_id, tried_at, n)
-    ), req AS (
-      SELECT t.n, t.tried_at, r.* FROM tried t CROSS JOIN LATERAL (
-        SELECT ${VERIFICATION_SELECT} FROM verifications
-        WHERE id = t.id AND account_id = t.account_id
-        OFFSET 0
-      ) r
-    ), live AS (
-      SELECT DISTINCT ON (group_id) n, group_id, tried_at FROM req
-      WHERE status = 'pending' AND expires_at > tried_at
-      ORDER BY group_id, n
-    ), target AS (
-      SELECT live.n, live.tried_at, g.id FROM live CROSS JOIN LATERAL (
-        SELECT w.id FROM verifications w WHERE w.group_id = live.group_id AND ${GROUP_PENDING('w.')}
-        OFFSET 0
-      ) g
-    ), counted AS (
-      UPDATE verifications v SET attempts = v.attempts + 1
-      FROM target
-      WHERE v.id = target.id AND ${GROUP_PENDING('v.')} AND v.attempts < v.max_attempts
-        AND v.expires_at > target.tried_at
-      RETURNING target.n, v.id, v.channel, v.code_hash, v.attempts, v.max_attempts
-    )
-    SELECT req.*,
-      req.status = 'pending' AND req.expires_at > req.tried_at
-        AND NOT EXISTS (SELECT 1 FROM live WHERE live.n = req.n) AS deferred,
-      c.id AS counted_id, c.channel AS counted_channel, c.code_hash AS counted_code_hash,
-      c.attempts AS counted_attempts, c.max_attempts AS counted_max_attempts
-    FROM req LEFT JOIN counted c ON c.n = req.n ORDER BY req.n, c.id`,
   // Locking the winner first makes a concurrent consume wait, then find it no longer pending.
   consume: `WITH winner AS (
       SELECT id FROM verifications WHERE id = $1 AND group_id = $3 AND status = 'pending' FOR UPDATE

@@ -47,6 +47,7 @@ import {
 } from '../rows.js';
 import { SqliteWebhookStore } from '../webhooks/sqlite.js';
 import { Checkpointer } from './checkpointer.js';
+import { SqliteCounterPersistence } from './counter-persistence.js';
 import { GroupCommit } from './group-commit.js';
 import { SqliteJournal } from './journal.js';
 
@@ -85,6 +86,11 @@ export class SqliteStore implements Store {
     this.tx = new GroupCommit(this.db, checkpointer ? () => checkpointer.restartPending() : undefined);
     this.idempotency = new SqliteIdempotencyStore(this.db, this.tx);
     this.webhooks = new SqliteWebhookStore(this.db, this.tx);
+  }
+
+  /** The rate-limit counters' table in this file, for the embedded default's durable limits. */
+  counterPersistence(): SqliteCounterPersistence {
+    return new SqliteCounterPersistence(this.tx);
   }
 
   private applyMigrations(): number[] {
@@ -248,14 +254,17 @@ export class SqliteStore implements Store {
           v.outbox,
           contactId,
           v.risk ?? null,
+          v.test ? 1 : 0,
         );
       }
     });
   }
 
-  getVerification(accountId: string, id: string) {
+  getVerification(accountId: string, id: string, test = false) {
     return this.tx.read(() => {
-      const row = this.stmts.getVerification.get(id, accountId) as Record<string, unknown> | undefined;
+      const row = this.stmts.getVerification.get(id, accountId, test ? 1 : 0) as
+        | Record<string, unknown>
+        | undefined;
       return row ? rowToVerification(row) : null;
     });
   }
@@ -273,12 +282,14 @@ export class SqliteStore implements Store {
     requestId: string,
     now: number,
     pick: (rows: CountedAttempt['rows']) => string | null,
+    test = false,
   ) {
+    const mode = test ? 1 : 0;
     return this.tx.write((): AttemptOutcome => {
       // One statement finds the request and counts the attempt on its group, in the common case
       // where the request is live; as in the stepwise path, only a pending, unexpired request
       // counts one (a superseded request of a dual pair must not spend its sibling's attempts).
-      const rows = this.stmts.readAndCountAttempt.all(requestId, accountId, now, now) as Array<
+      const rows = this.stmts.readAndCountAttempt.all(requestId, accountId, mode, now, now) as Array<
         Record<string, unknown>
       >;
       const own = rows.find((r) => r.id === requestId);
@@ -287,7 +298,7 @@ export class SqliteStore implements Store {
       if (!request) {
         // Nothing counted, or (a row changed under a sibling) not on this request: read it as it
         // stands, so that the caller can tell not found, settled, expired and used up apart.
-        const row = this.stmts.getVerification.get(requestId, accountId) as
+        const row = this.stmts.getVerification.get(requestId, accountId, mode) as
           | Record<string, unknown>
           | undefined;
         request = row ? rowToVerification(row) : null;
@@ -422,15 +433,17 @@ function prepare(db: Database) {
     revokeKey: s('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
     insertVerification: s(
       `INSERT INTO verifications (id, account_id, group_id, channel, destination, delivery_type, country, purpose,
-         code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, contact_id, risk)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, contact_id, risk, test)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    getVerification: s(`SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = ? AND account_id = ?`),
+    getVerification: s(
+      `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = ? AND account_id = ? AND test = ?`,
+    ),
     countAttempt: s(countAttemptSql('?')),
     // countAttempt for the group of a live request, found by its id: one statement per verify.
     readAndCountAttempt: s(
       countAttemptSql(`(SELECT group_id FROM verifications
-                        WHERE id = ? AND account_id = ? AND status = 'pending' AND expires_at > ?)`),
+                        WHERE id = ? AND account_id = ? AND test = ? AND status = 'pending' AND expires_at > ?)`),
     ),
     consume: s(
       `UPDATE verifications
