@@ -143,4 +143,30 @@ describe.each(backends)('webhooks for real state changes ($name)', ({ postgres }
       'verification.canceled',
     ]);
   });
+
+  it('contact.blocked and contact.unblocked when an operator blocks and unblocks a destination', async () => {
+    await send('blocked@example.com');
+    const found = await service.get(
+      '/v1/admin/contacts?accountId=acc_default&q=blocked%40example.com',
+      ADMIN_TOKEN,
+    );
+    const contactId = found.body.data[0]?.id as string;
+    expect(contactId).toBeTruthy();
+    expect(
+      (await service.post(`/v1/admin/contacts/${contactId}/block`, { reason: 'abuse' }, ADMIN_TOKEN)).status,
+    ).toBe(200);
+    expect((await service.post(`/v1/admin/contacts/${contactId}/unblock`, {}, ADMIN_TOKEN)).status).toBe(200);
+    const deadline = Date.now() + 10_000;
+    let mine: ReceivedWebhook[] = [];
+    while (Date.now() < deadline && mine.length < 2) {
+      await service.webhooks.runOnce();
+      mine = receiver.received.filter(
+        (r) => r.verified?.data.contactId === contactId && r.verified?.type.startsWith('contact.'),
+      );
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(types(mine)).toEqual(['contact.blocked', 'contact.unblocked']);
+    expect(mine.every((h) => h.verifyError === null)).toBe(true);
+    expect(mine[0]?.body).not.toContain('blocked@example.com');
+  });
 });
