@@ -47,6 +47,15 @@ export interface paths {
                                     }[];
                                 };
                             };
+                            /** @description SMS-pumping breakers tripped now; any makes the status `degraded`. */
+                            pumpingBreakers?: {
+                                accountId: string;
+                                /** @enum {string} */
+                                mode: "live" | "test";
+                                country: string;
+                                /** Format: date-time */
+                                trippedAt: string;
+                            }[];
                         };
                     };
                 };
@@ -80,6 +89,15 @@ export interface paths {
                                     }[];
                                 };
                             };
+                            /** @description SMS-pumping breakers tripped now; any makes the status `degraded`. */
+                            pumpingBreakers?: {
+                                accountId: string;
+                                /** @enum {string} */
+                                mode: "live" | "test";
+                                country: string;
+                                /** Format: date-time */
+                                trippedAt: string;
+                            }[];
                         };
                     };
                 };
@@ -200,6 +218,30 @@ export interface paths {
                                     code: "DELIVERY_FAILED" | "INVALID_DESTINATION";
                                     message: string;
                                 };
+                                /**
+                                 * @example {
+                                 *       "score": 20,
+                                 *       "level": "low",
+                                 *       "signals": [
+                                 *         {
+                                 *           "name": "number_type",
+                                 *           "weight": 20,
+                                 *           "detail": "a VOIP number"
+                                 *         }
+                                 *       ]
+                                 *     }
+                                 */
+                                risk?: {
+                                    score: number;
+                                    /** @enum {string} */
+                                    level: "low" | "medium" | "high";
+                                    signals: {
+                                        /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
+                                        name: string;
+                                        weight: number;
+                                        detail: string;
+                                    }[];
+                                };
                             } | {
                                 /**
                                  * Format: uuid
@@ -229,6 +271,30 @@ export interface paths {
                                     /** @enum {string} */
                                     code: "DELIVERY_FAILED" | "INVALID_DESTINATION";
                                     message: string;
+                                };
+                                /**
+                                 * @example {
+                                 *       "score": 20,
+                                 *       "level": "low",
+                                 *       "signals": [
+                                 *         {
+                                 *           "name": "number_type",
+                                 *           "weight": 20,
+                                 *           "detail": "a VOIP number"
+                                 *         }
+                                 *       ]
+                                 *     }
+                                 */
+                                risk?: {
+                                    score: number;
+                                    /** @enum {string} */
+                                    level: "low" | "medium" | "high";
+                                    signals: {
+                                        /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
+                                        name: string;
+                                        weight: number;
+                                        detail: string;
+                                    }[];
                                 };
                             }[];
                         };
@@ -539,6 +605,9 @@ export interface paths {
                             keySendPerSecond?: number | null;
                             keyVerifyPerSecond?: number | null;
                             countrySendsPerHour?: number | null;
+                            pumpingMinSends?: number | null;
+                            pumpingMinConversion?: number | null;
+                            riskThreshold?: number | null;
                             allowedCountries?: string[] | null;
                             branding?: {
                                 brandName?: string;
@@ -679,6 +748,9 @@ export interface paths {
                         keySendPerSecond?: number | null;
                         keyVerifyPerSecond?: number | null;
                         countrySendsPerHour?: number | null;
+                        pumpingMinSends?: number | null;
+                        pumpingMinConversion?: number | null;
+                        riskThreshold?: number | null;
                         allowedCountries?: string[] | null;
                         branding?: {
                             brandName?: string;
@@ -971,6 +1043,462 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sends, deliveries, verifications and refusals by hour or day, optionally grouped */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Absent: every account. */
+                    accountId?: string;
+                    /** @description Start (inclusive), ISO 8601. */
+                    from: string;
+                    /** @description End (exclusive); default now. */
+                    to?: string;
+                    interval?: "hour" | "day";
+                    groupBy?: "channel" | "country" | "purpose" | "provider";
+                    mode?: "live" | "test";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                buckets: {
+                                    /** Format: date-time */
+                                    start: string;
+                                    group: string | null;
+                                    sent: number;
+                                    delivered: number;
+                                    undelivered: number;
+                                    verified: number;
+                                    failed: number;
+                                    expired: number;
+                                    canceled: number;
+                                    /** @description verified / sent */
+                                    conversionRate: number;
+                                    wrongCodes: number;
+                                    /** @description Sends refused by a rate limit or the SMS-pumping breaker. */
+                                    limited: number;
+                                    /** @description limited, by limit. */
+                                    limitedBy: {
+                                        [key: string]: number;
+                                    };
+                                    riskRefused: number;
+                                    blockedRefused: number;
+                                    medianSecondsToVerify: number | null;
+                                    p90SecondsToVerify: number | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find contacts by destination (exact, or its start) */
+        get: {
+            parameters: {
+                query: {
+                    accountId: string;
+                    /** @description A destination, or the start of one (an email address or a number in + form). */
+                    q: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/contacts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A contact: counts, risk, block and its last 100 requests */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/contacts/{id}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Block a contact: sends to it answer 403 CONTACT_BLOCKED */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/contacts/{id}/unblock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unblock a contact */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/breakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SMS-pumping breakers: tripped or reset, by account, mode and country */
+        get: {
+            parameters: {
+                query?: {
+                    accountId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/breakers/{country}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reset the SMS-pumping breaker of an account and country: sends resume */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    country: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        accountId: string;
+                        /**
+                         * @default live
+                         * @enum {string}
+                         */
+                        mode?: "live" | "test";
+                    };
+                };
+            };
+            responses: {
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2600,7 +3128,7 @@ export interface components {
                  * @description Stable machine-readable code.
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_DESTINATION" | "UNSUPPORTED_NUMBER" | "UNAUTHORIZED" | "CHANNEL_NOT_ENABLED" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_ATTEMPTS" | "HEADERS_TOO_LARGE" | "INTERNAL" | "DELIVERY_FAILED" | "UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_DESTINATION" | "UNSUPPORTED_NUMBER" | "UNAUTHORIZED" | "CHANNEL_NOT_ENABLED" | "CONTACT_BLOCKED" | "RISK_TOO_HIGH" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_ATTEMPTS" | "HEADERS_TOO_LARGE" | "INTERNAL" | "DELIVERY_FAILED" | "UNAVAILABLE";
                 /** @description What went wrong and what to do. */
                 message: string;
                 details?: {
