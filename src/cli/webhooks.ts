@@ -24,6 +24,12 @@ export const WEBHOOK_COMMANDS = [
 
 type Outcome = { out: unknown; text: string; code?: number };
 
+/** As the API shows it: failingSince in ISO 8601 (the *At times are converted by the CLI). */
+const endpointOut = (e: WebhookEndpoint) => ({
+  ...e,
+  failingSince: e.failingSince === null ? null : new Date(e.failingSince).toISOString(),
+});
+
 const endpointLine = (e: WebhookEndpoint) =>
   `${e.id}\t${e.accountId}\t${e.enabled ? 'enabled' : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`}\t${e.url}\t${e.events.join(',')}`;
 const deliveryLine = (d: WebhookDelivery) =>
@@ -58,7 +64,7 @@ export async function webhookCommand(
         const created = await admin.create({ url: values.url, events, accountId: values.account });
         if (!created) return fail(`no account ${values.account}`);
         return {
-          out: { ...created.endpoint, secret: created.secret },
+          out: { ...endpointOut(created.endpoint), secret: created.secret },
           text: `created webhook ${created.endpoint.id} → ${created.endpoint.url}\nsigning secret, shown once: ${created.secret}`,
         };
       } catch (err) {
@@ -68,7 +74,7 @@ export async function webhookCommand(
     }
     case 'list': {
       const endpoints = await admin.list(values.account);
-      return { out: endpoints, text: endpoints.map(endpointLine).join('\n') };
+      return { out: endpoints.map(endpointOut), text: endpoints.map(endpointLine).join('\n') };
     }
     case 'delete': {
       if (!id) return fail('webhooks delete needs an endpoint id');
