@@ -19,7 +19,7 @@ const arg = (name: string, fallback: number) =>
 const duration = arg('duration', 8);
 const rounds = arg('rounds', 2);
 const connections = arg('connections', 10);
-const ADMIN = 'bench-admin-token';
+const ADMIN = 'bench-admin-token-of-32-characters-at-least';
 const TICKS_PER_SECOND = 100;
 
 /** utime + stime of a process, in µs. */

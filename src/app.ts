@@ -29,6 +29,7 @@ import { openApiOptions } from './http/openapi.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { dashboardRoutes } from './http/routes/dashboard.js';
 import { healthRoutes } from './http/routes/health.js';
+import { insightsRoutes } from './http/routes/insights.js';
 import { sendCodeRoute } from './http/routes/send-code.js';
 import { verifyCodeRoute } from './http/routes/verify-code.js';
 import { ErrorResponse } from './http/schemas.js';
@@ -153,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         done(null, payload);
       });
       await admin.register(adminRoutes(deps));
+      await admin.register(insightsRoutes(deps));
     },
     { prefix: '/v1/admin' },
   );

@@ -25,6 +25,7 @@ import type { Store } from './store/interface.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import { Sweeper } from './store/sweeper.js';
 import { WebhookAdmin } from './webhooks/admin.js';
+import { webhookMetrics } from './webhooks/metrics.js';
 import { SecretBox } from './webhooks/secrets.js';
 import { webhookOptions } from './webhooks/settings.js';
 import { WebhookWorker } from './webhooks/worker.js';
@@ -66,6 +67,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   const delivery = buildDelivery(config, store, clock);
   for (const warning of deliveryWarnings(config)) options.logger.warn(warning);
   const metrics = new ServiceMetrics();
+  metrics.watchBreakers(async () => (await store.listBreakers({ trippedOnly: true })).length);
   const service = new VerificationService({
     store,
     limits: new RateLimitPolicy(counters, metrics.events),
@@ -106,8 +108,14 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     clock,
     logger: options.logger,
     options: webhookSettings,
+    observer: webhookMetrics(metrics.registry),
   });
   webhooks.start();
+  // One throttle for every admin route, the webhook routes included: failures count together.
+  const adminThrottle = new AdminThrottle(counters, {
+    perAddressPerMinute: config.adminAuthFailuresPerMinute,
+    totalPerMinute: config.adminAuthFailuresTotalPerMinute,
+  });
   const app = await buildApp({
     store,
     counters,
@@ -121,10 +129,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     trustProxy: config.trustProxy,
     timeouts: config,
     hstsMaxAgeSeconds: config.tlsTerminated ? config.hstsMaxAgeSeconds : null,
-    adminThrottle: new AdminThrottle(counters, {
-      perAddressPerMinute: config.adminAuthFailuresPerMinute,
-      totalPerMinute: config.adminAuthFailuresTotalPerMinute,
-    }),
+    adminThrottle,
     idempotencyLeaseSeconds: config.idempotencyLeaseSeconds,
     plugins: [
       metricsRoute(metrics, config.metricsToken),
@@ -132,6 +137,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
       webhookAdminRoutes({
         webhooks: new WebhookAdmin(store, secrets, clock, webhookSettings.allowPrivate),
         adminTokenHash,
+        adminThrottle,
       }),
     ],
     observeRoute: metrics.observeRoute,

@@ -2,7 +2,8 @@
 import cluster from 'node:cluster';
 import { runPrimary, workersProblem } from './cluster.js';
 import { compose } from './compose.js';
-import { ConfigError, loadConfig } from './config/schema.js';
+import { listenProblem, misspeltSettings } from './config/hints.js';
+import { ConfigError, loadConfig, SETTING_NAMES } from './config/schema.js';
 import { createLogger } from './logging.js';
 
 /** The composition root: the only module that reads process.env. */
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = createLogger(config.logLevel);
+  if (cluster.isPrimary) for (const hint of misspeltSettings(process.env, SETTING_NAMES)) logger.warn(hint);
   // With WORKERS > 1 this process only supervises; each forked worker runs main() as a service.
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
   const service = await compose(config, { logger });
@@ -35,7 +37,21 @@ async function main(): Promise<void> {
         `    -d '{"name":"my-app","channels":["EMAIL","SMS","WHATSAPP"]}'\n\n`,
     );
   }
-  const address = await service.app.listen({ port: config.port, host: config.host });
+  if (config.redisUrl && !(await service.counters.check())) {
+    logger.warn(
+      'REDIS_URL is unreachable: sends and verifies answer 503 until Redis answers (the service keeps trying)',
+    );
+  }
+  let address: string;
+  try {
+    address = await service.app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    const hint = listenProblem(err as NodeJS.ErrnoException, config.host, config.port);
+    if (!hint) throw err;
+    process.stderr.write(`${hint}\n`);
+    await service.close();
+    process.exit(2);
+  }
   logger.info({ address, database: service.store.dialect, rateLimits: service.counters.kind }, 'listening');
 
   let stopping = false;

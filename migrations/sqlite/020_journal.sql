@@ -56,7 +56,7 @@ CREATE TABLE events (
 -- What the webhook fan-out claims: the unpublished rows, oldest first.
 CREATE INDEX events_unpublished ON events (seq) WHERE published = 0;
 
--- Hourly buckets that outlive the raw rows (retention). Every count of a request goes to the hour
+-- Hourly (and, below, daily) buckets that outlive the raw rows (retention). Every count of a request goes to the hour
 -- it was sent in (its cohort), so that conversion = verified / sent holds within one bucket.
 CREATE TABLE analytics_hourly (
   account_id TEXT NOT NULL,
@@ -77,6 +77,26 @@ CREATE TABLE analytics_hourly (
   PRIMARY KEY (account_id, test, hour, channel, country, purpose, provider)
 ) WITHOUT ROWID;
 
+-- The same sums by day (UTC), kept beside the hours so that a month by day reads 24 times fewer rows.
+CREATE TABLE analytics_daily (
+  account_id TEXT NOT NULL,
+  test INTEGER NOT NULL,
+  day INTEGER NOT NULL,
+  channel TEXT NOT NULL,
+  country TEXT NOT NULL,
+  purpose TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  sent INTEGER NOT NULL DEFAULT 0,
+  delivered INTEGER NOT NULL DEFAULT 0,
+  undelivered INTEGER NOT NULL DEFAULT 0,
+  verified INTEGER NOT NULL DEFAULT 0,
+  failed INTEGER NOT NULL DEFAULT 0,
+  expired INTEGER NOT NULL DEFAULT 0,
+  canceled INTEGER NOT NULL DEFAULT 0,
+  wrong_codes INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (account_id, test, day, channel, country, purpose, provider)
+) WITHOUT ROWID;
+
 -- Seconds from send to verified, by bucket: bin N counts those up to the Nth bound of
 -- 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600, 900, 1800 seconds (bin 14: longer). Median and p90 are read from it.
 CREATE TABLE analytics_ttv (
@@ -90,6 +110,19 @@ CREATE TABLE analytics_ttv (
   bin INTEGER NOT NULL,
   count INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (account_id, test, hour, channel, country, purpose, provider, bin)
+) WITHOUT ROWID;
+
+CREATE TABLE analytics_ttv_daily (
+  account_id TEXT NOT NULL,
+  test INTEGER NOT NULL,
+  day INTEGER NOT NULL,
+  channel TEXT NOT NULL,
+  country TEXT NOT NULL,
+  purpose TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  bin INTEGER NOT NULL,
+  count INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (account_id, test, day, channel, country, purpose, provider, bin)
 ) WITHOUT ROWID;
 
 -- Sends refused before any request row existed: by a rate limit ('limit:<name>'), the risk
@@ -121,6 +154,11 @@ BEGIN
       NEW.created_at - NEW.created_at % 3600000, NEW.channel, coalesce(NEW.country, ''), coalesce(NEW.purpose, ''),
       coalesce(NEW.provider, ''), 1 WHERE true
     ON CONFLICT (account_id, test, hour, channel, country, purpose, provider) DO UPDATE SET sent = sent + excluded.sent;
+  INSERT INTO analytics_daily (account_id, test, day, channel, country, purpose, provider, sent)
+    SELECT NEW.account_id, coalesce((SELECT test FROM contacts WHERE id = NEW.contact_id), 0),
+      NEW.created_at - NEW.created_at % 86400000, NEW.channel, coalesce(NEW.country, ''), coalesce(NEW.purpose, ''),
+      coalesce(NEW.provider, ''), 1 WHERE true
+    ON CONFLICT (account_id, test, day, channel, country, purpose, provider) DO UPDATE SET sent = sent + excluded.sent;
 END;
 
 CREATE TRIGGER journal_status AFTER UPDATE OF status ON verifications
@@ -139,6 +177,11 @@ BEGIN
       NEW.created_at - NEW.created_at % 3600000, NEW.channel, coalesce(NEW.country, ''), coalesce(NEW.purpose, ''),
       coalesce(NEW.provider, ''), NEW.status = 'verified', NEW.status = 'failed', NEW.status = 'expired', NEW.status = 'canceled' WHERE true
     ON CONFLICT (account_id, test, hour, channel, country, purpose, provider) DO UPDATE SET verified = verified + excluded.verified, failed = failed + excluded.failed, expired = expired + excluded.expired, canceled = canceled + excluded.canceled;
+  INSERT INTO analytics_daily (account_id, test, day, channel, country, purpose, provider, verified, failed, expired, canceled)
+    SELECT NEW.account_id, coalesce((SELECT test FROM contacts WHERE id = NEW.contact_id), 0),
+      NEW.created_at - NEW.created_at % 86400000, NEW.channel, coalesce(NEW.country, ''), coalesce(NEW.purpose, ''),
+      coalesce(NEW.provider, ''), NEW.status = 'verified', NEW.status = 'failed', NEW.status = 'expired', NEW.status = 'canceled' WHERE true
+    ON CONFLICT (account_id, test, day, channel, country, purpose, provider) DO UPDATE SET verified = verified + excluded.verified, failed = failed + excluded.failed, expired = expired + excluded.expired, canceled = canceled + excluded.canceled;
   INSERT INTO analytics_ttv (account_id, test, hour, channel, country, purpose, provider, bin, count)
     SELECT NEW.account_id, coalesce((SELECT test FROM contacts WHERE id = NEW.contact_id), 0),
       NEW.created_at - NEW.created_at % 3600000, NEW.channel, coalesce(NEW.country, ''), coalesce(NEW.purpose, ''),
@@ -146,6 +189,13 @@ BEGIN
       CASE WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 5 THEN 0 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 10 THEN 1 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 15 THEN 2 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 20 THEN 3 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 30 THEN 4 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 45 THEN 5 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 60 THEN 6 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 90 THEN 7 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 120 THEN 8 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 180 THEN 9 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 300 THEN 10 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 600 THEN 11 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 900 THEN 12 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 1800 THEN 13 ELSE 14 END, 1
     WHERE NEW.status = 'verified'
     ON CONFLICT (account_id, test, hour, channel, country, purpose, provider, bin) DO UPDATE SET count = count + 1;
+  INSERT INTO analytics_ttv_daily (account_id, test, day, channel, country, purpose, provider, bin, count)
+    SELECT NEW.account_id, coalesce((SELECT test FROM contacts WHERE id = NEW.contact_id), 0),
+      NEW.created_at - NEW.created_at % 86400000, NEW.channel, coalesce(NEW.country, ''), coalesce(NEW.purpose, ''),
+      coalesce(NEW.provider, ''),
+      CASE WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 5 THEN 0 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 10 THEN 1 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 15 THEN 2 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 20 THEN 3 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 30 THEN 4 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 45 THEN 5 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 60 THEN 6 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 90 THEN 7 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 120 THEN 8 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 180 THEN 9 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 300 THEN 10 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 600 THEN 11 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 900 THEN 12 WHEN (NEW.verified_at - NEW.created_at) / 1000.0 <= 1800 THEN 13 ELSE 14 END, 1
+    WHERE NEW.status = 'verified'
+    ON CONFLICT (account_id, test, day, channel, country, purpose, provider, bin) DO UPDATE SET count = count + 1;
   UPDATE contacts SET verified = verified + (NEW.status = 'verified'), failed = failed + (NEW.status = 'failed')
   WHERE id = NEW.contact_id AND NEW.status IN ('verified', 'failed');
 END;
@@ -166,6 +216,11 @@ BEGIN
       NEW.created_at - NEW.created_at % 3600000, NEW.channel, coalesce(NEW.country, ''), coalesce(NEW.purpose, ''),
       coalesce(NEW.provider, ''), NEW.delivery_status = 'delivered', NEW.delivery_status = 'failed' WHERE true
     ON CONFLICT (account_id, test, hour, channel, country, purpose, provider) DO UPDATE SET delivered = delivered + excluded.delivered, undelivered = undelivered + excluded.undelivered;
+  INSERT INTO analytics_daily (account_id, test, day, channel, country, purpose, provider, delivered, undelivered)
+    SELECT NEW.account_id, coalesce((SELECT test FROM contacts WHERE id = NEW.contact_id), 0),
+      NEW.created_at - NEW.created_at % 86400000, NEW.channel, coalesce(NEW.country, ''), coalesce(NEW.purpose, ''),
+      coalesce(NEW.provider, ''), NEW.delivery_status = 'delivered', NEW.delivery_status = 'failed' WHERE true
+    ON CONFLICT (account_id, test, day, channel, country, purpose, provider) DO UPDATE SET delivered = delivered + excluded.delivered, undelivered = undelivered + excluded.undelivered;
 END;
 
 -- The provider is known only once the message went out: the send moves to its provider's bucket.
@@ -177,11 +232,21 @@ BEGIN
       NEW.created_at - NEW.created_at % 3600000, NEW.channel, coalesce(NEW.country, ''), coalesce(NEW.purpose, ''),
       '', -1 WHERE true
     ON CONFLICT (account_id, test, hour, channel, country, purpose, provider) DO UPDATE SET sent = sent + excluded.sent;
+  INSERT INTO analytics_daily (account_id, test, day, channel, country, purpose, provider, sent)
+    SELECT NEW.account_id, coalesce((SELECT test FROM contacts WHERE id = NEW.contact_id), 0),
+      NEW.created_at - NEW.created_at % 86400000, NEW.channel, coalesce(NEW.country, ''), coalesce(NEW.purpose, ''),
+      '', -1 WHERE true
+    ON CONFLICT (account_id, test, day, channel, country, purpose, provider) DO UPDATE SET sent = sent + excluded.sent;
   INSERT INTO analytics_hourly (account_id, test, hour, channel, country, purpose, provider, sent)
     SELECT NEW.account_id, coalesce((SELECT test FROM contacts WHERE id = NEW.contact_id), 0),
       NEW.created_at - NEW.created_at % 3600000, NEW.channel, coalesce(NEW.country, ''), coalesce(NEW.purpose, ''),
       NEW.provider, 1 WHERE true
     ON CONFLICT (account_id, test, hour, channel, country, purpose, provider) DO UPDATE SET sent = sent + excluded.sent;
+  INSERT INTO analytics_daily (account_id, test, day, channel, country, purpose, provider, sent)
+    SELECT NEW.account_id, coalesce((SELECT test FROM contacts WHERE id = NEW.contact_id), 0),
+      NEW.created_at - NEW.created_at % 86400000, NEW.channel, coalesce(NEW.country, ''), coalesce(NEW.purpose, ''),
+      NEW.provider, 1 WHERE true
+    ON CONFLICT (account_id, test, day, channel, country, purpose, provider) DO UPDATE SET sent = sent + excluded.sent;
 END;
 
 CREATE TRIGGER journal_wrong_code AFTER INSERT ON events
@@ -192,5 +257,10 @@ BEGIN
       v.created_at - v.created_at % 3600000, v.channel, coalesce(v.country, ''), coalesce(v.purpose, ''),
       coalesce(v.provider, ''), 1 FROM verifications v WHERE v.id = NEW.request_id
     ON CONFLICT (account_id, test, hour, channel, country, purpose, provider) DO UPDATE SET wrong_codes = wrong_codes + excluded.wrong_codes;
+  INSERT INTO analytics_daily (account_id, test, day, channel, country, purpose, provider, wrong_codes)
+    SELECT v.account_id, coalesce((SELECT test FROM contacts WHERE id = v.contact_id), 0),
+      v.created_at - v.created_at % 86400000, v.channel, coalesce(v.country, ''), coalesce(v.purpose, ''),
+      coalesce(v.provider, ''), 1 FROM verifications v WHERE v.id = NEW.request_id
+    ON CONFLICT (account_id, test, day, channel, country, purpose, provider) DO UPDATE SET wrong_codes = wrong_codes + excluded.wrong_codes;
   UPDATE contacts SET wrong_codes = wrong_codes + 1 WHERE id = NEW.contact_id;
 END;

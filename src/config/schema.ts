@@ -3,6 +3,7 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { deliveryConfigProblems, deliverySettings } from '../delivery/settings.js';
 import { webhookSettings } from '../webhooks/settings.js';
+import { databaseUrlProblem } from './hints.js';
 
 /**
  * Every setting of the service, described once: its environment variable, type, default and
@@ -218,11 +219,21 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     if (value !== undefined && value !== '') raw[key] = value;
   }
   const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
-  const problems = [...Value.Errors(ConfigSchema, converted)].map((e) => {
+  // One problem per variable: a union reports one error per member and one for itself.
+  const seen = new Set<string>();
+  const problems = [...Value.Errors(ConfigSchema, converted)].flatMap((e) => {
     const key = e.path.split('/')[1] ?? '';
+    if (seen.has(key)) return [];
+    seen.add(key);
     const schema = (settings as unknown as Record<string, SettingSchema>)[key];
-    return `${schema?.env ?? key}: ${e.message}${schema?.secret ? '' : ` (got ${JSON.stringify(raw[key])})`}`;
+    const choices = (schema?.anyOf as Array<{ const?: unknown }> | undefined)?.map((m) => m.const);
+    const message = choices?.every((c) => c !== undefined)
+      ? `must be one of ${choices.join(', ')}`
+      : e.message;
+    return [`${schema?.env ?? key}: ${message}${schema?.secret ? '' : ` (got ${JSON.stringify(raw[key])})`}`];
   });
+  const databaseProblem = databaseUrlProblem(String((converted as Config).databaseUrl ?? ''));
+  if (databaseProblem) problems.push(databaseProblem);
   if (problems.length === 0) problems.push(...deliveryConfigProblems(settings, converted as Config));
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return converted as Config;
@@ -236,6 +247,12 @@ function readConfigFile(path: string | undefined): Record<string, unknown> {
     throw new ConfigError(`CONFIG_FILE ${path} could not be read as JSON: ${(err as Error).message}`);
   }
 }
+
+/** Every variable name the service reads, for the misspelling hint at start. */
+export const SETTING_NAMES: readonly string[] = [
+  'CONFIG_FILE',
+  ...(Object.values(settings) as unknown as SettingSchema[]).map((s) => s.env),
+];
 
 /** The descriptions of every setting, for docs and the settings table. */
 export function describeSettings(): Array<{

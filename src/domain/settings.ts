@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema.js';
+import { DEFAULT_BREAKER_SETTINGS } from './pumping-breaker.js';
 import type { AccountSettings, Branding } from './types.js';
 
 /** The settings that govern one account's requests: deployment defaults with its overrides. */
@@ -15,6 +16,11 @@ export interface EffectiveSettings {
   /** null: every country. */
   allowedCountries: ReadonlySet<string> | null;
   branding: Branding;
+  /** Sends scoring this much risk or more are refused; null: off. */
+  riskThreshold: number | null;
+  /** The SMS-pumping breaker (src/domain/pumping-breaker.ts). */
+  pumpingMinSends: number;
+  pumpingMinConversion: number;
 }
 
 export const DEFAULT_BRANDING: Branding = { brandName: 'Contact Verify', color: '#2563eb' };
@@ -40,6 +46,8 @@ export function deploymentDefaults(config: Config, branding: Branding = DEFAULT_
     countrySendsPerHour: config.countrySendsPerHour,
     allowedCountries: parseCountryList(config.allowedCountries),
     branding,
+    riskThreshold: null,
+    ...DEFAULT_BREAKER_SETTINGS,
   };
 }
 

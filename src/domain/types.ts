@@ -34,6 +34,12 @@ export interface AccountSettings {
   /** ISO 3166-1 alpha-2 codes allowed for SMS/WhatsApp; absent or ['*'] means every country. */
   allowedCountries?: string[];
   branding?: Partial<Branding>;
+  /** Sends whose risk score (0–100) reaches this are refused with RISK_TOO_HIGH; absent: off. */
+  riskThreshold?: number;
+  /** SMS-pumping breaker: at least this many SMS/WhatsApp sends to a country in the last hour … */
+  pumpingMinSends?: number;
+  /** … and a conversion (0–1) below this trip it. */
+  pumpingMinConversion?: number;
 }
 
 export interface Account {

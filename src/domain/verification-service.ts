@@ -7,6 +7,8 @@ import type { Clock } from './clock.js';
 import { generateCode, hashCode, matchingCodeId } from './codes.js';
 import { timeOrderedUuid } from './ids.js';
 import { maskDestination } from './masking.js';
+import { type BreakerState, decideBreaker, type WindowCounts } from './pumping-breaker.js';
+import { assessRisk, type RiskAssessment } from './risk.js';
 import type { SendRequest } from './send-request.js';
 import { type EffectiveSettings, effectiveSettings } from './settings.js';
 import type {
@@ -26,6 +28,7 @@ export interface SendEntry {
   to: string;
   deliveryType?: DeliveryType;
   error?: { code: 'DELIVERY_FAILED' | 'INVALID_DESTINATION'; message: string };
+  risk: RiskAssessment;
 }
 
 export interface VerifyResult {
@@ -45,6 +48,8 @@ export interface VerificationEvents {
   ): void;
   /** A request refused by a rate limit, by the limit's name (never the counter's key). */
   limited?(limit: string): void;
+  /** The SMS-pumping breaker of an account tripped for `country`. */
+  breakerTripped?(country: string): void;
 }
 
 export interface VerificationDeps {
@@ -115,10 +120,13 @@ export class VerificationService {
         ],
       );
     }
-    await limits.checkKeyRate('send', key.id, s);
-    await limits.checkSend(limitScope(key), targets, s);
-
     const now = clock.now();
+    const risks = await this.screen(key, request, targets, s, now);
+    await limits.checkKeyRate('send', key.id, s);
+    await this.refusalCounted(key, request, targets, now, () =>
+      limits.checkSend(limitScope(key), targets, s),
+    );
+
     const expiresAt = now + s.codeTtlSeconds * 1000;
     const ids = targets.map(() => timeOrderedUuid(now));
     const groupId = ids[0] as string;
@@ -159,6 +167,7 @@ export class VerificationService {
       deliveryStatus: outbox[i] ? 'outbox' : 'queued',
       outbox: outbox[i]?.content ?? null,
       test: key.test,
+      risk: JSON.stringify(risks[i]),
     }));
     // A provider is called only once the rows are durable.
     await store.createVerifications(rows);
@@ -181,6 +190,7 @@ export class VerificationService {
         status: result.ok ? 'pending' : 'undelivered',
         expiresAt: new Date(expiresAt).toISOString(),
         to: maskDestination(t.channel, t.destination),
+        risk: risks[i] as RiskAssessment,
       };
       if (t.channel === 'WHATSAPP') entry.deliveryType = request.deliveryType;
       if (!result.ok) {
@@ -232,6 +242,136 @@ export class VerificationService {
       'code sent',
     );
     return entries;
+  }
+
+  /**
+   * Refuses a send to a blocked contact (403 CONTACT_BLOCKED) or one whose risk reaches the
+   * account's threshold (403 RISK_TOO_HIGH), counting the refusal; else the risk of each target.
+   */
+  private async screen(
+    key: AuthenticatedKey,
+    request: SendRequest,
+    targets: SendTarget[],
+    s: EffectiveSettings,
+    now: number,
+  ): Promise<RiskAssessment[]> {
+    const { store } = this.deps;
+    const refuse = async (t: SendTarget, reason: string) =>
+      store.recordRefusal({
+        accountId: key.accountId,
+        test: key.test,
+        at: now,
+        channel: t.channel,
+        country: t.country,
+        purpose: request.purpose,
+        reason,
+      });
+    const assessed = await Promise.all(
+      targets.map(async (t) => {
+        const signals = await store.destinationSignals(
+          key.accountId,
+          key.test,
+          t.destination,
+          t.country,
+          now,
+        );
+        return { t, signals, risk: assessRisk({ ...t, signals }) };
+      }),
+    );
+    for (const { t, signals, risk } of assessed) {
+      if (signals.contact?.blocked) {
+        await refuse(t, 'blocked');
+        throw new ApiError('CONTACT_BLOCKED', 'An operator blocked this destination; no code was sent.', [
+          { field: t.channel === 'EMAIL' ? 'email' : 'phone', channel: t.channel, message: 'blocked' },
+        ]);
+      }
+      if (t.channel !== 'EMAIL' && t.country)
+        await this.checkBreaker(key, t.country, signals.countryHour, s, now, () => refuse(t, 'breaker'));
+      if (s.riskThreshold !== null && risk.score >= s.riskThreshold) {
+        await refuse(t, 'risk');
+        throw new ApiError(
+          'RISK_TOO_HIGH',
+          `This send scored ${risk.score} of 100 for fraud risk, at or above the account's threshold of ${s.riskThreshold}; no code was sent.`,
+          risk.signals.map((r) => ({ field: r.name, channel: t.channel, message: r.detail })),
+        );
+      }
+    }
+    return assessed.map((a) => a.risk);
+  }
+
+  /**
+   * The SMS-pumping breaker of the account and country: trips on a burst of unconverted sends and
+   * refuses (429, detail naming the breaker) until an operator resets it or the rate recovers.
+   */
+  private async checkBreaker(
+    key: AuthenticatedKey,
+    country: string,
+    counts: WindowCounts,
+    s: EffectiveSettings,
+    now: number,
+    countRefusal: () => Promise<void>,
+  ): Promise<void> {
+    const { store } = this.deps;
+    const state = await store.getBreaker(key.accountId, key.test, country);
+    const decision = decideBreaker(state, counts, s, now, country);
+    if (decision.action === 'allow') return;
+    const base: BreakerState = state ?? {
+      accountId: key.accountId,
+      test: key.test,
+      country,
+      trippedAt: null,
+      detail: null,
+      resetAt: null,
+      baseline: null,
+    };
+    if (decision.action === 'recover') {
+      await store.saveBreaker({ ...base, trippedAt: null, detail: null });
+      return;
+    }
+    if (decision.action === 'trip') {
+      await store.saveBreaker({ ...base, trippedAt: now, detail: decision.detail });
+      this.deps.events?.breakerTripped?.(country);
+      this.deps.logger.warn({ accountId: key.accountId, country }, decision.detail);
+    }
+    await countRefusal();
+    this.deps.events?.limited?.('pumping-breaker');
+    throw new ApiError(
+      'RATE_LIMITED',
+      `Codes to ${country} are paused by the SMS-pumping breaker; an operator can reset it.`,
+      [{ field: 'country', message: decision.detail }],
+      600,
+    );
+  }
+
+  /** Runs a limit check; a refusal is counted for analytics (by the limit's kind) and rethrown. */
+  private async refusalCounted(
+    key: AuthenticatedKey,
+    request: SendRequest,
+    targets: SendTarget[],
+    now: number,
+    check: () => Promise<void>,
+  ): Promise<void> {
+    try {
+      await check();
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'RATE_LIMITED') {
+        const refused = err.details ?? [];
+        for (const t of targets) {
+          const detail = refused.find((d) => d.channel === t.channel);
+          if (!detail) continue;
+          await this.deps.store.recordRefusal({
+            accountId: key.accountId,
+            test: key.test,
+            at: now,
+            channel: t.channel,
+            country: t.country,
+            purpose: request.purpose,
+            reason: detail.field === 'country' ? 'limit:country' : 'limit:destination',
+          });
+        }
+      }
+      throw err;
+    }
   }
 
   private async deliverOne(

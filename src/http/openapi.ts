@@ -44,6 +44,11 @@ Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed
         { name: 'admin', description: 'Accounts, API keys and the outbox (ADMIN_TOKEN).' },
         { name: 'operations', description: 'Health and metrics.' },
         {
+          name: 'analytics',
+          description:
+            'Analytics, contact profiles (block, unblock) and SMS-pumping breakers (ADMIN_TOKEN); see docs/analytics.md.',
+        },
+        {
           name: 'webhooks',
           description: 'Webhook endpoints and their deliveries (ADMIN_TOKEN); see `webhooks` for the events.',
         },

@@ -49,6 +49,29 @@ export const SendCodeBody = Type.Object(
   { description: 'Exactly one of `channel` and `channels`.' },
 );
 
+/** data.risk of a send entry: the fraud score of the send and the signals behind it. */
+export const RiskSchema = Type.Object(
+  {
+    score: Type.Integer({ minimum: 0, maximum: 100 }),
+    level: Type.Unsafe<'low' | 'medium' | 'high'>({ type: 'string', enum: ['low', 'medium', 'high'] }),
+    signals: Type.Array(
+      Type.Object({
+        name: Type.String({
+          description:
+            'destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion',
+        }),
+        weight: Type.Integer(),
+        detail: Type.String(),
+      }),
+    ),
+  },
+  {
+    examples: [
+      { score: 20, level: 'low', signals: [{ name: 'number_type', weight: 20, detail: 'a VOIP number' }] },
+    ],
+  },
+);
+
 export const SendCodeHeaders = Type.Object({
   'idempotency-key': Type.Optional(
     Type.String({
@@ -79,6 +102,7 @@ const SendEntry = Type.Object({
       message: Type.String(),
     }),
   ),
+  risk: Type.Optional(RiskSchema),
 });
 
 export const SendCodeResponse = Type.Object({
@@ -150,5 +174,16 @@ export const HealthResponse = Type.Object({
   channels: Type.Record(
     Type.String(),
     Type.Object({ operational: Type.Boolean(), providers: Type.Array(ProviderHealth) }),
+  ),
+  pumpingBreakers: Type.Optional(
+    Type.Array(
+      Type.Object({
+        accountId: Type.String(),
+        mode: enumOf(['live', 'test'], ''),
+        country: Type.String(),
+        trippedAt: Type.String({ format: 'date-time' }),
+      }),
+      { description: 'SMS-pumping breakers tripped now; any makes the status `degraded`.' },
+    ),
   ),
 });

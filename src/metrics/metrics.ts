@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { DeliveryResult } from '../delivery/interface.js';
 import type { VerificationEvents } from '../domain/verification-service.js';
 import { clusterMetrics, joinClusterMetrics } from './cluster.js';
@@ -49,6 +49,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  private readonly breakerTrips = new Counter({
+    name: 'contact_verify_pumping_breaker_trips_total',
+    help: 'Times an SMS-pumping breaker tripped, by country (refusals count under rate_limit_refusals, limit "pumping-breaker").',
+    labelNames: ['country'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
     joinClusterMetrics(this.registry);
@@ -70,7 +77,20 @@ export class ServiceMetrics {
     },
     verified: (channel, outcome) => this.verificationsBy(channel, outcome).inc(),
     limited: (limit) => this.refusals.inc({ limit }),
+    breakerTripped: (country) => this.breakerTrips.inc({ country }),
   };
+
+  /** A gauge of the SMS-pumping breakers tripped now, read from the shared state at each scrape. */
+  watchBreakers(countTripped: () => Promise<number>): void {
+    new Gauge({
+      name: 'contact_verify_pumping_breakers_tripped',
+      help: 'SMS-pumping breakers tripped now (every account, country and mode).',
+      registers: [this.registry],
+      async collect() {
+        this.set(await countTripped().catch(() => 0));
+      },
+    });
+  }
 
   private readonly sendsBy = childPerLabels((...v) => this.sends.labels(...v));
   private readonly deliveryDurationBy = childPerLabels((...v) => this.deliveryDuration.labels(...v));

@@ -1,3 +1,4 @@
+import type { BreakerState, WindowCounts } from '../domain/pumping-breaker.js';
 import type {
   Account,
   AccountSettings,
@@ -9,7 +10,9 @@ import type {
   Verification,
   VerificationStatus,
 } from '../domain/types.js';
+import type { ContactHistoryEntry, ContactRecord, DestinationSignals } from './contacts.js';
 import type { IdempotencyStore } from './idempotency/interface.js';
+import type { AnalyticsQuery, AnalyticsRows, Refusal } from './insights.js';
 import type { EventFilter, RecordedEvent } from './journal.js';
 import type { WebhookStore } from './webhooks/interface.js';
 
@@ -148,6 +151,33 @@ export interface Store {
 
   /** Journal rows (table events), oldest first: what the store recorded of each change. */
   listEvents(filter: EventFilter): Promise<RecordedEvent[]>;
+
+  /** Sums of the analytics buckets (folded from the journal) for one query. */
+  analytics(query: AnalyticsQuery): Promise<AnalyticsRows>;
+  /** Counts a send refused before any request existed (limit, risk, blocked contact, breaker). */
+  recordRefusal(refusal: Refusal): Promise<void>;
+  getContact(id: string): Promise<ContactRecord | null>;
+  /** Contacts of an account whose destination starts with `prefix` (an exact one included). */
+  searchContacts(accountId: string, prefix: string, limit: number): Promise<ContactRecord[]>;
+  /** The contact's last `limit` requests, newest first. */
+  contactHistory(contact: ContactRecord, limit: number): Promise<ContactHistoryEntry[]>;
+  /** What the risk score reads of a destination at send time (see src/domain/risk.ts). */
+  destinationSignals(
+    accountId: string,
+    test: boolean,
+    destination: string,
+    country: string | null,
+    now: number,
+  ): Promise<DestinationSignals>;
+  /** Blocks (`reason` a string) or unblocks (null) a contact, with its journal event. */
+  setContactBlocked(id: string, block: { reason: string } | null, now: number): Promise<ContactRecord | null>;
+
+  /** An account's SMS/WhatsApp sends and verifications to `country` in the current and previous hour. */
+  countryWindow(accountId: string, test: boolean, country: string, now: number): Promise<WindowCounts>;
+  getBreaker(accountId: string, test: boolean, country: string): Promise<BreakerState | null>;
+  saveBreaker(state: BreakerState): Promise<void>;
+  /** Breakers of one account (or all), only the tripped ones when `trippedOnly`. */
+  listBreakers(filter: { accountId?: string; trippedOnly?: boolean }): Promise<BreakerState[]>;
 
   /** Marks overdue pending requests expired and deletes rows older than the retention, in batches. */
   sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult>;

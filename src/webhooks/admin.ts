@@ -82,7 +82,10 @@ export class WebhookAdmin {
     return this.store.webhooks.listDeliveries(id, limit);
   }
 
-  replay(id: string, deliveryId: string): Promise<WebhookDelivery | null> {
+  /** null when the endpoint (deleted ones included) or the delivery does not exist. */
+  async replay(id: string, deliveryId: string): Promise<WebhookDelivery | null> {
+    // A deleted endpoint's delivery would wait forever: no worker sends to it.
+    if (!(await this.store.webhooks.getEndpoint(id))) return null;
     return this.store.webhooks.replayDelivery(id, deliveryId, this.clock.now());
   }
 }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
 import type { DueDelivery, WebhookStore } from '../store/webhooks/interface.js';
 import { webhookPayload } from './events.js';
+import type { WebhookObserver } from './metrics.js';
 import type { SecretBox } from './secrets.js';
 import { postWebhook } from './sender.js';
 import type { WebhookOptions } from './settings.js';
@@ -19,6 +20,8 @@ export interface WebhookWorkerDeps {
   clock: Clock;
   logger: Logger;
   options: WebhookOptions;
+  /** Told about every attempt (metrics). */
+  observer?: WebhookObserver;
   /** Journal rows and deliveries taken per step (default 100). */
   batchSize?: number;
 }
@@ -109,6 +112,7 @@ export class WebhookWorker {
         })
       : { ok: false, status: null, error: 'signing secret unreadable (CODE_SECRET changed?)' };
     const now = clock.now();
+    const nextAttemptAt = result.ok ? null : this.nextAttemptAt(d.attempts + 1, now);
     const { endpointDisabled } = await store.recordAttempt({
       deliveryId: d.id,
       endpointId: d.endpointId,
@@ -116,7 +120,7 @@ export class WebhookWorker {
       ok: result.ok,
       responseStatus: result.status,
       error: result.error,
-      nextAttemptAt: result.ok ? null : this.nextAttemptAt(d.attempts + 1, now),
+      nextAttemptAt,
       disableBefore: now - options.disableAfterMs,
       disabledReason: `every attempt failed for ${Math.round(options.disableAfterMs / 3_600_000)} h; last: ${result.error}`,
     });
@@ -132,7 +136,12 @@ export class WebhookWorker {
         'webhook attempt failed',
       );
     }
+    this.deps.observer?.attempt(
+      d.eventType,
+      result.ok ? 'succeeded' : nextAttemptAt !== null && !endpointDisabled ? 'retrying' : 'failed',
+    );
     if (endpointDisabled) {
+      this.deps.observer?.endpointDisabled();
       logger.warn(
         { event: 'webhook.endpoint_disabled', endpointId: d.endpointId, lastError: result.error },
         'webhook endpoint disabled after failing for too long',

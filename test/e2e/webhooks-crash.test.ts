@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { journalInsertSql, journalValues } from '../support/journal.js';
 import { postJson, type RunningServer, startServer } from '../support/process.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -26,6 +26,11 @@ describe('webhooks across a kill -9', () => {
   let receiverUrl = '';
   beforeAll(async () => {
     receiverUrl = await receiver.listen();
+  });
+  // Each test starts from no running process and an empty receiver, whatever the last one left.
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await kill(s);
+    receiver.received.length = 0;
   });
   afterAll(async () => {
     for (const s of servers) s.child.kill('SIGKILL');
@@ -61,7 +66,9 @@ describe('webhooks across a kill -9', () => {
     await kill(a);
     expect(receiver.received).toHaveLength(0);
 
-    const b = await start({ WEBHOOK_POLL_INTERVAL_MS: '50' });
+    // A generous attempt timeout: on a loaded machine the receiver may answer after the default
+    // of this file (1 s), and a timed-out attempt is rightly sent again (at least once).
+    const b = await start({ WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '20000' });
     const [hit] = await receiver.waitFor(1);
     expect(hit?.verifyError).toBeNull();
     expect(hit?.verified?.type).toBe('verification.created');

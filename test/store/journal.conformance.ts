@@ -137,6 +137,37 @@ export function journalConformance(name: string, harness: StoreHarness): void {
       ]);
     });
 
+    it('gathers the risk signals of a destination: velocity, its counts, its number block, the country hour', async () => {
+      const now = T0 + 30 * MINUTE;
+      const sms = (destination: string, at: number) =>
+        verification({
+          channel: 'SMS',
+          destination,
+          country: 'GB',
+          createdAt: at,
+          expiresAt: at + 10 * MINUTE,
+        });
+      const target = '+447400123400';
+      const first = sms(target, now - 3 * MINUTE);
+      await store.createVerifications([first]);
+      await store.attempt?.('acc_1', first.id, now - 2 * MINUTE, pickNone);
+      await store.createVerifications([sms(target, now - MINUTE)]);
+      // An old send, outside the hour, and three neighbours of the block first seen within it.
+      await store.createVerifications([sms('+447400123499', now - 2 * 60 * MINUTE)]);
+      for (const last of ['01', '02', '03'])
+        await store.createVerifications([sms(`+4474001234${last}`, now - MINUTE)]);
+      await store.createVerifications([sms('+447400999999', now - MINUTE)]);
+      const signals = await store.destinationSignals('acc_1', false, target, 'GB', now);
+      expect(signals.sendsLastHour).toBe(2);
+      expect(signals.neighboursLastHour).toBe(3);
+      expect(signals.contact?.counts).toEqual({ sends: 2, verified: 0, failed: 0, wrongCodes: 1 });
+      expect(signals.countryHour.sent).toBe(6);
+      expect(await store.destinationSignals('acc_1', true, target, 'GB', now)).toMatchObject({
+        contact: null,
+        countryHour: { sent: 0, verified: 0 },
+      });
+    });
+
     it('a verify on a settled request journals nothing', async () => {
       const v = verification();
       await store.createVerifications([v]);

@@ -118,4 +118,24 @@ describe('webhook endpoints through the admin API', () => {
     );
     expect((await open.get('/v1/admin/webhooks', 'wrong-token')).status).toBe(401);
   });
+
+  it('throttles failed admin authentications on the webhook routes as on the other admin routes', async () => {
+    const svc = await startTestService({ ADMIN_AUTH_FAILURES_PER_MINUTE: '3' });
+    try {
+      const get = (url: string, token: string) =>
+        svc.app.inject({
+          method: 'GET',
+          url,
+          remoteAddress: '10.9.9.9',
+          headers: { authorization: `Bearer ${token}` },
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await get('/v1/admin/webhooks', 'wrong-token')).statusCode);
+      statuses.push((await get('/v1/admin/webhooks', ADMIN_TOKEN)).statusCode);
+      statuses.push((await get('/v1/admin/accounts', ADMIN_TOKEN)).statusCode);
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    } finally {
+      await svc.close();
+    }
+  });
 });

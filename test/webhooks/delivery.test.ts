@@ -113,6 +113,18 @@ describe.each(backends)('webhook delivery from the journal ($name)', ({ postgres
     receiver.secret = res.body.data.secret;
     return res.body.data as { id: string; secret: string };
   }
+  /** The webhook attempt counters of verification.verified, from /metrics. */
+  const attemptCounts = async () => {
+    const text = (await service.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const count = (outcome: string) =>
+      Number(
+        new RegExp(
+          `^contact_verify_webhook_attempts_total\\{event_type="verification.verified",outcome="${outcome}"\\} (\\d+)$`,
+          'm',
+        ).exec(text)?.[1] ?? 0,
+      );
+    return { retrying: count('retrying'), succeeded: count('succeeded') };
+  };
   const deliveries = async (id: string) =>
     (await service.get(`/v1/admin/webhooks/${id}/deliveries`, ADMIN_TOKEN)).body.data;
   const remove = (id: string) =>
@@ -165,6 +177,7 @@ describe.each(backends)('webhook delivery from the journal ($name)', ({ postgres
     const hook = await endpoint(service, ['verification.verified']);
     receiver.received.length = 0;
     receiver.answers = [500, 500];
+    const before = await attemptCounts();
     const eventId = await db.insert({ type: 'verification.verified', status: 'verified' });
     for (let i = 0; i < 3; i++) {
       await service.webhooks.runOnce();
@@ -176,6 +189,9 @@ describe.each(backends)('webhook delivery from the journal ($name)', ({ postgres
     expect(receiver.received.every((r) => r.verifyError === null)).toBe(true);
     const [delivery] = await deliveries(hook.id);
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: 3, responseStatus: 200, eventId });
+    const after = await attemptCounts();
+    expect(after.retrying - before.retrying).toBe(2);
+    expect(after.succeeded - before.succeeded).toBe(1);
 
     // A replay sends it once more, with the same id.
     const replay = await service.post(

@@ -33,6 +33,11 @@ const AccountSettingsPatch = Type.Object(
     keySendPerSecond: nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
     keyVerifyPerSecond: nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
     countrySendsPerHour: nullable(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+    pumpingMinSends: nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    pumpingMinConversion: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()])),
+    riskThreshold: nullable(
+      Type.Integer({ minimum: 1, maximum: 100, description: 'Refuse sends scoring this risk or more.' }),
+    ),
     allowedCountries: Type.Optional(
       Type.Union([
         Type.Array(Type.String({ pattern: '^([A-Za-z]{2}|\\*)$' }), { maxItems: 250 }),

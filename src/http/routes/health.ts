@@ -15,13 +15,18 @@ export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       },
     },
     async (_request, reply) => {
-      const [database, rateLimitStore, channels] = await Promise.all([
+      const [database, rateLimitStore, channels, breakers] = await Promise.all([
         deps.store.check(),
         deps.counters.check(),
         deps.delivery.health(),
+        deps.store.listBreakers({ trippedOnly: true }).catch(() => []),
       ]);
       const allChannels = Object.values(channels).every((c) => c.operational);
-      const status = !database ? 'down' : rateLimitStore && allChannels ? 'ok' : 'degraded';
+      const status = !database
+        ? 'down'
+        : rateLimitStore && allChannels && breakers.length === 0
+          ? 'ok'
+          : 'degraded';
       reply.code(database ? 200 : 503);
       return {
         status,
@@ -29,6 +34,13 @@ export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         uptimeSeconds: Math.floor((Date.now() - started) / 1000),
         services: { database: database ? 'up' : 'down', rateLimitStore: rateLimitStore ? 'up' : 'down' },
         channels,
+        // Degraded while an SMS-pumping breaker holds sends to a country (docs/analytics.md).
+        pumpingBreakers: breakers.map((b) => ({
+          accountId: b.accountId,
+          mode: b.test ? 'test' : 'live',
+          country: b.country,
+          trippedAt: new Date(b.trippedAt ?? 0).toISOString(),
+        })),
       };
     },
   );

@@ -4,6 +4,7 @@ import type { WebhookDelivery, WebhookEndpoint } from '../../store/webhooks/inte
 import type { WebhookAdmin } from '../../webhooks/admin.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events.js';
 import { UrlRefused } from '../../webhooks/url-guard.js';
+import type { AdminThrottle } from '../admin-throttle.js';
 import { adminAuth } from '../auth.js';
 import { ApiError, validationError } from '../errors.js';
 import { errorResponses } from '../schemas.js';
@@ -149,10 +150,11 @@ async function urlChecked<T>(work: () => Promise<T>): Promise<T> {
 
 /** Admin routes of webhook endpoints, under /v1/admin/webhooks (ADMIN_TOKEN). */
 export const webhookAdminRoutes =
-  (deps: { webhooks: WebhookAdmin; adminTokenHash: Buffer }) => async (app: FastifyInstance) => {
+  (deps: { webhooks: WebhookAdmin; adminTokenHash: Buffer; adminThrottle?: AdminThrottle }) =>
+  async (app: FastifyInstance) => {
     await app.register(
       async (r) => {
-        r.addHook('onRequest', adminAuth(deps.adminTokenHash));
+        r.addHook('onRequest', adminAuth(deps.adminTokenHash, deps.adminThrottle));
         const doc = (summary: string, extra: Record<string, unknown>) => ({
           tags: ['webhooks'],
           summary,

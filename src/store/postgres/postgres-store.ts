@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { timeOrderedUuid } from '../../domain/ids.js';
 import { maskDestination } from '../../domain/masking.js';
+import type { BreakerState } from '../../domain/pumping-breaker.js';
 import type {
   Account,
   AccountSettings,
@@ -10,7 +11,25 @@ import type {
   NewVerification,
   Verification,
 } from '../../domain/types.js';
+import { breakerParams, breakerSql, rowToBreaker } from '../breakers.js';
+import {
+  type ContactRecord,
+  contactSql,
+  type DestinationSignals,
+  numberBlock,
+  prefixEnd,
+  rowToContact,
+  rowToHistory,
+} from '../contacts.js';
 import { PostgresIdempotencyStore } from '../idempotency/postgres.js';
+import {
+  type AnalyticsQuery,
+  analyticsSql,
+  type Refusal,
+  refusalParams,
+  refusalSql,
+  rowsToAnalytics,
+} from '../insights.js';
 import type {
   AttemptOutcome,
   CountedAttempt,
@@ -58,6 +77,8 @@ export interface PostgresStoreOptions {
 }
 
 type Params = unknown[];
+const CONTACT_SQL = contactSql('postgres');
+const BREAKER_SQL = breakerSql('postgres');
 /** A row of readGroup: the request, and one live row of its group (or nulls). */
 type AttemptRow = Record<string, unknown>;
 interface SendCall {
@@ -528,6 +549,117 @@ export class PostgresStore implements Store {
   async listEvents(filter: EventFilter): Promise<RecordedEvent[]> {
     const { rows } = await this.query(listEventsSql('postgres'), Object.values(listEventsParams(filter)));
     return rows.map(rowToRecordedEvent);
+  }
+
+  async analytics(query: AnalyticsQuery) {
+    const sql = analyticsSql('postgres', query);
+    const [buckets, ttv, refusals] = await Promise.all(
+      [sql.buckets, sql.ttv, sql.refusals].map((text) => this.query(text, sql.params)),
+    );
+    return rowsToAnalytics(buckets?.rows ?? [], ttv?.rows ?? [], refusals?.rows ?? []);
+  }
+
+  async recordRefusal(refusal: Refusal) {
+    await this.query(refusalSql('postgres'), refusalParams(refusal, 'postgres'));
+  }
+
+  async getContact(id: string) {
+    const row = (await this.query(CONTACT_SQL.get, [id])).rows[0];
+    return row ? rowToContact(row) : null;
+  }
+
+  async searchContacts(accountId: string, prefix: string, limit: number) {
+    const { rows } = await this.query(CONTACT_SQL.search, [accountId, prefix, prefixEnd(prefix), limit]);
+    return rows.map(rowToContact);
+  }
+
+  async contactHistory(contact: ContactRecord, limit: number) {
+    const { rows } = await this.query(CONTACT_SQL.history, [
+      contact.destination,
+      contact.accountId,
+      contact.id,
+      limit,
+    ]);
+    return rows.map(rowToHistory);
+  }
+
+  async destinationSignals(
+    accountId: string,
+    test: boolean,
+    destination: string,
+    country: string | null,
+    now: number,
+  ): Promise<DestinationSignals> {
+    const hourAgo = now - 3_600_000;
+    const block = numberBlock(destination);
+    const [contact, sends, neighbours, hour] = await Promise.all([
+      this.query(CONTACT_SQL.find, [accountId, destination, test]),
+      this.query(CONTACT_SQL.sendsSince, [destination, accountId, hourAgo]),
+      block
+        ? this.query(CONTACT_SQL.neighbours, [accountId, block, prefixEnd(block), destination, hourAgo, test])
+        : null,
+      country
+        ? this.query(CONTACT_SQL.countryHour, [accountId, test, now - (now % 3_600_000) - 3_600_000, country])
+        : null,
+    ]);
+    const first = contact.rows[0];
+    return {
+      contact: first ? rowToContact(first) : null,
+      sendsLastHour: Number(sends.rows[0]?.n ?? 0),
+      neighboursLastHour: Number(neighbours?.rows[0]?.n ?? 0),
+      countryHour: { sent: Number(hour?.rows[0]?.sent ?? 0), verified: Number(hour?.rows[0]?.verified ?? 0) },
+    };
+  }
+
+  setContactBlocked(id: string, block: { reason: string } | null, now: number) {
+    return this.transaction(async (client) => {
+      const changed = await this.query(
+        CONTACT_SQL.block,
+        [block ? now : null, block?.reason ?? null, id],
+        client,
+      );
+      if (!changed.rowCount) return null;
+      await this.query(
+        CONTACT_SQL.blockEvent,
+        [
+          timeOrderedUuid(now),
+          block ? 'contact.blocked' : 'contact.unblocked',
+          now,
+          block ? JSON.stringify({ reason: block.reason }) : null,
+          id,
+        ],
+        client,
+      );
+      const row = (await this.query(CONTACT_SQL.get, [id], client)).rows[0];
+      return row ? rowToContact(row) : null;
+    });
+  }
+
+  async countryWindow(accountId: string, test: boolean, country: string, now: number) {
+    const { rows } = await this.query(CONTACT_SQL.countryHour, [
+      accountId,
+      test,
+      now - (now % 3_600_000) - 3_600_000,
+      country,
+    ]);
+    return { sent: Number(rows[0]?.sent ?? 0), verified: Number(rows[0]?.verified ?? 0) };
+  }
+
+  async getBreaker(accountId: string, test: boolean, country: string) {
+    const row = (await this.query(BREAKER_SQL.get, [accountId, test, country])).rows[0];
+    return row ? rowToBreaker(row) : null;
+  }
+
+  async saveBreaker(state: BreakerState) {
+    await this.query(BREAKER_SQL.save, breakerParams(state, 'postgres'));
+  }
+
+  async listBreakers(filter: { accountId?: string; trippedOnly?: boolean }) {
+    const { rows } = await this.query(BREAKER_SQL.list, [
+      filter.accountId ?? null,
+      filter.trippedOnly === true,
+    ]);
+    return rows.map(rowToBreaker);
   }
 
   async sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult> {

@@ -2,7 +2,8 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import BetterSqlite3 from 'better-sqlite3';
-import { timeOrderedUuidFloor } from '../../domain/ids.js';
+import { timeOrderedUuid, timeOrderedUuidFloor } from '../../domain/ids.js';
+import type { BreakerState } from '../../domain/pumping-breaker.js';
 import type {
   Account,
   AccountSettings,
@@ -11,7 +12,25 @@ import type {
   DeliveryStatus,
   NewVerification,
 } from '../../domain/types.js';
+import { breakerParams, breakerSql, rowToBreaker } from '../breakers.js';
+import {
+  type ContactRecord,
+  contactSql,
+  type DestinationSignals,
+  numberBlock,
+  prefixEnd,
+  rowToContact,
+  rowToHistory,
+} from '../contacts.js';
 import { SqliteIdempotencyStore } from '../idempotency/sqlite.js';
+import {
+  type AnalyticsQuery,
+  analyticsSql,
+  type Refusal,
+  refusalParams,
+  refusalSql,
+  rowsToAnalytics,
+} from '../insights.js';
 import type {
   AttemptOutcome,
   AttemptTarget,
@@ -61,6 +80,9 @@ export class SqliteStore implements Store {
   private readonly stmts: ReturnType<typeof prepare>;
   private readonly checkpointer: Checkpointer | null;
   private readonly journal: SqliteJournal;
+  private readonly contacts: Record<keyof ReturnType<typeof contactSql>, Statement>;
+  private readonly refusal: Statement;
+  private readonly breakers: Record<keyof ReturnType<typeof breakerSql>, Statement>;
 
   /**
    * `path` is a file path or `:memory:`. `walRestartFrames` (tests) overrides the WAL length past
@@ -82,6 +104,17 @@ export class SqliteStore implements Store {
     this.applyMigrations();
     this.stmts = prepare(this.db);
     this.journal = new SqliteJournal(this.db);
+    const sql = contactSql('sqlite');
+    this.contacts = Object.fromEntries(
+      Object.entries(sql).map(([name, text]) => [name, this.db.prepare(text)]),
+    ) as typeof this.contacts;
+    this.refusal = this.db.prepare(refusalSql('sqlite'));
+    const breakers = breakerSql('sqlite');
+    this.breakers = {
+      get: this.db.prepare(breakers.get),
+      save: this.db.prepare(breakers.save),
+      list: this.db.prepare(breakers.list),
+    };
     const checkpointer = this.checkpointer;
     this.tx = new GroupCommit(this.db, checkpointer ? () => checkpointer.restartPending() : undefined);
     this.idempotency = new SqliteIdempotencyStore(this.db, this.tx);
@@ -371,6 +404,146 @@ export class SqliteStore implements Store {
       (this.stmts.listEvents.all(listEventsParams(filter)) as Array<Record<string, unknown>>).map(
         rowToRecordedEvent,
       ),
+    );
+  }
+
+  analytics(query: AnalyticsQuery) {
+    const sql = analyticsSql('sqlite', query);
+    const all = (text: string) => this.db.prepare(text).all(...sql.params) as Array<Record<string, unknown>>;
+    return this.tx.read(() => rowsToAnalytics(all(sql.buckets), all(sql.ttv), all(sql.refusals)));
+  }
+
+  recordRefusal(refusal: Refusal) {
+    return this.tx.write(() => {
+      this.refusal.run(...refusalParams(refusal, 'sqlite'));
+    }, false);
+  }
+
+  getContact(id: string) {
+    return this.tx.read(() => {
+      const row = this.contacts.get.get(id) as Record<string, unknown> | undefined;
+      return row ? rowToContact(row) : null;
+    });
+  }
+
+  searchContacts(accountId: string, prefix: string, limit: number) {
+    return this.tx.read(() =>
+      (
+        this.contacts.search.all(accountId, prefix, prefixEnd(prefix), limit) as Array<
+          Record<string, unknown>
+        >
+      ).map(rowToContact),
+    );
+  }
+
+  contactHistory(contact: ContactRecord, limit: number) {
+    return this.tx.read(() =>
+      (
+        this.contacts.history.all(contact.destination, contact.accountId, contact.id, limit) as Array<
+          Record<string, unknown>
+        >
+      ).map(rowToHistory),
+    );
+  }
+
+  destinationSignals(
+    accountId: string,
+    test: boolean,
+    destination: string,
+    country: string | null,
+    now: number,
+  ): Promise<DestinationSignals> {
+    return this.tx.read(() => {
+      const mode = test ? 1 : 0;
+      const row = this.contacts.find.get(accountId, destination, mode) as Record<string, unknown> | undefined;
+      const hourAgo = now - 3_600_000;
+      const sendsLastHour = Number(
+        (this.contacts.sendsSince.get(destination, accountId, hourAgo) as { n: number }).n,
+      );
+      const block = numberBlock(destination);
+      const neighboursLastHour = block
+        ? Number(
+            (
+              this.contacts.neighbours.get(
+                accountId,
+                block,
+                prefixEnd(block),
+                destination,
+                hourAgo,
+                mode,
+              ) as {
+                n: number;
+              }
+            ).n,
+          )
+        : 0;
+      const hour = country
+        ? (this.contacts.countryHour.get(accountId, mode, now - (now % 3_600_000) - 3_600_000, country) as {
+            sent: number;
+            verified: number;
+          })
+        : { sent: 0, verified: 0 };
+      return {
+        contact: row ? rowToContact(row) : null,
+        sendsLastHour,
+        neighboursLastHour,
+        countryHour: { sent: Number(hour.sent), verified: Number(hour.verified) },
+      };
+    });
+  }
+
+  setContactBlocked(id: string, block: { reason: string } | null, now: number) {
+    return this.tx.write(() => {
+      if (this.contacts.block.run(block ? now : null, block?.reason ?? null, id).changes === 0) return null;
+      this.contacts.blockEvent.run(
+        timeOrderedUuid(now),
+        block ? 'contact.blocked' : 'contact.unblocked',
+        now,
+        block ? JSON.stringify({ reason: block.reason }) : null,
+        id,
+      );
+      return rowToContact(this.contacts.get.get(id) as Record<string, unknown>);
+    });
+  }
+
+  countryWindow(accountId: string, test: boolean, country: string, now: number) {
+    return this.tx.read(() => {
+      const row = this.contacts.countryHour.get(
+        accountId,
+        test ? 1 : 0,
+        now - (now % 3_600_000) - 3_600_000,
+        country,
+      ) as {
+        sent: number;
+        verified: number;
+      };
+      return { sent: Number(row.sent), verified: Number(row.verified) };
+    });
+  }
+
+  getBreaker(accountId: string, test: boolean, country: string) {
+    return this.tx.read(() => {
+      const row = this.breakers.get.get(accountId, test ? 1 : 0, country) as
+        | Record<string, unknown>
+        | undefined;
+      return row ? rowToBreaker(row) : null;
+    });
+  }
+
+  saveBreaker(state: BreakerState) {
+    return this.tx.write(() => {
+      this.breakers.save.run(...breakerParams(state, 'sqlite'));
+    }, false);
+  }
+
+  listBreakers(filter: { accountId?: string; trippedOnly?: boolean }) {
+    return this.tx.read(() =>
+      (
+        this.breakers.list.all({
+          account: filter.accountId ?? null,
+          trippedOnly: filter.trippedOnly ? 1 : 0,
+        }) as Array<Record<string, unknown>>
+      ).map(rowToBreaker),
     );
   }
 

@@ -1,0 +1,176 @@
+// Runs clients/scenario.json with this library against a running service (see clients/README.md).
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Json;
+using System.Linq;
+using System.Net.Http;
+using System.Runtime.Serialization.Json;
+using System.Text;
+using System.Text.RegularExpressions;
+using System.Threading.Tasks;
+using ContactVerify;
+
+public static class Scenario
+{
+    private static readonly Dictionary<string, string> Vars = new Dictionary<string, string>();
+
+    public static int Main()
+    {
+        return RunAll().GetAwaiter().GetResult();
+    }
+
+    private static async Task<int> RunAll()
+    {
+        var scenario = JsonValue.Parse(File.ReadAllText(Env("CV_SCENARIO")));
+        Vars["lang"] = "csharp";
+        Vars["runId"] = Env("CV_RUN_ID");
+        foreach (var pair in (JsonObject)scenario["vars"]) Vars[pair.Key] = (string)Expand(pair.Value);
+        var clients = new Dictionary<string, ContactVerifyClient>
+        {
+            { "default", new ContactVerifyClient(Env("CV_BASE_URL"), Env("CV_API_KEY")) },
+            { "badKey", new ContactVerifyClient(Env("CV_BASE_URL"), "cv_live_not_a_real_key_000000000000") },
+            { "stub", new ContactVerifyClient(Env("CV_STUB_URL"), Env("CV_API_KEY")) },
+        };
+        var steps = (JsonArray)scenario["steps"];
+        var failed = 0;
+        foreach (var step in steps)
+        {
+            try
+            {
+                await Run(step, clients, (string)scenario["codePattern"]);
+                Console.WriteLine("ok   " + (string)step["name"]);
+            }
+            catch (Exception e)
+            {
+                failed++;
+                Console.WriteLine("FAIL " + (string)step["name"] + ": " + e.Message);
+            }
+        }
+        Console.WriteLine((steps.Count - failed) + " passed, " + failed + " failed");
+        return failed == 0 ? 0 : 1;
+    }
+
+    private static string Env(string name) => Environment.GetEnvironmentVariable(name) ?? throw new Exception(name + " is not set");
+
+    private static JsonValue Expand(JsonValue v)
+    {
+        if (v == null) return null;
+        if (v.JsonType == JsonType.String)
+            return new JsonPrimitive(Regex.Replace((string)v, @"\{(\w+)\}", m => Vars.TryGetValue(m.Groups[1].Value, out var s) ? s : m.Value));
+        if (v is JsonArray a) return new JsonArray(a.Select(Expand));
+        if (v is JsonObject o) return new JsonObject(o.Select(p => new KeyValuePair<string, JsonValue>(p.Key, Expand(p.Value))));
+        return v;
+    }
+
+    private static string Mismatch(JsonValue expected, JsonValue actual, string at)
+    {
+        if (expected is JsonArray e)
+        {
+            if (!(actual is JsonArray a) || a.Count != e.Count) return at + ": expected a list of " + e.Count + ", got " + actual;
+            for (var i = 0; i < e.Count; i++)
+            {
+                var m = Mismatch(e[i], a[i], at + "[" + i + "]");
+                if (m != null) return m;
+            }
+            return null;
+        }
+        if (expected is JsonObject eo)
+        {
+            if (!(actual is JsonObject ao)) return at + ": expected an object, got " + actual;
+            foreach (var p in eo)
+            {
+                var m = Mismatch(p.Value, ao.ContainsKey(p.Key) ? ao[p.Key] : null, at + "." + p.Key);
+                if (m != null) return m;
+            }
+            return null;
+        }
+        return actual != null && expected.ToString() == actual.ToString() ? null : at + ": expected " + expected + ", got " + actual;
+    }
+
+    private static JsonValue Pick(JsonValue data, string path)
+    {
+        foreach (var key in Regex.Replace(path, @"\[(\d+)\]", ".$1").Split('.').Where(k => k.Length > 0))
+            data = data is JsonArray a ? a[int.Parse(key)] : data[key];
+        return data;
+    }
+
+    private static JsonValue AsJson<T>(T value)
+    {
+        using (var stream = new MemoryStream())
+        {
+            new DataContractJsonSerializer(typeof(T)).WriteObject(stream, value);
+            return JsonValue.Parse(Encoding.UTF8.GetString(stream.ToArray()));
+        }
+    }
+
+    private static string Text(JsonValue args, string name) => args.ContainsKey(name) ? (string)args[name] : null;
+
+    private static async Task Run(JsonValue step, Dictionary<string, ContactVerifyClient> clients, string pattern)
+    {
+        var client = clients[step.ContainsKey("client") ? (string)step["client"] : "default"];
+        var args = Expand(step.ContainsKey("args") ? step["args"] : new JsonObject());
+        var expect = step.ContainsKey("expect") ? step["expect"] : new JsonObject();
+        int? retries = step.ContainsKey("retries") ? (int?)(int)step["retries"] : null;
+        JsonValue answer;
+        try
+        {
+            switch ((string)step["op"])
+            {
+                case "health":
+                    answer = AsJson(await client.HealthAsync(retries));
+                    break;
+                case "sendCode":
+                    var request = new SendRequest
+                    {
+                        Channel = Text(args, "channel"), Email = Text(args, "email"), Phone = Text(args, "phone"),
+                        Country = Text(args, "country"), DeliveryType = Text(args, "deliveryType"),
+                        Purpose = Text(args, "purpose"), CustomMessage = Text(args, "customMessage"),
+                    };
+                    if (args.ContainsKey("channels"))
+                    {
+                        request.Channels = ((JsonArray)args["channels"]).Select(c => (string)c).ToList();
+                        answer = AsJson(await client.SendCodeDualAsync(request, maxRetries: retries));
+                    }
+                    else answer = AsJson(await client.SendCodeAsync(request, maxRetries: retries));
+                    break;
+                case "verifyCode":
+                    answer = AsJson(await client.VerifyCodeAsync(Text(args, "requestId"), Text(args, "otpCode"), retries));
+                    break;
+                default:
+                    answer = await OutboxCode(Text(args, "to"), pattern);
+                    break;
+            }
+        }
+        catch (ContactVerifyException e)
+        {
+            if (!expect.ContainsKey("error")) throw;
+            var want = expect["error"];
+            if (e.Status != (int)want["status"] || e.Code != (string)want["code"])
+                throw new Exception("expected " + want["status"] + " " + want["code"] + ", got " + e.Status + " " + e.Code);
+            if (want.ContainsKey("retryAfterAtLeast") && (e.RetryAfter ?? 0) < (int)want["retryAfterAtLeast"])
+                throw new Exception("expected RetryAfter >= " + want["retryAfterAtLeast"]);
+            return;
+        }
+        if (expect.ContainsKey("error")) throw new Exception("expected " + expect["error"]["code"] + ", got an answer");
+        if (expect.ContainsKey("ok"))
+        {
+            var m = Mismatch(Expand(expect["ok"]), answer, "data");
+            if (m != null) throw new Exception(m);
+        }
+        if (step.ContainsKey("save"))
+            foreach (var p in (JsonObject)step["save"]) Vars[p.Key] = (string)Pick(answer, (string)p.Value);
+    }
+
+    private static async Task<JsonValue> OutboxCode(string to, string pattern)
+    {
+        using (var http = new HttpClient())
+        {
+            http.DefaultRequestHeaders.TryAddWithoutValidation("Authorization", "Bearer " + Env("CV_ADMIN_TOKEN"));
+            var items = (JsonArray)JsonValue.Parse(await http.GetStringAsync(Env("CV_BASE_URL") + "/v1/admin/outbox?to=" + Uri.EscapeDataString(to)))["data"];
+            var match = Regex.Match(items.Count > 0 ? (string)items[0]["text"] : "", pattern);
+            if (!match.Success) throw new Exception("no code in the outbox for " + to);
+            return new JsonObject(new KeyValuePair<string, JsonValue>("code", match.Groups[1].Value));
+        }
+    }
+}

@@ -1,0 +1,3 @@
+module github.com/contact-verify/contact-verify-go
+
+go 1.19

@@ -1,0 +1,108 @@
+# frozen_string_literal: true
+
+# Runs clients/scenario.json with this library against a running service (see clients/README.md).
+$LOAD_PATH.unshift(File.join(__dir__, "lib"))
+require "contact_verify"
+
+scenario = JSON.parse(File.read(ENV.fetch("CV_SCENARIO")))
+vars = { "lang" => "ruby", "runId" => ENV.fetch("CV_RUN_ID") }
+expand = lambda do |v|
+  case v
+  when String then v.gsub(/\{(\w+)\}/) { vars.fetch(Regexp.last_match(1), Regexp.last_match(0)) }
+  when Array then v.map { |e| expand.call(e) }
+  when Hash then v.transform_values { |e| expand.call(e) }
+  else v
+  end
+end
+scenario["vars"].each { |k, v| vars[k] = expand.call(v) }
+
+base = ENV.fetch("CV_BASE_URL")
+clients = {
+  "default" => ContactVerify::Client.new(base_url: base, api_key: ENV.fetch("CV_API_KEY")),
+  "badKey" => ContactVerify::Client.new(base_url: base, api_key: "cv_live_not_a_real_key_000000000000"),
+  "stub" => ContactVerify::Client.new(base_url: ENV.fetch("CV_STUB_URL"), api_key: ENV.fetch("CV_API_KEY"))
+}
+
+camel = ->(name) { name.to_s.gsub(/_([a-z])/) { Regexp.last_match(1).upcase } }
+as_json = lambda do |v|
+  case v
+  when Struct then v.to_h.to_h { |k, e| [camel.call(k), as_json.call(e)] }
+  when Array then v.map { |e| as_json.call(e) }
+  else v
+  end
+end
+
+mismatch = lambda do |expected, actual, at|
+  case expected
+  when Array
+    return "#{at}: expected a list of #{expected.size}, got #{actual.inspect}" unless actual.is_a?(Array) && actual.size == expected.size
+
+    expected.each_with_index.map { |e, i| mismatch.call(e, actual[i], "#{at}[#{i}]") }.compact.first
+  when Hash
+    return "#{at}: expected an object, got #{actual.inspect}" unless actual.is_a?(Hash)
+
+    expected.map { |k, e| mismatch.call(e, actual[k], "#{at}.#{k}") }.compact.first
+  else
+    expected == actual ? nil : "#{at}: expected #{expected.inspect}, got #{actual.inspect}"
+  end
+end
+
+pick = lambda do |data, path|
+  path.gsub(/\[(\d+)\]/, '.\1').split(".").reject(&:empty?).reduce(data) do |v, key|
+    v.is_a?(Array) ? v[key.to_i] : v[key]
+  end
+end
+
+outbox_code = lambda do |to|
+  uri = URI("#{base}/v1/admin/outbox?to=#{URI.encode_www_form_component(to)}")
+  request = Net::HTTP::Get.new(uri)
+  request["Authorization"] = "Bearer #{ENV.fetch('CV_ADMIN_TOKEN')}"
+  items = JSON.parse(Net::HTTP.start(uri.host, uri.port) { |http| http.request(request) }.body)["data"]
+  match = Regexp.new(scenario["codePattern"]).match(items.first&.fetch("text").to_s)
+  raise "no code in the outbox for #{to}" unless match
+
+  { "code" => match[1] }
+end
+
+failed = 0
+scenario["steps"].each do |step|
+  client = clients[step["client"] || "default"]
+  args = expand.call(step["args"] || {})
+  expect = step["expect"] || {}
+  begin
+    begin
+      data = case step["op"]
+             when "health" then client.health(max_retries: step["retries"])
+             when "sendCode"
+               client.send_code(channel: args["channel"], channels: args["channels"], email: args["email"],
+                                phone: args["phone"], country: args["country"], delivery_type: args["deliveryType"],
+                                purpose: args["purpose"], custom_message: args["customMessage"],
+                                max_retries: step["retries"])
+             when "verifyCode"
+               client.verify_code(request_id: args["requestId"], otp_code: args["otpCode"], max_retries: step["retries"])
+             else outbox_code.call(args["to"])
+             end
+    rescue ContactVerify::Error => e
+      want = expect["error"] or raise
+      raise "expected #{want['status']} #{want['code']}, got #{e.status} #{e.code}" unless [e.status, e.code] == [want["status"], want["code"]]
+      raise "expected retry_after >= #{want['retryAfterAtLeast']}" if want["retryAfterAtLeast"] && (e.retry_after || 0) < want["retryAfterAtLeast"]
+
+      puts "ok   #{step['name']}"
+      next
+    end
+    raise "expected #{expect['error']['code']}, got an answer" if expect["error"]
+
+    answer = as_json.call(data)
+    if expect.key?("ok")
+      m = mismatch.call(expand.call(expect["ok"]), answer, "data")
+      raise m if m
+    end
+    (step["save"] || {}).each { |name, path| vars[name] = pick.call(answer, path).to_s }
+    puts "ok   #{step['name']}"
+  rescue StandardError => e
+    failed += 1
+    puts "FAIL #{step['name']}: #{e.message}"
+  end
+end
+puts "#{scenario['steps'].size - failed} passed, #{failed} failed"
+exit(failed.zero? ? 0 : 1)

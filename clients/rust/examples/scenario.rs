@@ -1,0 +1,187 @@
+//! Runs clients/scenario.json with this library against a running service (see clients/README.md).
+
+use contact_verify::{Client, SendRequest};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::env;
+
+fn var(name: &str) -> String {
+    env::var(name).unwrap_or_else(|_| panic!("{} is not set", name))
+}
+
+fn expand(v: &Value, vars: &HashMap<String, String>) -> Value {
+    match v {
+        Value::String(s) => {
+            let mut out = String::new();
+            let mut rest = s.as_str();
+            while let Some(open) = rest.find('{') {
+                out.push_str(&rest[..open]);
+                match rest[open..].find('}') {
+                    Some(close) => {
+                        let name = &rest[open + 1..open + close];
+                        match vars.get(name) {
+                            Some(value) => out.push_str(value),
+                            None => out.push_str(&rest[open..=open + close]),
+                        }
+                        rest = &rest[open + close + 1..];
+                    }
+                    None => {
+                        out.push_str(&rest[open..]);
+                        rest = "";
+                    }
+                }
+            }
+            out.push_str(rest);
+            Value::String(out)
+        }
+        Value::Array(a) => Value::Array(a.iter().map(|e| expand(e, vars)).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, e)| (k.clone(), expand(e, vars))).collect()),
+        other => other.clone(),
+    }
+}
+
+fn mismatch(expected: &Value, actual: &Value, at: &str) -> Option<String> {
+    match expected {
+        Value::Array(e) => match actual {
+            Value::Array(a) if a.len() == e.len() => {
+                e.iter().zip(a).enumerate().find_map(|(i, (x, y))| mismatch(x, y, &format!("{}[{}]", at, i)))
+            }
+            _ => Some(format!("{}: expected a list of {}, got {}", at, e.len(), actual)),
+        },
+        Value::Object(e) => match actual {
+            Value::Object(a) => e
+                .iter()
+                .find_map(|(k, x)| mismatch(x, a.get(k).unwrap_or(&Value::Null), &format!("{}.{}", at, k))),
+            _ => Some(format!("{}: expected an object, got {}", at, actual)),
+        },
+        _ if expected == actual => None,
+        _ => Some(format!("{}: expected {}, got {}", at, expected, actual)),
+    }
+}
+
+fn pick<'a>(data: &'a Value, path: &str) -> &'a Value {
+    path.replace('[', ".").replace(']', "").split('.').filter(|k| !k.is_empty()).fold(data, |v, key| {
+        match key.parse::<usize>() {
+            Ok(i) if v.is_array() => &v[i],
+            _ => &v[key],
+        }
+    })
+}
+
+/// The first run of the pattern `\b(\d{4,10})\b`: digits between non-digits.
+fn find_code(text: &str) -> Option<String> {
+    text.split(|c: char| !c.is_ascii_digit()).find(|run| (4..=10).contains(&run.len())).map(str::to_string)
+}
+
+fn outbox_code(to: &str) -> Result<Value, String> {
+    let url = format!("{}/v1/admin/outbox", var("CV_BASE_URL"));
+    let body: Value = ureq::get(&url)
+        .query("to", to)
+        .set("Authorization", &format!("Bearer {}", var("CV_ADMIN_TOKEN")))
+        .call()
+        .map_err(|e| e.to_string())?
+        .into_json()
+        .map_err(|e| e.to_string())?;
+    let text = body["data"][0]["text"].as_str().unwrap_or("");
+    find_code(text).map(|code| json!({ "code": code })).ok_or_else(|| format!("no code in the outbox for {}", to))
+}
+
+fn text(args: &Value, name: &str) -> Option<String> {
+    args.get(name).and_then(Value::as_str).map(str::to_string)
+}
+
+fn run(step: &Value, clients: &HashMap<&str, Client>, vars: &mut HashMap<String, String>) -> Result<(), String> {
+    let client = &clients[step["client"].as_str().unwrap_or("default")];
+    let args = expand(step.get("args").unwrap_or(&json!({})), vars);
+    let expect = step.get("expect").cloned().unwrap_or(json!({}));
+    let retries = step["retries"].as_u64().map(|r| r as u32);
+    let result: Result<Value, contact_verify::Error> = match step["op"].as_str().unwrap_or("") {
+        "health" => client.health(retries),
+        "sendCode" => {
+            let request = SendRequest {
+                channel: text(&args, "channel"),
+                channels: args
+                    .get("channels")
+                    .and_then(Value::as_array)
+                    .map(|list| list.iter().filter_map(Value::as_str).map(str::to_string).collect()),
+                email: text(&args, "email"),
+                phone: text(&args, "phone"),
+                country: text(&args, "country"),
+                delivery_type: text(&args, "deliveryType"),
+                purpose: text(&args, "purpose"),
+                custom_message: text(&args, "customMessage"),
+            };
+            if request.channels.is_some() {
+                client.send_code_dual(&request, retries).map(|e| serde_json::to_value(e).unwrap())
+            } else {
+                client.send_code(&request, retries).map(|e| serde_json::to_value(e).unwrap())
+            }
+        }
+        "verifyCode" => client
+            .verify_code(&text(&args, "requestId").unwrap_or_default(), &text(&args, "otpCode").unwrap_or_default(), retries)
+            .map(|r| serde_json::to_value(r).unwrap()),
+        _ => return save(step, &outbox_code(&text(&args, "to").unwrap_or_default())?, vars),
+    };
+    match (result, expect.get("error")) {
+        (Err(err), Some(want)) => {
+            if Some(err.status as u64) != want["status"].as_u64() || Some(err.code.as_str()) != want["code"].as_str() {
+                return Err(format!("expected {} {}, got {} {}", want["status"], want["code"], err.status, err.code));
+            }
+            if let Some(least) = want["retryAfterAtLeast"].as_u64() {
+                if err.retry_after.unwrap_or(0) < least {
+                    return Err(format!("expected retry_after >= {}, got {:?}", least, err.retry_after));
+                }
+            }
+            Ok(())
+        }
+        (Err(err), None) => Err(err.to_string()),
+        (Ok(_), Some(want)) => Err(format!("expected {}, got an answer", want["code"])),
+        (Ok(answer), None) => {
+            if let Some(ok) = expect.get("ok") {
+                if let Some(m) = mismatch(&expand(ok, vars), &answer, "data") {
+                    return Err(m);
+                }
+            }
+            save(step, &answer, vars)
+        }
+    }
+}
+
+fn save(step: &Value, answer: &Value, vars: &mut HashMap<String, String>) -> Result<(), String> {
+    if let Some(save) = step.get("save").and_then(Value::as_object) {
+        for (name, path) in save {
+            let value = pick(answer, path.as_str().unwrap_or(""));
+            vars.insert(name.clone(), value.as_str().map(str::to_string).unwrap_or_else(|| value.to_string()));
+        }
+    }
+    Ok(())
+}
+
+fn main() {
+    let scenario: Value = serde_json::from_str(&std::fs::read_to_string(var("CV_SCENARIO")).unwrap()).unwrap();
+    let mut vars: HashMap<String, String> = HashMap::new();
+    vars.insert("lang".into(), "rust".into());
+    vars.insert("runId".into(), var("CV_RUN_ID"));
+    for (k, v) in scenario["vars"].as_object().unwrap() {
+        let value = expand(v, &vars);
+        vars.insert(k.clone(), value.as_str().unwrap_or("").to_string());
+    }
+    let mut clients = HashMap::new();
+    clients.insert("default", Client::new(&var("CV_BASE_URL"), &var("CV_API_KEY")));
+    clients.insert("badKey", Client::new(&var("CV_BASE_URL"), "cv_live_not_a_real_key_000000000000"));
+    clients.insert("stub", Client::new(&var("CV_STUB_URL"), &var("CV_API_KEY")));
+    let steps = scenario["steps"].as_array().unwrap();
+    let mut failed = 0;
+    for step in steps {
+        let name = step["name"].as_str().unwrap_or("");
+        match run(step, &clients, &mut vars) {
+            Ok(()) => println!("ok   {}", name),
+            Err(why) => {
+                failed += 1;
+                println!("FAIL {}: {}", name, why);
+            }
+        }
+    }
+    println!("{} passed, {} failed", steps.len() - failed, failed);
+    std::process::exit(if failed == 0 { 0 } else { 1 });
+}

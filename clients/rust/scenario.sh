@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds the Rust client offline from Debian's crates (/usr/share/cargo/registry) and runs the
+# shared scenario with it.
+set -euo pipefail
+cd "$(dirname "$0")"
+command -v cargo >/dev/null || { echo "cargo not found"; exit 77; }
+[ -d /usr/share/cargo/registry ] || { echo "Debian's librust-*-dev crates are not installed"; exit 77; }
+export CARGO_HOME="$PWD/target/cargo-home"
+mkdir -p "$CARGO_HOME"
+cat > "$CARGO_HOME/config.toml" <<'TOML'
+[source.crates-io]
+replace-with = "debian"
+[source.debian]
+directory = "/usr/share/cargo/registry"
+[net]
+offline = true
+TOML
+cargo build --quiet --offline --example scenario
+exec target/debug/examples/scenario

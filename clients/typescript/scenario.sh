@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Builds the TypeScript client and runs the shared scenario with it (see clients/README.md).
+set -euo pipefail
+cd "$(dirname "$0")"
+command -v node >/dev/null || { echo "node not found"; exit 77; }
+node ../../node_modules/typescript/bin/tsc -p tsconfig.json
+exec node --import tsx scenario.ts

@@ -1,0 +1,107 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { DestinationSignals } from '../store/contacts.js';
+import type { Channel } from './types.js';
+
+/** One reason behind a risk score. */
+export interface RiskSignal {
+  name: string;
+  weight: number;
+  detail: string;
+}
+
+export interface RiskAssessment {
+  score: number;
+  level: 'low' | 'medium' | 'high';
+  signals: RiskSignal[];
+}
+
+/** Where the score's signals come from at send time (the store answers it). */
+export interface RiskSignalSource {
+  destinationSignals(
+    accountId: string,
+    test: boolean,
+    destination: string,
+    country: string | null,
+    now: number,
+  ): Promise<DestinationSignals>;
+}
+
+export interface RiskInput {
+  channel: Channel;
+  destination: string;
+  /** The country the request named, if any. */
+  country: string | null;
+  signals: DestinationSignals;
+}
+
+/** The facts libphonenumber-js knows of a number: its type and the country its range is in. */
+export function numberFacts(e164: string): { type: string | null; country: string | null } {
+  const parsed = parsePhoneNumberFromString(e164);
+  return { type: parsed?.getType() ?? null, country: parsed?.country ?? null };
+}
+
+/**
+ * The risk of one send, 0–100, from what is known of its destination: a pure function of the
+ * signals, so each weight is tested on its own. Scores add up and stop at 100; below 30 is low,
+ * below 60 medium, else high.
+ */
+export function assessRisk(input: RiskInput): RiskAssessment {
+  const { signals } = input;
+  const found: RiskSignal[] = [];
+  const add = (name: string, weight: number, detail: string) => found.push({ name, weight, detail });
+
+  if (signals.sendsLastHour >= 3)
+    add(
+      'destination_velocity',
+      Math.min(30, 10 * (signals.sendsLastHour - 2)),
+      `${signals.sendsLastHour} sends to it in the last hour`,
+    );
+  const contact = signals.contact;
+  if (contact) {
+    const unconverted = contact.counts.sends - contact.counts.verified;
+    if (unconverted >= 3)
+      add(
+        'unconverted_sends',
+        Math.min(25, 5 * unconverted),
+        `${unconverted} of ${contact.counts.sends} sends never verified`,
+      );
+    const guesses = contact.counts.wrongCodes + contact.counts.verified;
+    if (contact.counts.wrongCodes >= 3 && contact.counts.wrongCodes / guesses > 0.5)
+      add(
+        'wrong_code_ratio',
+        20,
+        `${contact.counts.wrongCodes} wrong codes against ${contact.counts.verified} verified`,
+      );
+  }
+  if (input.channel !== 'EMAIL') {
+    const facts = numberFacts(input.destination);
+    if (facts.type === 'VOIP') add('number_type', 20, 'a VOIP number');
+    else if (facts.type === 'TOLL_FREE') add('number_type', 25, 'a toll-free number');
+    else if (facts.type === null || facts.type === 'UNKNOWN')
+      add('number_type', 10, 'a number of unknown type');
+    if (input.country && facts.country && facts.country !== input.country)
+      add(
+        'country_mismatch',
+        15,
+        `the request says ${input.country}, the number's range is in ${facts.country}`,
+      );
+    if (signals.neighboursLastHour >= 3)
+      add(
+        'prefix_burst',
+        Math.min(35, 7 * signals.neighboursLastHour),
+        `${signals.neighboursLastHour} other numbers of the same block were first seen in the last hour`,
+      );
+    const { sent, verified } = signals.countryHour;
+    if (sent >= 20 && verified / sent < 0.2)
+      add(
+        'country_conversion',
+        25,
+        `${verified} of ${sent} codes to ${input.country ?? 'this country'} verified this hour`,
+      );
+  }
+  const score = Math.min(
+    100,
+    found.reduce((sum, s) => sum + s.weight, 0),
+  );
+  return { score, level: score < 30 ? 'low' : score < 60 ? 'medium' : 'high', signals: found };
+}

@@ -1,0 +1,132 @@
+import type { Channel, DeliveryStatus, VerificationStatus } from '../domain/types.js';
+
+/** Contacts as the store keeps them (migration 020), and the SQL both dialects share. */
+
+export interface ContactRecord {
+  id: string;
+  accountId: string;
+  test: boolean;
+  destination: string;
+  channel: Channel;
+  masked: string;
+  firstSeen: number;
+  lastSeen: number;
+  counts: { sends: number; verified: number; failed: number; wrongCodes: number };
+  blocked: { at: number; reason: string | null } | null;
+  /** The last risk assessment (JSON text), or null. */
+  risk: string | null;
+}
+
+/** One request of a contact's history: never its code. */
+export interface ContactHistoryEntry {
+  requestId: string;
+  channel: Channel;
+  status: VerificationStatus;
+  purpose: string | null;
+  provider: string | null;
+  deliveryStatus: DeliveryStatus;
+  createdAt: number;
+  expiresAt: number;
+  verifiedAt: number | null;
+  risk: string | null;
+}
+
+/** What the risk score reads of a destination at send time. */
+export interface DestinationSignals {
+  contact: ContactRecord | null;
+  /** Sends to it in the last hour. */
+  sendsLastHour: number;
+  /** Other contacts of the account first seen in the last hour within the same number block. */
+  neighboursLastHour: number;
+  /** The account's SMS/WhatsApp sends and verifications for this country and mode in the current and the previous clock hour. */
+  countryHour: { sent: number; verified: number };
+}
+
+const num = (v: unknown) => Number(v ?? 0);
+const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+export const rowToContact = (r: Record<string, unknown>): ContactRecord => ({
+  id: String(r.id),
+  accountId: String(r.account_id),
+  test: r.test === true || r.test === 1,
+  destination: String(r.destination),
+  channel: r.channel as Channel,
+  masked: String(r.masked),
+  firstSeen: num(r.first_seen),
+  lastSeen: num(r.last_seen),
+  counts: {
+    sends: num(r.sends),
+    verified: num(r.verified),
+    failed: num(r.failed),
+    wrongCodes: num(r.wrong_codes),
+  },
+  blocked:
+    r.blocked_at === null || r.blocked_at === undefined
+      ? null
+      : { at: num(r.blocked_at), reason: r.blocked_reason === null ? null : String(r.blocked_reason) },
+  risk: r.risk === null || r.risk === undefined ? null : String(r.risk),
+});
+
+export const rowToHistory = (r: Record<string, unknown>): ContactHistoryEntry => ({
+  requestId: String(r.id),
+  channel: r.channel as Channel,
+  status: r.status as VerificationStatus,
+  purpose: r.purpose === null ? null : String(r.purpose),
+  provider: r.provider === null ? null : String(r.provider),
+  deliveryStatus: r.delivery_status as DeliveryStatus,
+  createdAt: num(r.created_at),
+  expiresAt: num(r.expires_at),
+  verifiedAt: r.verified_at === null ? null : num(r.verified_at),
+  risk: r.risk === null || r.risk === undefined ? null : String(r.risk),
+});
+
+/** The number block a phone number belongs to (all but its last two digits), for the burst signal. */
+export const numberBlock = (destination: string) =>
+  destination.startsWith('+') && destination.length > 6 ? destination.slice(0, -2) : null;
+
+/** The contacts SQL of one dialect (`?` placeholders numbered for PostgreSQL). */
+export function contactSql(dialect: 'sqlite' | 'postgres') {
+  const fix = dialect === 'postgres' ? numbered : (s: string) => s;
+  const cast = (type: string) => (dialect === 'postgres' ? `?::${type}` : '?');
+  const bool = (column: string) => (dialect === 'postgres' ? `${column} = ?::boolean` : `${column} = ?`);
+  return {
+    get: fix('SELECT * FROM contacts WHERE id = ?'),
+    find: fix(`SELECT * FROM contacts WHERE account_id = ? AND destination = ? AND ${bool('test')}`),
+    // Prefix search: a range on the destination within one account (index contacts_destination).
+    search: fix(
+      `SELECT * FROM contacts WHERE account_id = ? AND destination >= ? AND destination < ?
+       ORDER BY destination, test LIMIT ?`,
+    ),
+    // By destination (its index) rather than contact_id, which has none of its own.
+    history: fix(
+      `SELECT id, channel, status, purpose, provider, delivery_status, created_at, expires_at, verified_at, risk
+       FROM verifications WHERE destination = ? AND account_id = ? AND contact_id = ?
+       ORDER BY id DESC LIMIT ?`,
+    ),
+    sendsSince: fix(
+      `SELECT count(*) AS n FROM verifications WHERE destination = ? AND account_id = ? AND created_at > ?`,
+    ),
+    neighbours: fix(
+      `SELECT count(*) AS n FROM contacts WHERE account_id = ? AND destination >= ? AND destination < ?
+         AND destination <> ? AND first_seen > ? AND ${bool('test')}`,
+    ),
+    countryHour: fix(
+      `SELECT coalesce(sum(sent), 0) AS sent, coalesce(sum(verified), 0) AS verified FROM analytics_hourly
+       WHERE account_id = ? AND ${bool('test')} AND hour >= ? AND country = ? AND channel IN ('SMS', 'WHATSAPP')`,
+    ),
+    block: fix('UPDATE contacts SET blocked_at = ?, blocked_reason = ? WHERE id = ?'),
+    setRisk: fix('UPDATE contacts SET risk = ? WHERE id = ?'),
+    // The block's event, from the contact row just changed (same transaction).
+    blockEvent: fix(
+      `INSERT INTO events (id, account_id, test, type, channel, to_masked, contact_id, created_at, data)
+       SELECT ${cast('text')}, account_id, test, ${cast('text')}, channel, masked, id, ${cast('bigint')},
+         ${cast('jsonb')} FROM contacts WHERE id = ?`,
+    ),
+  };
+}
+
+/** The end of a prefix range: every string that starts with `prefix` sorts below it. */
+export const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;

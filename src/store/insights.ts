@@ -1,0 +1,157 @@
+import type { Channel } from '../domain/types.js';
+
+/**
+ * What the analytics API and the contact profiles read, and the refusals they count: the
+ * tables folded from the journal (migration 020). SQL shared by both dialects, with `?`
+ * placeholders turned into `$n` for PostgreSQL.
+ */
+
+export const GROUP_BY = ['channel', 'country', 'purpose', 'provider'] as const;
+export type GroupBy = (typeof GROUP_BY)[number];
+
+export interface AnalyticsQuery {
+  /** Absent: every account. */
+  accountId?: string;
+  test: boolean;
+  /** Epoch ms, inclusive; `to` exclusive. Both are rounded down to the hour. */
+  from: number;
+  to: number;
+  intervalMs: number;
+  groupBy?: GroupBy;
+}
+
+/** One bucket's sums; `group` is '' when not grouped or when the request had no value. */
+export interface BucketSums {
+  start: number;
+  group: string;
+  sent: number;
+  delivered: number;
+  undelivered: number;
+  verified: number;
+  failed: number;
+  expired: number;
+  canceled: number;
+  wrongCodes: number;
+}
+
+export interface AnalyticsRows {
+  buckets: BucketSums[];
+  /** Histogram of seconds-to-verify per bucket: counts per bin (see src/domain/analytics.ts). */
+  ttv: Array<{ start: number; group: string; bin: number; count: number }>;
+  refusals: Array<{ start: number; group: string; reason: string; count: number }>;
+}
+
+/** A send refused before a request existed (rate limit, risk, blocked contact, breaker). */
+export interface Refusal {
+  accountId: string;
+  test: boolean;
+  at: number;
+  channel: Channel;
+  country: string | null;
+  purpose: string | null;
+  /** `limit:<name>`, `risk`, `blocked` or `breaker`. */
+  reason: string;
+}
+
+const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+/** The three reads of one analytics query, with their parameters. */
+export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) {
+  // PostgreSQL cannot tell the type of a parameter that is only tested for NULL.
+  const fix = (sql: string) =>
+    dialect === 'postgres' ? numbered(sql).replace('$1 IS NULL', '$1::text IS NULL') : sql;
+  // groupBy is one of GROUP_BY (checked by the route's schema), never free text.
+  const group = (table: 'hourly' | 'refusals') =>
+    !q.groupBy ? "''" : table === 'refusals' && q.groupBy === 'provider' ? "''" : q.groupBy;
+  const account = q.accountId ?? null;
+  const params = [
+    account,
+    account,
+    dialect === 'sqlite' ? (q.test ? 1 : 0) : q.test,
+    q.from - (q.from % (q.intervalMs % 86_400_000 === 0 ? 86_400_000 : 3_600_000)),
+    q.to,
+  ];
+  // Days are read from the daily twins (24 times fewer rows); refusals are few enough by the hour.
+  const daily = q.intervalMs % 86_400_000 === 0;
+  const sums = daily ? 'analytics_daily' : 'analytics_hourly';
+  const ttv = daily ? 'analytics_ttv_daily' : 'analytics_ttv';
+  const time = daily ? 'day' : 'hour';
+  const start = (column: string) => `(${column} - ${column} % ${Math.trunc(q.intervalMs)})`;
+  const whereOf = (column: string) =>
+    `(? IS NULL OR account_id = ?) AND test = ? AND ${column} >= ? AND ${column} < ?`;
+  const cast = dialect === 'postgres' ? '::bigint' : '';
+  return {
+    params,
+    buckets: fix(
+      `SELECT ${start(time)} AS start, ${group('hourly')} AS grp, sum(sent)${cast} AS sent, sum(delivered)${cast} AS delivered,
+         sum(undelivered)${cast} AS undelivered, sum(verified)${cast} AS verified, sum(failed)${cast} AS failed,
+         sum(expired)${cast} AS expired, sum(canceled)${cast} AS canceled, sum(wrong_codes)${cast} AS wrong_codes
+       FROM ${sums} WHERE ${whereOf(time)}
+       GROUP BY 1, 2 ORDER BY 1, 2`,
+    ),
+    ttv: fix(
+      `SELECT ${start(time)} AS start, ${group('hourly')} AS grp, bin, sum(count)${cast} AS count
+       FROM ${ttv} WHERE ${whereOf(time)} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    ),
+    refusals: fix(
+      `SELECT ${start('hour')} AS start, ${group('refusals')} AS grp, reason, sum(count)${cast} AS count
+       FROM analytics_refusals WHERE ${whereOf('hour')} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    ),
+  };
+}
+
+const num = (v: unknown) => Number(v ?? 0);
+
+export function rowsToAnalytics(
+  buckets: Array<Record<string, unknown>>,
+  ttv: Array<Record<string, unknown>>,
+  refusals: Array<Record<string, unknown>>,
+): AnalyticsRows {
+  return {
+    buckets: buckets.map((r) => ({
+      start: num(r.start),
+      group: String(r.grp ?? ''),
+      sent: num(r.sent),
+      delivered: num(r.delivered),
+      undelivered: num(r.undelivered),
+      verified: num(r.verified),
+      failed: num(r.failed),
+      expired: num(r.expired),
+      canceled: num(r.canceled),
+      wrongCodes: num(r.wrong_codes),
+    })),
+    ttv: ttv.map((r) => ({
+      start: num(r.start),
+      group: String(r.grp ?? ''),
+      bin: num(r.bin),
+      count: num(r.count),
+    })),
+    refusals: refusals.map((r) => ({
+      start: num(r.start),
+      group: String(r.grp ?? ''),
+      reason: String(r.reason),
+      count: num(r.count),
+    })),
+  };
+}
+
+/** Counts one refusal in its hour's bucket. */
+export function refusalSql(dialect: 'sqlite' | 'postgres'): string {
+  const sql = `INSERT INTO analytics_refusals AS r (account_id, test, hour, channel, country, purpose, reason, count)
+    VALUES (?, ?, ?, ?, ?, ?, ?, 1)
+    ON CONFLICT (account_id, test, hour, channel, country, purpose, reason) DO UPDATE SET count = r.count + 1`;
+  return dialect === 'postgres' ? numbered(sql) : sql;
+}
+
+export const refusalParams = (r: Refusal, dialect: 'sqlite' | 'postgres') => [
+  r.accountId,
+  dialect === 'sqlite' ? (r.test ? 1 : 0) : r.test,
+  r.at - (r.at % 3_600_000),
+  r.channel,
+  r.country ?? '',
+  r.purpose ?? '',
+  r.reason,
+];

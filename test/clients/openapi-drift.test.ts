@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { documentText, openApiDocument } from '../../scripts/openapi-document.js';
+import { typesFor } from '../../scripts/openapi-types.js';
+
+const committed = (path: string) => readFileSync(new URL(`../../clients/${path}`, import.meta.url), 'utf8');
+
+describe('the clients follow the OpenAPI document', () => {
+  it('clients/openapi.json and the TypeScript types are what the service answers now', async () => {
+    const doc = await openApiDocument();
+    const hint = 'the API changed: run `npm run clients:openapi` and commit the result';
+    expect(committed('openapi.json'), hint).toBe(documentText(doc));
+    expect(committed('typescript/src/schema.d.ts'), hint).toBe(await typesFor(doc));
+  });
+});

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { assessRisk, type RiskInput } from '../../src/domain/risk.js';
+import type { ContactRecord, DestinationSignals } from '../../src/store/contacts.js';
+
+/** A send with nothing against it: a UK mobile, named GB, first seen now, a healthy hour. */
+const quiet = (overrides: Partial<DestinationSignals> = {}, input: Partial<RiskInput> = {}): RiskInput => ({
+  channel: 'SMS',
+  destination: '+447400123456',
+  country: 'GB',
+  signals: {
+    contact: null,
+    sendsLastHour: 0,
+    neighboursLastHour: 0,
+    countryHour: { sent: 0, verified: 0 },
+    ...overrides,
+  },
+  ...input,
+});
+
+const contact = (counts: Partial<ContactRecord['counts']>): ContactRecord => ({
+  id: 'c1',
+  accountId: 'acc',
+  test: false,
+  destination: '+447400123456',
+  channel: 'SMS',
+  masked: '+4*******3456',
+  firstSeen: 0,
+  lastSeen: 0,
+  counts: { sends: 0, verified: 0, failed: 0, wrongCodes: 0, ...counts },
+  blocked: null,
+  risk: null,
+});
+
+const signalNames = (input: RiskInput) => assessRisk(input).signals.map((s) => s.name);
+
+describe('risk score', () => {
+  it('is 0 and low for a quiet send', () => {
+    expect(assessRisk(quiet())).toEqual({ score: 0, level: 'low', signals: [] });
+  });
+
+  it('rises with the destination’s send velocity', () => {
+    expect(assessRisk(quiet({ sendsLastHour: 5 })).score).toBeGreaterThan(0);
+    expect(signalNames(quiet({ sendsLastHour: 5 }))).toEqual(['destination_velocity']);
+  });
+
+  it('rises with the destination’s unconverted sends', () => {
+    expect(signalNames(quiet({ contact: contact({ sends: 6, verified: 1 }) }))).toEqual([
+      'unconverted_sends',
+    ]);
+  });
+
+  it('rises with the destination’s wrong-code ratio', () => {
+    expect(signalNames(quiet({ contact: contact({ sends: 2, verified: 1, wrongCodes: 4 }) }))).toEqual([
+      'wrong_code_ratio',
+    ]);
+  });
+
+  it('rises for a VOIP, a toll-free and an unknown-type number', () => {
+    expect(assessRisk(quiet({}, { destination: '+445612345678' })).signals).toEqual([
+      { name: 'number_type', weight: 20, detail: 'a VOIP number' },
+    ]);
+    expect(assessRisk(quiet({}, { destination: '+18005550123', country: 'US' })).signals[0]).toMatchObject({
+      name: 'number_type',
+      weight: 25,
+    });
+    expect(signalNames(quiet({}, { destination: '+999123' }))).toContain('number_type');
+  });
+
+  it('rises when the country disagrees with the number', () => {
+    expect(signalNames(quiet({}, { country: 'GG' }))).toEqual(['country_mismatch']);
+  });
+
+  it('rises on a burst of consecutive numbers of one block', () => {
+    expect(signalNames(quiet({ neighboursLastHour: 8 }))).toEqual(['prefix_burst']);
+  });
+
+  it('rises when the account’s conversion for the country is low this hour', () => {
+    expect(signalNames(quiet({ countryHour: { sent: 50, verified: 2 } }))).toEqual(['country_conversion']);
+    expect(signalNames(quiet({ countryHour: { sent: 50, verified: 40 } }))).toEqual([]);
+  });
+
+  it('adds up to at most 100, and names the level', () => {
+    const risky = assessRisk(
+      quiet(
+        {
+          sendsLastHour: 9,
+          neighboursLastHour: 9,
+          countryHour: { sent: 90, verified: 1 },
+          contact: contact({ sends: 9 }),
+        },
+        { destination: '+445612345678' },
+      ),
+    );
+    expect(risky.score).toBe(100);
+    expect(risky.level).toBe('high');
+    expect(assessRisk(quiet({ neighboursLastHour: 6 })).level).toBe('medium');
+  });
+
+  it('an email has no number signals', () => {
+    expect(
+      assessRisk(
+        quiet({ neighboursLastHour: 9 }, { channel: 'EMAIL', destination: 'a@example.com', country: null }),
+      ).score,
+    ).toBe(0);
+  });
+});
