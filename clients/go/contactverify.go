@@ -122,7 +122,7 @@ type Client struct {
 	APIKey  string
 	// MaxRetries bounds retries of 503 and of 429 RATE_LIMITED with Retry-After (default 2).
 	MaxRetries int
-	// MaxRetryAfter: a longer Retry-After is not waited for, the error is returned (default 30 s).
+	// MaxRetryAfter: a longer Retry-After is not waited for, the error is returned (default 10 s).
 	MaxRetryAfter time.Duration
 	HTTP          *http.Client
 }
@@ -133,7 +133,7 @@ func New(baseURL, apiKey string) *Client {
 		BaseURL:       strings.TrimRight(baseURL, "/"),
 		APIKey:        apiKey,
 		MaxRetries:    2,
-		MaxRetryAfter: 30 * time.Second,
+		MaxRetryAfter: 10 * time.Second,
 		HTTP:          &http.Client{Timeout: 10 * time.Second},
 	}
 }

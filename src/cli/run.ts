@@ -72,7 +72,7 @@ export async function runCli(
         ? await webhookCommand(config, store, action ?? '', id, values)
         : await dispatch(store, admin, group, action, id, values);
     return {
-      output: values.json ? JSON.stringify(result.out, null, 2) : result.text,
+      output: values.json ? JSON.stringify(result.out, isoTimes, 2) : result.text,
       code: result.code ?? 0,
     };
   } finally {
@@ -157,4 +157,9 @@ async function dispatch(
     default:
       return fail(`unknown command "${group} ${action ?? ''}"\n\n${USAGE}`);
   }
+}
+
+/** Times as the API gives them (ISO 8601), not the epoch milliseconds the store keeps. */
+function isoTimes(key: string, value: unknown): unknown {
+  return /At$/.test(key) && typeof value === 'number' ? new Date(value).toISOString() : value;
 }

@@ -90,7 +90,7 @@ export class VerificationService {
     if (notEnabled.length > 0) {
       throw new ApiError(
         'CHANNEL_NOT_ENABLED',
-        `This API key is not enabled for ${notEnabled.join(' and ')}; enable the channel on the key or use another key.`,
+        `This API key is not enabled for ${notEnabled.join(' and ')}; use a key created with that channel (a key's channels are fixed at creation).`,
         notEnabled.map((c) => ({
           field: 'channel',
           channel: c,

@@ -1,6 +1,7 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import { openApiWebhooks } from '../webhooks/openapi.js';
 import { ERROR_STATUS } from './errors.js';
+import { SEND_CODE_EXAMPLES, VERIFY_CODE_EXAMPLES } from './schemas.js';
 
 const errorTable = Object.entries(ERROR_STATUS)
   .map(([code, status]) => `| ${status} | \`${code}\` |`)
@@ -22,7 +23,7 @@ Every error body is \`{"error": {"code", "message", "details"?}}\`. Codes and st
 |---|---|
 ${errorTable}
 
-Rate limits answer \`429\` with \`Retry-After\` (seconds). send-code takes an optional \`Idempotency-Key\`
+Rate limits answer \`429 RATE_LIMITED\` with \`Retry-After\` (seconds); \`429 TOO_MANY_ATTEMPTS\` has none, since that request never succeeds again (send a new code). send-code takes an optional \`Idempotency-Key\`
 header: a retry with the same key and body within 24 h answers the first answer again (\`Idempotent-Replayed: true\`). Every response carries \`Cache-Control: no-store\`.
 Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed\` (attempts used up) | \`canceled\`
 (superseded by a newer send to the same destination and channel, or its dual sibling was verified).`,
@@ -54,5 +55,35 @@ Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed
         },
       ],
     },
+    transformObject: (documents) =>
+      nameExamples((documents as { openapiObject: OpenApiDocument }).openapiObject),
   };
+}
+
+type OpenApiDocument = {
+  paths?: Record<
+    string,
+    Record<string, { requestBody?: { content?: Record<string, { examples?: unknown }> } }>
+  >;
+};
+
+const NAMED_EXAMPLES: Record<string, ReadonlyArray<{ name: string; summary: string; value: unknown }>> = {
+  '/v1/contact/send-code': SEND_CODE_EXAMPLES,
+  '/v1/contact/verify-code': VERIFY_CODE_EXAMPLES,
+};
+
+/**
+ * Gives the request examples of send-code and verify-code their names and summaries (the
+ * generator numbers them), so the reference page offers "One channel: SMS" rather than "example2".
+ */
+function nameExamples(doc: OpenApiDocument): OpenApiDocument {
+  for (const [path, examples] of Object.entries(NAMED_EXAMPLES)) {
+    const media = doc.paths?.[path]?.post?.requestBody?.content?.['application/json'];
+    if (media) {
+      media.examples = Object.fromEntries(
+        examples.map((e) => [e.name, { summary: e.summary, value: e.value }]),
+      );
+    }
+  }
+  return doc;
 }

@@ -15,6 +15,36 @@ const ChannelSchema = enumOf(CHANNELS, 'Delivery channel.');
 const phoneField = (description: string) =>
   Type.Optional(Type.String({ maxLength: 32, description, examples: ['+14155552671'] }));
 
+/** Named send-code requests: one per way of sending, each valid as it stands. */
+export const SEND_CODE_EXAMPLES = [
+  {
+    name: 'singleEmail',
+    summary: 'One channel: email',
+    value: {
+      channel: 'EMAIL',
+      email: 'jane@example.com',
+      purpose: 'sign-in',
+      customMessage: 'Welcome back!',
+    },
+  },
+  { name: 'singleSms', summary: 'One channel: SMS', value: { channel: 'SMS', phone: '+14155552671' } },
+  {
+    name: 'dual',
+    summary: 'Two channels at once: email and SMS',
+    value: {
+      channels: ['EMAIL', 'SMS'],
+      email: 'sam@example.com',
+      phone: '+14155552672',
+      purpose: 'sign-up',
+    },
+  },
+  {
+    name: 'whatsappCall',
+    summary: 'WhatsApp, the code read out in a call',
+    value: { channel: 'WHATSAPP', phone: '+447911123456', deliveryType: 'CALL' },
+  },
+] as const;
+
 export const SendCodeBody = Type.Object(
   {
     channel: Type.Optional(ChannelSchema),
@@ -46,7 +76,12 @@ export const SendCodeBody = Type.Object(
       Type.String({ maxLength: 500, description: 'Plain text added to the email body (HTML-escaped).' }),
     ),
   },
-  { description: 'Exactly one of `channel` and `channels`.' },
+  {
+    description: 'Exactly one of `channel` and `channels`.',
+    // Whole requests, one per way of sending: the reference page offers them by name, and a test
+    // posts each to the service.
+    examples: SEND_CODE_EXAMPLES.map((e) => e.value),
+  },
 );
 
 /** data.risk of a send entry: the fraud score of the send and the signals behind it. */
@@ -114,11 +149,23 @@ export const SendCodeResponse = Type.Object({
 const CodeField = (description: string) =>
   Type.Optional(Type.String({ pattern: '^[0-9]{4,10}$', description, examples: ['042817'] }));
 
-export const VerifyCodeBody = Type.Object({
-  requestId: Type.String({ format: 'uuid', description: 'A requestId from send-code.' }),
-  otpCode: CodeField('The code the user entered, as a string of digits.'),
-  code: CodeField('Alternative name of `otpCode`.'),
-});
+/** Named verify-code requests. */
+export const VERIFY_CODE_EXAMPLES = [
+  {
+    name: 'verify',
+    summary: 'The code the user typed, for a requestId of send-code',
+    value: { requestId: '0190a7c2-5b1e-7c3d-9f00-2b4b4c119497', otpCode: '042817' },
+  },
+] as const;
+
+export const VerifyCodeBody = Type.Object(
+  {
+    requestId: Type.String({ format: 'uuid', description: 'A requestId from send-code.' }),
+    otpCode: CodeField('The code the user entered, as a string of digits.'),
+    code: CodeField('Alternative name of `otpCode`.'),
+  },
+  { examples: VERIFY_CODE_EXAMPLES.map((e) => e.value) },
+);
 
 export const VerifyCodeResponse = Type.Object({
   data: Type.Object({

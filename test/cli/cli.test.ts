@@ -36,6 +36,8 @@ describe('CLI', () => {
       account.id,
     );
     expect(key).toMatchObject({ channels: ['EMAIL', 'SMS'], accountId: account.id, test: false });
+    // Times in ISO 8601, as the API gives them.
+    expect(key.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(key.key).toMatch(/^cvk_live_/);
     const test = await json('keys', 'create', '--name', 'ci', '--channels', 'EMAIL', '--test');
     expect(test.key).toMatch(/^cvk_test_/);
@@ -49,7 +51,7 @@ describe('CLI', () => {
     expect((await cli('keys', 'revoke', key.id)).code).toBe(2);
     expect((await cli('keys', 'revoke', rotated.id)).code).toBe(0);
     const after = await json('keys', 'list', '--account', account.id);
-    expect(after.every((k: { revokedAt: number | null }) => k.revokedAt !== null)).toBe(true);
+    expect(after.every((k: { revokedAt: string | null }) => typeof k.revokedAt === 'string')).toBe(true);
   });
 
   it('creates keys that the service accepts', async () => {

@@ -22,7 +22,7 @@ namespace ContactVerify
         private readonly string _apiKey;
         private readonly HttpClient _http;
 
-        public ContactVerifyClient(string baseUrl, string apiKey, TimeSpan? timeout = null, int maxRetries = 2, int maxRetryAfterSeconds = 30)
+        public ContactVerifyClient(string baseUrl, string apiKey, TimeSpan? timeout = null, int maxRetries = 2, int maxRetryAfterSeconds = 10)
         {
             _baseUrl = baseUrl.TrimEnd('/');
             _apiKey = apiKey;

@@ -20,7 +20,7 @@ final class Client
         private string $apiKey,
         private float $timeoutSeconds = 10.0,
         private int $maxRetries = 2,
-        private int $maxRetryAfter = 30,
+        private int $maxRetryAfter = 10,
     ) {
         $this->baseUrl = rtrim($baseUrl, '/');
     }

@@ -44,7 +44,7 @@ module ContactVerify
   # Retries 503 and 429 RATE_LIMITED answers with Retry-After, at most +max_retries+ times; never
   # TOO_MANY_ATTEMPTS or another 4xx. Each send carries an Idempotency-Key kept across its retries.
   class Client
-    def initialize(base_url:, api_key:, timeout: 10, max_retries: 2, max_retry_after: 30)
+    def initialize(base_url:, api_key:, timeout: 10, max_retries: 2, max_retry_after: 10)
       @base = URI(base_url.sub(%r{/+\z}, ""))
       @api_key = api_key
       @timeout = timeout

@@ -136,7 +136,7 @@ pub struct Client {
     api_key: String,
     /// Retries of 503 and of 429 RATE_LIMITED with Retry-After (default 2).
     pub max_retries: u32,
-    /// A longer Retry-After is not waited for: the error is returned (default 30 s).
+    /// A longer Retry-After is not waited for: the error is returned (default 10 s).
     pub max_retry_after: Duration,
     agent: ureq::Agent,
 }
@@ -148,7 +148,7 @@ impl Client {
             base_url: base_url.trim_end_matches('/').to_string(),
             api_key: api_key.to_string(),
             max_retries: 2,
-            max_retry_after: Duration::from_secs(30),
+            max_retry_after: Duration::from_secs(10),
             agent: ureq::AgentBuilder::new().timeout(Duration::from_secs(10)).build(),
         }
     }

@@ -71,7 +71,7 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Retries on 503 and on 429 RATE_LIMITED with `Retry-After` (default 2). */
   maxRetries?: number;
-  /** A `Retry-After` longer than this (seconds) is not waited for: the error is thrown (default 30). */
+  /** A `Retry-After` longer than this (seconds) is not waited for: the error is thrown (default 10). */
   maxRetryAfterSeconds?: number;
   /** Replaces the global fetch (tests, proxies). */
   fetch?: typeof fetch;
@@ -155,7 +155,7 @@ export class ContactVerify {
 
   /** Milliseconds to wait before retrying `error`, or null when it must not be retried. */
   private retryDelay(error: ContactVerifyError, attempt: number): number | null {
-    const cap = this.options.maxRetryAfterSeconds ?? 30;
+    const cap = this.options.maxRetryAfterSeconds ?? 10;
     if (error.status === 503) {
       return error.retryAfter !== null ? Math.min(error.retryAfter, cap) * 1000 : 250 * 2 ** attempt;
     }

@@ -429,6 +429,12 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "requestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119497",
+                     *       "otpCode": "042817"
+                     *     }
+                     */
                     "application/json": {
                         /**
                          * Format: uuid

@@ -94,7 +94,7 @@ class ContactVerify:
         api_key: str,
         timeout: float = 10.0,
         max_retries: int = 2,
-        max_retry_after: int = 30,
+        max_retry_after: int = 10,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key

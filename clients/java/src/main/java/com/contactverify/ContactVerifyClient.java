@@ -34,7 +34,7 @@ public final class ContactVerifyClient {
   private final HttpClient http;
 
   public ContactVerifyClient(String baseUrl, String apiKey) {
-    this(baseUrl, apiKey, Duration.ofSeconds(10), 2, 30);
+    this(baseUrl, apiKey, Duration.ofSeconds(10), 2, 10);
   }
 
   public ContactVerifyClient(String baseUrl, String apiKey, Duration timeout, int maxRetries, int maxRetryAfterSeconds) {
