@@ -4,22 +4,15 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
-  type FastifyReply,
   type FastifyRequest,
   LogController,
   type onResponseHookHandler,
 } from 'fastify';
-import type { Logger } from 'pino';
-import type { Delivery } from './delivery/interface.js';
-import type { AccountAdmin } from './domain/accounts.js';
-import type { Clock } from './domain/clock.js';
-import type { VerificationService } from './domain/verification-service.js';
-import type { AdminThrottle } from './http/admin-throttle.js';
 import { refuseControlCharacters } from './http/control-characters.js';
-import { ApiError, renderError } from './http/errors.js';
+import type { AppDeps } from './http/deps.js';
+import { ApiError, DomainError, fromDomainError, renderError } from './http/errors.js';
 import {
   addSecurityHeaders,
-  type HttpTimeouts,
   hardenedServerOptions,
   jsonParserNamingPoisonedKeys,
   securityHeaders,
@@ -33,41 +26,13 @@ import { insightsRoutes } from './http/routes/insights.js';
 import { sendCodeRoute } from './http/routes/send-code.js';
 import { verifyCodeRoute } from './http/routes/verify-code.js';
 import { ErrorResponse } from './http/schemas.js';
-import type { RateLimitStore } from './limits/interface.js';
-import type { Store } from './store/interface.js';
-
-/** Everything the HTTP layer needs, built once by the composition root. */
-export interface AppDeps {
-  store: Store;
-  counters: RateLimitStore;
-  service: VerificationService;
-  admin: AccountAdmin;
-  delivery: Delivery;
-  clock: Clock;
-  /** SHA-256 of the admin token. */
-  adminTokenHash: Buffer;
-  logger: Logger;
-  version: string;
-  trustProxy?: boolean;
-  /** Request, header, keep-alive and idle timeouts of the HTTP server (Node's defaults when absent). */
-  timeouts?: HttpTimeouts;
-  /** HSTS max-age when clients reach the service over HTTPS; null or absent: no HSTS. */
-  hstsMaxAgeSeconds?: number | null;
-  /** Throttles failed admin authentications. */
-  adminThrottle?: AdminThrottle;
-  /** How long an Idempotency-Key claim without an answer blocks its key (default 60 s). */
-  idempotencyLeaseSeconds?: number;
-  /** Extra routes (metrics, provider callbacks) registered by later layers. */
-  plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
-  /**
-   * Sees every answered request (metrics): called once per route with its pattern, it returns the
-   * route's onResponse observer; requests that match no route are observed as `unmatched`.
-   */
-  observeRoute?: (route: string) => (request: FastifyRequest, reply: FastifyReply) => void;
-}
+import { LimitStoreUnavailable } from './limits/interface.js';
+import { StoreUnavailable } from './store/interface.js';
 
 /** 16 KiB: a send-code body is a few hundred bytes; anything larger is refused with 413. */
 export const BODY_LIMIT = 16 * 1024;
+
+export type { AppDeps } from './http/deps.js';
 
 /** Builds the Fastify application; it does not listen. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -190,8 +155,18 @@ const hasBody = (request: FastifyRequest) =>
   (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0');
 
 /** Maps anything thrown in a request to the contract's errors; unknown failures become INTERNAL. */
+const unavailable = () =>
+  new ApiError(
+    'UNAVAILABLE',
+    'A service the request depends on is unavailable; retry shortly.',
+    undefined,
+    1,
+  );
+
 function toApiError(err: FastifyError): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof DomainError) return fromDomainError(err);
+  if (err instanceof StoreUnavailable || err instanceof LimitStoreUnavailable) return unavailable();
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(
@@ -213,14 +188,7 @@ function toApiError(err: FastifyError): ApiError {
   if (err.validation) {
     return new ApiError('VALIDATION_ERROR', `Invalid request: ${err.message}`);
   }
-  if (err.statusCode === 503 || err.name === 'LimitStoreUnavailable' || err.name === 'StoreUnavailable') {
-    return new ApiError(
-      'UNAVAILABLE',
-      'A service the request depends on is unavailable; retry shortly.',
-      undefined,
-      1,
-    );
-  }
+  if (err.statusCode === 503) return unavailable();
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return new ApiError('VALIDATION_ERROR', err.message);
   }

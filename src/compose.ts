@@ -8,6 +8,7 @@ import { buildDelivery, deliveryWarnings } from './delivery/factory.js';
 import type { Delivery } from './delivery/interface.js';
 import { AccountAdmin } from './domain/accounts.js';
 import { type Clock, systemClock } from './domain/clock.js';
+import { RateLimitPolicy } from './domain/rate-limit-policy.js';
 import { DEFAULT_BRANDING, deploymentDefaults } from './domain/settings.js';
 import { VerificationService } from './domain/verification-service.js';
 import { AdminThrottle } from './http/admin-throttle.js';
@@ -17,7 +18,6 @@ import { webhookAdminRoutes } from './http/routes/webhooks.js';
 import { DurableMemoryRateLimitStore } from './limits/durable-memory-store.js';
 import type { RateLimitStore } from './limits/interface.js';
 import { MemoryRateLimitStore } from './limits/memory-store.js';
-import { RateLimitPolicy } from './limits/policy.js';
 import { ServiceMetrics } from './metrics/metrics.js';
 import { metricsRoute } from './metrics/route.js';
 import { openStore } from './store/factory.js';
@@ -57,7 +57,7 @@ export interface ComposeOptions {
 export async function compose(config: Config, options: ComposeOptions): Promise<Service> {
   const clock = options.clock ?? systemClock;
   const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
-  const counters = await openCounters(config, store);
+  const counters = await openCounters(config, store, clock);
   const admin = new AccountAdmin(store, clock);
   await admin.ensureDefaultAccount();
 
@@ -169,11 +169,13 @@ export async function resolveCodeSecret(config: Config, store: Store): Promise<B
   );
 }
 
-async function openCounters(config: Config, store: Store): Promise<RateLimitStore> {
+/** The rate-limit store: Redis when configured (its own clock), else this process's, on `clock`. */
+async function openCounters(config: Config, store: Store, clock: Clock): Promise<RateLimitStore> {
   if (!config.redisUrl) {
     // The embedded default keeps its counters in its own file: a restart forgives nothing.
-    if (store instanceof SqliteStore) return new DurableMemoryRateLimitStore(store.counterPersistence());
-    return new MemoryRateLimitStore();
+    if (store instanceof SqliteStore)
+      return new DurableMemoryRateLimitStore(store.counterPersistence(), clock);
+    return new MemoryRateLimitStore(clock);
   }
   const { RedisRateLimitStore } = await import('./limits/redis-store.js');
   return RedisRateLimitStore.connect(config.redisUrl, { prefix: config.redisKeyPrefix });

@@ -1,6 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import type { Config } from '../config/schema.js';
-import { incompleteProviders } from './providers/settings.js';
+import { incompleteProviders, type SettingsValues } from './providers/settings.js';
 import { smtpSettings } from './providers/smtp/smtp.settings.js';
 import { telnyxOptions, telnyxSettings } from './providers/telnyx/telnyx.settings.js';
 import { twilioOptions, twilioSettings } from './providers/twilio/twilio.settings.js';
@@ -74,8 +73,11 @@ export const deliverySettings = {
   ...whatsappSettings,
 };
 
+/** The delivery part of the parsed configuration. */
+type DeliveryConfig = SettingsValues<typeof deliverySettings>;
+
 /** The SMS providers whose required settings are all present. */
-export function configuredSmsProviders(config: Config): string[] {
+export function configuredSmsProviders(config: DeliveryConfig): string[] {
   return [
     twilioOptions(config, null) ? 'twilio' : null,
     vonageOptions(config, null) ? 'vonage' : null,
@@ -84,7 +86,7 @@ export function configuredSmsProviders(config: Config): string[] {
 }
 
 /** Cross-setting mistakes of the delivery configuration, each naming its variable. */
-export function deliveryConfigProblems(settings: Record<string, TSchema>, config: Config): string[] {
+export function deliveryConfigProblems(settings: Record<string, TSchema>, config: DeliveryConfig): string[] {
   const problems = incompleteProviders(settings, config as unknown as Record<string, unknown>);
   if (problems.length > 0) return problems;
   const configured = configuredSmsProviders(config);

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '../http/errors.js';
+import type { ErrorDetail } from './errors.js';
 import { checkPhone, isKnownCountry, numberBelongsToCountry } from './phone.js';
 import type { Channel, DeliveryType } from './types.js';
 

@@ -1,4 +1,3 @@
-import type { Config } from '../config/schema.js';
 import { DEFAULT_BREAKER_SETTINGS } from './pumping-breaker.js';
 import type { AccountSettings, Branding } from './types.js';
 
@@ -32,8 +31,25 @@ export function parseCountryList(value: string | string[]): ReadonlySet<string> 
   return list.length === 0 || list.includes('*') ? null : new Set(list);
 }
 
+/** The numbers a deployment sets for every account (the configuration has them by these names). */
+export type DeploymentSettings = Pick<
+  EffectiveSettings,
+  | 'codeLength'
+  | 'codeTtlSeconds'
+  | 'maxAttempts'
+  | 'resendCooldownSeconds'
+  | 'sendsPerDestinationPerHour'
+  | 'failuresPerDestinationPerDay'
+  | 'keySendPerSecond'
+  | 'keyVerifyPerSecond'
+  | 'countrySendsPerHour'
+> & { allowedCountries: string | string[] };
+
 /** Deployment defaults, from the configuration. */
-export function deploymentDefaults(config: Config, branding: Branding = DEFAULT_BRANDING): EffectiveSettings {
+export function deploymentDefaults(
+  config: DeploymentSettings,
+  branding: Branding = DEFAULT_BRANDING,
+): EffectiveSettings {
   return {
     codeLength: config.codeLength,
     codeTtlSeconds: config.codeTtlSeconds,

@@ -1,13 +1,14 @@
 import type { Logger } from 'pino';
 import type { Delivery, DeliveryRequest, DeliveryResult } from '../delivery/interface.js';
-import { ApiError } from '../http/errors.js';
-import type { RateLimitPolicy, SendTarget } from '../limits/policy.js';
-import type { AttemptOutcome, CountedAttempt, Store } from '../store/interface.js';
+import type { CountedAttempt, Store } from '../store/interface.js';
 import type { Clock } from './clock.js';
 import { generateCode, hashCode, matchingCodeId } from './codes.js';
+import { DomainError } from './errors.js';
+import type { VerificationEvents } from './events.js';
 import { timeOrderedUuid } from './ids.js';
 import { maskDestination } from './masking.js';
 import { type BreakerState, decideBreaker, type WindowCounts } from './pumping-breaker.js';
+import type { RateLimitPolicy, SendTarget } from './rate-limit-policy.js';
 import { assessRisk, type RiskAssessment } from './risk.js';
 import type { SendRequest } from './send-request.js';
 import { type EffectiveSettings, effectiveSettings } from './settings.js';
@@ -39,19 +40,6 @@ export interface VerifyResult {
   attemptsRemaining: number;
 }
 
-/** Observes outcomes for metrics; the HTTP layer and tests may pass nothing. */
-export interface VerificationEvents {
-  sent?(channel: Channel, result: DeliveryResult, durationMs: number): void;
-  verified?(
-    channel: Channel,
-    outcome: 'verified' | 'wrong_code' | 'already_verified' | VerificationStatus | 'too_many_attempts',
-  ): void;
-  /** A request refused by a rate limit, by the limit's name (never the counter's key). */
-  limited?(limit: string): void;
-  /** The SMS-pumping breaker of an account tripped for `country`. */
-  breakerTripped?(country: string): void;
-}
-
 export interface VerificationDeps {
   store: Store;
   limits: RateLimitPolicy;
@@ -62,6 +50,8 @@ export interface VerificationDeps {
   logger: Logger;
   events?: VerificationEvents;
 }
+
+export type { VerificationEvents };
 
 /**
  * The verification logic: codes, the attempts policy and state changes. It knows nothing of
@@ -88,7 +78,7 @@ export class VerificationService {
     const { store, limits, clock, codeSecret } = this.deps;
     const notEnabled = request.channels.filter((c) => !key.channels.includes(c));
     if (notEnabled.length > 0) {
-      throw new ApiError(
+      throw new DomainError(
         'CHANNEL_NOT_ENABLED',
         `This API key is not enabled for ${notEnabled.join(' and ')}; use a key created with that channel (a key's channels are fixed at creation).`,
         notEnabled.map((c) => ({
@@ -108,7 +98,7 @@ export class VerificationService {
       (t) => t.country && s.allowedCountries && !s.allowedCountries.has(t.country),
     );
     if (blocked) {
-      throw new ApiError(
+      throw new DomainError(
         'INVALID_DESTINATION',
         `Codes to ${blocked.country} by ${blocked.channel} are not enabled for this account.`,
         [
@@ -219,12 +209,12 @@ export class VerificationService {
         message: e.error?.message ?? '',
       }));
       throw allPermanent
-        ? new ApiError(
+        ? new DomainError(
             'INVALID_DESTINATION',
             'The provider refused the destination; check the address or number.',
             details,
           )
-        : new ApiError(
+        : new DomainError(
             'DELIVERY_FAILED',
             'The code could not be delivered by any provider; retry later.',
             details,
@@ -281,7 +271,7 @@ export class VerificationService {
     for (const { t, signals, risk } of assessed) {
       if (signals.contact?.blocked) {
         await refuse(t, 'blocked');
-        throw new ApiError('CONTACT_BLOCKED', 'An operator blocked this destination; no code was sent.', [
+        throw new DomainError('CONTACT_BLOCKED', 'An operator blocked this destination; no code was sent.', [
           { field: t.channel === 'EMAIL' ? 'email' : 'phone', channel: t.channel, message: 'blocked' },
         ]);
       }
@@ -289,7 +279,7 @@ export class VerificationService {
         await this.checkBreaker(key, t.country, signals.countryHour, s, now, () => refuse(t, 'breaker'));
       if (s.riskThreshold !== null && risk.score >= s.riskThreshold) {
         await refuse(t, 'risk');
-        throw new ApiError(
+        throw new DomainError(
           'RISK_TOO_HIGH',
           `This send scored ${risk.score} of 100 for fraud risk, at or above the account's threshold of ${s.riskThreshold}; no code was sent.`,
           risk.signals.map((r) => ({ field: r.name, channel: t.channel, message: r.detail })),
@@ -335,7 +325,7 @@ export class VerificationService {
     }
     await countRefusal();
     this.deps.events?.limited?.('pumping-breaker');
-    throw new ApiError(
+    throw new DomainError(
       'RATE_LIMITED',
       `Codes to ${country} are paused by the SMS-pumping breaker; an operator can reset it.`,
       [{ field: 'country', message: decision.detail }],
@@ -354,7 +344,7 @@ export class VerificationService {
     try {
       await check();
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'RATE_LIMITED') {
+      if (err instanceof DomainError && err.code === 'RATE_LIMITED') {
         const refused = err.details ?? [];
         for (const t of targets) {
           const detail = refused.find((d) => d.channel === t.channel);
@@ -421,9 +411,7 @@ export class VerificationService {
     const now = clock.now();
     // Compare against every code of the group: a dual pair accepts either.
     const pick = (rows: CountedAttempt['rows']) => matchingCodeId(codeSecret, rows, code);
-    const outcome = store.attempt
-      ? await store.attempt(key.accountId, requestId, now, pick, key.test)
-      : await this.attemptStepwise(key.accountId, requestId, now, pick, key.test);
+    const outcome = await store.attempt(key.accountId, requestId, now, pick, key.test);
     const { request, counted } = outcome;
     if (!request) throw notFound();
     const answer = (
@@ -458,7 +446,7 @@ export class VerificationService {
       ) {
         if (current.status === 'pending') await store.settleGroup(current.groupId, 'failed', now);
         this.deps.events?.verified?.(current.channel, 'too_many_attempts');
-        throw new ApiError(
+        throw new DomainError(
           'TOO_MANY_ATTEMPTS',
           'Every attempt for this verification is used up; send a new code.',
         );
@@ -490,25 +478,6 @@ export class VerificationService {
     }
     return answer(false, 'pending', request.channel, counted.attempts);
   }
-
-  /** The attempt of verify() through separate calls, for a store that cannot run it as one unit. */
-  private async attemptStepwise(
-    accountId: string,
-    requestId: string,
-    now: number,
-    pick: (rows: CountedAttempt['rows']) => string | null,
-    test: boolean,
-  ): Promise<AttemptOutcome> {
-    const { store } = this.deps;
-    const request = await store.getVerification(accountId, requestId, test);
-    const none = { request, counted: null, winnerId: null, consumed: false };
-    if (request?.status !== 'pending' || request.expiresAt <= now) return none;
-    const counted = await store.registerAttempt(request.groupId, now);
-    if (!counted) return none;
-    const winnerId = pick(counted.rows);
-    const consumed = winnerId !== null && (await store.consume(request.groupId, winnerId, now));
-    return { request, counted, winnerId, consumed };
-  }
 }
 
 /**
@@ -518,4 +487,4 @@ export class VerificationService {
 const limitScope = (key: AuthenticatedKey): string => (key.test ? `${key.accountId}:test` : key.accountId);
 
 const notFound = () =>
-  new ApiError('NOT_FOUND', 'No verification request with this requestId exists for this account.');
+  new DomainError('NOT_FOUND', 'No verification request with this requestId exists for this account.');

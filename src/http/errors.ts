@@ -1,3 +1,5 @@
+import { DomainError, type DomainErrorCode, type ErrorDetail } from '../domain/errors.js';
+
 /**
  * The closed list of error codes, their HTTP statuses, and the one renderer that turns them into
  * `{error: {code, message, details?}}`. Every error the API emits goes through here.
@@ -23,18 +25,12 @@ export const ERROR_STATUS = {
   INTERNAL: 500,
   DELIVERY_FAILED: 502,
   UNAVAILABLE: 503,
-} as const;
+} as const satisfies Record<DomainErrorCode, number> & Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
-/** One problem with one field of a request: `field` is a dotted path into the body. */
-export interface ErrorDetail {
-  field: string;
-  message: string;
-  /** A channel the detail concerns (rate limits of a dual send name the limited channel). */
-  channel?: string;
-}
+export type { ErrorDetail };
 
 /** An error the API answers on purpose; anything else is rendered as INTERNAL. */
 export class ApiError extends Error {
@@ -50,6 +46,12 @@ export class ApiError extends Error {
     this.status = ERROR_STATUS[code];
   }
 }
+
+/** The answer to an outcome the domain refused a request with. */
+export const fromDomainError = (err: DomainError): ApiError =>
+  new ApiError(err.code, err.message, err.details, err.retryAfterSeconds);
+
+export { DomainError };
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: ErrorDetail[] };

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../domain/clock.js';
 import type { CounterPersistence, CounterSpec, LimitDecision, RateLimitStore } from './interface.js';
 import { familyId, MemoryRateLimitStore } from './memory-store.js';
 
@@ -20,15 +21,19 @@ const SHORTEST_KEPT_WINDOW_SECONDS = 10;
  */
 export class DurableMemoryRateLimitStore implements RateLimitStore {
   readonly kind = 'sqlite' as const;
-  private readonly memory = new MemoryRateLimitStore();
+  private readonly memory: MemoryRateLimitStore;
   private readonly purger: NodeJS.Timeout;
   private failed: unknown = null;
   /** Family ids by spec object: the policy passes the same few spec objects over and over. */
   private readonly families = new WeakMap<CounterSpec, string>();
 
-  constructor(private readonly disk: CounterPersistence) {
-    for (const c of disk.load(Date.now())) this.memory.restore(c.family, c.key, c.used, c.endsAt);
-    this.purger = setInterval(() => void disk.purge(Date.now()).catch(() => {}), PURGE_INTERVAL_MS);
+  constructor(
+    private readonly disk: CounterPersistence,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.memory = new MemoryRateLimitStore(clock);
+    for (const c of disk.load(clock.now())) this.memory.restore(c.family, c.key, c.used, c.endsAt);
+    this.purger = setInterval(() => void disk.purge(this.clock.now()).catch(() => {}), PURGE_INTERVAL_MS);
     this.purger.unref();
   }
 

@@ -1,4 +1,5 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
+import { type Clock, systemClock } from '../domain/clock.js';
 import { CounterTable } from './counter-table.js';
 import type { CounterSpec, LimitDecision, RateLimitStore } from './interface.js';
 
@@ -15,9 +16,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private readonly families = new Map<string, CounterTable>();
   /** Tables by spec object: the policy passes the same few spec objects over and over. */
   private bySpec = new WeakMap<CounterSpec, CounterTable>();
-  private readonly sweeper = setInterval(() => this.sweep(Date.now()), 60_000);
+  private readonly sweeper = setInterval(() => this.sweep(this.clock.now()), 60_000);
 
-  constructor() {
+  constructor(private readonly clock: Clock = systemClock) {
     this.sweeper.unref();
   }
 
@@ -41,7 +42,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   /** A counter's state, for a store that keeps it elsewhere too; null when its window ended. */
   state(spec: CounterSpec, key: string): { used: number; endsAt: number } | null {
     const table = this.family(spec);
-    const slot = table.find(key, Date.now());
+    const slot = table.find(key, this.clock.now());
     return slot >= 0 ? { used: table.usedAt(slot), endsAt: table.endsAt(slot) } : null;
   }
 
@@ -50,7 +51,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
    * same counter replaces an earlier one.
    */
   restore(family: string, key: string, used: number, endsAt: number): void {
-    const now = Date.now();
+    const now = this.clock.now();
     if (endsAt <= now) return;
     const table = this.familyById(family);
     const slot = table.find(key, now);
@@ -59,7 +60,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async consume(spec: CounterSpec, key: string, points = 1): Promise<LimitDecision> {
-    const now = Date.now();
+    const now = this.clock.now();
     const table = this.family(spec);
     const slot = table.find(key, now);
     const used = slot >= 0 ? table.usedAt(slot) : 0;
@@ -79,12 +80,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
   async refund(spec: CounterSpec, key: string, points = 1): Promise<void> {
     // A refund into an ended window gives nothing, never a negative count.
     const table = this.family(spec);
-    const slot = table.find(key, Date.now());
+    const slot = table.find(key, this.clock.now());
     if (slot >= 0) table.setUsed(slot, table.usedAt(slot) - Math.min(points, table.usedAt(slot)));
   }
 
   async penalize(spec: CounterSpec, key: string, points = 1): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.now();
     const table = this.family(spec);
     const slot = table.find(key, now);
     if (slot >= 0) table.setUsed(slot, table.usedAt(slot) + points);
@@ -92,7 +93,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async peek(spec: CounterSpec, key: string): Promise<LimitDecision> {
-    const now = Date.now();
+    const now = this.clock.now();
     const table = this.family(spec);
     const slot = table.find(key, now);
     const used = slot >= 0 ? table.usedAt(slot) : 0;

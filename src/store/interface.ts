@@ -107,18 +107,12 @@ export interface Store {
   /** `test`: the mode of the asking key; a request of the other mode is not found. */
   getVerification(accountId: string, id: string, test?: boolean): Promise<Verification | null>;
   /**
-   * Atomically counts one attempt against every pending request of the group, unless attempts are
-   * used up or the group expired; returns null when nothing was counted.
+   * One verify attempt, the only way to verify: reads the request; unless it is no longer pending,
+   * expired or out of attempts, counts one attempt atomically against every pending request of its
+   * group (N parallel guesses count N); asks `pick` which counted row the code matches; and
+   * consumes that row, cancelling its siblings (true for exactly one caller).
    */
-  registerAttempt(groupId: string, now: number): Promise<CountedAttempt | null>;
-  /** Verifies `winnerId` and cancels its pending siblings; true only for the call that did it. */
-  consume(groupId: string, winnerId: string, now: number): Promise<boolean>;
-  /**
-   * Optional: one verify attempt as one atomic unit (one commit instead of three round trips):
-   * reads the request, counts the attempt as registerAttempt does, asks `pick` which counted row
-   * the code matches, and consumes that one. Without it the service makes those calls in turn.
-   */
-  attempt?(
+  attempt(
     accountId: string,
     requestId: string,
     now: number,

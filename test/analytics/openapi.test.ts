@@ -4,7 +4,6 @@ import { startTestService, type TestService } from '../support/app.js';
 /** The OpenAPI document describes the analytics, contact and breaker routes, data.risk and the new codes. */
 describe('OpenAPI: analytics, contacts, risk and breakers', () => {
   let svc: TestService;
-  // biome-ignore lint/suspicious/noExplicitAny: a JSON document
   let doc: any;
   beforeAll(async () => {
     svc = await startTestService();

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 
 /**
  * Provider settings are described as data: each carries the provider it belongs to and whether
@@ -12,6 +12,12 @@ export interface ProviderSettingSchema extends TSchema {
   secret?: boolean;
   default?: unknown;
 }
+
+/**
+ * The values of a group of settings as the parsed configuration holds them: what a provider's
+ * options are read from, without depending on the whole configuration (which includes it).
+ */
+export type SettingsValues<T extends Record<string, TSchema>> = Static<TObject<T>>;
 
 interface StringSetting {
   env: string;

@@ -1,10 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
 import { renderOutboxEntry } from '../../delivery/outbox/outbox-content.js';
 import { checkPhone, isKnownCountry } from '../../domain/phone.js';
 import { type Account, type ApiKeyRecord, CHANNELS } from '../../domain/types.js';
 import { adminAuth } from '../auth.js';
+import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
 import { errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../deps.js';
 import { HealthResponse } from '../schemas.js';
 
 /** GET /health: no key needed; 503 when the database cannot be reached. */

@@ -1,12 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
 import { assembleBuckets } from '../../domain/analytics.js';
 import { checkPhone } from '../../domain/phone.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
 import type { ContactRecord } from '../../store/contacts.js';
 import { GROUP_BY } from '../../store/insights.js';
 import { adminAuth } from '../auth.js';
+import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
 import { errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';

@@ -1,8 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
 import { validateSendRequest } from '../../domain/send-request.js';
 import { apiKeyAuth } from '../auth.js';
+import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
 import { idempotency } from '../idempotency.js';
 import { errorResponses, SendCodeBody, SendCodeHeaders, SendCodeResponse } from '../schemas.js';

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
 import { apiKeyAuth } from '../auth.js';
+import type { AppDeps } from '../deps.js';
 import { validationError } from '../errors.js';
 import { errorResponses, VerifyCodeBody, VerifyCodeResponse } from '../schemas.js';
 import { readValidated } from '../validation.js';

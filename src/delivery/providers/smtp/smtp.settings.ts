@@ -1,5 +1,4 @@
-import type { Config } from '../../../config/schema.js';
-import { providerString, providerTimeout } from '../settings.js';
+import { providerString, providerTimeout, type SettingsValues } from '../settings.js';
 
 export const smtpSettings = {
   smtpUrl: providerString('smtp', {
@@ -25,7 +24,7 @@ export interface SmtpOptions {
   timeoutMs: number;
 }
 
-export function smtpOptions(config: Config): SmtpOptions | null {
+export function smtpOptions(config: SettingsValues<typeof smtpSettings>): SmtpOptions | null {
   if (!config.smtpUrl || !config.emailFrom) return null;
   return { url: config.smtpUrl, from: config.emailFrom, timeoutMs: config.smtpTimeoutMs };
 }

@@ -1,5 +1,4 @@
-import type { Config } from '../../../config/schema.js';
-import { providerBaseUrl, providerString, providerTimeout } from '../settings.js';
+import { providerBaseUrl, providerString, providerTimeout, type SettingsValues } from '../settings.js';
 
 export const telnyxSettings = {
   telnyxApiKey: providerString('telnyx', {
@@ -36,7 +35,10 @@ export interface TelnyxOptions {
   webhookUrl: string | null;
 }
 
-export function telnyxOptions(config: Config, publicBaseUrl: string | null): TelnyxOptions | null {
+export function telnyxOptions(
+  config: SettingsValues<typeof telnyxSettings>,
+  publicBaseUrl: string | null,
+): TelnyxOptions | null {
   if (!config.telnyxApiKey || !config.telnyxFrom) return null;
   return {
     apiKey: config.telnyxApiKey,

@@ -1,5 +1,10 @@
-import type { Config } from '../../../config/schema.js';
-import { providerBaseUrl, providerDefault, providerString, providerTimeout } from '../settings.js';
+import {
+  providerBaseUrl,
+  providerDefault,
+  providerString,
+  providerTimeout,
+  type SettingsValues,
+} from '../settings.js';
 
 export const twilioSettings = {
   twilioAccountSid: providerString('twilio', {
@@ -49,7 +54,10 @@ export interface TwilioOptions {
 }
 
 /** Twilio's options when it is configured, else null. */
-export function twilioOptions(config: Config, publicBaseUrl: string | null): TwilioOptions | null {
+export function twilioOptions(
+  config: SettingsValues<typeof twilioSettings>,
+  publicBaseUrl: string | null,
+): TwilioOptions | null {
   if (!config.twilioAccountSid || !config.twilioAuthToken || !config.twilioFrom) return null;
   return {
     accountSid: config.twilioAccountSid,

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Config } from '../../../config/schema.js';
-import { providerBaseUrl, providerString, providerTimeout } from '../settings.js';
+import { providerBaseUrl, providerString, providerTimeout, type SettingsValues } from '../settings.js';
 
 export const VONAGE_SIGNATURE_METHODS = ['md5hash', 'md5', 'sha1', 'sha256', 'sha512'] as const;
 export type VonageSignatureMethod = (typeof VONAGE_SIGNATURE_METHODS)[number];
@@ -51,7 +50,10 @@ export interface VonageOptions {
   callbackUrl: string | null;
 }
 
-export function vonageOptions(config: Config, publicBaseUrl: string | null): VonageOptions | null {
+export function vonageOptions(
+  config: SettingsValues<typeof vonageSettings>,
+  publicBaseUrl: string | null,
+): VonageOptions | null {
   if (!config.vonageApiKey || !config.vonageApiSecret || !config.vonageFrom) return null;
   return {
     apiKey: config.vonageApiKey,

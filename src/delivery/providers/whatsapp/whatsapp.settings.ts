@@ -1,5 +1,10 @@
-import type { Config } from '../../../config/schema.js';
-import { providerBaseUrl, providerDefault, providerString, providerTimeout } from '../settings.js';
+import {
+  providerBaseUrl,
+  providerDefault,
+  providerString,
+  providerTimeout,
+  type SettingsValues,
+} from '../settings.js';
 
 export const whatsappSettings = {
   whatsappToken: providerString('whatsapp', {
@@ -59,7 +64,7 @@ export interface WhatsAppOptions {
   timeoutMs: number;
 }
 
-export function whatsappOptions(config: Config): WhatsAppOptions | null {
+export function whatsappOptions(config: SettingsValues<typeof whatsappSettings>): WhatsAppOptions | null {
   if (!config.whatsappToken || !config.whatsappPhoneNumberId || !config.whatsappTemplate) return null;
   return {
     token: config.whatsappToken,

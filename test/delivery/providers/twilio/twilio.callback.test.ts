@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { twilioSignature, twilioStatusUpdate, verifyTwilioSignature } from './twilio.callback.js';
+import {
+  twilioSignature,
+  twilioStatusUpdate,
+  verifyTwilioSignature,
+} from '../../../../src/delivery/providers/twilio/twilio.callback.js';
 
 describe('Twilio status callbacks', () => {
   // The example of Twilio's "Validating requests" documentation.

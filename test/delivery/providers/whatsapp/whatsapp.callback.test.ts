@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { metaSignature } from '../../../../test/delivery/support/signing.js';
-import { verifyMetaSignature, whatsappStatusUpdates } from './whatsapp.callback.js';
+import {
+  verifyMetaSignature,
+  whatsappStatusUpdates,
+} from '../../../../src/delivery/providers/whatsapp/whatsapp.callback.js';
+import { metaSignature } from '../../support/signing.js';
 
 describe('WhatsApp webhooks', () => {
   const body = JSON.stringify({

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeApi, startFakeApi } from '../../../../test/delivery/support/fake-api.js';
-import { deliveryRequest } from '../../../../test/delivery/support/request.js';
-import { WhatsAppProvider } from './whatsapp.provider.js';
-import type { WhatsAppOptions } from './whatsapp.settings.js';
+import { WhatsAppProvider } from '../../../../src/delivery/providers/whatsapp/whatsapp.provider.js';
+import type { WhatsAppOptions } from '../../../../src/delivery/providers/whatsapp/whatsapp.settings.js';
+import { type FakeApi, startFakeApi } from '../../support/fake-api.js';
+import { deliveryRequest } from '../../support/request.js';
 
 describe('WhatsApp Cloud API', () => {
   let api: FakeApi;

@@ -1,9 +1,9 @@
-import type { EffectiveSettings } from '../domain/settings.js';
-import { sha256 } from '../domain/sha256.js';
-import type { Channel } from '../domain/types.js';
-import type { VerificationEvents } from '../domain/verification-service.js';
-import { ApiError, type ErrorDetail } from '../http/errors.js';
-import type { CounterSpec, RateLimitStore } from './interface.js';
+import type { CounterSpec, RateLimitStore } from '../limits/interface.js';
+import { DomainError, type ErrorDetail } from './errors.js';
+import type { VerificationEvents } from './events.js';
+import type { EffectiveSettings } from './settings.js';
+import { sha256 } from './sha256.js';
+import type { Channel } from './types.js';
 
 const HOUR = 3600;
 const DAY = 86400;
@@ -35,7 +35,7 @@ export class RateLimitPolicy {
     const decision = await this.counters.consume(spec, keyId);
     if (!decision.allowed) {
       this.events.limited?.(`key-${kind}`);
-      throw new ApiError(
+      throw new DomainError(
         'RATE_LIMITED',
         `This API key may make ${limit} ${kind}-code requests per second; slow down.`,
         undefined,
@@ -153,4 +153,4 @@ const destinationKey = (accountId: string, destination: string): string =>
 const fieldOf = (channel: Channel): string => (channel === 'EMAIL' ? 'email' : 'phone');
 
 const limited = (message: string, details: ErrorDetail[], retryAfterSeconds: number) =>
-  new ApiError('RATE_LIMITED', message, details, Math.max(1, retryAfterSeconds));
+  new DomainError('RATE_LIMITED', message, details, Math.max(1, retryAfterSeconds));

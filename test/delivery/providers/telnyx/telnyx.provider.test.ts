@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeApi, startFakeApi } from '../../../../test/delivery/support/fake-api.js';
-import { deliveryRequest } from '../../../../test/delivery/support/request.js';
-import { TelnyxSmsProvider } from './telnyx.provider.js';
-import type { TelnyxOptions } from './telnyx.settings.js';
+import { TelnyxSmsProvider } from '../../../../src/delivery/providers/telnyx/telnyx.provider.js';
+import type { TelnyxOptions } from '../../../../src/delivery/providers/telnyx/telnyx.settings.js';
+import { type FakeApi, startFakeApi } from '../../support/fake-api.js';
+import { deliveryRequest } from '../../support/request.js';
 
 describe('Telnyx (Messaging API v2)', () => {
   let api: FakeApi;

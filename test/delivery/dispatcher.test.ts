@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryRequest } from '../../test/delivery/support/request.js';
-import { ManualClock } from '../domain/clock.js';
-import type { Channel } from '../domain/types.js';
-import { Dispatcher } from './dispatcher.js';
-import type { ChannelProvider, ProviderState, SendOutcome } from './interface.js';
+import { Dispatcher } from '../../src/delivery/dispatcher.js';
+import type { ChannelProvider, ProviderState, SendOutcome } from '../../src/delivery/interface.js';
+import { ManualClock } from '../../src/domain/clock.js';
+import type { Channel } from '../../src/domain/types.js';
+import { deliveryRequest } from './support/request.js';
 
 /** A provider that answers from a script and counts its calls. */
 class Scripted implements ChannelProvider {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeApi, startFakeApi } from '../../../../test/delivery/support/fake-api.js';
-import { deliveryRequest } from '../../../../test/delivery/support/request.js';
-import { VonageSmsProvider } from './vonage.provider.js';
-import type { VonageOptions } from './vonage.settings.js';
+import { VonageSmsProvider } from '../../../../src/delivery/providers/vonage/vonage.provider.js';
+import type { VonageOptions } from '../../../../src/delivery/providers/vonage/vonage.settings.js';
+import { type FakeApi, startFakeApi } from '../../support/fake-api.js';
+import { deliveryRequest } from '../../support/request.js';
 
 const accepted = (id: string) => ({
   status: 200,

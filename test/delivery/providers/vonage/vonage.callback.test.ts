@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { verifyVonageSignature, vonageSignature, vonageStatusUpdate } from './vonage.callback.js';
+import {
+  verifyVonageSignature,
+  vonageSignature,
+  vonageStatusUpdate,
+} from '../../../../src/delivery/providers/vonage/vonage.callback.js';
 
 describe('Vonage delivery receipts', () => {
   it('computes the md5hash signature of the Vonage SDK test vector', () => {

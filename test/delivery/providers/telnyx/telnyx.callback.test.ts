@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { telnyxKeys } from '../../../../test/delivery/support/signing.js';
-import { telnyxStatusUpdate, verifyTelnyxSignature } from './telnyx.callback.js';
+import {
+  telnyxStatusUpdate,
+  verifyTelnyxSignature,
+} from '../../../../src/delivery/providers/telnyx/telnyx.callback.js';
+import { telnyxKeys } from '../../support/signing.js';
 
 describe('Telnyx webhooks', () => {
   const keys = telnyxKeys();

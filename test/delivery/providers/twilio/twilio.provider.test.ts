@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeApi, refusedUrl, startFakeApi } from '../../../../test/delivery/support/fake-api.js';
-import { deliveryRequest } from '../../../../test/delivery/support/request.js';
-import { TwilioSmsProvider } from './twilio.provider.js';
-import type { TwilioOptions } from './twilio.settings.js';
-import { TwilioVoiceProvider } from './twilio-voice.provider.js';
+import { TwilioSmsProvider } from '../../../../src/delivery/providers/twilio/twilio.provider.js';
+import type { TwilioOptions } from '../../../../src/delivery/providers/twilio/twilio.settings.js';
+import { TwilioVoiceProvider } from '../../../../src/delivery/providers/twilio/twilio-voice.provider.js';
+import { type FakeApi, refusedUrl, startFakeApi } from '../../support/fake-api.js';
+import { deliveryRequest } from '../../support/request.js';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';
 const TOKEN = 'twilio-test-token';

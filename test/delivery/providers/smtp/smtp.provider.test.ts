@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSmtp, startFakeSmtp } from '../../../../test/delivery/support/fake-smtp.js';
-import { deliveryRequest } from '../../../../test/delivery/support/request.js';
-import { SmtpProvider } from './smtp.provider.js';
+import { SmtpProvider } from '../../../../src/delivery/providers/smtp/smtp.provider.js';
+import { type FakeSmtp, startFakeSmtp } from '../../support/fake-smtp.js';
+import { deliveryRequest } from '../../support/request.js';
 
 describe('SMTP (nodemailer against a real smtp-server)', () => {
   let smtp: FakeSmtp;

@@ -1,0 +1,15 @@
+import type { DeliveryResult } from '../delivery/interface.js';
+import type { Channel, VerificationStatus } from './types.js';
+
+/** Observes outcomes for metrics; the HTTP layer and tests may pass nothing. */
+export interface VerificationEvents {
+  sent?(channel: Channel, result: DeliveryResult, durationMs: number): void;
+  verified?(
+    channel: Channel,
+    outcome: 'verified' | 'wrong_code' | 'already_verified' | VerificationStatus | 'too_many_attempts',
+  ): void;
+  /** A request refused by a rate limit, by the limit's name (never the counter's key). */
+  limited?(limit: string): void;
+  /** The SMS-pumping breaker of an account tripped for `country`. */
+  breakerTripped?(country: string): void;
+}

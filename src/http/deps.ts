@@ -1,0 +1,40 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { Delivery } from '../delivery/interface.js';
+import type { AccountAdmin } from '../domain/accounts.js';
+import type { Clock } from '../domain/clock.js';
+import type { VerificationService } from '../domain/verification-service.js';
+import type { RateLimitStore } from '../limits/interface.js';
+import type { Store } from '../store/interface.js';
+import type { AdminThrottle } from './admin-throttle.js';
+import type { HttpTimeouts } from './hardening.js';
+
+/** Everything the HTTP layer needs, built once by the composition root. */
+export interface AppDeps {
+  store: Store;
+  counters: RateLimitStore;
+  service: VerificationService;
+  admin: AccountAdmin;
+  delivery: Delivery;
+  clock: Clock;
+  /** SHA-256 of the admin token. */
+  adminTokenHash: Buffer;
+  logger: Logger;
+  version: string;
+  trustProxy?: boolean;
+  /** Request, header, keep-alive and idle timeouts of the HTTP server (Node's defaults when absent). */
+  timeouts?: HttpTimeouts;
+  /** HSTS max-age when clients reach the service over HTTPS; null or absent: no HSTS. */
+  hstsMaxAgeSeconds?: number | null;
+  /** Throttles failed admin authentications. */
+  adminThrottle?: AdminThrottle;
+  /** How long an Idempotency-Key claim without an answer blocks its key (default 60 s). */
+  idempotencyLeaseSeconds?: number;
+  /** Extra routes (metrics, provider callbacks) registered by later layers. */
+  plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
+  /**
+   * Sees every answered request (metrics): called once per route with its pattern, it returns the
+   * route's onResponse observer; requests that match no route are observed as `unmatched`.
+   */
+  observeRoute?: (route: string) => (request: FastifyRequest, reply: FastifyReply) => void;
+}
