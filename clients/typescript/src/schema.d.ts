@@ -1018,6 +1018,39 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description `msg_` and the request id without dashes. */
+                                id: string;
+                                /** @description The account the request belongs to. */
+                                accountId: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The verification request it delivered.
+                                 */
+                                requestId: string;
+                                /** @enum {string} */
+                                channel: "EMAIL" | "SMS" | "WHATSAPP";
+                                /** @description The full destination. */
+                                to: string;
+                                /** @description EMAIL only. */
+                                subject?: string;
+                                /** @description The message text; the code shows masked once the request has left pending. */
+                                text: string;
+                                /** @description EMAIL only. */
+                                html?: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
                 /** @description VALIDATION_ERROR or INVALID_JSON */
                 400: {
                     headers: {

@@ -88,6 +88,21 @@ const adminErrors = errorResponses({
   404: 'NOT_FOUND',
 });
 
+/** An outbox message as the recipient would see it; documented, and serialised by this schema. */
+const OutboxMessage = Type.Object({
+  id: Type.String({ description: '`msg_` and the request id without dashes.' }),
+  accountId: Type.String({ description: 'The account the request belongs to.' }),
+  requestId: Type.String({ format: 'uuid', description: 'The verification request it delivered.' }),
+  channel: Type.Unsafe<string>({ type: 'string', enum: [...CHANNELS] }),
+  to: Type.String({ description: 'The full destination.' }),
+  subject: Type.Optional(Type.String({ description: 'EMAIL only.' })),
+  text: Type.String({
+    description: 'The message text; the code shows masked once the request has left pending.',
+  }),
+  html: Type.Optional(Type.String({ description: 'EMAIL only.' })),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
 const keyView = (k: ApiKeyRecord) => ({
   id: k.id,
   name: k.name,
@@ -254,7 +269,7 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         'Messages kept by the built-in outbox, newest first, exactly as the recipient would see them',
         {
           querystring: OutboxQuery,
-          response: adminErrors,
+          response: { 200: Type.Object({ data: Type.Array(OutboxMessage) }), ...adminErrors },
         },
       ),
     },
