@@ -170,6 +170,17 @@ eachStore('control characters in every string field', (start) => {
     }
   }, 120_000);
 
+  it('leaves provider callbacks to their signature check', async () => {
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: '/v1/callbacks/telnyx',
+      headers: { 'content-type': 'application/json' },
+      // Pretty-printed, as providers send it: the raw body holds line breaks.
+      payload: JSON.stringify({ data: { payload: { errors: [{ detail: 'line one' }] } } }, null, 2),
+    });
+    expect(res.json().error?.code).not.toBe('VALIDATION_ERROR');
+  });
+
   it('charges no limit for a refused send, and keeps tab and newline in customMessage', async () => {
     const sendBase = { channel: 'EMAIL', email: 'cooldown@example.com' };
     const refused = await svc.post('/v1/contact/send-code', { ...sendBase, purpose: 'login\u0000' }, key);

@@ -317,6 +317,16 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       // scanned whole. (The one hash join of the guesses' plan is of the batch's own results: the
       // requests with the rows counted for them.)
       const batches: Array<[string, string, (ids: string[]) => unknown[]]> = [
+        [
+          'readGroups',
+          SQL.readGroups,
+          (ids) => [ids, ids.map(() => 'acc_1'), ids.map(() => false), ids.map(() => T0)],
+        ],
+        [
+          'countOrConsumeMany',
+          SQL.countOrConsumeMany,
+          (ids) => [ids, ids.map(() => null), ids.map(() => T0)],
+        ],
         ['consumeMany', SQL.consumeMany, (ids) => [ids, ids, ids.map(() => T0)]],
       ];
       for (const [name, sql, params] of batches) {

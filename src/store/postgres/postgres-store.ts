@@ -86,6 +86,21 @@ interface SendCall {
   resolve: () => void;
   reject: (err: unknown) => void;
 }
+interface ReadCall {
+  requestId: string;
+  accountId: string;
+  test: boolean;
+  now: number;
+  resolve: (rows: AttemptRow[]) => void;
+  reject: (err: unknown) => void;
+}
+interface DecideCall {
+  groupId: string;
+  winnerId: string | null;
+  now: number;
+  resolve: (rows: AttemptRow[]) => void;
+  reject: (err: unknown) => void;
+}
 interface ConsumeCall {
   groupId: string;
   winnerId: string;
@@ -109,6 +124,10 @@ export class PostgresStore implements Store {
   private closed = false;
   /** The sends of the current event-loop turn, written together (see createVerifications). */
   private readonly sends = new TurnBatch<SendCall>((batch) => this.writeSendBatch(batch));
+  /** The first halves of the verify attempts of one event-loop turn, read together (see attempt). */
+  private readonly reads = new TurnBatch<ReadCall>((batch) => this.readBatch(batch));
+  /** The second halves of the verify attempts of one event-loop turn, decided together. */
+  private readonly decisions = new TurnBatch<DecideCall>((batch) => this.decideBatch(batch));
   /** The consumes of right codes of the current event-loop turn, settled together (see consume). */
   private readonly consumes = new TurnBatch<ConsumeCall>((batch) => this.consumeBatch(batch));
   private readonly journal = new PostgresJournal((text, params) => this.query(text, params));
@@ -192,6 +211,8 @@ export class PostgresStore implements Store {
     this.closed = true;
     // Sends, attempts and consumes of the current turn are written before the pool goes.
     await this.sends.flush();
+    await this.reads.flush();
+    await this.decisions.flush();
     await this.consumes.flush();
     await this.journal.flush();
     await this.pool.end();
@@ -371,7 +392,9 @@ export class PostgresStore implements Store {
     pick: (rows: CountedAttempt['rows']) => string | null,
     test = false,
   ): Promise<AttemptOutcome> {
-    const read = (await this.query<AttemptRow>(SQL.readGroup, [requestId, accountId, test, now])).rows;
+    const read = await new Promise<AttemptRow[]>((resolve, reject) =>
+      this.reads.add({ requestId, accountId, test, now, resolve, reject }),
+    );
     const first = read[0];
     if (!first) return { request: null, counted: null, winnerId: null, consumed: false };
     const request = rowToVerification(first);
@@ -384,13 +407,72 @@ export class PostgresStore implements Store {
         codeHash: r.counted_code_hash as Buffer,
       })),
     );
-    const { rows } = await this.query(SQL.countOrConsume, [request.groupId, guessed, now]);
+    const rows = await new Promise<AttemptRow[]>((resolve, reject) =>
+      this.decisions.add({ groupId: request.groupId, winnerId: guessed, now, resolve, reject }),
+    );
     const counted = rowsToCountedAttempt(rows);
     const consumed = guessed !== null && rows.some((r) => r.id === guessed);
     // The count committed with the statement above; a wrong code's event follows it (batched like
     // the consumes) before the answer goes out. See docs/events.md on that window.
     if (counted && guessed === null) await this.journal.wrongCode(request.id, now);
     return { request, counted, winnerId: counted ? guessed : null, consumed };
+  }
+
+  /** The reads of one turn in one statement; a read changes nothing, so none waits for another. */
+  private async readBatch(batch: ReadCall[]): Promise<void> {
+    await settleBatch(
+      batch,
+      async (calls) => {
+        const { rows } = await this.query<AttemptRow & { n: string }>(SQL.readGroups, [
+          calls.map((c) => c.requestId),
+          calls.map((c) => c.accountId),
+          calls.map((c) => c.test),
+          calls.map((c) => c.now),
+        ]);
+        const byCall = calls.map((): AttemptRow[] => []);
+        for (const row of rows) byCall[Number(row.n) - 1]?.push(row);
+        for (const [i, call] of calls.entries()) call.resolve(byCall[i] as AttemptRow[]);
+        return [];
+      },
+      (call) =>
+        this.query<AttemptRow>(SQL.readGroup, [call.requestId, call.accountId, call.test, call.now]).then(
+          ({ rows }) => call.resolve(rows),
+          call.reject,
+        ),
+    );
+  }
+
+  /**
+   * The decisions of one turn in one statement, one guess per group; a second guess on a group
+   * runs after it on its own, so that it sees the first one's effect (counted, or consumed).
+   */
+  private async decideBatch(batch: DecideCall[]): Promise<void> {
+    await settleBatch(
+      batch,
+      async (calls) => {
+        const seen = new Set<string>();
+        const first: DecideCall[] = [];
+        const later: DecideCall[] = [];
+        for (const call of calls) {
+          (seen.has(call.groupId) ? later : first).push(call);
+          seen.add(call.groupId);
+        }
+        const { rows } = await this.query<AttemptRow & { n: string }>(SQL.countOrConsumeMany, [
+          first.map((c) => c.groupId),
+          first.map((c) => c.winnerId),
+          first.map((c) => c.now),
+        ]);
+        const byCall = first.map((): AttemptRow[] => []);
+        for (const row of rows) byCall[Number(row.n) - 1]?.push(row);
+        for (const [i, call] of first.entries()) call.resolve(byCall[i] as AttemptRow[]);
+        return later;
+      },
+      (call) =>
+        this.query<AttemptRow>(SQL.countOrConsume, [call.groupId, call.winnerId, call.now]).then(
+          ({ rows }) => call.resolve(rows),
+          call.reject,
+        ),
+    );
   }
 
   /** Consumes a matched code; the consumes of one event-loop turn are one statement. */

@@ -100,6 +100,49 @@ export const SQL = {
       verified_at = CASE WHEN $2::text IS NULL THEN verified_at ELSE $3 END
     WHERE group_id = $1 AND ${GROUP_PENDING('')} AND attempts < max_attempts AND expires_at > $3
     RETURNING id, channel, code_hash, attempts, max_attempts`,
+  // readGroup for the guesses of one event-loop turn ($1 ids, $2 accounts, $3 modes, $4 times):
+  // each request by primary key, its group by verifications_group (OFFSET 0 keeps those lookups
+  // from being flattened into a join planned over the table). Rows carry the guess's ordinal `n`.
+  readGroups: `WITH tried AS (
+      SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[])
+        WITH ORDINALITY AS t(id, account_id, test, tried_at, n)
+    )
+    SELECT t.n, req.*, g.id AS counted_id, g.channel AS counted_channel, g.code_hash AS counted_code_hash
+    FROM tried t
+    CROSS JOIN LATERAL (
+      SELECT ${VERIFICATION_SELECT} FROM verifications
+      WHERE id = t.id AND account_id = t.account_id AND test = t.test
+      OFFSET 0
+    ) req
+    LEFT JOIN LATERAL (
+      SELECT w.id, w.channel, w.code_hash FROM verifications w
+      WHERE req.status = 'pending' AND req.expires_at > t.tried_at
+        AND w.group_id = req.group_id AND ${GROUP_PENDING('w.')} AND w.expires_at > t.tried_at
+      OFFSET 0
+    ) g ON true ORDER BY t.n, g.id`,
+  // countOrConsume for the guesses of one event-loop turn ($1 groups, $2 winners or nulls, $3
+  // times), one guess per group (an UPDATE changes a row once however many joined rows name it:
+  // the caller runs a second guess on a group after this statement, on its own). Each group's
+  // pending rows are found by verifications_group and updated by primary key, re-checked under
+  // their locks as in the single form. Rows carry the guess's ordinal `n`.
+  countOrConsumeMany: `WITH won AS (
+      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY AS t(group_id, winner, tried_at, n)
+    ), target AS (
+      SELECT won.n, won.winner, won.tried_at, g.id FROM won CROSS JOIN LATERAL (
+        SELECT r.id FROM verifications r WHERE r.group_id = won.group_id AND ${GROUP_PENDING('r.')}
+        OFFSET 0
+      ) g
+    )
+    UPDATE verifications v
+    SET attempts = v.attempts + 1,
+      status = CASE WHEN target.winner IS NULL THEN v.status WHEN v.id = target.winner THEN 'verified'
+        ELSE 'canceled' END,
+      verified_at = CASE WHEN target.winner IS NULL THEN v.verified_at ELSE target.tried_at END
+    FROM target
+    -- The ANY gives the planner the rows' keys: they are fetched by primary key, never by a scan.
+    WHERE v.id = ANY (ARRAY(SELECT id FROM target)) AND v.id = target.id
+      AND ${GROUP_PENDING('v.')} AND v.attempts < v.max_attempts AND v.expires_at > target.tried_at
+    RETURNING target.n, v.id, v.channel, v.code_hash, v.attempts, v.max_attempts`,
   // The attempt is counted before the code is compared, and only while attempts remain: N
   // parallel guesses can never evaluate more than max_attempts codes. Row locks serialise them.
   countAttempt: `UPDATE verifications SET attempts = attempts + 1
