@@ -1,18 +1,14 @@
+import { EVENT_TYPES, type EventType } from '../store/journal.js';
 import type { JournalEvent } from '../store/webhooks/interface.js';
 
+/** Journal types that stay inside the service: a wrong code is counted, never announced. */
+type InternalEventType = 'verification.attempt_failed';
+export type WebhookEventType = Exclude<EventType, InternalEventType>;
+
 /** The event types an endpoint may subscribe to: every journal type but the internal ones. */
-export const WEBHOOK_EVENT_TYPES = [
-  'verification.created',
-  'verification.delivered',
-  'verification.undelivered',
-  'verification.verified',
-  'verification.failed',
-  'verification.expired',
-  'verification.canceled',
-  'contact.blocked',
-  'contact.unblocked',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = EVENT_TYPES.filter(
+  (t): t is WebhookEventType => t !== 'verification.attempt_failed',
+);
 
 const sendable = new Set<string>(WEBHOOK_EVENT_TYPES);
 

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postJson, type RunningServer, startServer } from '../support/process.js';
+import { postJson, type RunningServer, runToExit, startServer } from '../support/process.js';
 
 /**
  * Every client library runs clients/scenario.json against the real service, in its own language:
@@ -42,23 +41,6 @@ function startStub(target: string): Promise<{ server: Server; url: string; seen:
       resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen }),
     ),
   );
-}
-
-function runScenario(language: string, env: Record<string, string>) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn('bash', [join(CLIENTS, language, 'scenario.sh')], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('close', (code) => resolve({ code, output }));
-  });
 }
 
 describe('client libraries against the running service', () => {
@@ -101,13 +83,16 @@ describe('client libraries against the running service', () => {
   languages.forEach((language, i) => {
     // A first compile (Rust, Java, C#) takes minutes on a loaded two-core machine.
     it(`${language}: the scenario passes`, { timeout: 900_000 }, async (context) => {
-      const result = await runScenario(language, {
-        CV_BASE_URL: server.url,
-        CV_API_KEY: apiKey,
-        CV_ADMIN_TOKEN: ADMIN,
-        CV_STUB_URL: `${stub.url}/${language}`,
-        CV_SCENARIO: join(CLIENTS, 'scenario.json'),
-        CV_RUN_ID: String(1000 + i * 111),
+      const result = await runToExit('bash', [join(CLIENTS, language, 'scenario.sh')], {
+        env: {
+          ...process.env,
+          CV_BASE_URL: server.url,
+          CV_API_KEY: apiKey,
+          CV_ADMIN_TOKEN: ADMIN,
+          CV_STUB_URL: `${stub.url}/${language}`,
+          CV_SCENARIO: join(CLIENTS, 'scenario.json'),
+          CV_RUN_ID: String(1000 + i * 111),
+        },
       });
       if (result.code === MISSING_TOOLCHAIN && process.env.CI !== 'true') {
         console.log(`skipped ${language}: ${result.output.trim().split('\n').pop()}`);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
@@ -8,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseUrlProblem, misspeltSettings } from '../../src/config/hints.js';
 import { loadConfig, SETTING_NAMES } from '../../src/config/schema.js';
-import { startServer } from '../support/process.js';
+import { runToExit, startServer } from '../support/process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADMIN = 'config-hints-admin-token-0123456789ab';
@@ -49,7 +48,7 @@ describe('hints at start', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as AddressInfo).port;
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      const { code, output } = await runToExit(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
         cwd: ROOT,
         env: {
           PATH: process.env.PATH ?? '',
@@ -58,16 +57,7 @@ describe('hints at start', () => {
           DATABASE_URL: `sqlite:${join(dir, 'port.db')}`,
           ADMIN_TOKEN: ADMIN,
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      let output = '';
-      child.stdout.on('data', (c) => {
-        output += c;
-      });
-      child.stderr.on('data', (c) => {
-        output += c;
-      });
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect(code).toBe(2);
       expect(output).toContain(`Port ${port} on 127.0.0.1 is already in use`);
       expect(output).toContain('set PORT to a free port');

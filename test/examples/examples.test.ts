@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postJson, type RunningServer, startServer } from '../support/process.js';
+import { postJson, type RunningServer, runToExit, startServer } from '../support/process.js';
 
 /** The examples of examples/, each run against a started service as an integrator would. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,23 +32,11 @@ describe('examples', () => {
   });
 
   it('the plain script sends, verifies, and handles a refused resend', async () => {
-    const child = spawn(
+    const { code, output } = await runToExit(
       process.execPath,
       ['--import', 'tsx', 'examples/send-and-verify.ts', 'script@example.com'],
-      {
-        cwd: ROOT,
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+      { cwd: ROOT, env: { ...process.env, ...env } },
     );
-    let output = '';
-    child.stdout.on('data', (c) => {
-      output += c;
-    });
-    child.stderr.on('data', (c) => {
-      output += c;
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code, output).toBe(0);
     expect(output).toContain('a wrong code: verified=false, 4 attempts left');
     expect(output).toContain('the right code: verified=true on EMAIL');

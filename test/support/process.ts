@@ -57,3 +57,22 @@ export async function postJson(
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
 }
+
+/** Runs a command to its end; resolves its exit code and everything it wrote to stdout and stderr. */
+export function runToExit(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}

@@ -1,3 +1,5 @@
+import type { RecordedEvent } from '../journal.js';
+
 /**
  * Webhook endpoints and the durable queue of their deliveries. The fan-out turns journal rows
  * (table `events`, written by the stores in the transaction of each state change) into one
@@ -101,21 +103,4 @@ export interface AttemptRecord {
 }
 
 /** One row of the journal (table `events`), as the fan-out reads it. */
-export interface JournalEvent {
-  seq: number;
-  id: string;
-  accountId: string;
-  test: boolean;
-  type: string;
-  requestId: string | null;
-  groupId: string | null;
-  channel: string | null;
-  country: string | null;
-  purpose: string | null;
-  provider: string | null;
-  toMasked: string | null;
-  contactId: string | null;
-  status: string | null;
-  createdAt: number;
-  data: unknown;
-}
+export type JournalEvent = RecordedEvent;

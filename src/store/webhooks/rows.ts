@@ -1,3 +1,4 @@
+import { rowToRecordedEvent } from '../journal.js';
 import type { DueDelivery, JournalEvent, WebhookDelivery, WebhookEndpoint } from './interface.js';
 
 /** Row mapping shared by the SQLite and PostgreSQL webhook stores (BIGINT arrives as a string). */
@@ -39,24 +40,8 @@ export const rowToDue = (r: Row): DueDelivery => ({
   sealedSecret: String(r.secret),
 });
 
-export const rowToJournalEvent = (r: Row): JournalEvent => ({
-  seq: num(r.seq),
-  id: String(r.id),
-  accountId: String(r.account_id),
-  test: r.test === true || r.test === 1,
-  type: String(r.type),
-  requestId: strOrNull(r.request_id),
-  groupId: strOrNull(r.group_id),
-  channel: strOrNull(r.channel),
-  country: strOrNull(r.country),
-  purpose: strOrNull(r.purpose),
-  provider: strOrNull(r.provider),
-  toMasked: strOrNull(r.to_masked),
-  contactId: strOrNull(r.contact_id),
-  status: strOrNull(r.status),
-  createdAt: num(r.created_at),
-  data: typeof r.data === 'string' ? JSON.parse(r.data) : (r.data ?? null),
-});
+/** A journal row as the fan-out reads it: the journal's own mapping. */
+export const rowToJournalEvent = rowToRecordedEvent;
 
 /** The deliveries one journal row gives: one per enabled endpoint of its account that wants its type. */
 export function deliveriesFor(event: JournalEvent, endpoints: WebhookEndpoint[]): WebhookEndpoint[] {
