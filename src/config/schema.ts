@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { deliveryConfigProblems, deliverySettings } from '../delivery/settings.js';
+import { ACCOUNT_LIMITS, type AccountLimitName } from '../domain/account-limits.js';
 import { webhookSettings } from '../webhooks/settings.js';
 import { databaseUrlProblem } from './hints.js';
 
@@ -14,6 +15,15 @@ const int = (env: string, def: number, min: number, max: number, description: st
   Type.Integer({ env, default: def, minimum: min, maximum: max, description });
 const optionalString = (env: string, description: string, secret = false) =>
   Type.Optional(Type.String({ env, description, secret, minLength: 1 }));
+
+/** The per-account limits' variables, from their one description in the domain. */
+function accountLimitSettings() {
+  const entries = Object.entries(ACCOUNT_LIMITS).map(([name, l]) => [
+    name,
+    int(l.env, l.default, l.min, l.max, l.description),
+  ]);
+  return Object.fromEntries(entries) as { [K in AccountLimitName]: ReturnType<typeof int> };
+}
 
 export const settings = {
   port: int('PORT', 8080, 0, 65535, 'TCP port the HTTP server listens on.'),
@@ -78,51 +88,7 @@ export const settings = {
     'HMAC secret for code hashes; takes precedence over the stored one. Set it in production (kept apart from the database). When unset, one is generated on first start and stored in the database.',
     true,
   ),
-  codeLength: int('CODE_LENGTH', 6, 4, 10, 'Digits in a code (accounts may override).'),
-  codeTtlSeconds: int('CODE_TTL_SECONDS', 600, 60, 1800, 'Lifetime of a code (accounts may override).'),
-  maxAttempts: int('MAX_ATTEMPTS', 5, 1, 20, 'Checks allowed per verification request or dual pair.'),
-  resendCooldownSeconds: int(
-    'RESEND_COOLDOWN_SECONDS',
-    30,
-    0,
-    3600,
-    'Wait between two sends to one destination and channel.',
-  ),
-  sendsPerDestinationPerHour: int(
-    'SENDS_PER_DESTINATION_PER_HOUR',
-    5,
-    1,
-    1000,
-    'Sends per destination and channel per hour.',
-  ),
-  failuresPerDestinationPerDay: int(
-    'FAILURES_PER_DESTINATION_PER_DAY',
-    20,
-    1,
-    10000,
-    'Wrong codes per destination per 24 h, past which sends to it are refused.',
-  ),
-  keySendPerSecond: int(
-    'KEY_SEND_PER_SECOND',
-    100,
-    1,
-    1_000_000,
-    'send-code requests per API key per second.',
-  ),
-  keyVerifyPerSecond: int(
-    'KEY_VERIFY_PER_SECOND',
-    500,
-    1,
-    1_000_000,
-    'verify-code requests per API key per second.',
-  ),
-  countrySendsPerHour: int(
-    'COUNTRY_SENDS_PER_HOUR',
-    1000,
-    1,
-    100_000_000,
-    'SMS and WhatsApp sends per account and destination country per hour.',
-  ),
+  ...accountLimitSettings(),
   allowedCountries: Type.String({
     env: 'ALLOWED_COUNTRIES',
     default: '*',

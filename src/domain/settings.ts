@@ -1,17 +1,9 @@
+import { ACCOUNT_LIMITS, type AccountLimitName, type AccountLimits } from './account-limits.js';
 import { DEFAULT_BREAKER_SETTINGS } from './pumping-breaker.js';
 import type { AccountSettings, Branding } from './types.js';
 
 /** The settings that govern one account's requests: deployment defaults with its overrides. */
-export interface EffectiveSettings {
-  codeLength: number;
-  codeTtlSeconds: number;
-  maxAttempts: number;
-  resendCooldownSeconds: number;
-  sendsPerDestinationPerHour: number;
-  failuresPerDestinationPerDay: number;
-  keySendPerSecond: number;
-  keyVerifyPerSecond: number;
-  countrySendsPerHour: number;
+export interface EffectiveSettings extends AccountLimits {
   /** null: every country. */
   allowedCountries: ReadonlySet<string> | null;
   branding: Branding;
@@ -31,35 +23,19 @@ export function parseCountryList(value: string | string[]): ReadonlySet<string> 
   return list.length === 0 || list.includes('*') ? null : new Set(list);
 }
 
-/** The numbers a deployment sets for every account (the configuration has them by these names). */
-export type DeploymentSettings = Pick<
-  EffectiveSettings,
-  | 'codeLength'
-  | 'codeTtlSeconds'
-  | 'maxAttempts'
-  | 'resendCooldownSeconds'
-  | 'sendsPerDestinationPerHour'
-  | 'failuresPerDestinationPerDay'
-  | 'keySendPerSecond'
-  | 'keyVerifyPerSecond'
-  | 'countrySendsPerHour'
-> & { allowedCountries: string | string[] };
+/** What a deployment sets for every account (the configuration has them by these names). */
+export type DeploymentSettings = AccountLimits & { allowedCountries: string | string[] };
 
 /** Deployment defaults, from the configuration. */
 export function deploymentDefaults(
   config: DeploymentSettings,
   branding: Branding = DEFAULT_BRANDING,
 ): EffectiveSettings {
+  const limits = Object.fromEntries(
+    (Object.keys(ACCOUNT_LIMITS) as AccountLimitName[]).map((name) => [name, config[name]]),
+  ) as AccountLimits;
   return {
-    codeLength: config.codeLength,
-    codeTtlSeconds: config.codeTtlSeconds,
-    maxAttempts: config.maxAttempts,
-    resendCooldownSeconds: config.resendCooldownSeconds,
-    sendsPerDestinationPerHour: config.sendsPerDestinationPerHour,
-    failuresPerDestinationPerDay: config.failuresPerDestinationPerDay,
-    keySendPerSecond: config.keySendPerSecond,
-    keyVerifyPerSecond: config.keyVerifyPerSecond,
-    countrySendsPerHour: config.countrySendsPerHour,
+    ...limits,
     allowedCountries: parseCountryList(config.allowedCountries),
     branding,
     riskThreshold: null,

@@ -1,3 +1,4 @@
+import type { AccountLimitOverrides } from './account-limits.js';
 /** Types shared by the domain, the stores and the HTTP layer. Times are epoch milliseconds. */
 
 export const CHANNELS = ['EMAIL', 'SMS', 'WHATSAPP'] as const;
@@ -21,16 +22,8 @@ export interface Branding {
 }
 
 /** Per-account overrides of deployment defaults; absent fields fall back to the deployment. */
-export interface AccountSettings {
-  codeLength?: number;
-  codeTtlSeconds?: number;
-  maxAttempts?: number;
-  resendCooldownSeconds?: number;
-  sendsPerDestinationPerHour?: number;
-  failuresPerDestinationPerDay?: number;
-  keySendPerSecond?: number;
-  keyVerifyPerSecond?: number;
-  countrySendsPerHour?: number;
+/** An account's overrides of the deployment: its limits (src/domain/account-limits.ts) and more. */
+export interface AccountSettings extends AccountLimitOverrides {
   /** ISO 3166-1 alpha-2 codes allowed for SMS/WhatsApp; absent or ['*'] means every country. */
   allowedCountries?: string[];
   branding?: Partial<Branding>;

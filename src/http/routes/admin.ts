@@ -1,6 +1,7 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TInteger, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { renderOutboxEntry } from '../../delivery/outbox/outbox-content.js';
+import { ACCOUNT_LIMITS, type AccountLimitName } from '../../domain/account-limits.js';
 import { checkPhone, isKnownCountry } from '../../domain/phone.js';
 import { type Account, type ApiKeyRecord, CHANNELS } from '../../domain/types.js';
 import { adminAuth } from '../auth.js';
@@ -22,17 +23,17 @@ const nullable = <T extends ReturnType<typeof Type.Integer>>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()]));
 
 /** Per-account overrides; null returns a setting to the deployment default. */
+/** Each per-account limit, as its one description in the domain bounds it; null restores the default. */
+const limitOverrides = Object.fromEntries(
+  Object.entries(ACCOUNT_LIMITS).map(([name, l]) => [
+    name,
+    nullable(Type.Integer({ minimum: l.min, maximum: l.max, description: l.description })),
+  ]),
+) as { [K in AccountLimitName]: ReturnType<typeof nullable<TInteger>> };
+
 const AccountSettingsPatch = Type.Object(
   {
-    codeLength: nullable(Type.Integer({ minimum: 4, maximum: 10 })),
-    codeTtlSeconds: nullable(Type.Integer({ minimum: 60, maximum: 1800 })),
-    maxAttempts: nullable(Type.Integer({ minimum: 1, maximum: 20 })),
-    resendCooldownSeconds: nullable(Type.Integer({ minimum: 0, maximum: 3600 })),
-    sendsPerDestinationPerHour: nullable(Type.Integer({ minimum: 1, maximum: 1000 })),
-    failuresPerDestinationPerDay: nullable(Type.Integer({ minimum: 1, maximum: 10000 })),
-    keySendPerSecond: nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-    keyVerifyPerSecond: nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-    countrySendsPerHour: nullable(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+    ...limitOverrides,
     pumpingMinSends: nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
     pumpingMinConversion: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()])),
     riskThreshold: nullable(
