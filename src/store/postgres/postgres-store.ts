@@ -61,8 +61,9 @@ import {
 import { PostgresWebhookStore } from '../webhooks/postgres.js';
 import { PostgresJournal } from './journal.js';
 import { applyMigrations } from './migrate.js';
-import { isConnectionError, isRetryable, toStoreError } from './pg-errors.js';
+import { isRetryable, toStoreError } from './pg-errors.js';
 import { SQL } from './statements.js';
+import { inTransaction, type Runner } from './transaction.js';
 import { settleBatch, TurnBatch } from './turn-batch.js';
 
 export interface PostgresStoreOptions {
@@ -108,7 +109,6 @@ interface ConsumeCall {
   resolve: (consumed: boolean) => void;
   reject: (err: unknown) => void;
 }
-type Runner = Pick<pg.PoolClient, 'query'>;
 
 /**
  * The shared store for many instances: node-postgres with a pool. Every counter is one guarded
@@ -162,30 +162,8 @@ export class PostgresStore implements Store {
   }
 
   /** Runs `work` in one transaction on one pooled connection. */
-  private async transaction<T>(work: (client: Runner) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (err) {
-      throw toStoreError(err);
-    }
-    // While checked out, a dropped connection is reported here and by the query in flight.
-    const ignore = () => {};
-    client.on('error', ignore);
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      if (isConnectionError(err)) broken = err as Error;
-      else await client.query('ROLLBACK').catch((e) => (broken = e));
-      throw toStoreError(err);
-    } finally {
-      client.off('error', ignore);
-      client.release(broken);
-    }
+  private transaction<T>(work: (client: Runner) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, work);
   }
 
   async migrate(): Promise<number[]> {

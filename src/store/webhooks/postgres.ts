@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { timeOrderedUuid } from '../../domain/ids.js';
 import { toStoreError } from '../postgres/pg-errors.js';
+import { inTransaction, type Runner } from '../postgres/transaction.js';
 import type {
   AttemptRecord,
   EndpointPatch,
@@ -9,8 +10,6 @@ import type {
   WebhookStore,
 } from './interface.js';
 import { deliveriesFor, rowToDelivery, rowToDue, rowToEndpoint, rowToJournalEvent } from './rows.js';
-
-type Runner = Pick<pg.PoolClient, 'query'>;
 
 const SQL = {
   insertEndpoint: `INSERT INTO webhook_endpoints (id, account_id, url, events, enabled, secret, created_at)
@@ -82,28 +81,8 @@ export class PostgresWebhookStore implements WebhookStore {
     }
   }
 
-  private async transaction<T>(work: (client: Runner) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (err) {
-      throw toStoreError(err);
-    }
-    const ignore = () => {};
-    client.on('error', ignore);
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-      throw toStoreError(err);
-    } finally {
-      client.off('error', ignore);
-      client.release(broken);
-    }
+  private transaction<T>(work: (client: Runner) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, work);
   }
 
   async createEndpoint(e: NewWebhookEndpoint) {
