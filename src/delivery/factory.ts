@@ -1,26 +1,14 @@
 import { type Config, ConfigError } from '../config/schema.js';
 import type { Clock } from '../domain/clock.js';
+import type { Channel, DeliveryType } from '../domain/types.js';
 import type { Store } from '../store/interface.js';
 import { Dispatcher, type ProviderRoute } from './dispatcher.js';
 import type { ChannelProvider, Delivery } from './interface.js';
 import { OutboxProvider } from './outbox/outbox-provider.js';
-import { SmtpProvider } from './providers/smtp/smtp.provider.js';
-import { smtpOptions } from './providers/smtp/smtp.settings.js';
-import { TelnyxSmsProvider } from './providers/telnyx/telnyx.provider.js';
-import { telnyxOptions } from './providers/telnyx/telnyx.settings.js';
-import { TwilioSmsProvider } from './providers/twilio/twilio.provider.js';
-import { twilioOptions } from './providers/twilio/twilio.settings.js';
-import { TwilioVoiceProvider } from './providers/twilio/twilio-voice.provider.js';
-import { VonageSmsProvider } from './providers/vonage/vonage.provider.js';
-import { vonageOptions } from './providers/vonage/vonage.settings.js';
-import { WhatsAppProvider } from './providers/whatsapp/whatsapp.provider.js';
-import { whatsappOptions } from './providers/whatsapp/whatsapp.settings.js';
+import { PROVIDERS } from './providers/registry.js';
+import { twilioVoice } from './providers/twilio/index.js';
+import { whatsapp } from './providers/whatsapp/index.js';
 import { parseSmsRoutes, smsRouteFor } from './routing.js';
-
-/** CALL's provider: Twilio Voice, which needs Twilio with a phone-number caller ID. */
-function twilioVoiceOptions(twilio: ReturnType<typeof twilioOptions>) {
-  return twilio?.voiceFrom ? { ...twilio, voiceFrom: twilio.voiceFrom } : null;
-}
 
 /**
  * Configurations that start but probably do not do what their operator meant; logged once at
@@ -28,7 +16,8 @@ function twilioVoiceOptions(twilio: ReturnType<typeof twilioOptions>) {
  */
 export function deliveryWarnings(config: Config): string[] {
   const warnings: string[] = [];
-  if (whatsappOptions(config) && !twilioVoiceOptions(twilioOptions(config, config.publicBaseUrl ?? null))) {
+  const context = { publicBaseUrl: config.publicBaseUrl ?? null, webOtpDomain: undefined };
+  if (whatsapp.configured(config, context) && !twilioVoice.configured(config, context)) {
     warnings.push(
       'WHATSAPP is configured but CALL has no provider (Twilio with a phone-number caller ID: TWILIO_VOICE_FROM, or TWILIO_FROM when it is a number): requests with deliveryType CALL go to the outbox.',
     );
@@ -42,22 +31,26 @@ export function deliveryWarnings(config: Config): string[] {
  * Voice. A channel (or WhatsApp delivery type) without a provider uses the outbox.
  */
 export function buildDelivery(config: Config, store: Store, clock: Clock): Delivery {
-  const publicBaseUrl = config.publicBaseUrl ?? null;
-  const webOtpDomain = config.smsWebOtpDomain;
-  const twilio = twilioOptions(config, publicBaseUrl);
-  const vonage = vonageOptions(config, publicBaseUrl);
-  const telnyx = telnyxOptions(config, publicBaseUrl);
-  const smtp = smtpOptions(config);
-  const whatsapp = whatsappOptions(config);
+  const context = { publicBaseUrl: config.publicBaseUrl ?? null, webOtpDomain: config.smsWebOtpDomain };
+  const webOtpDomain = context.webOtpDomain;
+  const built = PROVIDERS.flatMap((module) => {
+    const provider = module.create(config, context);
+    return provider ? [{ module, provider }] : [];
+  });
+  const serving = (channel: Channel, deliveryType?: DeliveryType) =>
+    built.find(
+      (b) =>
+        b.module.channel === channel &&
+        (deliveryType === undefined || (b.module.deliveryType ?? 'TEXT') === deliveryType),
+    )?.provider ?? null;
 
-  const sms = new Map<string, ChannelProvider>();
-  if (twilio) sms.set('twilio', new TwilioSmsProvider(twilio, webOtpDomain));
-  if (vonage) sms.set('vonage', new VonageSmsProvider(vonage, webOtpDomain));
-  if (telnyx) sms.set('telnyx', new TelnyxSmsProvider(telnyx, webOtpDomain));
-  const email = smtp ? new SmtpProvider(smtp) : null;
-  const whatsappText = whatsapp ? new WhatsAppProvider(whatsapp) : null;
-  const voice = twilioVoiceOptions(twilio);
-  const whatsappCall = voice ? new TwilioVoiceProvider(voice) : null;
+  // SMS providers by name, in the registry's order: the default route tries them in that order.
+  const sms = new Map(
+    built.filter((b) => b.module.channel === 'SMS').map((b) => [b.module.name, b.provider]),
+  );
+  const email = serving('EMAIL');
+  const whatsappText = serving('WHATSAPP', 'TEXT');
+  const whatsappCall = serving('WHATSAPP', 'CALL');
 
   const { routes: smsRoutes, problems } = parseSmsRoutes(config.smsRoutes, [...sms.keys()]);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -77,9 +70,7 @@ export function buildDelivery(config: Config, store: Store, clock: Clock): Deliv
     };
   }
 
-  const providers = [email, ...sms.values(), whatsappText, whatsappCall].filter(
-    (p): p is ChannelProvider => p !== null,
-  );
+  const providers = built.map((b) => b.provider);
   return new Dispatcher(new OutboxProvider(store, { webOtpDomain }), routes, providers, {
     clock,
     breaker: {

@@ -1,10 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { PROVIDERS, providerSettings } from './providers/registry.js';
 import { incompleteProviders, type SettingsValues } from './providers/settings.js';
-import { smtpSettings } from './providers/smtp/smtp.settings.js';
-import { telnyxOptions, telnyxSettings } from './providers/telnyx/telnyx.settings.js';
-import { twilioOptions, twilioSettings } from './providers/twilio/twilio.settings.js';
-import { vonageOptions, vonageSettings } from './providers/vonage/vonage.settings.js';
-import { whatsappSettings } from './providers/whatsapp/whatsapp.settings.js';
 import { parseSmsRoutes } from './routing.js';
 
 /** Delivery settings shared by the providers: routing, breaker, public URL, branding. */
@@ -66,23 +62,16 @@ const commonSettings = {
 /** Every delivery setting, spread into the config schema. */
 export const deliverySettings = {
   ...commonSettings,
-  ...smtpSettings,
-  ...twilioSettings,
-  ...vonageSettings,
-  ...telnyxSettings,
-  ...whatsappSettings,
+  ...providerSettings,
 };
 
 /** The delivery part of the parsed configuration. */
 type DeliveryConfig = SettingsValues<typeof deliverySettings>;
 
-/** The SMS providers whose required settings are all present. */
+/** The SMS providers whose required settings are all present, in the registry's order. */
 export function configuredSmsProviders(config: DeliveryConfig): string[] {
-  return [
-    twilioOptions(config, null) ? 'twilio' : null,
-    vonageOptions(config, null) ? 'vonage' : null,
-    telnyxOptions(config, null) ? 'telnyx' : null,
-  ].filter((p): p is string => p !== null);
+  const context = { publicBaseUrl: null, webOtpDomain: undefined };
+  return PROVIDERS.filter((p) => p.channel === 'SMS' && p.configured(config, context)).map((p) => p.name);
 }
 
 /** Cross-setting mistakes of the delivery configuration, each naming its variable. */

@@ -1,3 +1,7 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../http/errors.js';
+
 /** A final delivery state a provider reported for one message it accepted earlier. */
 export interface StatusUpdate {
   /** The provider name the message was recorded under (see DeliveryResult.provider). */
@@ -7,3 +11,36 @@ export interface StatusUpdate {
   /** Why it failed, for the record; provider codes only, never the message text. */
   error: string | null;
 }
+
+/** What the callback routes of every provider share: raw bodies, headers, and their refusals. */
+export const callbackKit = {
+  done: (reply: FastifyReply) => reply.code(200).send({ data: { received: true } }),
+  rawBody: (request: FastifyRequest) => (typeof request.body === 'string' ? request.body : ''),
+  header(request: FastifyRequest, name: string): string | undefined {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  },
+  isJson: (request: FastifyRequest) => (request.headers['content-type'] ?? '').includes('json'),
+  parseJson(body: string): unknown {
+    try {
+      return JSON.parse(body);
+    } catch {
+      throw new ApiError('INVALID_JSON', 'The body is not valid JSON.');
+    }
+  },
+  formValues: (body: string) => Object.fromEntries(new URLSearchParams(body).entries()),
+  stringValues(json: unknown): Record<string, string> {
+    if (json === null || typeof json !== 'object' || Array.isArray(json)) return {};
+    return Object.fromEntries(Object.entries(json).map(([k, v]) => [k, String(v)]));
+  },
+  sameSecret(given: string, expected: string): boolean {
+    const a = Buffer.from(given);
+    const b = Buffer.from(expected);
+    return a.length === b.length && timingSafeEqual(a, b);
+  },
+  notConfigured: (what: string) =>
+    new ApiError('NOT_FOUND', `Delivery callbacks of ${what} are not enabled on this deployment.`),
+  badSignature: (header: string) =>
+    new ApiError('UNAUTHORIZED', `The ${header} signature does not match this request.`),
+  doc: (summary: string) => ({ schema: { tags: ['callbacks'], summary } }),
+};

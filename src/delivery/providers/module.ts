@@ -1,0 +1,47 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Channel, DeliveryType } from '../../domain/types.js';
+import type { ChannelProvider } from '../interface.js';
+import type { StatusUpdate } from './callback.js';
+import type { SettingsValues } from './settings.js';
+
+/** What a provider is built with besides its settings. */
+export interface ProviderContext {
+  /** PUBLIC_BASE_URL: where providers post delivery status (`/v1/callbacks/<name>`). */
+  publicBaseUrl: string | null;
+  /** SMS_WEBOTP_DOMAIN, for the autofill line of SMS providers. */
+  webOtpDomain: string | undefined;
+}
+
+/** What a provider's delivery-status callback routes are given. */
+export interface CallbackContext<S extends Record<string, TSchema>> {
+  config: SettingsValues<S>;
+  publicBaseUrl: string | null;
+  now(): number;
+  /** Records the final states a provider reported (looked up again for ids not recorded yet). */
+  record(updates: StatusUpdate[]): Promise<void>;
+}
+
+/**
+ * Everything about one provider, in its own folder: its settings (described as data), how it is
+ * built from them, the channel it serves and its delivery-status callback routes. The registry
+ * (./registry.ts) lists them; settings, factory, SMS routing order and callbacks iterate it.
+ */
+export interface ProviderModule<S extends Record<string, TSchema> = Record<string, TSchema>> {
+  name: string;
+  channel: Channel;
+  /** WHATSAPP only: the delivery type it serves (TEXT when absent). */
+  deliveryType?: DeliveryType;
+  settings: S;
+  /** True when every setting it needs is present. */
+  configured(config: SettingsValues<S>, context: ProviderContext): boolean;
+  /** The provider, or null when it is not configured. */
+  create(config: SettingsValues<S>, context: ProviderContext): ChannelProvider | null;
+  /** Mounts `/v1/callbacks/<name>` routes (the plugin has raw-body parsers and no API routes). */
+  callbackRoutes?(app: FastifyInstance, context: CallbackContext<S>): void;
+}
+
+/** Declares a provider module, keeping the type of its settings. */
+export const defineProvider = <S extends Record<string, TSchema>>(
+  module: ProviderModule<S>,
+): ProviderModule<S> => module;

@@ -1,0 +1,15 @@
+import { defineProvider } from '../module.js';
+import { SmtpProvider } from './smtp.provider.js';
+import { smtpOptions, smtpSettings } from './smtp.settings.js';
+
+/** EMAIL over any SMTP server. */
+export const smtp = defineProvider({
+  name: 'smtp',
+  channel: 'EMAIL',
+  settings: smtpSettings,
+  configured: (config) => smtpOptions(config) !== null,
+  create(config) {
+    const options = smtpOptions(config);
+    return options ? new SmtpProvider(options) : null;
+  },
+});

@@ -1,0 +1,35 @@
+import { callbackKit as kit } from '../callback.js';
+import { defineProvider } from '../module.js';
+import { telnyxStatusUpdate, verifyTelnyxSignature } from './telnyx.callback.js';
+import { TelnyxSmsProvider } from './telnyx.provider.js';
+import { telnyxOptions, telnyxSettings } from './telnyx.settings.js';
+
+/** SMS through the Telnyx Messaging API v2. */
+export const telnyx = defineProvider({
+  name: 'telnyx',
+  channel: 'SMS',
+  settings: telnyxSettings,
+  configured: (config, { publicBaseUrl }) => telnyxOptions(config, publicBaseUrl) !== null,
+  create(config, { publicBaseUrl, webOtpDomain }) {
+    const options = telnyxOptions(config, publicBaseUrl);
+    return options ? new TelnyxSmsProvider(options, webOtpDomain) : null;
+  },
+  callbackRoutes(app, { config, now, record }) {
+    app.post('/v1/callbacks/telnyx', kit.doc('Telnyx messaging webhook'), async (request, reply) => {
+      if (!config.telnyxApiKey || !config.telnyxPublicKey)
+        throw kit.notConfigured('Telnyx (set TELNYX_PUBLIC_KEY)');
+      const body = kit.rawBody(request);
+      const signed = verifyTelnyxSignature(
+        config.telnyxPublicKey,
+        body,
+        kit.header(request, 'telnyx-signature-ed25519'),
+        kit.header(request, 'telnyx-timestamp'),
+        now(),
+      );
+      if (!signed) throw kit.badSignature('telnyx-signature-ed25519');
+      const update = telnyxStatusUpdate(kit.parseJson(body));
+      await record(update ? [update] : []);
+      return kit.done(reply);
+    });
+  },
+});

@@ -1,0 +1,62 @@
+import { callbackKit as kit } from '../callback.js';
+import { defineProvider } from '../module.js';
+import { twilioStatusUpdate, verifyTwilioSignature } from './twilio.callback.js';
+import { TwilioSmsProvider } from './twilio.provider.js';
+import { twilioOptions, twilioSettings } from './twilio.settings.js';
+import { TwilioVoiceProvider } from './twilio-voice.provider.js';
+
+/** SMS through Twilio Programmable Messaging; its status callback serves calls too. */
+export const twilio = defineProvider({
+  name: 'twilio',
+  channel: 'SMS',
+  settings: twilioSettings,
+  configured: (config, { publicBaseUrl }) => twilioOptions(config, publicBaseUrl) !== null,
+  create(config, { publicBaseUrl, webOtpDomain }) {
+    const options = twilioOptions(config, publicBaseUrl);
+    return options ? new TwilioSmsProvider(options, webOtpDomain) : null;
+  },
+  callbackRoutes(app, { config, publicBaseUrl, record }) {
+    app.post(
+      '/v1/callbacks/twilio',
+      kit.doc('Twilio message and call status callback'),
+      async (request, reply) => {
+        if (!config.twilioAuthToken) throw kit.notConfigured('Twilio');
+        const pairs = [...new URLSearchParams(kit.rawBody(request)).entries()];
+        // Twilio signs the URL it called; behind a proxy only PUBLIC_BASE_URL knows it.
+        const url = `${publicBaseUrl ?? `${request.protocol}://${request.host}`}${request.url}`;
+        if (
+          !verifyTwilioSignature(
+            config.twilioAuthToken,
+            url,
+            pairs,
+            kit.header(request, 'x-twilio-signature'),
+          )
+        ) {
+          throw kit.badSignature('X-Twilio-Signature');
+        }
+        const update = twilioStatusUpdate(new Map(pairs));
+        await record(update ? [update] : []);
+        return kit.done(reply);
+      },
+    );
+  },
+});
+
+/** CALL's options: Twilio Voice, which needs Twilio with a phone-number caller ID. */
+export function twilioVoiceOptions(twilioConfigured: ReturnType<typeof twilioOptions>) {
+  return twilioConfigured?.voiceFrom ? { ...twilioConfigured, voiceFrom: twilioConfigured.voiceFrom } : null;
+}
+
+/** WHATSAPP with deliveryType CALL: the code read out by Twilio Programmable Voice. */
+export const twilioVoice = defineProvider({
+  name: 'twilio-voice',
+  channel: 'WHATSAPP',
+  deliveryType: 'CALL',
+  settings: twilioSettings,
+  configured: (config, { publicBaseUrl }) =>
+    twilioVoiceOptions(twilioOptions(config, publicBaseUrl)) !== null,
+  create(config, { publicBaseUrl }) {
+    const options = twilioVoiceOptions(twilioOptions(config, publicBaseUrl));
+    return options ? new TwilioVoiceProvider(options) : null;
+  },
+});

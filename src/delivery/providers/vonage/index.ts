@@ -1,0 +1,40 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { callbackKit as kit } from '../callback.js';
+import { defineProvider } from '../module.js';
+import { verifyVonageSignature, vonageStatusUpdate } from './vonage.callback.js';
+import { VonageSmsProvider } from './vonage.provider.js';
+import { vonageOptions, vonageSettings } from './vonage.settings.js';
+
+/** SMS through the Vonage SMS API. */
+export const vonage = defineProvider({
+  name: 'vonage',
+  channel: 'SMS',
+  settings: vonageSettings,
+  configured: (config, { publicBaseUrl }) => vonageOptions(config, publicBaseUrl) !== null,
+  create(config, { publicBaseUrl, webOtpDomain }) {
+    const options = vonageOptions(config, publicBaseUrl);
+    return options ? new VonageSmsProvider(options, webOtpDomain) : null;
+  },
+  callbackRoutes(app, { config, now, record }) {
+    // Vonage sends delivery receipts as GET or POST (form or JSON), as chosen in its dashboard.
+    const receipt = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!config.vonageApiKey) throw kit.notConfigured('Vonage');
+      const params: Record<string, string> = { ...(request.query as Record<string, string>) };
+      const body = kit.rawBody(request);
+      if (body)
+        Object.assign(
+          params,
+          kit.isJson(request) ? kit.stringValues(kit.parseJson(body)) : kit.formValues(body),
+        );
+      const trusted = config.vonageSignatureSecret
+        ? verifyVonageSignature(params, config.vonageSignatureSecret, config.vonageSignatureMethod, now())
+        : params['api-key'] === config.vonageApiKey;
+      if (!trusted) throw kit.badSignature(config.vonageSignatureSecret ? 'sig' : 'api-key');
+      const update = vonageStatusUpdate(params);
+      await record(update ? [update] : []);
+      return kit.done(reply);
+    };
+    app.get('/v1/callbacks/vonage', kit.doc('Vonage delivery receipt'), receipt);
+    app.post('/v1/callbacks/vonage', kit.doc('Vonage delivery receipt'), receipt);
+  },
+});

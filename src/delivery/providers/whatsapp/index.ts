@@ -1,0 +1,46 @@
+import { ApiError } from '../../../http/errors.js';
+import { callbackKit as kit } from '../callback.js';
+import { defineProvider } from '../module.js';
+import { verifyMetaSignature, whatsappStatusUpdates } from './whatsapp.callback.js';
+import { WhatsAppProvider } from './whatsapp.provider.js';
+import { whatsappOptions, whatsappSettings } from './whatsapp.settings.js';
+
+/** WHATSAPP text messages through the WhatsApp Cloud API. */
+export const whatsapp = defineProvider({
+  name: 'whatsapp',
+  channel: 'WHATSAPP',
+  deliveryType: 'TEXT',
+  settings: whatsappSettings,
+  configured: (config) => whatsappOptions(config) !== null,
+  create(config) {
+    const options = whatsappOptions(config);
+    return options ? new WhatsAppProvider(options) : null;
+  },
+  callbackRoutes(app, { config, record }) {
+    // Meta's subscription handshake: echo hub.challenge when hub.verify_token matches.
+    app.get('/v1/callbacks/whatsapp', kit.doc('WhatsApp webhook verification'), async (request, reply) => {
+      if (!config.whatsappVerifyToken) throw kit.notConfigured('WhatsApp (set WHATSAPP_VERIFY_TOKEN)');
+      const q = request.query as Record<string, string | undefined>;
+      if (q['hub.mode'] !== 'subscribe' || !/^[\w-]{1,128}$/.test(q['hub.challenge'] ?? '')) {
+        throw new ApiError(
+          'VALIDATION_ERROR',
+          'Expected hub.mode=subscribe, hub.verify_token and hub.challenge.',
+        );
+      }
+      if (!kit.sameSecret(q['hub.verify_token'] ?? '', config.whatsappVerifyToken)) {
+        throw new ApiError('UNAUTHORIZED', 'hub.verify_token does not match WHATSAPP_VERIFY_TOKEN.');
+      }
+      return reply.code(200).type('text/plain').send(q['hub.challenge']);
+    });
+
+    app.post('/v1/callbacks/whatsapp', kit.doc('WhatsApp Cloud API webhook'), async (request, reply) => {
+      if (!config.whatsappAppSecret) throw kit.notConfigured('WhatsApp (set WHATSAPP_APP_SECRET)');
+      const body = kit.rawBody(request);
+      if (!verifyMetaSignature(config.whatsappAppSecret, body, kit.header(request, 'x-hub-signature-256'))) {
+        throw kit.badSignature('X-Hub-Signature-256');
+      }
+      await record(whatsappStatusUpdates(kit.parseJson(body)));
+      return kit.done(reply);
+    });
+  },
+});
