@@ -77,3 +77,45 @@ export type AccountLimitName = keyof typeof ACCOUNT_LIMITS;
 export type AccountLimits = { [K in AccountLimitName]: number };
 /** The limits an account overrides. */
 export type AccountLimitOverrides = { [K in AccountLimitName]?: number };
+
+/** Settings only an account sets (no deployment variable); absent or null means the default. */
+export const ACCOUNT_ONLY_SETTINGS = {
+  riskThreshold: {
+    default: null,
+    min: 1,
+    max: 100,
+    integer: true,
+    description: 'Refuse sends scoring this risk (0–100) or more with RISK_TOO_HIGH; null: off.',
+  },
+  pumpingMinSends: {
+    default: 50,
+    min: 1,
+    max: 1_000_000,
+    integer: true,
+    description:
+      'SMS-pumping breaker: it trips on at least this many SMS/WhatsApp sends to a country in an hour …',
+  },
+  pumpingMinConversion: {
+    default: 0.2,
+    min: 0,
+    max: 1,
+    integer: false,
+    description: '… converting below this share (0–1).',
+  },
+} as const satisfies Record<
+  string,
+  { default: number | null; min: number; max: number; integer: boolean; description: string }
+>;
+
+type AccountOnly = typeof ACCOUNT_ONLY_SETTINGS;
+/** The account-only settings in effect (their defaults, or the account's values). */
+export type AccountOnlyValues = {
+  [K in keyof AccountOnly]: AccountOnly[K]['default'] extends null ? number | null : number;
+};
+export type AccountOnlyOverrides = { [K in keyof AccountOnly]?: number };
+
+/** The defaults of the account-only settings. */
+export const accountOnlyDefaults = (): AccountOnlyValues =>
+  Object.fromEntries(
+    Object.entries(ACCOUNT_ONLY_SETTINGS).map(([name, s]) => [name, s.default]),
+  ) as AccountOnlyValues;

@@ -1,3 +1,5 @@
+import { ACCOUNT_ONLY_SETTINGS } from './account-limits.js';
+
 /**
  * The SMS-pumping breaker of one account, mode and country: when the last hour has at least
  * `minSends` SMS/WhatsApp sends to the country and fewer than `minConversion` of them verified,
@@ -65,4 +67,7 @@ export function decideBreaker(
 const describe = (country: string, sent: number, verified: number) =>
   `SMS-pumping breaker for ${country}: ${verified} of ${sent} codes sent in the last hour were verified`;
 
-export const DEFAULT_BREAKER_SETTINGS: BreakerSettings = { pumpingMinSends: 50, pumpingMinConversion: 0.2 };
+export const DEFAULT_BREAKER_SETTINGS: BreakerSettings = {
+  pumpingMinSends: ACCOUNT_ONLY_SETTINGS.pumpingMinSends.default,
+  pumpingMinConversion: ACCOUNT_ONLY_SETTINGS.pumpingMinConversion.default,
+};

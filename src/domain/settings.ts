@@ -1,17 +1,17 @@
-import { ACCOUNT_LIMITS, type AccountLimitName, type AccountLimits } from './account-limits.js';
-import { DEFAULT_BREAKER_SETTINGS } from './pumping-breaker.js';
+import {
+  ACCOUNT_LIMITS,
+  type AccountLimitName,
+  type AccountLimits,
+  type AccountOnlyValues,
+  accountOnlyDefaults,
+} from './account-limits.js';
 import type { AccountSettings, Branding } from './types.js';
 
 /** The settings that govern one account's requests: deployment defaults with its overrides. */
-export interface EffectiveSettings extends AccountLimits {
+export interface EffectiveSettings extends AccountLimits, AccountOnlyValues {
   /** null: every country. */
   allowedCountries: ReadonlySet<string> | null;
   branding: Branding;
-  /** Sends scoring this much risk or more are refused; null: off. */
-  riskThreshold: number | null;
-  /** The SMS-pumping breaker (src/domain/pumping-breaker.ts). */
-  pumpingMinSends: number;
-  pumpingMinConversion: number;
 }
 
 export const DEFAULT_BRANDING: Branding = { brandName: 'Contact Verify', color: '#2563eb' };
@@ -38,8 +38,7 @@ export function deploymentDefaults(
     ...limits,
     allowedCountries: parseCountryList(config.allowedCountries),
     branding,
-    riskThreshold: null,
-    ...DEFAULT_BREAKER_SETTINGS,
+    ...accountOnlyDefaults(),
   };
 }
 

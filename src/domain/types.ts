@@ -1,4 +1,4 @@
-import type { AccountLimitOverrides } from './account-limits.js';
+import type { AccountLimitOverrides, AccountOnlyOverrides } from './account-limits.js';
 /** Types shared by the domain, the stores and the HTTP layer. Times are epoch milliseconds. */
 
 export const CHANNELS = ['EMAIL', 'SMS', 'WHATSAPP'] as const;
@@ -23,16 +23,10 @@ export interface Branding {
 
 /** Per-account overrides of deployment defaults; absent fields fall back to the deployment. */
 /** An account's overrides of the deployment: its limits (src/domain/account-limits.ts) and more. */
-export interface AccountSettings extends AccountLimitOverrides {
+export interface AccountSettings extends AccountLimitOverrides, AccountOnlyOverrides {
   /** ISO 3166-1 alpha-2 codes allowed for SMS/WhatsApp; absent or ['*'] means every country. */
   allowedCountries?: string[];
   branding?: Partial<Branding>;
-  /** Sends whose risk score (0–100) reaches this are refused with RISK_TOO_HIGH; absent: off. */
-  riskThreshold?: number;
-  /** SMS-pumping breaker: at least this many SMS/WhatsApp sends to a country in the last hour … */
-  pumpingMinSends?: number;
-  /** … and a conversion (0–1) below this trip it. */
-  pumpingMinConversion?: number;
 }
 
 export interface Account {

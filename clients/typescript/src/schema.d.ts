@@ -611,9 +611,9 @@ export interface paths {
                             keySendPerSecond?: number | null;
                             keyVerifyPerSecond?: number | null;
                             countrySendsPerHour?: number | null;
+                            riskThreshold?: number | null;
                             pumpingMinSends?: number | null;
                             pumpingMinConversion?: number | null;
-                            riskThreshold?: number | null;
                             allowedCountries?: string[] | null;
                             branding?: {
                                 brandName?: string;
@@ -754,9 +754,9 @@ export interface paths {
                         keySendPerSecond?: number | null;
                         keyVerifyPerSecond?: number | null;
                         countrySendsPerHour?: number | null;
+                        riskThreshold?: number | null;
                         pumpingMinSends?: number | null;
                         pumpingMinConversion?: number | null;
-                        riskThreshold?: number | null;
                         allowedCountries?: string[] | null;
                         branding?: {
                             brandName?: string;

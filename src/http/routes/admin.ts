@@ -1,7 +1,7 @@
 import { type Static, type TInteger, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { renderOutboxEntry } from '../../delivery/outbox/outbox-content.js';
-import { ACCOUNT_LIMITS, type AccountLimitName } from '../../domain/account-limits.js';
+import { ACCOUNT_LIMITS, ACCOUNT_ONLY_SETTINGS, type AccountLimitName } from '../../domain/account-limits.js';
 import { checkPhone, isKnownCountry } from '../../domain/phone.js';
 import { type Account, type ApiKeyRecord, CHANNELS } from '../../domain/types.js';
 import { adminAuth } from '../auth.js';
@@ -22,7 +22,6 @@ const ChannelList = Type.Array(
 const nullable = <T extends ReturnType<typeof Type.Integer>>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()]));
 
-/** Per-account overrides; null returns a setting to the deployment default. */
 /** Each per-account limit, as its one description in the domain bounds it; null restores the default. */
 const limitOverrides = Object.fromEntries(
   Object.entries(ACCOUNT_LIMITS).map(([name, l]) => [
@@ -31,14 +30,22 @@ const limitOverrides = Object.fromEntries(
   ]),
 ) as { [K in AccountLimitName]: ReturnType<typeof nullable<TInteger>> };
 
+/** The settings only an account sets, from the same description; null restores the default. */
+const accountOnlyOverrides = Object.fromEntries(
+  Object.entries(ACCOUNT_ONLY_SETTINGS).map(([name, o]) => {
+    const bounds = { minimum: o.min, maximum: o.max, description: o.description };
+    return [
+      name,
+      Type.Optional(Type.Union([o.integer ? Type.Integer(bounds) : Type.Number(bounds), Type.Null()])),
+    ];
+  }),
+) as { [K in keyof typeof ACCOUNT_ONLY_SETTINGS]: ReturnType<typeof nullable<TInteger>> };
+
+/** Per-account overrides; null returns a setting to the deployment default. */
 const AccountSettingsPatch = Type.Object(
   {
     ...limitOverrides,
-    pumpingMinSends: nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-    pumpingMinConversion: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()])),
-    riskThreshold: nullable(
-      Type.Integer({ minimum: 1, maximum: 100, description: 'Refuse sends scoring this risk or more.' }),
-    ),
+    ...accountOnlyOverrides,
     allowedCountries: Type.Optional(
       Type.Union([
         Type.Array(Type.String({ pattern: '^([A-Za-z]{2}|\\*)$' }), { maxItems: 250 }),
