@@ -1,11 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson, type RunningServer, runToExit, startServer } from '../support/process.js';
+import { type LossyStub, startLossyStub } from './lossy-stub.js';
 
 /**
  * Every client library runs clients/scenario.json against the real service, in its own language:
@@ -16,37 +15,14 @@ const CLIENTS = fileURLToPath(new URL('../../clients/', import.meta.url));
 const ADMIN = 'clients-harness-admin-token-0123456789';
 const languages = readdirSync(CLIENTS).filter((name) => existsSync(join(CLIENTS, name, 'scenario.sh')));
 const MISSING_TOOLCHAIN = 77;
-
-/**
- * Answers the first request under each `/<language>` prefix with 503 and later ones as the
- * service's /health does: every library must retry the 503 once, and only once.
- */
-function startStub(target: string): Promise<{ server: Server; url: string; seen: Map<string, number> }> {
-  const seen = new Map<string, number>();
-  const server = createServer(async (req, res) => {
-    const prefix = (req.url ?? '/').split('/')[1] ?? '';
-    const count = (seen.get(prefix) ?? 0) + 1;
-    seen.set(prefix, count);
-    if (count === 1) {
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
-      res.end(JSON.stringify({ error: { code: 'UNAVAILABLE', message: 'The stub answers 503 once.' } }));
-      return;
-    }
-    const health = await fetch(`${target}/health`);
-    res.writeHead(health.status, { 'content-type': 'application/json' });
-    res.end(await health.text());
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen }),
-    ),
-  );
-}
+const scenario = JSON.parse(readFileSync(join(CLIENTS, 'scenario.json'), 'utf8')) as {
+  vars: Record<string, string>;
+};
 
 describe('client libraries against the running service', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cv-clients-'));
   let server: RunningServer;
-  let stub: Awaited<ReturnType<typeof startStub>>;
+  let stub: LossyStub;
   let apiKey: string;
 
   beforeAll(async () => {
@@ -58,7 +34,7 @@ describe('client libraries against the running service', () => {
     );
     expect(key.status).toBe(201);
     apiKey = key.body.data.key;
-    stub = await startStub(server.url);
+    stub = await startLossyStub(server.url);
   }, 60_000);
 
   afterAll(async () => {
@@ -83,6 +59,7 @@ describe('client libraries against the running service', () => {
   languages.forEach((language, i) => {
     // A first compile (Rust, Java, C#) takes minutes on a loaded two-core machine.
     it(`${language}: the scenario passes`, { timeout: 900_000 }, async (context) => {
+      const runId = String(1000 + i * 111);
       const result = await runToExit('bash', [join(CLIENTS, language, 'scenario.sh')], {
         env: {
           ...process.env,
@@ -91,7 +68,7 @@ describe('client libraries against the running service', () => {
           CV_ADMIN_TOKEN: ADMIN,
           CV_STUB_URL: `${stub.url}/${language}`,
           CV_SCENARIO: join(CLIENTS, 'scenario.json'),
-          CV_RUN_ID: String(1000 + i * 111),
+          CV_RUN_ID: runId,
         },
       });
       if (result.code === MISSING_TOOLCHAIN && process.env.CI !== 'true') {
@@ -99,7 +76,26 @@ describe('client libraries against the running service', () => {
         context.skip();
       }
       expect(result.code, result.output).toBe(0);
-      expect(stub.seen.get(language), 'the stub saw the 503 and exactly one retry').toBe(2);
+
+      // Each lost answer was retried once, and only once: TOO_MANY_ATTEMPTS is never retried.
+      const log = stub.log(language);
+      expect(Object.fromEntries(log.requests), 'requests the stub saw, per path').toEqual({
+        '/health': 2,
+        '/v1/contact/send-code': 2,
+        '/v1/contact/verify-code': 2,
+      });
+      // The retried send carried the first attempt's Idempotency-Key: the service replayed it.
+      const [first, second] = log.sendKeys;
+      expect(first, 'a random UUID as Idempotency-Key').toMatch(
+        /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i,
+      );
+      expect(second, 'the same Idempotency-Key on the retry').toBe(first);
+      expect(log.sendReplayed).toEqual([false, true]);
+      const to = (scenario.vars.stubEmail ?? '').replace('{lang}', language).replace('{runId}', runId);
+      const outbox = await fetch(`${server.url}/v1/admin/outbox?to=${encodeURIComponent(to)}`, {
+        headers: { authorization: `Bearer ${ADMIN}` },
+      });
+      expect(((await outbox.json()) as { data: unknown[] }).data, `one code sent to ${to}`).toHaveLength(1);
     });
   });
 });
