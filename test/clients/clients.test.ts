@@ -77,20 +77,23 @@ describe('client libraries against the running service', () => {
       }
       expect(result.code, result.output).toBe(0);
 
-      // Each lost answer was retried once, and only once: TOO_MANY_ATTEMPTS is never retried.
+      // Each lost answer was retried once, and only once; neither TOO_MANY_ATTEMPTS nor a
+      // RATE_LIMITED whose Retry-After is over 10 s was retried.
       const log = stub.log(language);
       expect(Object.fromEntries(log.requests), 'requests the stub saw, per path').toEqual({
         '/health': 2,
-        '/v1/contact/send-code': 2,
+        '/v1/contact/send-code': 3,
         '/v1/contact/verify-code': 2,
       });
-      // The retried send carried the first attempt's Idempotency-Key: the service replayed it.
-      const [first, second] = log.sendKeys;
+      // The retried send carried the first attempt's Idempotency-Key, so the service replayed it;
+      // the next send (refused by the cooldown, not retried) had a key of its own.
+      const [first, second, third] = log.sendKeys;
       expect(first, 'a random UUID as Idempotency-Key').toMatch(
         /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i,
       );
       expect(second, 'the same Idempotency-Key on the retry').toBe(first);
-      expect(log.sendReplayed).toEqual([false, true]);
+      expect(third, 'a new Idempotency-Key for a new send').not.toBe(first);
+      expect(log.sendReplayed).toEqual([false, true, false]);
       const to = (scenario.vars.stubEmail ?? '').replace('{lang}', language).replace('{runId}', runId);
       const outbox = await fetch(`${server.url}/v1/admin/outbox?to=${encodeURIComponent(to)}`, {
         headers: { authorization: `Bearer ${ADMIN}` },
