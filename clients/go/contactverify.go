@@ -81,13 +81,32 @@ type VerifyResult struct {
 	AttemptsRemaining int     `json:"attemptsRemaining"`
 }
 
-// Health is the answer of GET /health.
+// Health is the answer of GET /health: Status is ok, degraded or down.
 type Health struct {
-	Status        string                     `json:"status"`
-	Version       string                     `json:"version"`
-	UptimeSeconds float64                    `json:"uptimeSeconds"`
-	Services      map[string]string          `json:"services"`
-	Channels      map[string]json.RawMessage `json:"channels"`
+	Status        string                   `json:"status"`
+	Version       string                   `json:"version"`
+	UptimeSeconds float64                  `json:"uptimeSeconds"`
+	Services      map[string]string        `json:"services"`
+	Channels      map[string]ChannelHealth `json:"channels"`
+	// PumpingBreakers lists the SMS-pumping breakers tripped now.
+	PumpingBreakers []PumpingBreaker `json:"pumpingBreakers,omitempty"`
+}
+
+// ChannelHealth says whether a channel can deliver, and the state of each of its providers.
+type ChannelHealth struct {
+	Operational bool `json:"operational"`
+	Providers   []struct {
+		Name  string `json:"name"`
+		State string `json:"state"`
+	} `json:"providers"`
+}
+
+// PumpingBreaker is an account's SMS sends to one country, stopped since TrippedAt.
+type PumpingBreaker struct {
+	AccountID string    `json:"accountId"`
+	Mode      string    `json:"mode"`
+	Country   string    `json:"country"`
+	TrippedAt time.Time `json:"trippedAt"`
 }
 
 // ErrorDetail is one problem with one field of a request.
@@ -109,6 +128,19 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }
+
+// The contract's error codes a caller most often acts on (Error.Code holds any of the contract's).
+const (
+	CodeValidation      = "VALIDATION_ERROR"
+	CodeUnauthorized    = "UNAUTHORIZED"
+	CodeNotFound        = "NOT_FOUND"
+	CodeRateLimited     = "RATE_LIMITED"
+	CodeTooManyAttempts = "TOO_MANY_ATTEMPTS"
+	CodeDeliveryFailed  = "DELIVERY_FAILED"
+	CodeUnavailable     = "UNAVAILABLE"
+	// CodeNetwork is no answer at all (Status 0): a refused connection or a timeout.
+	CodeNetwork = "NETWORK_ERROR"
+)
 
 // IsCode reports whether err is an *Error with this code.
 func IsCode(err error, code string) bool {

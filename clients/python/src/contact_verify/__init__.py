@@ -1,7 +1,16 @@
 """Client for the contact verification service."""
 
-from .client import ContactVerify, SendEntry, VerifyResult, Risk, RiskSignal
+from .client import ChannelHealth, ContactVerify, Health, Risk, RiskSignal, SendEntry, VerifyResult
 from .errors import ContactVerifyError
 
-__all__ = ["ContactVerify", "ContactVerifyError", "SendEntry", "VerifyResult", "Risk", "RiskSignal"]
+__all__ = [
+    "ContactVerify",
+    "ContactVerifyError",
+    "SendEntry",
+    "VerifyResult",
+    "Risk",
+    "RiskSignal",
+    "Health",
+    "ChannelHealth",
+]
 __version__ = "0.1.0"

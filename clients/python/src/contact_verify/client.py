@@ -6,7 +6,7 @@ import urllib.error
 import urllib.request
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, TypedDict, Union
 
 from .errors import ContactVerifyError
 
@@ -80,6 +80,37 @@ class VerifyResult:
         )
 
 
+class ProviderHealth(TypedDict):
+    name: str
+    state: str  # up, down or unknown
+
+
+class ChannelHealth(TypedDict):
+    operational: bool
+    providers: List[ProviderHealth]
+
+
+class PumpingBreaker(TypedDict):
+    accountId: str
+    mode: str  # live or test
+    country: str
+    trippedAt: str
+
+
+class _HealthRequired(TypedDict):
+    status: str  # ok, degraded or down
+    version: str
+    uptimeSeconds: int
+    services: Dict[str, str]
+    channels: Dict[str, ChannelHealth]
+
+
+class Health(_HealthRequired, total=False):
+    """The answer of ``GET /health``, as the service sends it (a dict)."""
+
+    pumpingBreakers: List[PumpingBreaker]
+
+
 class ContactVerify:
     """A client of the contact verification API.
 
@@ -146,9 +177,9 @@ class ContactVerify:
         )
         return VerifyResult.from_json(answer["data"])
 
-    def health(self, *, max_retries: Optional[int] = None) -> Dict[str, Any]:
+    def health(self, *, max_retries: Optional[int] = None) -> Health:
         """The service's health (no key needed)."""
-        return self._call("GET", "/health", None, max_retries)
+        return self._call("GET", "/health", None, max_retries)  # type: ignore[return-value]
 
     def _call(
         self,
