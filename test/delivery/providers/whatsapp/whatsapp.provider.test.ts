@@ -21,6 +21,7 @@ describe('WhatsApp Cloud API', () => {
       phoneNumberId: '106540352242922',
       template: 'verify_code',
       language: 'en_US',
+      languages: [],
       apiVersion: 'v23.0',
       baseUrl: api.url,
       timeoutMs: 1000,
