@@ -184,7 +184,14 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
 
   app.get<{ Params: Static<typeof IdParams> }>(
     '/accounts/:id',
-    { schema: doc('Read an account', { params: IdParams, response: adminErrors }) },
+    {
+      schema: doc('Read an account', {
+        description:
+          'Its saved settings; `settings.branding.logo` is `{contentType, bytes, url}` when a logo was uploaded.',
+        params: IdParams,
+        response: adminErrors,
+      }),
+    },
     async (request) => {
       const account = await deps.admin.getAccount(request.params.id);
       if (!account) throw new ApiError('NOT_FOUND', 'No account with this id.');

@@ -228,7 +228,12 @@ export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstanc
 
   app.delete<{ Params: Static<typeof IdParams> }>(
     '/accounts/:id/logo',
-    { schema: doc("Remove the account's uploaded logo", { params: IdParams, response: errors() }) },
+    {
+      schema: doc("Remove the account's uploaded logo (emails use logoUrl again)", {
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Removed, or there was none.' }), ...errors() },
+      }),
+    },
     async (request, reply) => {
       if (!(await deps.admin.deleteLogo(request.params.id))) throw notFound();
       return reply.code(204).send();
@@ -312,11 +317,12 @@ export const publicLogoRoute = (deps: AppDeps) => async (app: FastifyInstance) =
         summary: "An account's uploaded logo (public: emails link to it)",
         params: Type.Object({ accountId: Type.String({ maxLength: 64 }) }),
         response: {
-          200: Type.Unsafe({
-            type: 'string',
-            format: 'binary',
-            description: `The image: ${LOGO_TYPE_LIST}.`,
-          }),
+          200: {
+            description: 'The image, as uploaded.',
+            content: Object.fromEntries(
+              LOGO_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+            ),
+          },
           ...errorResponses({ 404: 'NOT_FOUND: no such account or no logo' }),
         },
       },
