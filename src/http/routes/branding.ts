@@ -175,6 +175,8 @@ export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstanc
       { parseAs: 'buffer', bodyLimit: MAX_LOGO_BYTES },
       (_r, body, done) => done(null, body),
     );
+    // Anything else, JSON included, is refused at once rather than parsed.
+    logo.removeContentTypeParser('application/json');
     logo.addContentTypeParser('*', (_request, _payload, done) => done(unsupportedType()));
 
     logo.put<{ Params: Static<typeof IdParams> }>(
@@ -202,10 +204,11 @@ export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstanc
       },
       async (request) => {
         const type = (request.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
-        if (!isLogoType(type) || !Buffer.isBuffer(request.body)) throw unsupportedType();
+        if (!isLogoType(type)) throw unsupportedType();
         const data = request.body;
-        if (data.length === 0)
+        if (!Buffer.isBuffer(data) || data.length === 0) {
           throw validationError([{ field: 'body', message: 'the body must be the image' }]);
+        }
         const actual = sniffImageType(data);
         if (actual !== type) {
           throw validationError([
