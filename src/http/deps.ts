@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Delivery } from '../delivery/interface.js';
+import type { RenderOptions } from '../delivery/messages.js';
 import type { AccountAdmin } from '../domain/accounts.js';
 import type { Clock } from '../domain/clock.js';
 import type { VerificationService } from '../domain/verification-service.js';
@@ -30,6 +31,8 @@ export interface AppDeps {
   adminThrottle?: AdminThrottle;
   /** How long an Idempotency-Key claim without an answer blocks its key (default 60 s). */
   idempotencyLeaseSeconds?: number;
+  /** What the deployment adds to rendered messages (WebOTP line, public URL): for the branding preview. */
+  renderOptions?: RenderOptions;
   /** Extra routes (metrics, provider callbacks) registered by later layers. */
   plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
   /**

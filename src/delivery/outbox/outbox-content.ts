@@ -1,7 +1,8 @@
-import type { OutboxMessage } from '../../domain/types.js';
+import type { Locale } from '../../domain/templates.js';
+import type { Branding, OutboxMessage } from '../../domain/types.js';
 import type { OutboxEntry } from '../../store/interface.js';
 import type { DeliveryRequest } from '../interface.js';
-import { renderMessage } from '../messages.js';
+import { type RenderOptions, renderMessage } from '../messages.js';
 
 /**
  * What the outbox stores of a message: the inputs of the renderer, not its output. A branded
@@ -15,18 +16,37 @@ interface StoredContent {
   request: Pick<
     DeliveryRequest,
     'channel' | 'to' | 'code' | 'codeTtlSeconds' | 'deliveryType' | 'purpose' | 'customMessage' | 'branding'
-  >;
+  > & {
+    /** Absent in messages kept before locales existed: English. */
+    locale?: Locale;
+  };
   webOtpDomain?: string;
+  publicBaseUrl?: string;
 }
 
-export function encodeOutboxContent(request: DeliveryRequest, webOtpDomain?: string): string {
-  const { channel, to, code, codeTtlSeconds, deliveryType, purpose, customMessage, branding } = request;
+export function encodeOutboxContent(request: DeliveryRequest, options: RenderOptions = {}): string {
+  const { channel, to, code, codeTtlSeconds, deliveryType, purpose, customMessage, locale } = request;
+  const branding = brandingOf(request);
   const content: StoredContent = {
     v: 1,
     request: { channel, to, code, codeTtlSeconds, deliveryType, purpose, customMessage, branding },
   };
-  if (webOtpDomain) content.webOtpDomain = webOtpDomain;
+  // English, the default, is left out: most messages are kept as they were before locales.
+  if (locale !== 'en') content.request.locale = locale;
+  if (options.webOtpDomain) content.webOtpDomain = options.webOtpDomain;
+  if (options.publicBaseUrl && channel === 'EMAIL' && branding.logo)
+    content.publicBaseUrl = options.publicBaseUrl;
   return JSON.stringify(content);
+}
+
+/**
+ * The branding with only the template this message uses: an account's templates for every
+ * language and channel are kilobytes, and would otherwise be copied onto every request row.
+ */
+function brandingOf({ branding, locale, channel }: DeliveryRequest): Branding {
+  const { templates, ...rest } = branding;
+  const own = templates?.[locale]?.[channel];
+  return own === undefined ? rest : { ...rest, templates: { [locale]: { [channel]: own } } };
 }
 
 /** The message of an outbox entry as its recipient sees it (the admin API's shape). */
@@ -34,12 +54,13 @@ export function renderOutboxEntry(entry: OutboxEntry): OutboxMessage {
   const content = JSON.parse(entry.content) as StoredContent;
   const request: DeliveryRequest = {
     ...content.request,
+    locale: content.request.locale ?? 'en',
     verificationId: entry.verificationId,
     accountId: entry.accountId,
     country: null,
   };
   return {
-    ...renderMessage(request, { webOtpDomain: content.webOtpDomain }),
+    ...renderMessage(request, { webOtpDomain: content.webOtpDomain, publicBaseUrl: content.publicBaseUrl }),
     id: outboxMessageId(entry.verificationId),
     accountId: entry.accountId,
     verificationId: entry.verificationId,
