@@ -131,7 +131,7 @@ eachStore('dashboard sessions', (start, dialect) => {
       { 'x-csrf-token': `${csrf}x` },
       { 'x-csrf-token': csrf, origin: 'https://evil.example' },
       { 'x-csrf-token': csrf, origin: 'null' },
-    ]) {
+    ] as Array<Record<string, string>>) {
       const res = await create(headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
       expect(res.json().error.code).toBe('FORBIDDEN');
