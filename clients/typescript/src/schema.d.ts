@@ -637,8 +637,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -691,8 +700,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -779,8 +797,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -823,7 +850,60 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                /** @description The first characters of the secret. */
+                                prefix: string;
+                                channels: string[];
+                                accountId: string;
+                                test: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                                revokedAt: string | null;
+                                /** @description When the key last authenticated a request, to within a minute; null if never. */
+                                lastUsedAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR or INVALID_JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
                 };
             };
         };
@@ -857,8 +937,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -914,8 +1003,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -936,7 +1034,87 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename a live API key or change its channels (the secret stays the same) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        channels?: ("EMAIL" | "SMS" | "WHATSAPP")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                /** @description The first characters of the secret. */
+                                prefix: string;
+                                channels: string[];
+                                accountId: string;
+                                test: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                                revokedAt: string | null;
+                                /** @description When the key last authenticated a request, to within a minute; null if never. */
+                                lastUsedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR or INVALID_JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/admin/api-keys/{id}/rotate": {
@@ -969,8 +1147,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1060,8 +1247,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1161,8 +1357,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1219,8 +1424,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1275,8 +1489,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1339,8 +1562,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1395,8 +1627,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1449,8 +1690,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1518,8 +1768,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1539,6 +1798,164 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current dashboard session and its CSRF token */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Send it as `X-CSRF-Token` on every write made with the session. */
+                                csrfToken: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description UNAUTHORIZED: no live session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Sign in to the dashboard with the admin token; sets the `cv_session` cookie */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The ADMIN_TOKEN of the deployment. */
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Send it as `X-CSRF-Token` on every write made with the session. */
+                                csrfToken: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR or INVALID_JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: wrong admin token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: the request came from another site */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RATE_LIMITED: too many failed admin authentications */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        /** Sign out: ends the session and clears the cookie (needs `X-CSRF-Token`) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Signed out. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description UNAUTHORIZED: no live session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: missing or wrong X-CSRF-Token, or another site */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -1766,8 +2183,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1857,8 +2283,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1933,8 +2368,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1990,8 +2434,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2069,8 +2522,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2149,8 +2611,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2235,8 +2706,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3167,7 +3647,7 @@ export interface components {
                  * @description Stable machine-readable code.
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_DESTINATION" | "UNSUPPORTED_NUMBER" | "UNAUTHORIZED" | "CHANNEL_NOT_ENABLED" | "CONTACT_BLOCKED" | "RISK_TOO_HIGH" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_ATTEMPTS" | "HEADERS_TOO_LARGE" | "INTERNAL" | "DELIVERY_FAILED" | "UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_DESTINATION" | "UNSUPPORTED_NUMBER" | "UNAUTHORIZED" | "FORBIDDEN" | "CHANNEL_NOT_ENABLED" | "CONTACT_BLOCKED" | "RISK_TOO_HIGH" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_ATTEMPTS" | "HEADERS_TOO_LARGE" | "INTERNAL" | "DELIVERY_FAILED" | "UNAVAILABLE";
                 /** @description What went wrong and what to do. */
                 message: string;
                 details?: {
