@@ -131,6 +131,8 @@ eachStore('dashboard sessions', (start, dialect) => {
       { 'x-csrf-token': `${csrf}x` },
       { 'x-csrf-token': csrf, origin: 'https://evil.example' },
       { 'x-csrf-token': csrf, origin: 'null' },
+      { 'x-csrf-token': csrf, origin: 'https://verify.example.com.evil.example', host: 'verify.example.com' },
+      { 'x-csrf-token': csrf, origin: 'https://verify.example.com:8443', host: 'verify.example.com' },
     ] as Array<Record<string, string>>) {
       const res = await create(headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
@@ -139,8 +141,15 @@ eachStore('dashboard sessions', (start, dialect) => {
     expect((await create({ 'x-csrf-token': csrf })).statusCode).toBe(201);
     // inject's requests come to host localhost:80.
     expect((await create({ 'x-csrf-token': csrf, origin: 'http://localhost:80' })).statusCode).toBe(201);
+    // Behind a TLS proxy (without TRUST_PROXY) the request looks like HTTP; the host still matches.
+    const proxied = await create({
+      'x-csrf-token': csrf,
+      origin: 'https://verify.example.com',
+      host: 'verify.example.com',
+    });
+    expect(proxied.statusCode).toBe(201);
     const accounts = await svc.app.inject({ method: 'GET', url: '/v1/admin/accounts', headers: { cookie } });
-    expect(accounts.json().data.filter((a: { name: string }) => a.name === 'Shop')).toHaveLength(2);
+    expect(accounts.json().data.filter((a: { name: string }) => a.name === 'Shop')).toHaveLength(3);
 
     // The webhook routes take the same gate.
     const hook = await svc.app.inject({
