@@ -4,9 +4,9 @@ import type { WebhookDelivery, WebhookEndpoint } from '../../store/webhooks/inte
 import type { WebhookAdmin } from '../../webhooks/admin.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events.js';
 import { UrlRefused } from '../../webhooks/url-guard.js';
-import type { AdminThrottle } from '../admin-throttle.js';
-import { adminAuth } from '../auth.js';
+import { type AdminGate, adminAuth } from '../auth.js';
 import { ApiError, validationError } from '../errors.js';
+import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
 
@@ -129,7 +129,8 @@ const deliveryView = (d: WebhookDelivery) => ({
 
 const errors = errorResponses({
   400: 'VALIDATION_ERROR (a refused URL among them) or INVALID_JSON',
-  401: 'UNAUTHORIZED: missing or wrong admin token',
+  401: 'UNAUTHORIZED: missing or wrong admin token (or no live dashboard session)',
+  403: SESSION_FORBIDDEN,
   404: 'NOT_FOUND',
 });
 
@@ -148,17 +149,16 @@ async function urlChecked<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Admin routes of webhook endpoints, under /v1/admin/webhooks (ADMIN_TOKEN). */
+/** Admin routes of webhook endpoints, under /v1/admin/webhooks (the admin token or a dashboard session). */
 export const webhookAdminRoutes =
-  (deps: { webhooks: WebhookAdmin; adminTokenHash: Buffer; adminThrottle?: AdminThrottle }) =>
-  async (app: FastifyInstance) => {
+  (deps: { webhooks: WebhookAdmin; adminGate: AdminGate }) => async (app: FastifyInstance) => {
     await app.register(
       async (r) => {
-        r.addHook('onRequest', adminAuth(deps.adminTokenHash, deps.adminThrottle));
+        r.addHook('onRequest', adminAuth(deps.adminGate));
         const doc = (summary: string, extra: Record<string, unknown>) => ({
           tags: ['webhooks'],
           summary,
-          security: [{ adminToken: [] }],
+          security: ADMIN_SECURITY,
           ...extra,
         });
 
