@@ -21,10 +21,9 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# Read at run time: the version (package.json), the SQL migrations and the dashboard's files.
+# Read at run time: the version (package.json) and the SQL migrations; the dashboard is in dist/.
 COPY package.json ./
 COPY migrations ./migrations
-COPY public ./public
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

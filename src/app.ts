@@ -20,7 +20,7 @@ import {
 import { keyCacheOf } from './http/key-cache.js';
 import { openApiOptions } from './http/openapi.js';
 import { adminRoutes } from './http/routes/admin.js';
-import { dashboardRoutes } from './http/routes/dashboard.js';
+import { DASHBOARD_DIR, dashboardRoutes } from './http/routes/dashboard.js';
 import { healthRoutes } from './http/routes/health.js';
 import { insightsRoutes } from './http/routes/insights.js';
 import { sendCodeRoute } from './http/routes/send-code.js';
@@ -123,7 +123,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: '/v1/admin' },
   );
-  await app.register(dashboardRoutes());
+  await app.register(
+    dashboardRoutes({
+      gate: deps.adminGate,
+      dir: deps.dashboardDir ?? DASHBOARD_DIR,
+      // HSTS is on exactly when the deployment says clients reach it over TLS.
+      secureCookies: deps.hstsMaxAgeSeconds !== null && deps.hstsMaxAgeSeconds !== undefined,
+    }),
+  );
   for (const plugin of deps.plugins ?? []) await app.register(async (instance) => plugin(instance));
   return app;
 }

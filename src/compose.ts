@@ -12,7 +12,10 @@ import { RateLimitPolicy } from './domain/rate-limit-policy.js';
 import { DEFAULT_BRANDING, deploymentDefaults } from './domain/settings.js';
 import { VerificationService } from './domain/verification-service.js';
 import { AdminThrottle } from './http/admin-throttle.js';
+import type { AdminGate } from './http/auth.js';
+import { csrfKeyFrom, DashboardSessions } from './http/dashboard/sessions.js';
 import { IDEMPOTENCY_WINDOW_MS } from './http/idempotency.js';
+import { KeyUseRecorder } from './http/key-uses.js';
 import { callbackRoutes } from './http/routes/callbacks.js';
 import { webhookAdminRoutes } from './http/routes/webhooks.js';
 import { DurableMemoryRateLimitStore } from './limits/durable-memory-store.js';
@@ -51,6 +54,10 @@ export interface Service {
 export interface ComposeOptions {
   logger: Logger;
   clock?: Clock;
+  /** How often API keys' last uses are written (KEY_USE_FLUSH_MS; tests shorten it). */
+  keyUseFlushMs?: number;
+  /** The built dashboard (DASHBOARD_DIR; tests give a fixture directory). */
+  dashboardDir?: string;
 }
 
 /** Builds the whole service from its configuration: store, limits, providers, domain, HTTP. */
@@ -92,6 +99,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
         name: 'idempotency_keys',
         sweep: (now, batch) => store.idempotency.sweep(now - IDEMPOTENCY_WINDOW_MS, batch),
       },
+      { name: 'dashboard_sessions', sweep: (now, batch) => store.sessions.sweep(now, batch) },
       {
         // Finished deliveries are kept as long as verification requests.
         name: 'webhook_deliveries',
@@ -116,6 +124,18 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     perAddressPerMinute: config.adminAuthFailuresPerMinute,
     totalPerMinute: config.adminAuthFailuresTotalPerMinute,
   });
+  const adminGate: AdminGate = {
+    tokenHash: adminTokenHash,
+    throttle: adminThrottle,
+    sessions: new DashboardSessions(
+      store.sessions,
+      clock,
+      csrfKeyFrom(codeSecret),
+      config.dashboardSessionMinutes * 60,
+    ),
+  };
+  const keyUses = new KeyUseRecorder(store, clock, options.logger, options.keyUseFlushMs);
+  keyUses.start();
   const app = await buildApp({
     store,
     counters,
@@ -123,21 +143,21 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     admin,
     delivery,
     clock,
-    adminTokenHash,
+    adminGate,
     logger: options.logger,
     version: VERSION,
     trustProxy: config.trustProxy,
     timeouts: config,
     hstsMaxAgeSeconds: config.tlsTerminated ? config.hstsMaxAgeSeconds : null,
-    adminThrottle,
     idempotencyLeaseSeconds: config.idempotencyLeaseSeconds,
+    keyUses,
+    dashboardDir: options.dashboardDir,
     plugins: [
       metricsRoute(metrics, config.metricsToken),
       callbackRoutes({ config, store, clock, logger: options.logger }),
       webhookAdminRoutes({
         webhooks: new WebhookAdmin(store, secrets, clock, webhookSettings.allowPrivate),
-        adminTokenHash,
-        adminThrottle,
+        adminGate,
       }),
     ],
     observeRoute: metrics.observeRoute,
@@ -153,6 +173,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     generatedAdminToken,
     async close() {
       await app.close();
+      await keyUses.stop();
       await sweeper.stop();
       await webhooks.stop();
       await counters.close();

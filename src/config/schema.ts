@@ -83,6 +83,13 @@ export const settings = {
     1_000_000,
     'Failed admin authentications per minute from all addresses together, past which the admin API answers 429.',
   ),
+  dashboardSessionMinutes: int(
+    'DASHBOARD_SESSION_MINUTES',
+    480,
+    5,
+    10_080,
+    'How long a sign-in to the operator dashboard lasts (the session cookie and its stored row); then the operator signs in again.',
+  ),
   codeSecret: optionalString(
     'CODE_SECRET',
     'HMAC secret for code hashes; takes precedence over the stored one. Set it in production (kept apart from the database). When unset, one is generated on first start and stored in the database.',

@@ -46,6 +46,8 @@ export interface ApiKeyRecord {
   test: boolean;
   createdAt: number;
   revokedAt: number | null;
+  /** When the key last authenticated a request, to within a minute; null if never. */
+  lastUsedAt: number | null;
 }
 
 /** An API key resolved from a request, with its account's settings loaded alongside. */

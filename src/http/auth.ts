@@ -1,11 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { KEY_PATTERN } from '../domain/api-keys.js';
 import type { AuthenticatedKey } from '../domain/types.js';
 import type { Store } from '../store/interface.js';
 import type { AdminThrottle } from './admin-throttle.js';
+import { type DashboardSession, type DashboardSessions, SESSION_COOKIE } from './dashboard/sessions.js';
 import { ApiError } from './errors.js';
 import { keyCacheOf } from './key-cache.js';
+import type { KeyUseRecorder } from './key-uses.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,7 +31,7 @@ const unauthorized = (message: string) => new ApiError('UNAUTHORIZED', message);
  * callback hook rather than an async one: a key the cache holds (nearly every request) is settled
  * in the same turn, without a promise.
  */
-export function apiKeyAuth(store: Store): onRequestHookHandler {
+export function apiKeyAuth(store: Store, uses?: KeyUseRecorder): onRequestHookHandler {
   const keys = keyCacheOf(store);
   const refuse = (reply: FastifyReply, token: string | null) => {
     reply.header('www-authenticate', 'Bearer realm="contact-verify"');
@@ -45,39 +48,115 @@ export function apiKeyAuth(store: Store): onRequestHookHandler {
     const found = keys.find(token);
     if (!(found instanceof Promise)) {
       request.apiKey = found;
+      uses?.record(found.id);
       return done();
     }
     found.then((key) => {
       if (!key) return done(refuse(reply, token));
       request.apiKey = key;
+      uses?.record(key.id);
       done();
     }, done);
   };
 }
 
+/** How the admin API admits a caller; built once by the composition root. */
+export interface AdminGate {
+  /** SHA-256 of the admin token. */
+  tokenHash: Buffer;
+  /** Counts failed authentications; a throttled client is answered 429 before its token is read. */
+  throttle?: AdminThrottle;
+  /** Dashboard sessions, admitted in place of the token (writes need the CSRF token). */
+  sessions: DashboardSessions;
+}
+
+/** Whether `token` is the admin token, compared as digests in constant time. */
+export function isAdminToken(gate: AdminGate, token: string | null): boolean {
+  if (token === null) return false;
+  return timingSafeEqual(createHash('sha256').update(token).digest(), gate.tokenHash);
+}
+
+/** Logs and counts a failed admin authentication, never with the token itself. */
+export async function adminAuthFailed(
+  gate: AdminGate,
+  request: FastifyRequest,
+  tokenGiven: boolean,
+): Promise<void> {
+  // A near-miss in the logs would tell a reader most of the secret.
+  request.log.warn(
+    { ip: request.ip, method: request.method, url: request.url.split('?')[0], tokenGiven },
+    'admin authentication failed',
+  );
+  await gate.throttle?.failed(request.ip);
+}
+
 /**
- * An onRequest hook that admits `Authorization: Bearer <ADMIN_TOKEN>` (compared as digests). With a
- * throttle, failures are counted and a throttled client is answered 429 before its token is read.
+ * An onRequest hook that admits `Authorization: Bearer <ADMIN_TOKEN>` or, without that header, a
+ * dashboard session cookie (see admitSession).
  */
-export function adminAuth(adminTokenHash: Buffer, throttle?: AdminThrottle) {
+export function adminAuth(gate: AdminGate) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    await throttle?.check(request.ip);
+    await gate.throttle?.check(request.ip);
     const token = bearerToken(request);
-    const candidate = token ? createHash('sha256').update(token).digest() : null;
-    if (!candidate || !timingSafeEqual(candidate, adminTokenHash)) {
-      // Never the token itself: a near-miss would tell a reader of the logs most of the secret.
-      request.log.warn(
-        {
-          ip: request.ip,
-          method: request.method,
-          url: request.url.split('?')[0],
-          tokenGiven: token !== null,
-        },
-        'admin authentication failed',
-      );
-      await throttle?.failed(request.ip);
+    if (token === null) {
+      const id = sessionCookie(request);
+      if (id !== undefined) {
+        await admitSession(request, gate.sessions, id);
+        return;
+      }
+    }
+    if (!isAdminToken(gate, token)) {
+      await adminAuthFailed(gate, request, token !== null);
       reply.header('www-authenticate', 'Bearer realm="contact-verify-admin"');
       throw unauthorized('Send the admin token as "Authorization: Bearer <ADMIN_TOKEN>".');
     }
   };
+}
+
+/** The dashboard session id of the request's cookie, if it carries one. */
+export function sessionCookie(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  return header ? fastifyCookie.parse(header)[SESSION_COOKIE] : undefined;
+}
+
+/**
+ * Admits a request by its session cookie. A browser sends the cookie with requests other sites
+ * make too, so a write must also prove it comes from the dashboard: the X-CSRF-Token header
+ * (which another site cannot read or set) and, when the browser names one, this service's Origin.
+ * An unknown or expired session is not counted by the throttle: its id has 256 random bits, and
+ * a dashboard left open past its session would otherwise lock its operator out.
+ */
+async function admitSession(request: FastifyRequest, sessions: DashboardSessions, id: string) {
+  const session = await sessions.find(id);
+  if (!session) throw unauthorized('The dashboard session has expired or was closed; sign in again.');
+  if (request.method !== 'GET' && request.method !== 'HEAD') refuseCrossSite(request, sessions, session);
+}
+
+/** Throws FORBIDDEN unless a cookie-authenticated write carries the CSRF token and no foreign Origin. */
+export function refuseCrossSite(
+  request: FastifyRequest,
+  sessions: DashboardSessions,
+  session: DashboardSession,
+): void {
+  if (!sessions.csrfMatches(session, request.headers['x-csrf-token'])) {
+    throw new ApiError(
+      'FORBIDDEN',
+      'A change made with the dashboard session needs its "X-CSRF-Token" header.',
+    );
+  }
+  if (!sameOrigin(request)) {
+    throw new ApiError('FORBIDDEN', 'A change made with the dashboard session must come from this service.');
+  }
+}
+
+/** True without an Origin header (not every browser sends one), else when it is this service's own. */
+export function sameOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    // request.protocol and request.host follow X-Forwarded-* when TRUST_PROXY is set.
+    return new URL(origin).origin === new URL(`${request.protocol}://${request.host}`).origin;
+  } catch {
+    return false;
+  }
 }

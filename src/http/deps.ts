@@ -6,8 +6,9 @@ import type { Clock } from '../domain/clock.js';
 import type { VerificationService } from '../domain/verification-service.js';
 import type { RateLimitStore } from '../limits/interface.js';
 import type { Store } from '../store/interface.js';
-import type { AdminThrottle } from './admin-throttle.js';
+import type { AdminGate } from './auth.js';
 import type { HttpTimeouts } from './hardening.js';
+import type { KeyUseRecorder } from './key-uses.js';
 
 /** Everything the HTTP layer needs, built once by the composition root. */
 export interface AppDeps {
@@ -17,8 +18,8 @@ export interface AppDeps {
   admin: AccountAdmin;
   delivery: Delivery;
   clock: Clock;
-  /** SHA-256 of the admin token. */
-  adminTokenHash: Buffer;
+  /** How admin routes admit a caller: the admin token, its throttle and dashboard sessions. */
+  adminGate: AdminGate;
   logger: Logger;
   version: string;
   trustProxy?: boolean;
@@ -26,10 +27,12 @@ export interface AppDeps {
   timeouts?: HttpTimeouts;
   /** HSTS max-age when clients reach the service over HTTPS; null or absent: no HSTS. */
   hstsMaxAgeSeconds?: number | null;
-  /** Throttles failed admin authentications. */
-  adminThrottle?: AdminThrottle;
   /** How long an Idempotency-Key claim without an answer blocks its key (default 60 s). */
   idempotencyLeaseSeconds?: number;
+  /** Records when API keys are used (written in batches, off the request path). */
+  keyUses?: KeyUseRecorder;
+  /** The built dashboard front end; DASHBOARD_DIR when absent (tests give a fixture). */
+  dashboardDir?: string;
   /** Extra routes (metrics, provider callbacks) registered by later layers. */
   plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
   /**

@@ -14,6 +14,7 @@ import type { ContactHistoryEntry, ContactRecord, DestinationSignals } from './c
 import type { IdempotencyStore } from './idempotency/interface.js';
 import type { AnalyticsQuery, AnalyticsRows, Refusal } from './insights.js';
 import type { EventFilter, RecordedEvent } from './journal.js';
+import type { SessionStore } from './sessions/interface.js';
 import type { WebhookStore } from './webhooks/interface.js';
 
 /** The rows of a verification group whose attempt was just counted. */
@@ -51,6 +52,11 @@ export interface NewApiKey {
   createdAt: number;
 }
 
+export interface ApiKeyPatch {
+  name?: string;
+  channels?: Channel[];
+}
+
 export interface DeliveryRecord {
   deliveryStatus: DeliveryStatus;
   provider: string | null;
@@ -75,6 +81,8 @@ export interface Store {
   readonly idempotency: IdempotencyStore;
   /** Webhook endpoints and their delivery queue, fed from the event journal. */
   readonly webhooks: WebhookStore;
+  /** Sessions of the operator dashboard. */
+  readonly sessions: SessionStore;
   /** Applies the numbered migrations not yet applied; safe to run from several processes. */
   migrate(): Promise<number[]>;
   /** Resolves true when the database answers a trivial query. */
@@ -96,6 +104,10 @@ export interface Store {
   findActiveApiKey(keyHash: string): Promise<AuthenticatedKey | null>;
   /** Marks a key revoked; false when it does not exist or was revoked already. */
   revokeApiKey(id: string, now: number): Promise<boolean>;
+  /** Renames a live key or changes its channels; null when it does not exist or is revoked. */
+  updateApiKey(id: string, patch: ApiKeyPatch): Promise<ApiKeyRecord | null>;
+  /** Sets each key's last use (epoch ms) unless a later one is stored already. */
+  recordApiKeyUses(uses: ReadonlyMap<string, number>): Promise<void>;
   /** Revokes `oldId` and creates `replacement` in one transaction; null when `oldId` is not live. */
   rotateApiKey(oldId: string, replacement: NewApiKey, now: number): Promise<ApiKeyRecord | null>;
 

@@ -26,6 +26,7 @@ export interface ApiKeyRow {
   test: number | boolean;
   created_at: number | string;
   revoked_at: number | string | null;
+  last_used_at?: number | string | null;
 }
 
 // PostgreSQL returns BIGINT as a string; both stores keep epoch milliseconds well below 2^53.
@@ -49,6 +50,7 @@ export const rowToApiKey = (r: ApiKeyRow): ApiKeyRecord => ({
   test: Boolean(r.test),
   createdAt: num(r.created_at),
   revokedAt: numOrNull(r.revoked_at),
+  lastUsedAt: numOrNull(r.last_used_at),
 });
 
 /** A key row joined with its account's settings (`account_settings`: JSON text or JSONB). */
@@ -147,4 +149,5 @@ export const newKeyRecord = (k: NewApiKey): ApiKeyRecord => ({
   test: k.test,
   createdAt: k.createdAt,
   revokedAt: null,
+  lastUsedAt: null,
 });

@@ -81,6 +81,7 @@ describe('VerificationService', () => {
       test: false,
       createdAt: clock.now(),
       revokedAt: null,
+      lastUsedAt: null,
       accountSettings: {},
     };
   });

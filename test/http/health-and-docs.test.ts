@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../src/http/errors.js';
 import { startTestService, type TestService } from '../support/app.js';
@@ -76,18 +78,17 @@ describe('health, OpenAPI and unknown routes', () => {
 });
 
 describe('dashboard', () => {
-  it('serves the page and its assets with a strict content security policy', async () => {
-    const svc = await startTestService();
+  it('answers 503 in the error shape, naming the build step, while the front end is not built', async () => {
+    const svc = await startTestService({}, { dashboardDir: join(tmpdir(), 'cv-no-such-dashboard') });
     try {
-      const page = await svc.app.inject({ method: 'GET', url: '/dashboard' });
-      expect(page.statusCode).toBe(200);
-      expect(page.headers['content-type']).toMatch(/text\/html/);
-      expect(page.body).toContain('/dashboard/app.js');
-      expect(String(page.headers['content-security-policy'])).toContain("default-src 'self'");
-      const script = await svc.app.inject({ method: 'GET', url: '/dashboard/app.js' });
-      expect(script.statusCode).toBe(200);
-      expect(script.body).toContain('/v1/admin/outbox');
-      expect((await svc.app.inject({ method: 'GET', url: '/dashboard/style.css' })).statusCode).toBe(200);
+      for (const url of ['/dashboard', '/dashboard/', '/dashboard/accounts']) {
+        const page = await svc.app.inject({ method: 'GET', url });
+        expect(page.statusCode, url).toBe(503);
+        expect(page.json().error.code).toBe('UNAVAILABLE');
+        expect(page.json().error.message).toContain('npm run build');
+        expect(page.headers['cache-control']).toBe('no-store');
+        expect(String(page.headers['content-security-policy'])).toContain("script-src 'self'");
+      }
     } finally {
       await svc.close();
     }

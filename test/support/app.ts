@@ -49,11 +49,13 @@ export interface TestService extends Service {
 /** Starts the whole service in-process (not listening) on a fresh in-memory database. */
 export async function startTestService(
   env: Record<string, string> = {},
-  options: { clock?: Clock; logger?: pino.Logger } = {},
+  options: { clock?: Clock; logger?: pino.Logger; keyUseFlushMs?: number; dashboardDir?: string } = {},
 ): Promise<TestService> {
   const service = await compose(testConfig(env), {
     logger: options.logger ?? pino({ level: 'silent' }),
     clock: options.clock,
+    keyUseFlushMs: options.keyUseFlushMs,
+    dashboardDir: options.dashboardDir,
   });
   const request = async (method: 'GET' | 'POST', url: string, body: unknown, token?: string) => {
     const res = await service.app.inject({

@@ -157,7 +157,7 @@ function rejectInvalid(
 
 /** The admin API under /v1/admin: accounts, API keys and the outbox. */
 export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
-  app.addHook('onRequest', adminAuth(deps.adminTokenHash, deps.adminThrottle));
+  app.addHook('onRequest', adminAuth(deps.adminGate));
   // Ids are lower case; an id typed in upper case names the same record on every store.
   app.addHook('preValidation', (request, _reply, done) => {
     const params = request.params as { id?: unknown } | undefined;

@@ -1,32 +1,58 @@
-import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
+import type { AdminGate } from '../auth.js';
+import { sessionRoutes } from '../dashboard/session-routes.js';
+import { staticFiles } from '../dashboard/static-files.js';
 
-const FILES = {
-  'index.html': 'text/html; charset=utf-8',
-  'app.js': 'text/javascript; charset=utf-8',
-  'style.css': 'text/css; charset=utf-8',
-} as const;
+/** Where `npm run build` puts the front end: src/http/routes and dist/http/routes sit at the same depth. */
+export const DASHBOARD_DIR = fileURLToPath(new URL('../../../dist/dashboard/', import.meta.url));
 
 /**
- * The operator dashboard: three static files over the admin API. The page itself holds no data;
- * it asks for the admin token and calls the same API as everyone else.
+ * The page may load only its own scripts, styles and images (no inline script, so an injected
+ * string cannot run), may not be framed, and its forms may post only here. Frames of blob:/data:
+ * are for the email preview, which the page renders in a sandboxed frame.
  */
-export const dashboardRoutes = () => async (app: FastifyInstance) => {
-  // src/http/routes and dist/http/routes sit at the same depth below the package root.
-  const dir = new URL('../../../public/dashboard/', import.meta.url);
-  const files = new Map(
-    Object.entries(FILES).map(([name, type]) => [name, { type, body: readFileSync(new URL(name, dir)) }]),
+export const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "frame-src 'self' blob: data:",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "object-src 'none'",
+].join('; ');
+
+export interface DashboardOptions {
+  gate: AdminGate;
+  /** The built front end (DASHBOARD_DIR; tests give a fixture directory). */
+  dir: string;
+  /** The deployment is reached over TLS: the session cookie is Secure even on plain HTTP hops. */
+  secureCookies: boolean;
+}
+
+/** The operator dashboard under /dashboard: its sign-in API and the built front end. */
+export const dashboardRoutes = (options: DashboardOptions) => async (app: FastifyInstance) => {
+  await app.register(
+    async (dashboard) => {
+      // Every answer under /dashboard, errors included, carries the page's policy.
+      dashboard.addHook('onRequest', (_request, reply, done) => {
+        reply.headers({
+          'content-security-policy': DASHBOARD_CSP,
+          'referrer-policy': 'no-referrer',
+          'x-frame-options': 'DENY',
+          'cross-origin-opener-policy': 'same-origin',
+        });
+        done();
+      });
+      // Cookies only here (the admin hook parses its one cookie itself): the API's hot path
+      // pays nothing for them.
+      await dashboard.register(fastifyCookie, { hook: 'onRequest' });
+      await dashboard.register(sessionRoutes({ gate: options.gate, secureCookies: options.secureCookies }));
+      await dashboard.register(staticFiles(options.dir));
+    },
+    { prefix: '/dashboard' },
   );
-  const csp =
-    "default-src 'self'; frame-src 'self' data:; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'";
-  const serve =
-    (name: keyof typeof FILES) => async (_request: unknown, reply: import('fastify').FastifyReply) => {
-      const file = files.get(name)!;
-      reply.header('content-security-policy', csp).header('x-frame-options', 'DENY').type(file.type);
-      return file.body;
-    };
-  app.get('/dashboard', { schema: { hide: true } }, serve('index.html'));
-  app.get('/dashboard/', { schema: { hide: true } }, serve('index.html'));
-  app.get('/dashboard/app.js', { schema: { hide: true } }, serve('app.js'));
-  app.get('/dashboard/style.css', { schema: { hide: true } }, serve('style.css'));
 };

@@ -122,7 +122,7 @@ function normaliseSearch(q: string): string {
 
 /** The admin API's analytics and contact profiles (docs/analytics.md). */
 export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
-  app.addHook('onRequest', adminAuth(deps.adminTokenHash));
+  app.addHook('onRequest', adminAuth(deps.adminGate));
   const common = { attachValidation: true } as const;
   const doc = (summary: string, extra: Record<string, unknown> = {}) => ({
     tags: ['analytics'],

@@ -18,7 +18,7 @@ export const sendCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) => 
   app.post<{ Body: Static<typeof SendCodeBody> }>(
     '/v1/contact/send-code',
     {
-      onRequest: apiKeyAuth(deps.store),
+      onRequest: apiKeyAuth(deps.store, deps.keyUses),
       attachValidation: true,
       preHandler: idempotent.checkHeader,
       onSend: idempotent.onSend,

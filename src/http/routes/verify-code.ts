@@ -11,7 +11,7 @@ export const verifyCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) =
   app.post<{ Body: Static<typeof VerifyCodeBody> }>(
     '/v1/contact/verify-code',
     {
-      onRequest: apiKeyAuth(deps.store),
+      onRequest: apiKeyAuth(deps.store, deps.keyUses),
       attachValidation: true,
       schema: {
         tags: ['verification'],

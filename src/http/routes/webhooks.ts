@@ -4,8 +4,7 @@ import type { WebhookDelivery, WebhookEndpoint } from '../../store/webhooks/inte
 import type { WebhookAdmin } from '../../webhooks/admin.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events.js';
 import { UrlRefused } from '../../webhooks/url-guard.js';
-import type { AdminThrottle } from '../admin-throttle.js';
-import { adminAuth } from '../auth.js';
+import { type AdminGate, adminAuth } from '../auth.js';
 import { ApiError, validationError } from '../errors.js';
 import { errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
@@ -148,13 +147,12 @@ async function urlChecked<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Admin routes of webhook endpoints, under /v1/admin/webhooks (ADMIN_TOKEN). */
+/** Admin routes of webhook endpoints, under /v1/admin/webhooks (the admin token or a dashboard session). */
 export const webhookAdminRoutes =
-  (deps: { webhooks: WebhookAdmin; adminTokenHash: Buffer; adminThrottle?: AdminThrottle }) =>
-  async (app: FastifyInstance) => {
+  (deps: { webhooks: WebhookAdmin; adminGate: AdminGate }) => async (app: FastifyInstance) => {
     await app.register(
       async (r) => {
-        r.addHook('onRequest', adminAuth(deps.adminTokenHash, deps.adminThrottle));
+        r.addHook('onRequest', adminAuth(deps.adminGate));
         const doc = (summary: string, extra: Record<string, unknown>) => ({
           tags: ['webhooks'],
           summary,

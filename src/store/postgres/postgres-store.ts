@@ -31,6 +31,7 @@ import {
   rowsToAnalytics,
 } from '../insights.js';
 import type {
+  ApiKeyPatch,
   AttemptOutcome,
   CountedAttempt,
   DeliveryRecord,
@@ -58,6 +59,7 @@ import {
   rowToOutboxEntry,
   rowToVerification,
 } from '../rows.js';
+import { PostgresSessionStore } from '../sessions/postgres.js';
 import { PostgresWebhookStore } from '../webhooks/postgres.js';
 import { PostgresJournal } from './journal.js';
 import { applyMigrations } from './migrate.js';
@@ -120,6 +122,7 @@ export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
   readonly idempotency: PostgresIdempotencyStore;
   readonly webhooks: PostgresWebhookStore;
+  readonly sessions: PostgresSessionStore;
   private readonly pool: pg.Pool;
   private closed = false;
   /** The sends of the current event-loop turn, written together (see createVerifications). */
@@ -147,6 +150,7 @@ export class PostgresStore implements Store {
     this.pool.on('error', (err) => options.onIdleError?.(err));
     this.idempotency = new PostgresIdempotencyStore(this.pool);
     this.webhooks = new PostgresWebhookStore(this.pool);
+    this.sessions = new PostgresSessionStore(this.pool);
   }
 
   /** One statement through the pool, retried when PostgreSQL rolled it back for a deadlock. */
@@ -272,6 +276,22 @@ export class PostgresStore implements Store {
 
   async revokeApiKey(id: string, now: number) {
     return ((await this.query(SQL.revokeKey, [now, id])).rowCount ?? 0) > 0;
+  }
+
+  async updateApiKey(id: string, patch: ApiKeyPatch) {
+    const row = (
+      await this.query<ApiKeyRow>(SQL.updateKey, [
+        patch.name ?? null,
+        patch.channels ? patch.channels.join(',') : null,
+        id,
+      ])
+    ).rows[0];
+    return row ? rowToApiKey(row) : null;
+  }
+
+  async recordApiKeyUses(uses: ReadonlyMap<string, number>) {
+    if (uses.size === 0) return;
+    await this.query(SQL.recordKeyUses, [[...uses.keys()], [...uses.values()]]);
   }
 
   rotateApiKey(oldId: string, replacement: NewApiKey, now: number) {

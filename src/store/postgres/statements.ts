@@ -32,6 +32,12 @@ export const SQL = {
   findActiveKey: `SELECT k.*, a.settings AS account_settings FROM api_keys k JOIN accounts a ON a.id = k.account_id
     WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
   revokeKey: 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL',
+  updateKey: `UPDATE api_keys SET name = COALESCE($1, name), channels = COALESCE($2, channels)
+    WHERE id = $3 AND revoked_at IS NULL RETURNING *`,
+  // One statement for a whole batch of uses; never backwards (another process may have written a later one).
+  recordKeyUses: `UPDATE api_keys k SET last_used_at = u.at
+    FROM unnest($1::text[], $2::bigint[]) AS u(id, at)
+    WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at)`,
   // One statement, its own transaction: the UPDATE cancels the earlier pending requests of these
   // destinations, then the INSERT adds the new ones (the count makes PostgreSQL finish the UPDATE
   // first; an unreferenced data-modifying CTE may run after the main statement). A send racing

@@ -32,6 +32,7 @@ import {
   rowsToAnalytics,
 } from '../insights.js';
 import type {
+  ApiKeyPatch,
   AttemptOutcome,
   AttemptTarget,
   CountedAttempt,
@@ -64,6 +65,7 @@ import {
   rowToVerification,
   VERIFICATION_SELECT,
 } from '../rows.js';
+import { SqliteSessionStore } from '../sessions/sqlite.js';
 import { SqliteWebhookStore } from '../webhooks/sqlite.js';
 import { Checkpointer } from './checkpointer.js';
 import { SqliteCounterPersistence } from './counter-persistence.js';
@@ -75,6 +77,7 @@ export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   readonly idempotency: SqliteIdempotencyStore;
   readonly webhooks: SqliteWebhookStore;
+  readonly sessions: SqliteSessionStore;
   private readonly db: Database;
   private readonly tx: GroupCommit;
   private readonly stmts: ReturnType<typeof prepare>;
@@ -119,6 +122,7 @@ export class SqliteStore implements Store {
     this.tx = new GroupCommit(this.db, checkpointer ? () => checkpointer.restartPending() : undefined);
     this.idempotency = new SqliteIdempotencyStore(this.db, this.tx);
     this.webhooks = new SqliteWebhookStore(this.db, this.tx);
+    this.sessions = new SqliteSessionStore(this.db, this.tx);
   }
 
   /** The rate-limit counters' table in this file, for the embedded default's durable limits. */
@@ -255,6 +259,26 @@ export class SqliteStore implements Store {
 
   revokeApiKey(id: string, now: number) {
     return this.tx.write(() => this.stmts.revokeKey.run(now, id).changes > 0);
+  }
+
+  updateApiKey(id: string, patch: ApiKeyPatch) {
+    return this.tx.write(() => {
+      const row = this.stmts.getKey.get(id) as ApiKeyRow | undefined;
+      if (!row || row.revoked_at !== null) return null;
+      this.stmts.updateKey.run(
+        patch.name ?? row.name,
+        patch.channels ? patch.channels.join(',') : row.channels,
+        id,
+      );
+      return rowToApiKey(this.stmts.getKey.get(id) as ApiKeyRow);
+    });
+  }
+
+  async recordApiKeyUses(uses: ReadonlyMap<string, number>) {
+    if (uses.size === 0) return;
+    await this.tx.write(() => {
+      for (const [id, at] of uses) this.stmts.recordKeyUse.run(at, id, at);
+    }, false);
   }
 
   rotateApiKey(oldId: string, replacement: NewApiKey, now: number) {
@@ -604,6 +628,11 @@ function prepare(db: Database) {
        WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
     ),
     revokeKey: s('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    updateKey: s('UPDATE api_keys SET name = ?, channels = ? WHERE id = ? AND revoked_at IS NULL'),
+    // Never backwards: another process may have written a later use.
+    recordKeyUse: s(
+      'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
+    ),
     insertVerification: s(
       `INSERT INTO verifications (id, account_id, group_id, channel, destination, delivery_type, country, purpose,
          code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, contact_id, risk, test)
