@@ -14,6 +14,7 @@ Usage:
   contact-verify accounts list
   contact-verify keys create --name <name> --channels EMAIL,SMS,WHATSAPP [--account <id>] [--test]
   contact-verify keys list [--account <id>]
+  contact-verify keys update <key-id> [--name <name>] [--channels EMAIL,SMS]
   contact-verify keys revoke <key-id>
   contact-verify keys rotate <key-id>
 ${WEBHOOK_USAGE}
@@ -28,6 +29,7 @@ const COMMANDS = [
   'accounts list',
   'keys create',
   'keys list',
+  'keys update',
   'keys revoke',
   'keys rotate',
   ...WEBHOOK_COMMANDS,
@@ -105,17 +107,11 @@ async function dispatch(
     }
     case 'keys create': {
       if (!values.name) return fail('keys create needs --name');
-      const channels = (values.channels ?? '')
-        .split(',')
-        .map((c) => c.trim().toUpperCase())
-        .filter(Boolean);
-      const unknown = channels.filter((c) => !(CHANNELS as readonly string[]).includes(c));
-      if (channels.length === 0 || unknown.length > 0) {
-        return fail(`--channels takes a comma-separated list of ${CHANNELS.join(', ')}`);
-      }
+      const channels = channelList(values.channels);
+      if (!channels) return fail(CHANNELS_HELP);
       const created = await admin.createKey({
         name: values.name,
-        channels: channels as Channel[],
+        channels,
         accountId: values.account,
         test: values.test,
       });
@@ -134,10 +130,24 @@ async function dispatch(
         text: keys
           .map(
             (k) =>
-              `${k.id}\t${k.prefix}…\t${k.accountId}\t${k.channels.join(',')}\t${k.test ? 'test' : 'live'}\t${k.revokedAt ? 'revoked' : 'active'}\t${k.name}`,
+              `${k.id}\t${k.prefix}…\t${k.accountId}\t${k.channels.join(',')}\t${k.test ? 'test' : 'live'}\t${k.revokedAt ? 'revoked' : 'active'}\t${lastUsed(k.lastUsedAt)}\t${k.name}`,
           )
           .join('\n'),
       };
+    }
+    case 'keys update': {
+      if (!id) return fail('keys update needs a key id');
+      if (values.name === undefined && values.channels === undefined) {
+        return fail('keys update needs --name or --channels');
+      }
+      if (values.name !== undefined && (values.name.trim() === '' || values.name.length > 100)) {
+        return fail('--name takes 1 to 100 characters');
+      }
+      const channels = values.channels === undefined ? undefined : channelList(values.channels);
+      if (channels === null) return fail(CHANNELS_HELP);
+      const key = await admin.updateKey(id, { name: values.name, channels });
+      if (!key) return fail(`no live key ${id}`);
+      return { out: key, text: `updated ${key.id}: ${key.name} (${key.channels.join(', ')})` };
     }
     case 'keys revoke': {
       if (!id) return fail('keys revoke needs a key id');
@@ -158,6 +168,20 @@ async function dispatch(
       return fail(`unknown command "${group} ${action ?? ''}"\n\n${USAGE}`);
   }
 }
+
+const CHANNELS_HELP = `--channels takes a comma-separated list of ${CHANNELS.join(', ')}`;
+
+/** `EMAIL,sms` as channels; null when empty or naming an unknown channel. */
+function channelList(raw: string | undefined): Channel[] | null {
+  const channels = (raw ?? '')
+    .split(',')
+    .map((c) => c.trim().toUpperCase())
+    .filter(Boolean);
+  const unknown = channels.filter((c) => !(CHANNELS as readonly string[]).includes(c));
+  return channels.length === 0 || unknown.length > 0 ? null : (channels as Channel[]);
+}
+
+const lastUsed = (at: number | null) => (at === null ? 'never used' : `used ${new Date(at).toISOString()}`);
 
 /** Times as the API gives them (ISO 8601), not the epoch milliseconds the store keeps. */
 function isoTimes(key: string, value: unknown): unknown {

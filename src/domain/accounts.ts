@@ -86,6 +86,14 @@ export class AccountAdmin {
     return this.store.listApiKeys(accountId);
   }
 
+  /** Renames a live key or changes its channels; null when it does not exist or is revoked. */
+  updateKey(id: string, patch: { name?: string; channels?: Channel[] }): Promise<ApiKeyRecord | null> {
+    return this.store.updateApiKey(id, {
+      name: patch.name,
+      channels: patch.channels ? [...new Set(patch.channels)] : undefined,
+    });
+  }
+
   revokeKey(id: string): Promise<boolean> {
     return this.store.revokeApiKey(id, this.clock.now());
   }

@@ -3,6 +3,13 @@ import { openApiWebhooks } from '../webhooks/openapi.js';
 import { ERROR_STATUS } from './errors.js';
 import { SEND_CODE_EXAMPLES, VERIFY_CODE_EXAMPLES } from './schemas.js';
 
+/** Who may call an admin route: the admin token, or the dashboard's session cookie. */
+export const ADMIN_SECURITY: Array<Record<string, string[]>> = [{ adminToken: [] }, { dashboardSession: [] }];
+
+/** The 403 every admin route can answer (documented once). */
+export const SESSION_FORBIDDEN =
+  'FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site';
+
 const errorTable = Object.entries(ERROR_STATUS)
   .map(([code, status]) => `| ${status} | \`${code}\` |`)
   .join('\n');
@@ -38,12 +45,23 @@ Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed
             description: 'An API key (`cvk_live_…` or `cvk_test_…`).',
           },
           adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment.' },
+          dashboardSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'cv_session',
+            description:
+              "The session cookie set by `POST /dashboard/api/session`. Every request other than GET/HEAD made with it must carry `X-CSRF-Token` (from the sign-in answer) and, when the browser sends an `Origin`, this service's own; otherwise 403 `FORBIDDEN`.",
+          },
         },
       },
       tags: [
         { name: 'verification', description: 'Send and verify codes.' },
         { name: 'admin', description: 'Accounts, API keys and the outbox (ADMIN_TOKEN).' },
         { name: 'operations', description: 'Health and metrics.' },
+        {
+          name: 'dashboard',
+          description: 'Sign-in of the operator dashboard at /dashboard (see docs/dashboard.md).',
+        },
         {
           name: 'analytics',
           description:

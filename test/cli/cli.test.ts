@@ -54,8 +54,9 @@ describe('CLI', () => {
     expect(after.every((k: { revokedAt: string | null }) => typeof k.revokedAt === 'string')).toBe(true);
   });
 
-  it('creates keys that the service accepts', async () => {
-    const { key } = await json('keys', 'create', '--name', 'svc', '--channels', 'EMAIL');
+  it('creates keys that the service accepts, and lists when they were last used', async () => {
+    const { key, id } = await json('keys', 'create', '--name', 'svc', '--channels', 'EMAIL');
+    expect((await cli('keys', 'list')).output).toMatch(new RegExp(`${id}\\t.*\\tnever used\\tsvc`));
     const svc = await startTestService(env);
     try {
       const res = await svc.post(
@@ -65,8 +66,29 @@ describe('CLI', () => {
       );
       expect(res.status).toBe(200);
     } finally {
+      // Stopping writes the uses recorded in memory.
       await svc.close();
     }
+    expect((await cli('keys', 'list')).output).toMatch(
+      new RegExp(`${id}\\t.*\\tused \\d{4}-\\d\\d-\\d\\dT[^\\t]+\\tsvc`),
+    );
+    const listed = (await json('keys', 'list')).find((k: { id: string }) => k.id === id);
+    expect(listed.lastUsedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('renames a key and changes its channels', async () => {
+    const { id } = await json('keys', 'create', '--name', 'old', '--channels', 'EMAIL');
+    const updated = await json('keys', 'update', id, '--name', 'new', '--channels', 'sms,WHATSAPP');
+    expect(updated).toMatchObject({ id, name: 'new', channels: ['SMS', 'WHATSAPP'], revokedAt: null });
+    expect(Object.keys(updated)).not.toContain('key');
+    expect(JSON.stringify(updated)).not.toMatch(/keyHash|[0-9a-f]{64}/);
+    const renamed = await json('keys', 'update', id, '--name', 'newer');
+    expect(renamed).toMatchObject({ name: 'newer', channels: ['SMS', 'WHATSAPP'] });
+    expect((await cli('keys', 'update', id)).code).toBe(2);
+    expect((await cli('keys', 'update', id, '--channels', 'FAX')).output).toMatch(/--channels/);
+    expect((await cli('keys', 'update', 'key_nope', '--name', 'x')).code).toBe(2);
+    expect((await cli('keys', 'revoke', id)).code).toBe(0);
+    expect((await cli('keys', 'update', id, '--name', 'x')).output).toMatch(/no live key/);
   });
 
   it('explains bad usage', async () => {

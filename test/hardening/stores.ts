@@ -1,5 +1,8 @@
 import { afterAll, describe } from 'vitest';
 import { startTestService, type TestService } from '../support/app.js';
+
+type StartOptions = Parameters<typeof startTestService>[1];
+
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
 
@@ -10,17 +13,18 @@ import { hasPostgres } from '../support/services.js';
 export function eachStore(
   name: string,
   define: (
-    start: (env?: Record<string, string>) => Promise<TestService>,
+    start: (env?: Record<string, string>, options?: StartOptions) => Promise<TestService>,
     dialect: 'sqlite' | 'postgres',
   ) => void,
 ): void {
-  describe(`${name} (SQLite)`, () => define((env = {}) => startTestService(env), 'sqlite'));
+  describe(`${name} (SQLite)`, () =>
+    define((env = {}, options = {}) => startTestService(env, options), 'sqlite'));
   describe.runIf(hasPostgres)(`${name} (PostgreSQL)`, () => {
     let db: TestDatabase | undefined;
     afterAll(() => db?.drop());
-    define(async (env = {}) => {
+    define(async (env = {}, options = {}) => {
       db ??= await createTestDatabase();
-      return startTestService({ DATABASE_URL: db.url, ...env });
+      return startTestService({ DATABASE_URL: db.url, ...env }, options);
     }, 'postgres');
   });
 }

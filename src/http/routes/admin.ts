@@ -7,6 +7,7 @@ import { type Account, type ApiKeyRecord, CHANNELS } from '../../domain/types.js
 import { adminAuth } from '../auth.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
+import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
 
@@ -82,6 +83,14 @@ const KeyBody = Type.Object({
   test: Type.Optional(Type.Boolean({ description: 'Test keys deliver every message to the outbox only.' })),
 });
 
+const KeyPatch = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    channels: Type.Optional(ChannelList),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
 const OutboxQuery = Type.Object({
   to: Type.Optional(Type.String({ maxLength: 254, description: 'Email address or phone number (+…).' })),
   accountId: Type.Optional(Type.String({ maxLength: 64 })),
@@ -92,8 +101,24 @@ const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
 const adminErrors = errorResponses({
   400: 'VALIDATION_ERROR or INVALID_JSON',
-  401: 'UNAUTHORIZED: missing or wrong admin token',
+  401: 'UNAUTHORIZED: missing or wrong admin token (or no live dashboard session)',
+  403: SESSION_FORBIDDEN,
   404: 'NOT_FOUND',
+});
+
+/** An API key as the admin API shows it: never its secret or hash. */
+const KeyView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the secret.' }),
+  channels: Type.Array(Type.String()),
+  accountId: Type.String(),
+  test: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+  revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the key last authenticated a request, to within a minute; null if never.',
+  }),
 });
 
 /** An outbox message as the recipient would see it; documented, and serialised by this schema. */
@@ -120,6 +145,7 @@ const keyView = (k: ApiKeyRecord) => ({
   test: k.test,
   createdAt: new Date(k.createdAt).toISOString(),
   revokedAt: k.revokedAt === null ? null : new Date(k.revokedAt).toISOString(),
+  lastUsedAt: k.lastUsedAt === null ? null : new Date(k.lastUsedAt).toISOString(),
 });
 
 const accountView = (a: Account) => ({
@@ -168,7 +194,7 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   const doc = (summary: string, extra: Record<string, unknown> = {}) => ({
     tags: ['admin'],
     summary,
-    security: [{ adminToken: [] }],
+    security: ADMIN_SECURITY,
     ...extra,
   });
 
@@ -237,8 +263,30 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
 
   app.get<{ Querystring: { accountId?: string } }>(
     '/api-keys',
-    { schema: doc('List API keys (without secrets)') },
+    {
+      schema: doc('List API keys (without secrets)', {
+        response: { 200: Type.Object({ data: Type.Array(KeyView) }), ...adminErrors },
+      }),
+    },
     async (request) => ({ data: (await deps.admin.listKeys(request.query.accountId)).map(keyView) }),
+  );
+
+  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof KeyPatch> }>(
+    '/api-keys/:id',
+    {
+      ...common,
+      schema: doc('Rename a live API key or change its channels (the secret stays the same)', {
+        params: IdParams,
+        body: KeyPatch,
+        response: { 200: Type.Object({ data: KeyView }), ...adminErrors },
+      }),
+    },
+    async (request) => {
+      rejectInvalid(request);
+      const key = await deps.admin.updateKey(request.params.id, request.body);
+      if (!key) throw new ApiError('NOT_FOUND', 'No live API key with this id.');
+      return { data: keyView(key) };
+    },
   );
 
   app.delete<{ Params: Static<typeof IdParams> }>(

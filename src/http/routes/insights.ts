@@ -8,6 +8,7 @@ import { GROUP_BY } from '../../store/insights.js';
 import { adminAuth } from '../auth.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
+import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
 
@@ -83,7 +84,8 @@ const BlockBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 5
 
 const errors = errorResponses({
   400: 'VALIDATION_ERROR',
-  401: 'UNAUTHORIZED: missing or wrong admin token',
+  401: 'UNAUTHORIZED: missing or wrong admin token (or no live dashboard session)',
+  403: SESSION_FORBIDDEN,
   404: 'NOT_FOUND',
 });
 
@@ -127,7 +129,7 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
   const doc = (summary: string, extra: Record<string, unknown> = {}) => ({
     tags: ['analytics'],
     summary,
-    security: [{ adminToken: [] }],
+    security: ADMIN_SECURITY,
     ...extra,
   });
 

@@ -6,6 +6,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events.js';
 import { UrlRefused } from '../../webhooks/url-guard.js';
 import { type AdminGate, adminAuth } from '../auth.js';
 import { ApiError, validationError } from '../errors.js';
+import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
 
@@ -128,7 +129,8 @@ const deliveryView = (d: WebhookDelivery) => ({
 
 const errors = errorResponses({
   400: 'VALIDATION_ERROR (a refused URL among them) or INVALID_JSON',
-  401: 'UNAUTHORIZED: missing or wrong admin token',
+  401: 'UNAUTHORIZED: missing or wrong admin token (or no live dashboard session)',
+  403: SESSION_FORBIDDEN,
   404: 'NOT_FOUND',
 });
 
@@ -156,7 +158,7 @@ export const webhookAdminRoutes =
         const doc = (summary: string, extra: Record<string, unknown>) => ({
           tags: ['webhooks'],
           summary,
-          security: [{ adminToken: [] }],
+          security: ADMIN_SECURITY,
           ...extra,
         });
 
