@@ -1,5 +1,5 @@
-import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { type ComponentChildren, cloneElement, type VNode } from 'preact';
+import { useId, useState } from 'preact/hooks';
 import { ApiError } from '../api';
 
 export function PageHeader(props: { title: string; description?: string; actions?: ComponentChildren }) {
@@ -127,18 +127,28 @@ export function SecretOnce(props: { label: string; secret: string; onDone: () =>
   );
 }
 
-export function Field(props: {
-  label: string;
-  hint?: ComponentChildren;
-  children: ComponentChildren;
-  class?: string;
-}) {
+/**
+ * A labelled control: the label names it, the hint describes it (aria-describedby), so the
+ * accessible name stays the label alone.
+ */
+export function Field(props: { label: string; hint?: ComponentChildren; children: VNode; class?: string }) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const control = cloneElement(props.children, {
+    id,
+    'aria-describedby': props.hint ? hintId : undefined,
+  });
   return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the control is the child passed in.
-    <label class={`field ${props.class ?? ''}`}>
-      <span class="field-label">{props.label}</span>
-      {props.children}
-      {props.hint && <span class="field-hint">{props.hint}</span>}
-    </label>
+    <div class={`field ${props.class ?? ''}`}>
+      <label class="field-label" for={id}>
+        {props.label}
+      </label>
+      {control}
+      {props.hint && (
+        <span class="field-hint" id={hintId}>
+          {props.hint}
+        </span>
+      )}
+    </div>
   );
 }

@@ -127,6 +127,8 @@ export function ContactPage(props: { id: string; scope: Scope }) {
   const c = profile.data;
   if (profile.error) return <ErrorBox error={profile.error} />;
   if (!c) return <Loading />;
+  // The contact keeps the assessment of its latest send; older data may only have it per request.
+  const risk = c.risk ?? c.history[0]?.risk ?? null;
   const block = (event: Event) => {
     event.preventDefault();
     action
@@ -168,16 +170,16 @@ export function ContactPage(props: { id: string; scope: Scope }) {
       </div>
       <div class="grid-2">
         <Card title="Risk">
-          {c.risk ? (
+          {risk ? (
             <>
               <p class="risk-score" data-testid="risk-score">
-                <span class="kpi-value">{c.risk.score}</span> <RiskBadge risk={c.risk} />
+                <span class="kpi-value">{risk.score}</span> <RiskBadge risk={risk} />
               </p>
-              {c.risk.signals.length === 0 ? (
+              {risk.signals.length === 0 ? (
                 <p class="muted">No risk signal fired on the latest send.</p>
               ) : (
                 <ul class="signals">
-                  {c.risk.signals.map((s) => (
+                  {risk.signals.map((s) => (
                     <li key={s.name}>
                       <strong>{s.name}</strong> <Badge>+{s.weight}</Badge>
                       <span class="muted"> {s.detail}</span>
