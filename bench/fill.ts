@@ -43,6 +43,7 @@ const FILL_OUTBOX = encodeOutboxContent({
   deliveryType: 'TEXT',
   country: null,
   purpose: 'login',
+  locale: 'en',
   customMessage: null,
   branding: DEFAULT_BRANDING,
 });

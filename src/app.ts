@@ -20,6 +20,7 @@ import {
 import { keyCacheOf } from './http/key-cache.js';
 import { openApiOptions } from './http/openapi.js';
 import { adminRoutes } from './http/routes/admin.js';
+import { publicLogoRoute } from './http/routes/branding.js';
 import { DASHBOARD_DIR, dashboardRoutes } from './http/routes/dashboard.js';
 import { healthRoutes } from './http/routes/health.js';
 import { insightsRoutes } from './http/routes/insights.js';
@@ -58,7 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   jsonParserNamingPoisonedKeys(app, BODY_LIMIT);
   app.addSchema(ErrorResponse);
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    const apiError = toApiError(err);
+    const apiError = toApiError(err, request.routeOptions.bodyLimit);
     if (apiError.code === 'INTERNAL' || apiError.code === 'UNAVAILABLE') {
       request.log.error(
         { err: { type: err.name, message: err.message, stack: err.stack }, url: request.routeOptions.url },
@@ -123,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: '/v1/admin' },
   );
+  await app.register(publicLogoRoute(deps));
   await app.register(
     dashboardRoutes({
       gate: deps.adminGate,
@@ -170,7 +172,8 @@ const unavailable = () =>
     1,
   );
 
-function toApiError(err: FastifyError): ApiError {
+/** `bodyLimit`: the route's own bound, when it has one (the logo upload's is not the app's). */
+function toApiError(err: FastifyError, bodyLimit = BODY_LIMIT): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof DomainError) return fromDomainError(err);
   if (err instanceof StoreUnavailable || err instanceof LimitStoreUnavailable) return unavailable();
@@ -181,7 +184,7 @@ function toApiError(err: FastifyError): ApiError {
         'Send the body as JSON with "Content-Type: application/json".',
       );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('PAYLOAD_TOO_LARGE', `The body must be at most ${BODY_LIMIT} bytes.`);
+      return new ApiError('PAYLOAD_TOO_LARGE', `The body must be at most ${bodyLimit} bytes.`);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError('INVALID_JSON', 'The body is empty; send a JSON object.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config/schema.js';
-import { buildDelivery, deliveryWarnings } from './delivery/factory.js';
+import { buildDelivery, deliveryWarnings, renderOptions } from './delivery/factory.js';
 import type { Delivery } from './delivery/interface.js';
 import { AccountAdmin } from './domain/accounts.js';
 import { type Clock, systemClock } from './domain/clock.js';
@@ -152,6 +152,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     idempotencyLeaseSeconds: config.idempotencyLeaseSeconds,
     keyUses,
     dashboardDir: options.dashboardDir,
+    renderOptions: renderOptions(config),
     plugins: [
       metricsRoute(metrics, config.metricsToken),
       callbackRoutes({ config, store, clock, logger: options.logger }),

@@ -38,6 +38,8 @@ type SendRequest struct {
 	DeliveryType  string    `json:"deliveryType,omitempty"`
 	Purpose       string    `json:"purpose,omitempty"`
 	CustomMessage string    `json:"customMessage,omitempty"`
+	// Locale is the recipient's BCP 47 language tag (es, pt-BR, de-AT); English when unsupported.
+	Locale string `json:"locale,omitempty"`
 }
 
 // RiskSignal is one reason behind a risk score.

@@ -107,6 +107,7 @@ def run(step):
                 delivery_type=args.get("deliveryType"),
                 purpose=args.get("purpose"),
                 custom_message=args.get("customMessage"),
+                locale=args.get("locale"),
                 max_retries=retries,
             )
         elif step["op"] == "verifyCode":

@@ -77,6 +77,7 @@ scenario["steps"].each do |step|
                client.send_code(channel: args["channel"], channels: args["channels"], email: args["email"],
                                 phone: args["phone"], country: args["country"], delivery_type: args["deliveryType"],
                                 purpose: args["purpose"], custom_message: args["customMessage"],
+                                locale: args["locale"],
                                 max_retries: step["retries"])
              when "verifyCode"
                client.verify_code(request_id: args["requestId"], otp_code: args["otpCode"], max_retries: step["retries"])

@@ -4,6 +4,7 @@ import type { Channel, DeliveryType } from '../domain/types.js';
 import type { Store } from '../store/interface.js';
 import { Dispatcher, type ProviderRoute } from './dispatcher.js';
 import type { ChannelProvider, Delivery } from './interface.js';
+import type { RenderOptions } from './messages.js';
 import { OutboxProvider } from './outbox/outbox-provider.js';
 import { PROVIDERS } from './providers/registry.js';
 import { twilioVoice } from './providers/twilio/index.js';
@@ -25,6 +26,11 @@ export function deliveryWarnings(config: Config): string[] {
   return warnings;
 }
 
+/** What the deployment adds to every rendered message (the outbox's, the preview's, the providers'). */
+export function renderOptions(config: Config): RenderOptions {
+  return { webOtpDomain: config.smsWebOtpDomain, publicBaseUrl: config.publicBaseUrl ?? null };
+}
+
 /**
  * Builds the providers named by the configuration, once, and the routes between them: EMAIL over
  * SMTP; SMS by country with failover; WHATSAPP TEXT through the Cloud API and CALL through Twilio
@@ -32,7 +38,6 @@ export function deliveryWarnings(config: Config): string[] {
  */
 export function buildDelivery(config: Config, store: Store, clock: Clock): Delivery {
   const context = { publicBaseUrl: config.publicBaseUrl ?? null, webOtpDomain: config.smsWebOtpDomain };
-  const webOtpDomain = context.webOtpDomain;
   const built = PROVIDERS.flatMap((module) => {
     const provider = module.create(config, context);
     return provider ? [{ module, provider }] : [];
@@ -71,7 +76,8 @@ export function buildDelivery(config: Config, store: Store, clock: Clock): Deliv
   }
 
   const providers = built.map((b) => b.provider);
-  return new Dispatcher(new OutboxProvider(store, { webOtpDomain }), routes, providers, {
+  const outbox = new OutboxProvider(store, renderOptions(config));
+  return new Dispatcher(outbox, routes, providers, {
     clock,
     breaker: {
       failures: config.circuitBreakerFailures,

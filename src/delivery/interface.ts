@@ -1,3 +1,4 @@
+import type { Locale } from '../domain/templates.js';
 import type { Branding, Channel, DeliveryType } from '../domain/types.js';
 
 /** Everything a provider needs to deliver one code. `code` must never be logged. */
@@ -14,6 +15,8 @@ export interface DeliveryRequest {
   purpose: string | null;
   customMessage: string | null;
   branding: Branding;
+  /** The language the message is written in (send-code's `locale`). */
+  locale: Locale;
 }
 
 /** A provider's answer. Expected failures are values, so failover is an ordinary branch. */

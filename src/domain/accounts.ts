@@ -1,7 +1,9 @@
 import type { Store } from '../store/interface.js';
 import { generateApiKeySecret, hashApiKey, keyPrefix, newId } from './api-keys.js';
+import { mergeBranding, withLogo } from './branding.js';
 import type { Clock } from './clock.js';
-import type { Account, AccountSettings, ApiKeyRecord, Channel } from './types.js';
+import type { LogoImage } from './logo.js';
+import type { Account, AccountSettings, ApiKeyRecord, Branding, Channel } from './types.js';
 
 /** The id of the account a fresh install starts with. */
 export const DEFAULT_ACCOUNT_ID = 'acc_default';
@@ -53,10 +55,41 @@ export class AccountAdmin {
     if (!account) return null;
     const next: Record<string, unknown> = { ...account.settings };
     for (const [name, value] of Object.entries(patch)) {
-      if (value === null) delete next[name];
+      if (name === 'branding') {
+        next.branding = mergeBranding(account.settings.branding, value as Record<string, unknown> | null);
+        if (next.branding === undefined) delete next.branding;
+      } else if (value === null) delete next[name];
       else next[name] = value;
     }
     return this.store.updateAccountSettings(id, next as AccountSettings);
+  }
+
+  /**
+   * Keeps `image` as the account's logo and records it in the branding (what a send reads, with
+   * the key, so a send looks nothing else up). null when the account does not exist.
+   */
+  async setLogo(id: string, image: LogoImage): Promise<Account | null> {
+    const account = await this.store.getAccount(id);
+    if (!account) return null;
+    const version = this.clock.now();
+    await this.store.putAccountLogo(id, { ...image, updatedAt: version });
+    const logo = { contentType: image.contentType, bytes: image.data.length, version };
+    return this.saveBranding(account, withLogo(account.settings.branding, logo));
+  }
+
+  /** Removes the account's logo; null when the account does not exist. */
+  async deleteLogo(id: string): Promise<Account | null> {
+    const account = await this.store.getAccount(id);
+    if (!account) return null;
+    // The branding first: a send never points at an image that is gone.
+    const saved = await this.saveBranding(account, withLogo(account.settings.branding, null));
+    await this.store.deleteAccountLogo(id);
+    return saved;
+  }
+
+  private saveBranding(account: Account, branding: Partial<Branding> | undefined) {
+    const { branding: _old, ...rest } = account.settings;
+    return this.store.updateAccountSettings(account.id, branding ? { ...rest, branding } : rest);
   }
 
   /** Creates a key; null when the account does not exist. */

@@ -1,5 +1,6 @@
 import type { ErrorDetail } from './errors.js';
 import { checkPhone, isKnownCountry, numberBelongsToCountry } from './phone.js';
+import { type Locale, resolveLocale } from './templates.js';
 import type { Channel, DeliveryType } from './types.js';
 
 /** The send-code body as the schema types it; fields the schema refused are skipped here. */
@@ -14,6 +15,7 @@ export interface SendCodeBody {
   deliveryType?: DeliveryType;
   purpose?: string;
   customMessage?: string;
+  locale?: string;
 }
 
 /** A send request that passed every rule, with destinations normalised. */
@@ -28,6 +30,8 @@ export interface SendRequest {
   deliveryType: DeliveryType;
   purpose: string | null;
   customMessage: string | null;
+  /** The supported language of the given BCP 47 tag's primary subtag, else English. */
+  locale: Locale;
 }
 
 export type SendValidation =
@@ -139,6 +143,7 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
       deliveryType: body.deliveryType ?? 'TEXT',
       purpose: body.purpose ?? null,
       customMessage: body.customMessage ?? null,
+      locale: resolveLocale(refused.has('locale') ? undefined : body.locale),
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { AccountLimitOverrides, AccountOnlyOverrides } from './account-limits.js';
+import type { BrandingTemplates } from './templates.js';
 /** Types shared by the domain, the stores and the HTTP layer. Times are epoch milliseconds. */
 
 export const CHANNELS = ['EMAIL', 'SMS', 'WHATSAPP'] as const;
@@ -13,12 +14,29 @@ export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 /** What happened to the message that carried a code. */
 export type DeliveryStatus = 'queued' | 'sent' | 'delivered' | 'failed' | 'outbox';
 
-/** Branding shown in messages (issue: real delivery). */
+/** A logo uploaded for an account (the image itself is in the store's account_logos). */
+export interface UploadedLogo {
+  contentType: string;
+  bytes: number;
+  /** When it was uploaded (epoch ms): part of its URL, so a new logo is not hidden by a cache. */
+  version: number;
+}
+
+/** Branding shown in messages. */
 export interface Branding {
+  /** The sender name (email From display name). */
   brandName: string;
+  /** The `{product}` placeholder; brandName when absent. */
+  productName?: string;
   color: string;
   logoUrl?: string;
   supportUrl?: string;
+  /** Plain text under every email. */
+  emailFooter?: string;
+  /** Per-locale, per-channel overrides of the built-in texts. */
+  templates?: BrandingTemplates;
+  /** Set by the logo upload alone, never by a settings change; used before logoUrl. */
+  logo?: UploadedLogo;
 }
 
 /** Per-account overrides of deployment defaults; absent fields fall back to the deployment. */

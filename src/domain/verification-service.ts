@@ -13,6 +13,7 @@ import { assessRisk, type RiskAssessment } from './risk.js';
 import type { SendRequest } from './send-request.js';
 import { type EffectiveSettings, effectiveSettings } from './settings.js';
 import type {
+  AccountSettings,
   AuthenticatedKey,
   Channel,
   DeliveryType,
@@ -62,6 +63,11 @@ export class VerificationService {
   private readonly settings = new WeakMap<AuthenticatedKey, EffectiveSettings>();
 
   constructor(private readonly deps: VerificationDeps) {}
+
+  /** An account's settings over the deployment defaults (what its sends use; the branding preview). */
+  settingsOf(accountSettings: AccountSettings): EffectiveSettings {
+    return effectiveSettings(this.deps.defaults, accountSettings);
+  }
 
   /** Settings for requests made with `key`: deployment defaults with the account's overrides. */
   settingsFor(key: AuthenticatedKey): EffectiveSettings {
@@ -133,6 +139,7 @@ export class VerificationService {
       purpose: request.purpose,
       customMessage: request.customMessage,
       branding: s.branding,
+      locale: request.locale,
     }));
     // What the outbox takes is written with the row itself: one write per send, and nothing to
     // deliver afterwards.

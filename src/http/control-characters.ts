@@ -14,8 +14,11 @@ const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2
 
 const CALLBACKS = '/v1/callbacks/';
 
-/** Fields whose value is free text shown as paragraphs: line breaks and tabs are allowed there. */
-const TEXT_FIELDS = new Set(['customMessage']);
+/**
+ * Fields whose value is free text shown as paragraphs: line breaks and tabs are allowed there (an
+ * account's email footer and message templates too: `text`, `SMS`, `WHATSAPP` of branding.templates).
+ */
+const TEXT_FIELDS = new Set(['customMessage', 'emailFooter', 'text', 'SMS', 'WHATSAPP']);
 
 function findControls(value: unknown, path: string, out: ErrorDetail[]): void {
   if (typeof value === 'string') {

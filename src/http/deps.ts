@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Delivery } from '../delivery/interface.js';
+import type { RenderOptions } from '../delivery/messages.js';
 import type { AccountAdmin } from '../domain/accounts.js';
 import type { Clock } from '../domain/clock.js';
 import type { VerificationService } from '../domain/verification-service.js';
@@ -33,6 +34,8 @@ export interface AppDeps {
   keyUses?: KeyUseRecorder;
   /** The built dashboard front end; DASHBOARD_DIR when absent (tests give a fixture). */
   dashboardDir?: string;
+  /** What the deployment adds to rendered messages (WebOTP line, public URL): for the branding preview. */
+  renderOptions?: RenderOptions;
   /** Extra routes (metrics, provider callbacks) registered by later layers. */
   plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
   /**

@@ -31,7 +31,7 @@ Every error body is \`{"error": {"code", "message", "details"?}}\`. Codes and st
 ${errorTable}
 
 Rate limits answer \`429 RATE_LIMITED\` with \`Retry-After\` (seconds); \`429 TOO_MANY_ATTEMPTS\` has none, since that request never succeeds again (send a new code). send-code takes an optional \`Idempotency-Key\`
-header: a retry with the same key and body within 24 h answers the first answer again (\`Idempotent-Replayed: true\`). Every response carries \`Cache-Control: no-store\`.
+header: a retry with the same key and body within 24 h answers the first answer again (\`Idempotent-Replayed: true\`). Every response carries \`Cache-Control: no-store\`, except the public logo image (\`GET /v1/branding/{accountId}/logo\`).
 Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed\` (attempts used up) | \`canceled\`
 (superseded by a newer send to the same destination and channel, or its dual sibling was verified).`,
       },
@@ -56,7 +56,12 @@ Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed
       },
       tags: [
         { name: 'verification', description: 'Send and verify codes.' },
-        { name: 'admin', description: 'Accounts, API keys and the outbox (ADMIN_TOKEN).' },
+        {
+          name: 'admin',
+          description:
+            'Accounts (settings, branding, logo, message preview), API keys and the outbox (ADMIN_TOKEN).',
+        },
+        { name: 'branding', description: "An account's uploaded logo, public: emails link to it." },
         { name: 'operations', description: 'Health and metrics.' },
         {
           name: 'dashboard',

@@ -12,6 +12,15 @@ const enumOf = <T extends readonly string[]>(values: T, description: string) =>
 
 const ChannelSchema = enumOf(CHANNELS, 'Delivery channel.');
 
+/** A BCP 47 language tag, as send-code and the branding preview take it. */
+export const LocaleTag = Type.String({
+  maxLength: 35,
+  pattern: '^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$',
+  description:
+    'BCP 47 language tag of the recipient, e.g. `es`, `pt-BR`, `de-AT`: the message is written in the language of its primary subtag when it is one of en, es, fr, de, pt, else in English (the default).',
+  examples: ['pt-BR'],
+});
+
 const phoneField = (description: string) =>
   Type.Optional(Type.String({ maxLength: 32, description, examples: ['+14155552671'] }));
 
@@ -75,6 +84,7 @@ export const SendCodeBody = Type.Object(
     customMessage: Type.Optional(
       Type.String({ maxLength: 500, description: 'Plain text added to the email body (HTML-escaped).' }),
     ),
+    locale: Type.Optional(LocaleTag),
   },
   {
     description: 'Exactly one of `channel` and `channels`.',

@@ -66,6 +66,13 @@ export interface DeliveryRecord {
   cancel?: boolean;
 }
 
+/** An account's uploaded logo as stored. */
+export interface StoredLogo {
+  contentType: string;
+  data: Buffer;
+  updatedAt: number;
+}
+
 export interface SweepResult {
   expired: number;
   deleted: number;
@@ -96,6 +103,10 @@ export interface Store {
   listAccounts(): Promise<Account[]>;
   getAccount(id: string): Promise<Account | null>;
   updateAccountSettings(id: string, settings: AccountSettings): Promise<Account | null>;
+  /** Keeps (or replaces) an account's uploaded logo. */
+  putAccountLogo(accountId: string, logo: StoredLogo): Promise<void>;
+  getAccountLogo(accountId: string): Promise<StoredLogo | null>;
+  deleteAccountLogo(accountId: string): Promise<void>;
 
   createApiKey(key: NewApiKey): Promise<ApiKeyRecord>;
   listApiKeys(accountId?: string): Promise<ApiKeyRecord[]>;

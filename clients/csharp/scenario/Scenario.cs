@@ -126,6 +126,7 @@ public static class Scenario
                         Channel = Text(args, "channel"), Email = Text(args, "email"), Phone = Text(args, "phone"),
                         Country = Text(args, "country"), DeliveryType = Text(args, "deliveryType"),
                         Purpose = Text(args, "purpose"), CustomMessage = Text(args, "customMessage"),
+                        Locale = Text(args, "locale"),
                     };
                     if (args.ContainsKey("channels"))
                     {

@@ -15,6 +15,8 @@ namespace ContactVerify
         [DataMember(Name = "deliveryType", EmitDefaultValue = false)] public string DeliveryType { get; set; }
         [DataMember(Name = "purpose", EmitDefaultValue = false)] public string Purpose { get; set; }
         [DataMember(Name = "customMessage", EmitDefaultValue = false)] public string CustomMessage { get; set; }
+        /// <summary>The recipient's BCP 47 language tag (es, pt-BR, de-AT); English when unsupported.</summary>
+        [DataMember(Name = "locale", EmitDefaultValue = false)] public string Locale { get; set; }
     }
 
     [DataContract]

@@ -29,7 +29,8 @@ final class Client
      * Sends a code: with 'channel', one entry back; with 'channels' (two), a list in that order.
      *
      * @param array{channel?: string, channels?: list<string>, email?: string, phone?: string,
-     *   country?: string, deliveryType?: string, purpose?: string, customMessage?: string} $request
+     *   country?: string, deliveryType?: string, purpose?: string, customMessage?: string,
+     *   locale?: string} $request (locale: the recipient's BCP 47 tag, e.g. 'pt-BR'; English when unsupported)
      * @return array<string, mixed>|list<array<string, mixed>> entries with requestId, channel,
      *   status, expiresAt, to, deliveryType?, error?, risk?
      */

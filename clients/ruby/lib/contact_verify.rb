@@ -54,9 +54,10 @@ module ContactVerify
 
     # Sends a code on +channel+ (a SendEntry back) or on two +channels+ (an Array, in order).
     def send_code(channel: nil, channels: nil, email: nil, phone: nil, country: nil, delivery_type: nil,
-                  purpose: nil, custom_message: nil, idempotency_key: nil, max_retries: nil)
+                  purpose: nil, custom_message: nil, locale: nil, idempotency_key: nil, max_retries: nil)
       body = { channel: channel, channels: channels, email: email, phone: phone, country: country,
-               deliveryType: delivery_type, purpose: purpose, customMessage: custom_message }.compact
+               deliveryType: delivery_type, purpose: purpose, customMessage: custom_message,
+               locale: locale }.compact
       data = call(:post, "/v1/contact/send-code", body, max_retries,
                   "Idempotency-Key" => idempotency_key || SecureRandom.uuid)["data"]
       data.is_a?(Array) ? data.map { |d| SendEntry.from_json(d) } : SendEntry.from_json(data)

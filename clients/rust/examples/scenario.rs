@@ -110,6 +110,7 @@ fn run(step: &Value, clients: &HashMap<&str, Client>, vars: &mut HashMap<String,
                 delivery_type: text(&args, "deliveryType"),
                 purpose: text(&args, "purpose"),
                 custom_message: text(&args, "customMessage"),
+                locale: text(&args, "locale"),
             };
             if request.channels.is_some() {
                 client.send_code_dual(&request, retries).map(|e| serde_json::to_value(e).unwrap())

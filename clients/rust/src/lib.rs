@@ -32,6 +32,9 @@ pub struct SendRequest {
     pub purpose: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub custom_message: Option<String>,
+    /// The recipient's BCP 47 language tag (`es`, `pt-BR`, `de-AT`); English when unsupported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -176,6 +176,11 @@ export interface paths {
                         purpose?: string;
                         /** @description Plain text added to the email body (HTML-escaped). */
                         customMessage?: string;
+                        /**
+                         * @description BCP 47 language tag of the recipient, e.g. `es`, `pt-BR`, `de-AT`: the message is written in the language of its primary subtag when it is one of en, es, fr, de, pt, else in English (the default).
+                         * @example pt-BR
+                         */
+                        locale?: string;
                     };
                 };
             };
@@ -616,12 +621,64 @@ export interface paths {
                             pumpingMinConversion?: number | null;
                             allowedCountries?: string[] | null;
                             branding?: {
-                                brandName?: string;
-                                color?: string;
-                                /** Format: uri */
-                                logoUrl?: string;
-                                /** Format: uri */
-                                supportUrl?: string;
+                                brandName?: string | null;
+                                productName?: string | null;
+                                color?: string | null;
+                                logoUrl?: string | null;
+                                supportUrl?: string | null;
+                                emailFooter?: string | null;
+                                templates?: {
+                                    en?: {
+                                        EMAIL?: {
+                                            /** @description Email subject. */
+                                            subject: string;
+                                            /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                            text: string;
+                                        } | null;
+                                        SMS?: string | null;
+                                        WHATSAPP?: string | null;
+                                    } | null;
+                                    es?: {
+                                        EMAIL?: {
+                                            /** @description Email subject. */
+                                            subject: string;
+                                            /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                            text: string;
+                                        } | null;
+                                        SMS?: string | null;
+                                        WHATSAPP?: string | null;
+                                    } | null;
+                                    fr?: {
+                                        EMAIL?: {
+                                            /** @description Email subject. */
+                                            subject: string;
+                                            /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                            text: string;
+                                        } | null;
+                                        SMS?: string | null;
+                                        WHATSAPP?: string | null;
+                                    } | null;
+                                    de?: {
+                                        EMAIL?: {
+                                            /** @description Email subject. */
+                                            subject: string;
+                                            /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                            text: string;
+                                        } | null;
+                                        SMS?: string | null;
+                                        WHATSAPP?: string | null;
+                                    } | null;
+                                    pt?: {
+                                        EMAIL?: {
+                                            /** @description Email subject. */
+                                            subject: string;
+                                            /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                            text: string;
+                                        } | null;
+                                        SMS?: string | null;
+                                        WHATSAPP?: string | null;
+                                    } | null;
+                                } | null;
                             } | null;
                         };
                     };
@@ -670,7 +727,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read an account */
+        /**
+         * Read an account
+         * @description Its saved settings; `settings.branding.logo` is `{contentType, bytes, url}` when a logo was uploaded.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -759,12 +819,64 @@ export interface paths {
                         pumpingMinConversion?: number | null;
                         allowedCountries?: string[] | null;
                         branding?: {
-                            brandName?: string;
-                            color?: string;
-                            /** Format: uri */
-                            logoUrl?: string;
-                            /** Format: uri */
-                            supportUrl?: string;
+                            brandName?: string | null;
+                            productName?: string | null;
+                            color?: string | null;
+                            logoUrl?: string | null;
+                            supportUrl?: string | null;
+                            emailFooter?: string | null;
+                            templates?: {
+                                en?: {
+                                    EMAIL?: {
+                                        /** @description Email subject. */
+                                        subject: string;
+                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                        text: string;
+                                    } | null;
+                                    SMS?: string | null;
+                                    WHATSAPP?: string | null;
+                                } | null;
+                                es?: {
+                                    EMAIL?: {
+                                        /** @description Email subject. */
+                                        subject: string;
+                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                        text: string;
+                                    } | null;
+                                    SMS?: string | null;
+                                    WHATSAPP?: string | null;
+                                } | null;
+                                fr?: {
+                                    EMAIL?: {
+                                        /** @description Email subject. */
+                                        subject: string;
+                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                        text: string;
+                                    } | null;
+                                    SMS?: string | null;
+                                    WHATSAPP?: string | null;
+                                } | null;
+                                de?: {
+                                    EMAIL?: {
+                                        /** @description Email subject. */
+                                        subject: string;
+                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                        text: string;
+                                    } | null;
+                                    SMS?: string | null;
+                                    WHATSAPP?: string | null;
+                                } | null;
+                                pt?: {
+                                    EMAIL?: {
+                                        /** @description Email subject. */
+                                        subject: string;
+                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                        text: string;
+                                    } | null;
+                                    SMS?: string | null;
+                                    WHATSAPP?: string | null;
+                                } | null;
+                            } | null;
                         } | null;
                     };
                 };
@@ -1082,6 +1194,326 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/accounts/{id}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Upload the account's logo (the raw image as the body); emails use it before logoUrl */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description image/png, image/jpeg, image/gif, image/webp; at most 100 KiB. */
+            requestBody: {
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                contentType: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+                                bytes: number;
+                                /** @description Where it is served: absolute when PUBLIC_BASE_URL is set; `?v=` changes with each upload. */
+                                url: string;
+                            };
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: more than 100 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNSUPPORTED_MEDIA_TYPE: not image/png, image/jpeg, image/gif, image/webp */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove the account's uploaded logo (emails use logoUrl again) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed, or there was none. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/accounts/{id}/branding/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every channel's message with a draft branding, as a recipient would see it (code 123456) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description A draft branding, merged over the saved one and validated as PATCH settings validates it. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "branding": {
+                     *         "productName": "Acme Pay",
+                     *         "templates": {
+                     *           "es": {
+                     *             "SMS": "{code}: tu código de {product}"
+                     *           }
+                     *         }
+                     *       },
+                     *       "locale": "es-MX"
+                     *     }
+                     */
+                    "application/json": {
+                        branding?: {
+                            brandName?: string | null;
+                            productName?: string | null;
+                            color?: string | null;
+                            logoUrl?: string | null;
+                            supportUrl?: string | null;
+                            emailFooter?: string | null;
+                            templates?: {
+                                en?: {
+                                    EMAIL?: {
+                                        /** @description Email subject. */
+                                        subject: string;
+                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                        text: string;
+                                    } | null;
+                                    SMS?: string | null;
+                                    WHATSAPP?: string | null;
+                                } | null;
+                                es?: {
+                                    EMAIL?: {
+                                        /** @description Email subject. */
+                                        subject: string;
+                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                        text: string;
+                                    } | null;
+                                    SMS?: string | null;
+                                    WHATSAPP?: string | null;
+                                } | null;
+                                fr?: {
+                                    EMAIL?: {
+                                        /** @description Email subject. */
+                                        subject: string;
+                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                        text: string;
+                                    } | null;
+                                    SMS?: string | null;
+                                    WHATSAPP?: string | null;
+                                } | null;
+                                de?: {
+                                    EMAIL?: {
+                                        /** @description Email subject. */
+                                        subject: string;
+                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                        text: string;
+                                    } | null;
+                                    SMS?: string | null;
+                                    WHATSAPP?: string | null;
+                                } | null;
+                                pt?: {
+                                    EMAIL?: {
+                                        /** @description Email subject. */
+                                        subject: string;
+                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                                        text: string;
+                                    } | null;
+                                    SMS?: string | null;
+                                    WHATSAPP?: string | null;
+                                } | null;
+                            } | null;
+                        };
+                        /**
+                         * @description BCP 47 language tag of the recipient, e.g. `es`, `pt-BR`, `de-AT`: the message is written in the language of its primary subtag when it is one of en, es, fr, de, pt, else in English (the default).
+                         * @example pt-BR
+                         */
+                        locale?: string;
+                        purpose?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * @description The language the messages are written in.
+                                 * @enum {string}
+                                 */
+                                locale: "en" | "es" | "fr" | "de" | "pt";
+                                EMAIL: {
+                                    subject: string;
+                                    text: string;
+                                    html: string;
+                                };
+                                SMS: {
+                                    text: string;
+                                    segments: number;
+                                    /** @enum {string} */
+                                    encoding: "GSM-7" | "UCS-2";
+                                    /** @description Length in the encoding: GSM-7 septets (€ [ ] and the like count 2) or UTF-16 units (an emoji counts 2). */
+                                    characters: number;
+                                };
+                                WHATSAPP: {
+                                    text: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -1538,6 +1970,56 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/branding/{accountId}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account's uploaded logo (public: emails link to it) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    accountId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The image, as uploaded. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                        "image/gif": string;
+                        "image/webp": string;
+                    };
+                };
+                /** @description NOT_FOUND: no such account or no logo */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -1,7 +1,8 @@
+import type { Locale } from '../../domain/templates.js';
 import type { OutboxMessage } from '../../domain/types.js';
 import type { OutboxEntry } from '../../store/interface.js';
 import type { DeliveryRequest } from '../interface.js';
-import { renderMessage } from '../messages.js';
+import { type RenderOptions, renderMessage } from '../messages.js';
 
 /**
  * What the outbox stores of a message: the inputs of the renderer, not its output. A branded
@@ -15,17 +16,26 @@ interface StoredContent {
   request: Pick<
     DeliveryRequest,
     'channel' | 'to' | 'code' | 'codeTtlSeconds' | 'deliveryType' | 'purpose' | 'customMessage' | 'branding'
-  >;
+  > & {
+    /** Absent in messages kept before locales existed: English. */
+    locale?: Locale;
+  };
   webOtpDomain?: string;
+  publicBaseUrl?: string;
 }
 
-export function encodeOutboxContent(request: DeliveryRequest, webOtpDomain?: string): string {
-  const { channel, to, code, codeTtlSeconds, deliveryType, purpose, customMessage, branding } = request;
+export function encodeOutboxContent(request: DeliveryRequest, options: RenderOptions = {}): string {
+  const { channel, to, code, codeTtlSeconds, deliveryType, purpose, customMessage, branding, locale } =
+    request;
   const content: StoredContent = {
     v: 1,
     request: { channel, to, code, codeTtlSeconds, deliveryType, purpose, customMessage, branding },
   };
-  if (webOtpDomain) content.webOtpDomain = webOtpDomain;
+  // English, the default, is left out: most messages are kept as they were before locales.
+  if (locale !== 'en') content.request.locale = locale;
+  if (options.webOtpDomain) content.webOtpDomain = options.webOtpDomain;
+  if (options.publicBaseUrl && channel === 'EMAIL' && branding.logo)
+    content.publicBaseUrl = options.publicBaseUrl;
   return JSON.stringify(content);
 }
 
@@ -34,12 +44,13 @@ export function renderOutboxEntry(entry: OutboxEntry): OutboxMessage {
   const content = JSON.parse(entry.content) as StoredContent;
   const request: DeliveryRequest = {
     ...content.request,
+    locale: content.request.locale ?? 'en',
     verificationId: entry.verificationId,
     accountId: entry.accountId,
     country: null,
   };
   return {
-    ...renderMessage(request, { webOtpDomain: content.webOtpDomain }),
+    ...renderMessage(request, { webOtpDomain: content.webOtpDomain, publicBaseUrl: content.publicBaseUrl }),
     id: outboxMessageId(entry.verificationId),
     accountId: entry.accountId,
     verificationId: entry.verificationId,

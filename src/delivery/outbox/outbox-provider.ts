@@ -1,6 +1,7 @@
 import { CHANNELS } from '../../domain/types.js';
 import type { Store } from '../../store/interface.js';
 import type { DeliveryRequest, OutboxChannel, SendOutcome } from '../interface.js';
+import type { RenderOptions } from '../messages.js';
 import { encodeOutboxContent, outboxMessageId } from './outbox-content.js';
 
 /**
@@ -14,13 +15,13 @@ export class OutboxProvider implements OutboxChannel {
 
   constructor(
     private readonly store: Store,
-    private readonly options: { webOtpDomain?: string } = {},
+    private readonly options: RenderOptions = {},
   ) {}
 
   /** What the service keeps on the request row when it knows in advance that the outbox takes it. */
   prepare(request: DeliveryRequest) {
     return {
-      content: encodeOutboxContent(request, this.options.webOtpDomain),
+      content: encodeOutboxContent(request, this.options),
       providerMessageId: outboxMessageId(request.verificationId),
     };
   }

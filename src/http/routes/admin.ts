@@ -10,6 +10,7 @@ import { ApiError, validationError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
+import { BrandingPatch, brandingAdminRoutes, brandingProblems, brandingView } from './branding.js';
 
 const ChannelList = Type.Array(
   Type.Unsafe<(typeof CHANNELS)[number]>({ type: 'string', enum: [...CHANNELS] }),
@@ -53,20 +54,7 @@ const AccountSettingsPatch = Type.Object(
         Type.Null(),
       ]),
     ),
-    branding: Type.Optional(
-      Type.Union([
-        Type.Object(
-          {
-            brandName: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
-            color: Type.Optional(Type.String({ pattern: '^#[0-9a-fA-F]{6}$' })),
-            logoUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 })),
-            supportUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 })),
-          },
-          { additionalProperties: false },
-        ),
-        Type.Null(),
-      ]),
-    ),
+    branding: Type.Optional(Type.Union([BrandingPatch, Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -148,10 +136,12 @@ const keyView = (k: ApiKeyRecord) => ({
   lastUsedAt: k.lastUsedAt === null ? null : new Date(k.lastUsedAt).toISOString(),
 });
 
-const accountView = (a: Account) => ({
+const accountView = (a: Account, publicBaseUrl?: string | null) => ({
   id: a.id,
   name: a.name,
-  settings: a.settings,
+  settings: a.settings.branding
+    ? { ...a.settings, branding: brandingView(a.id, a.settings.branding, publicBaseUrl) }
+    : a.settings,
   createdAt: new Date(a.createdAt).toISOString(),
 });
 
@@ -161,11 +151,13 @@ const accountView = (a: Account) => ({
  */
 function rejectInvalid(
   request: { validationError?: { validation: Parameters<typeof schemaDetails>[0] } },
-  settings?: { allowedCountries?: unknown } | null,
+  settings?: { allowedCountries?: unknown; branding?: unknown } | null,
+  path = '',
 ) {
   const found = request.validationError
     ? schemaDetails(request.validationError.validation)
     : { details: [], refused: new Set<string>() };
+  found.details.push(...brandingProblems(settings?.branding, `${path}branding`));
   const countries = settings?.allowedCountries;
   if (Array.isArray(countries) && !found.refused.has('allowedCountries')) {
     const unknown = countries.filter(
@@ -191,6 +183,7 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
     done();
   });
   const common = { attachValidation: true } as const;
+  const publicBaseUrl = deps.renderOptions?.publicBaseUrl;
   const doc = (summary: string, extra: Record<string, unknown> = {}) => ({
     tags: ['admin'],
     summary,
@@ -202,26 +195,33 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
     '/accounts',
     { ...common, schema: doc('Create an account', { body: AccountBody, response: adminErrors }) },
     async (request, reply) => {
-      rejectInvalid(request, request.body?.settings);
+      rejectInvalid(request, request.body?.settings, 'settings.');
       const account = await deps.admin.createAccount(request.body.name);
       const settings = request.body.settings;
       const saved = settings ? await deps.admin.updateSettings(account.id, settings) : account;
       reply.code(201);
-      return { data: accountView(saved ?? account) };
+      return { data: accountView(saved ?? account, publicBaseUrl) };
     },
   );
 
   app.get('/accounts', { schema: doc('List accounts') }, async () => ({
-    data: (await deps.admin.listAccounts()).map(accountView),
+    data: (await deps.admin.listAccounts()).map((a) => accountView(a, publicBaseUrl)),
   }));
 
   app.get<{ Params: Static<typeof IdParams> }>(
     '/accounts/:id',
-    { schema: doc('Read an account', { params: IdParams, response: adminErrors }) },
+    {
+      schema: doc('Read an account', {
+        description:
+          'Its saved settings; `settings.branding.logo` is `{contentType, bytes, url}` when a logo was uploaded.',
+        params: IdParams,
+        response: adminErrors,
+      }),
+    },
     async (request) => {
       const account = await deps.admin.getAccount(request.params.id);
       if (!account) throw new ApiError('NOT_FOUND', 'No account with this id.');
-      return { data: accountView(account) };
+      return { data: accountView(account, publicBaseUrl) };
     },
   );
 
@@ -239,7 +239,7 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       rejectInvalid(request, request.body);
       const account = await deps.admin.updateSettings(request.params.id, request.body);
       if (!account) throw new ApiError('NOT_FOUND', 'No account with this id.');
-      return { data: accountView(account) };
+      return { data: accountView(account, publicBaseUrl) };
     },
   );
 
@@ -352,6 +352,9 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       };
     },
   );
+
+  // The logo upload and the preview, behind the same authentication.
+  await app.register(brandingAdminRoutes(deps));
 };
 
 /** The outbox stores lower-case emails and E.164 numbers; accept what a person would type. */

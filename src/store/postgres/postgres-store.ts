@@ -38,6 +38,7 @@ import type {
   NewApiKey,
   OutboxEntry,
   Store,
+  StoredLogo,
   SweepResult,
 } from '../interface.js';
 import {
@@ -231,6 +232,21 @@ export class PostgresStore implements Store {
     const row = (await this.query<AccountRow>(SQL.updateAccountSettings, [JSON.stringify(settings), id]))
       .rows[0];
     return row ? rowToAccount(row) : null;
+  }
+
+  async putAccountLogo(accountId: string, logo: StoredLogo) {
+    await this.query(SQL.putLogo, [accountId, logo.contentType, logo.data, logo.updatedAt]);
+  }
+
+  async getAccountLogo(accountId: string) {
+    const row = (
+      await this.query<{ content_type: string; data: Buffer; updated_at: string }>(SQL.getLogo, [accountId])
+    ).rows[0];
+    return row ? { contentType: row.content_type, data: row.data, updatedAt: Number(row.updated_at) } : null;
+  }
+
+  async deleteAccountLogo(accountId: string) {
+    await this.query(SQL.deleteLogo, [accountId]);
   }
 
   createApiKey(key: NewApiKey) {

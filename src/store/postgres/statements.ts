@@ -23,6 +23,11 @@ export const SQL = {
   insertAccount: 'INSERT INTO accounts (id, name, settings, created_at) VALUES ($1, $2, $3::jsonb, $4)',
   listAccounts: 'SELECT * FROM accounts ORDER BY created_at, id',
   getAccount: 'SELECT * FROM accounts WHERE id = $1',
+  putLogo: `INSERT INTO account_logos (account_id, content_type, data, updated_at) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (account_id) DO UPDATE SET content_type = excluded.content_type, data = excluded.data,
+      updated_at = excluded.updated_at`,
+  getLogo: 'SELECT content_type, data, updated_at FROM account_logos WHERE account_id = $1',
+  deleteLogo: 'DELETE FROM account_logos WHERE account_id = $1',
   updateAccountSettings: 'UPDATE accounts SET settings = $1::jsonb WHERE id = $2 RETURNING *',
   insertKey: `INSERT INTO api_keys (id, account_id, name, prefix, key_hash, channels, test, created_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,

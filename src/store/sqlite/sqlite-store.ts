@@ -40,6 +40,7 @@ import type {
   NewApiKey,
   OutboxEntry,
   Store,
+  StoredLogo,
   SweepResult,
 } from '../interface.js';
 import {
@@ -210,6 +211,29 @@ export class SqliteStore implements Store {
       this.stmts.updateAccountSettings.run(JSON.stringify(settings), id);
       const row = this.stmts.getAccount.get(id) as AccountRow | undefined;
       return row ? rowToAccount(row) : null;
+    });
+  }
+
+  putAccountLogo(accountId: string, logo: StoredLogo) {
+    return this.tx.write(() => {
+      this.stmts.putLogo.run(accountId, logo.contentType, logo.data, logo.updatedAt);
+    });
+  }
+
+  getAccountLogo(accountId: string) {
+    return this.tx.read(() => {
+      const row = this.stmts.getLogo.get(accountId) as
+        | { content_type: string; data: Buffer; updated_at: number }
+        | undefined;
+      return row
+        ? { contentType: row.content_type, data: row.data, updatedAt: Number(row.updated_at) }
+        : null;
+    });
+  }
+
+  deleteAccountLogo(accountId: string) {
+    return this.tx.write(() => {
+      this.stmts.deleteLogo.run(accountId);
     });
   }
 
@@ -616,6 +640,13 @@ function prepare(db: Database) {
     listAccounts: s('SELECT * FROM accounts ORDER BY created_at, id'),
     getAccount: s('SELECT * FROM accounts WHERE id = ?'),
     updateAccountSettings: s('UPDATE accounts SET settings = ? WHERE id = ?'),
+    putLogo: s(
+      `INSERT INTO account_logos (account_id, content_type, data, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (account_id) DO UPDATE SET content_type = excluded.content_type, data = excluded.data,
+         updated_at = excluded.updated_at`,
+    ),
+    getLogo: s('SELECT content_type, data, updated_at FROM account_logos WHERE account_id = ?'),
+    deleteLogo: s('DELETE FROM account_logos WHERE account_id = ?'),
     insertKey: s(
       `INSERT INTO api_keys (id, account_id, name, prefix, key_hash, channels, test, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

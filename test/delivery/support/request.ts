@@ -14,6 +14,7 @@ export function deliveryRequest(overrides: Partial<DeliveryRequest> = {}): Deliv
     purpose: null,
     customMessage: null,
     branding: { brandName: 'Acme', color: '#2563eb' },
+    locale: 'en',
     ...overrides,
   };
 }

@@ -161,7 +161,7 @@ func run(s step, pattern string, clients map[string]*contactverify.Client) error
 		req := contactverify.SendRequest{
 			Channel: contactverify.Channel(str(args, "channel")), Email: str(args, "email"), Phone: str(args, "phone"),
 			Country: str(args, "country"), DeliveryType: str(args, "deliveryType"), Purpose: str(args, "purpose"),
-			CustomMessage: str(args, "customMessage"),
+			CustomMessage: str(args, "customMessage"), Locale: str(args, "locale"),
 		}
 		if list, ok := args["channels"].([]any); ok {
 			for _, c := range list {

@@ -144,6 +144,7 @@ class ContactVerify:
         delivery_type: Optional[str] = None,
         purpose: Optional[str] = None,
         custom_message: Optional[str] = None,
+        locale: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         max_retries: Optional[int] = None,
     ) -> Union[SendEntry, List[SendEntry]]:
@@ -157,6 +158,7 @@ class ContactVerify:
             "deliveryType": delivery_type,
             "purpose": purpose,
             "customMessage": custom_message,
+            "locale": locale,
         }
         answer = self._call(
             "POST",

@@ -8,8 +8,8 @@ export const smtp = defineProvider({
   channel: 'EMAIL',
   settings: smtpSettings,
   configured: (config) => smtpOptions(config) !== null,
-  create(config) {
+  create(config, { publicBaseUrl }) {
     const options = smtpOptions(config);
-    return options ? new SmtpProvider(options) : null;
+    return options ? new SmtpProvider({ ...options, publicBaseUrl }) : null;
   },
 });

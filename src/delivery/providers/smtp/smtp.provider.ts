@@ -29,7 +29,7 @@ export class SmtpProvider implements ChannelProvider {
   }
 
   async send(request: DeliveryRequest): Promise<SendOutcome> {
-    const { subject, text, html } = renderEmail(request);
+    const { subject, text, html } = renderEmail(request, { publicBaseUrl: this.options.publicBaseUrl });
     // A bare address is shown under the brand name of the account the code is for.
     const from = this.options.from.includes('<')
       ? this.options.from

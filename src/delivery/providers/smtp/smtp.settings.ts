@@ -22,6 +22,8 @@ export interface SmtpOptions {
   url: string;
   from: string;
   timeoutMs: number;
+  /** PUBLIC_BASE_URL, for the absolute URL of an uploaded logo. */
+  publicBaseUrl?: string | null;
 }
 
 export function smtpOptions(config: SettingsValues<typeof smtpSettings>): SmtpOptions | null {

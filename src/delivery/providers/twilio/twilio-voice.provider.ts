@@ -1,6 +1,7 @@
 import type { Channel } from '../../../domain/types.js';
 import type { ChannelProvider, DeliveryRequest, SendOutcome } from '../../interface.js';
-import { voiceScript } from '../../messages.js';
+import { codeForLocale } from '../../locales/language-code.js';
+import { voiceLanguage, voiceScript } from '../../messages.js';
 import { joinUrl, probe } from '../http.js';
 import { basicAuth, postToAccount } from './twilio.provider.js';
 import type { TwilioOptions } from './twilio.settings.js';
@@ -32,7 +33,11 @@ export class TwilioVoiceProvider implements ChannelProvider {
     const form = new URLSearchParams({
       To: request.to,
       From: o.voiceFrom,
-      Twiml: codeCallTwiml(request, o.voiceLanguage),
+      // TWILIO_VOICE_LANGUAGE for requests in its language (its regional variant), else the locale's.
+      Twiml: codeCallTwiml(
+        request,
+        codeForLocale(request.locale, [o.voiceLanguage]) ?? voiceLanguage(request),
+      ),
       // Ring for 30 s rather than Twilio's 60: a code call nobody takes should end quickly.
       Timeout: '30',
     });

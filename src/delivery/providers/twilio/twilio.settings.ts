@@ -34,7 +34,7 @@ export const twilioSettings = {
     'twilio',
     'TWILIO_VOICE_LANGUAGE',
     'en-US',
-    'Language of the spoken code (TwiML `<Say language>`).',
+    'Language of the spoken code (TwiML `<Say language>`) for requests in its language; a request in another supported language (send-code `locale`) is spoken in that one.',
   ),
   twilioBaseUrl: providerBaseUrl('twilio', 'TWILIO_BASE_URL', 'https://api.twilio.com', 'Twilio REST'),
   twilioTimeoutMs: providerTimeout('twilio', 'TWILIO_TIMEOUT_MS', 5000, 'Twilio'),

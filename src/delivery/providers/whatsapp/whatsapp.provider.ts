@@ -1,5 +1,6 @@
 import type { Channel } from '../../../domain/types.js';
 import type { ChannelProvider, DeliveryRequest, SendOutcome } from '../../interface.js';
+import { codeForLocale } from '../../locales/language-code.js';
 import { callApi, field, httpFailure, joinUrl, probe, refused } from '../http.js';
 import type { WhatsAppOptions } from './whatsapp.settings.js';
 
@@ -41,7 +42,8 @@ export class WhatsAppProvider implements ChannelProvider {
         type: 'template',
         template: {
           name: o.template,
-          language: { code: o.language },
+          // Meta approves a template per language: the request's, when it is one of those.
+          language: { code: codeForLocale(request.locale, [o.language, ...o.languages]) ?? o.language },
           components: [
             { type: 'body', parameters: code },
             { type: 'button', sub_type: 'url', index: '0', parameters: code },

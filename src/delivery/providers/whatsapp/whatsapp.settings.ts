@@ -29,6 +29,12 @@ export const whatsappSettings = {
     'en_US',
     'Language code of the template (as approved, e.g. `en_US`, `de`).',
   ),
+  whatsappTemplateLanguages: providerString('whatsapp', {
+    env: 'WHATSAPP_TEMPLATE_LANGUAGES',
+    pattern: '^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?(,[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?)*$',
+    description:
+      'Further languages in which the template is approved, e.g. `es,fr,de,pt_BR`: a request whose `locale` is one of them gets the template in it; any other gets `WHATSAPP_TEMPLATE_LANGUAGE`.',
+  }),
   whatsappApiVersion: providerDefault(
     'whatsapp',
     'WHATSAPP_API_VERSION',
@@ -59,6 +65,8 @@ export interface WhatsAppOptions {
   phoneNumberId: string;
   template: string;
   language: string;
+  /** Further approved languages of the template. */
+  languages: string[];
   apiVersion: string;
   baseUrl: string;
   timeoutMs: number;
@@ -71,6 +79,7 @@ export function whatsappOptions(config: SettingsValues<typeof whatsappSettings>)
     phoneNumberId: config.whatsappPhoneNumberId,
     template: config.whatsappTemplate,
     language: config.whatsappTemplateLanguage,
+    languages: (config.whatsappTemplateLanguages ?? '').split(',').filter(Boolean),
     apiVersion: config.whatsappApiVersion,
     baseUrl: config.whatsappBaseUrl,
     timeoutMs: config.whatsappTimeoutMs,

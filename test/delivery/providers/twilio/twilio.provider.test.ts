@@ -108,6 +108,19 @@ describe('Twilio (Messages and Calls resources of the 2010-04-01 REST API)', () 
     );
   });
 
+  it("speaks the request's language: TWILIO_VOICE_LANGUAGE's variant for its own, the locale's for another", async () => {
+    const p = new TwilioVoiceProvider({ ...options, voiceFrom: '+15005550006', voiceLanguage: 'en-GB' });
+    await p.send(deliveryRequest({ deliveryType: 'CALL', locale: 'de' }));
+    const german = new URLSearchParams(api.sends().at(-1)!.body).get('Twiml');
+    expect(german).toContain(
+      '<Say language="de-DE">Ihr Acme-Bestätigungscode lautet 0, 4, 8, 2, 1, 3.</Say>',
+    );
+    await p.send(deliveryRequest({ deliveryType: 'CALL', locale: 'en' }));
+    expect(new URLSearchParams(api.sends().at(-1)!.body).get('Twiml')).toContain(
+      '<Say language="en-GB">Your Acme',
+    );
+  });
+
   it('escapes the brand name in TwiML', async () => {
     const p = new TwilioVoiceProvider({ ...options, voiceFrom: '+15005550006' });
     await p.send(

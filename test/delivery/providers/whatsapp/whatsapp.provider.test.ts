@@ -21,6 +21,7 @@ describe('WhatsApp Cloud API', () => {
       phoneNumberId: '106540352242922',
       template: 'verify_code',
       language: 'en_US',
+      languages: [],
       apiVersion: 'v23.0',
       baseUrl: api.url,
       timeoutMs: 1000,
@@ -48,6 +49,18 @@ describe('WhatsApp Cloud API', () => {
         ],
       },
     });
+  });
+
+  it("asks for the template in the request's language when it is approved in it, else in the default", async () => {
+    const p = new WhatsAppProvider({ ...options, languages: ['es', 'pt_BR'] });
+    const languageOf = async (locale: 'en' | 'es' | 'pt' | 'fr') => {
+      await p.send(deliveryRequest({ channel: 'WHATSAPP', locale }));
+      return JSON.parse(api.sends().at(-1)!.body).template.language.code;
+    };
+    expect(await languageOf('pt')).toBe('pt_BR');
+    expect(await languageOf('es')).toBe('es');
+    expect(await languageOf('fr')).toBe('en_US');
+    expect(await languageOf('en')).toBe('en_US');
   });
 
   it('treats 131026 (undeliverable) as a refusal and rate limits or 5xx as retryable', async () => {

@@ -9,17 +9,32 @@ import java.util.Map;
 public final class Models {
   private Models() {}
 
-  /** The send-code body: channel for one channel, channels for two at once. */
+  /**
+   * The send-code body: channel for one channel, channels for two at once; locale is the
+   * recipient's BCP 47 language tag (es, pt-BR, de-AT), English when unsupported.
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record SendRequest(
       String channel, List<String> channels, String email, String phone, String country,
-      String deliveryType, String purpose, String customMessage) {
+      String deliveryType, String purpose, String customMessage, String locale) {
+    /** The body without a locale (the constructor before locale existed). */
+    public SendRequest(
+        String channel, List<String> channels, String email, String phone, String country,
+        String deliveryType, String purpose, String customMessage) {
+      this(channel, channels, email, phone, country, deliveryType, purpose, customMessage, null);
+    }
+
     public static SendRequest email(String email) {
-      return new SendRequest("EMAIL", null, email, null, null, null, null, null);
+      return new SendRequest("EMAIL", null, email, null, null, null, null, null, null);
     }
 
     public static SendRequest sms(String phone) {
-      return new SendRequest("SMS", null, null, phone, null, null, null, null);
+      return new SendRequest("SMS", null, null, phone, null, null, null, null, null);
+    }
+
+    /** The same request in the recipient's language. */
+    public SendRequest withLocale(String locale) {
+      return new SendRequest(channel, channels, email, phone, country, deliveryType, purpose, customMessage, locale);
     }
   }
 

@@ -125,7 +125,8 @@ public final class Scenario {
             for (JsonNode c : args.get("channels")) channels.add(c.asText());
           }
           SendRequest request = new SendRequest(text(args, "channel"), channels, text(args, "email"), text(args, "phone"),
-              text(args, "country"), text(args, "deliveryType"), text(args, "purpose"), text(args, "customMessage"));
+              text(args, "country"), text(args, "deliveryType"), text(args, "purpose"), text(args, "customMessage"),
+              text(args, "locale"));
           data = channels != null ? client.sendCodeDual(request, null, retries) : client.sendCode(request, null, retries);
         }
         case "verifyCode" -> data = client.verifyCode(text(args, "requestId"), text(args, "otpCode"), retries);

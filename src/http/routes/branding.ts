@@ -1,0 +1,342 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { DeliveryRequest } from '../../delivery/interface.js';
+import { uploadedLogoUrl } from '../../delivery/logo-url.js';
+import { renderMessage } from '../../delivery/messages.js';
+import { smsSegments } from '../../delivery/sms-segments.js';
+import { mergeBranding } from '../../domain/branding.js';
+import { isLogoType, LOGO_TYPES, MAX_LOGO_BYTES, sniffImageType } from '../../domain/logo.js';
+import { LOCALES, resolveLocale, templatesProblems } from '../../domain/templates.js';
+import type { AccountSettings, Branding } from '../../domain/types.js';
+import type { AppDeps } from '../deps.js';
+import { ApiError, type ErrorDetail, validationError } from '../errors.js';
+import { errorResponses, LocaleTag } from '../schemas.js';
+import { schemaDetails } from '../validation.js';
+
+const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+const text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+
+const PLACEHOLDER_NOTE =
+  'Placeholders: {code}, {minutes}, {product}, {purpose}; a body must contain {code}. Values are substituted as text.';
+
+/** One locale's overrides of the built-in texts; null restores a channel's built-in text. */
+const LocaleTemplatesPatch = Type.Object(
+  {
+    EMAIL: nullable(
+      Type.Object(
+        {
+          subject: text(200, 'Email subject.'),
+          text: text(2000, 'Email body (plain text; escaped in the HTML part, line breaks kept).'),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    SMS: nullable(text(480, 'SMS text (the WebOTP line, when configured, is added after it).')),
+    WHATSAPP: nullable(
+      text(1000, 'What the outbox shows for WhatsApp TEXT; Meta sends its approved template text.'),
+    ),
+  },
+  { additionalProperties: false, description: PLACEHOLDER_NOTE },
+);
+
+/** The account's branding as PATCH settings takes it: partial, null resets a field. */
+export const BrandingPatch = Type.Object(
+  {
+    brandName: nullable(text(60, 'The sender name (email From display name).')),
+    productName: nullable(text(60, 'The {product} placeholder; brandName when absent.')),
+    color: nullable(Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'Accent colour, #rrggbb.' })),
+    logoUrl: nullable(
+      Type.String({
+        format: 'uri',
+        pattern: '^https?://',
+        maxLength: 500,
+        description: 'An external logo; an uploaded logo (PUT …/logo) is used before it.',
+      }),
+    ),
+    supportUrl: nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 })),
+    emailFooter: nullable(
+      Type.String({ maxLength: 500, description: 'Plain text under every email (HTML-escaped).' }),
+    ),
+    templates: nullable(
+      Type.Object(
+        Object.fromEntries(LOCALES.map((locale) => [locale, nullable(LocaleTemplatesPatch)])) as Record<
+          (typeof LOCALES)[number],
+          ReturnType<typeof nullable<typeof LocaleTemplatesPatch>>
+        >,
+        {
+          additionalProperties: false,
+          description:
+            'Per-locale, per-channel overrides of the built-in texts; merged per locale and channel.',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The checks of a branding change that a schema cannot make: the templates' placeholders. */
+export function brandingProblems(branding: unknown, path: string): ErrorDetail[] {
+  if (branding === null || typeof branding !== 'object') return [];
+  return templatesProblems((branding as { templates?: unknown }).templates, `${path}.templates`);
+}
+
+/** The branding as the admin API shows it: an uploaded logo with its URL, not its version. */
+export function brandingView(accountId: string, branding: Partial<Branding>, publicBaseUrl?: string | null) {
+  const { logo, ...rest } = branding;
+  if (!logo) return rest;
+  return {
+    ...rest,
+    logo: {
+      contentType: logo.contentType,
+      bytes: logo.bytes,
+      url: uploadedLogoUrl(accountId, logo, publicBaseUrl),
+    },
+  };
+}
+
+const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+const LogoView = Type.Object({
+  contentType: Type.String({ enum: [...LOGO_TYPES] }),
+  bytes: Type.Integer({ minimum: 1, maximum: MAX_LOGO_BYTES }),
+  url: Type.String({
+    description: 'Where it is served: absolute when PUBLIC_BASE_URL is set; `?v=` changes with each upload.',
+  }),
+});
+
+const PreviewBody = Type.Object(
+  {
+    branding: Type.Optional(BrandingPatch),
+    locale: Type.Optional(LocaleTag),
+    purpose: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  {
+    additionalProperties: false,
+    description: 'A draft branding, merged over the saved one and validated as PATCH settings validates it.',
+    examples: [
+      {
+        branding: { productName: 'Acme Pay', templates: { es: { SMS: '{code}: tu código de {product}' } } },
+        locale: 'es-MX',
+      },
+    ],
+  },
+);
+
+const PreviewResponse = Type.Object({
+  data: Type.Object({
+    locale: Type.String({ enum: [...LOCALES], description: 'The language the messages are written in.' }),
+    EMAIL: Type.Object({ subject: Type.String(), text: Type.String(), html: Type.String() }),
+    SMS: Type.Object({
+      text: Type.String(),
+      segments: Type.Integer({ minimum: 0 }),
+      encoding: Type.String({ enum: ['GSM-7', 'UCS-2'] }),
+      characters: Type.Integer({
+        minimum: 0,
+        description:
+          'Length in the encoding: GSM-7 septets (€ [ ] and the like count 2) or UTF-16 units (an emoji counts 2).',
+      }),
+    }),
+    WHATSAPP: Type.Object({ text: Type.String() }),
+  }),
+});
+
+/** The sample code of every preview. */
+const SAMPLE_CODE = '123456';
+
+const errors = (extra: Record<number, string> = {}) =>
+  errorResponses({
+    400: 'VALIDATION_ERROR',
+    401: 'UNAUTHORIZED: missing or wrong admin token',
+    404: 'NOT_FOUND',
+    ...extra,
+  });
+
+const notFound = () => new ApiError('NOT_FOUND', 'No account with this id.');
+
+const LOGO_TYPE_LIST = LOGO_TYPES.join(', ');
+
+/**
+ * Branding routes under /v1/admin (registered inside the admin plugin, so behind its
+ * authentication): the logo upload and the message preview.
+ */
+export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
+  const doc = (summary: string, extra: Record<string, unknown> = {}) => ({
+    tags: ['admin'],
+    summary,
+    security: [{ adminToken: [] }],
+    ...extra,
+  });
+
+  await app.register(async (logo) => {
+    // Images only in this scope, as raw bytes, up to the logo's bound (the app's is 16 KiB).
+    logo.addContentTypeParser(
+      [...LOGO_TYPES],
+      { parseAs: 'buffer', bodyLimit: MAX_LOGO_BYTES },
+      (_r, body, done) => done(null, body),
+    );
+    logo.addContentTypeParser('*', (_request, _payload, done) => done(unsupportedType()));
+
+    logo.put<{ Params: Static<typeof IdParams> }>(
+      '/accounts/:id/logo',
+      {
+        bodyLimit: MAX_LOGO_BYTES,
+        schema: doc("Upload the account's logo (the raw image as the body); emails use it before logoUrl", {
+          params: IdParams,
+          consumes: [...LOGO_TYPES],
+          body: Type.Unsafe({
+            type: 'string',
+            format: 'binary',
+            description: `${LOGO_TYPE_LIST}; at most 100 KiB.`,
+          }),
+          response: {
+            200: Type.Object({ data: LogoView }),
+            ...errors({
+              413: 'PAYLOAD_TOO_LARGE: more than 100 KiB',
+              415: `UNSUPPORTED_MEDIA_TYPE: not ${LOGO_TYPE_LIST}`,
+            }),
+          },
+        }),
+        // The body is bytes: the schema above documents it, the handler checks it.
+        validatorCompiler: () => () => true,
+      },
+      async (request) => {
+        const type = (request.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
+        if (!isLogoType(type) || !Buffer.isBuffer(request.body)) throw unsupportedType();
+        const data = request.body;
+        if (data.length === 0)
+          throw validationError([{ field: 'body', message: 'the body must be the image' }]);
+        const actual = sniffImageType(data);
+        if (actual !== type) {
+          throw validationError([
+            {
+              field: 'body',
+              message: actual
+                ? `the body is ${actual}, not the ${type} its Content-Type says`
+                : `the body is not a ${type} image`,
+            },
+          ]);
+        }
+        const account = await deps.admin.setLogo(request.params.id, { contentType: type, data });
+        const saved = account?.settings.branding?.logo;
+        if (!account || !saved) throw notFound();
+        const url = uploadedLogoUrl(account.id, saved, deps.renderOptions?.publicBaseUrl);
+        return { data: { contentType: saved.contentType, bytes: saved.bytes, url } };
+      },
+    );
+  });
+
+  app.delete<{ Params: Static<typeof IdParams> }>(
+    '/accounts/:id/logo',
+    {
+      schema: doc("Remove the account's uploaded logo (emails use logoUrl again)", {
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Removed, or there was none.' }), ...errors() },
+      }),
+    },
+    async (request, reply) => {
+      if (!(await deps.admin.deleteLogo(request.params.id))) throw notFound();
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof PreviewBody> }>(
+    '/accounts/:id/branding/preview',
+    {
+      attachValidation: true,
+      schema: doc(
+        "Every channel's message with a draft branding, as a recipient would see it (code 123456)",
+        {
+          params: IdParams,
+          body: PreviewBody,
+          response: { 200: PreviewResponse, ...errors() },
+        },
+      ),
+    },
+    async (request) => {
+      const found = request.validationError
+        ? schemaDetails(request.validationError.validation)
+        : { details: [] as ErrorDetail[] };
+      const body = (request.body ?? {}) as Static<typeof PreviewBody>;
+      found.details.push(...brandingProblems(body.branding, 'branding'));
+      if (found.details.length > 0) throw validationError(found.details);
+      const account = await deps.admin.getAccount(request.params.id);
+      if (!account) throw notFound();
+      const draft = mergeBranding(
+        account.settings.branding,
+        (body.branding ?? {}) as Record<string, unknown>,
+      );
+      const { branding: _saved, ...rest } = account.settings;
+      const settings = deps.service.settingsOf(
+        (draft ? { ...rest, branding: draft } : rest) as AccountSettings,
+      );
+      const locale = resolveLocale(body.locale);
+      const sample: DeliveryRequest = {
+        verificationId: '00000000-0000-7000-8000-000000000000',
+        accountId: account.id,
+        channel: 'EMAIL',
+        to: '',
+        code: SAMPLE_CODE,
+        codeTtlSeconds: settings.codeTtlSeconds,
+        deliveryType: 'TEXT',
+        country: null,
+        purpose: body.purpose ?? null,
+        customMessage: null,
+        branding: settings.branding,
+        locale,
+      };
+      const options = deps.renderOptions ?? {};
+      const email = renderMessage({ ...sample, channel: 'EMAIL', to: 'jane@example.com' }, options);
+      const sms = renderMessage({ ...sample, channel: 'SMS', to: '+14155552671' }, options);
+      const whatsapp = renderMessage({ ...sample, channel: 'WHATSAPP', to: '+14155552671' }, options);
+      return {
+        data: {
+          locale,
+          EMAIL: { subject: email.subject, text: email.text, html: email.html },
+          SMS: { text: sms.text, ...smsSegments(sms.text) },
+          WHATSAPP: { text: whatsapp.text },
+        },
+      };
+    },
+  );
+};
+
+const unsupportedType = () =>
+  new ApiError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `Send the logo as the raw image with Content-Type ${LOGO_TYPE_LIST}.`,
+  );
+
+/** The public image of an account's logo: what emails link to. */
+export const publicLogoRoute = (deps: AppDeps) => async (app: FastifyInstance) => {
+  app.get<{ Params: { accountId: string } }>(
+    '/v1/branding/:accountId/logo',
+    {
+      schema: {
+        tags: ['branding'],
+        summary: "An account's uploaded logo (public: emails link to it)",
+        params: Type.Object({ accountId: Type.String({ maxLength: 64 }) }),
+        response: {
+          200: {
+            description: 'The image, as uploaded.',
+            content: Object.fromEntries(
+              LOGO_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+            ),
+          },
+          ...errorResponses({ 404: 'NOT_FOUND: no such account or no logo' }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const logo = await deps.store.getAccountLogo(request.params.accountId.toLowerCase());
+      if (!logo) throw new ApiError('NOT_FOUND', 'This account has no uploaded logo.');
+      // An image, never a document: no sniffing, no scripts even when opened directly.
+      return reply
+        .header('content-type', logo.contentType)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'public, max-age=86400')
+        .send(logo.data);
+    },
+  );
+};
