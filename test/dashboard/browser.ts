@@ -63,7 +63,7 @@ export async function launch(origin: string): Promise<Browser> {
   };
   page.on('console', (message) => {
     const text = message.text();
-    if (/Content[- ]Security[- ]Policy/i.test(text)) watch.cspViolations.push(text);
+    if (/Content[- ]Security[- ]Policy/i.test(text)) watch.cspViolations.push(`${text} (${page.url()})`);
     // A refused request (the 401 of a signed-out page, a 403 the test provokes) is logged by the
     // browser as "Failed to load resource"; the tests assert those answers themselves.
     else if (message.type() === 'error' && !text.startsWith('Failed to load resource'))
@@ -76,11 +76,11 @@ export async function launch(origin: string): Promise<Browser> {
     return void dialog.dismiss();
   });
   // The CSP's own report, for what the console might word differently.
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`Content-Security-Policy violation: ${event.violatedDirective} ${event.blockedURI}`);
-    });
-  });
+  // (A string: this file is compiled without the DOM library.)
+  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => {
+    console.error('Content-Security-Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI +
+      ' at ' + event.sourceFile + ':' + event.lineNumber + ':' + event.columnNumber + ' ' + event.sample + ' in ' + location.href);
+  });`);
   return {
     context,
     page,

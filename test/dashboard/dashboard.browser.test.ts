@@ -94,8 +94,7 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
     browser = await launch(base);
     // The dashboard remembers the chosen account; start on this one.
     await browser.context.addInitScript(
-      (id) => window.localStorage.setItem('cv.dashboard.account', id),
-      accountId,
+      `localStorage.setItem('cv.dashboard.account', ${JSON.stringify(accountId)})`,
     );
   }, 120_000);
 
@@ -113,7 +112,7 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
     await signIn();
     await page().getByRole('navigation', { name: 'Dashboard' }).waitFor();
     const storage = await page().evaluate(
-      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+      'JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })',
     );
     expect(storage).not.toContain(ADMIN_TOKEN);
     await page().getByRole('button', { name: 'Sign out' }).click();
@@ -198,7 +197,7 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
     expect(secret).toMatch(/^cvk_live_/);
     await page().getByRole('button', { name: 'Copy' }).click();
     await page().getByRole('button', { name: 'Copied' }).waitFor();
-    expect(await page().evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    expect(await page().evaluate('navigator.clipboard.readText()')).toBe(secret);
     await screenshot(page(), 'keys');
     expect((await send(secret, { channel: 'EMAIL', email: 'dee@example.com' })).status).toBe(200);
 
@@ -261,7 +260,7 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
     });
     expect(r.status).toBe(200);
     const noInjection = async () => {
-      expect(await page().evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+      expect(await page().evaluate('window.__xss')).toBeUndefined();
       expect(await page().locator('img[src="x"], b:text("ops")').count()).toBe(0);
     };
 
@@ -336,7 +335,7 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
       await screenshot(page(), `phone-${route}`);
     }
     await page().setViewportSize({ width: 1280, height: 900 });
-    const overflow = await page().evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    const overflow = await page().evaluate('document.documentElement.scrollWidth > window.innerWidth');
     expect(overflow).toBe(false);
   });
 

@@ -22,19 +22,29 @@ function sameOriginImage(src: string): string | null {
   return null;
 }
 
+/**
+ * Renames style attributes before parsing: Chrome checks even an inert DOMParser document against
+ * the page's CSP and reports each style attribute. Text in the email is escaped (no raw `<`), so a
+ * tag is `<name …>` with no `<` or `>` inside.
+ */
+function renameStyles(html: string): string {
+  return html.replace(/<[a-zA-Z][^<>]*>/g, (tag) => tag.replace(/(\s)style(\s*=)/gi, '$1data-cv-css$2'));
+}
+
 export function renderEmail(html: string, target: Document): void {
-  const parsed = new DOMParser().parseFromString(html, 'text/html');
+  const parsed = new DOMParser().parseFromString(renameStyles(html), 'text/html');
   for (const node of parsed.querySelectorAll(DROP)) node.remove();
   const styles: string[] = [];
   for (const element of parsed.querySelectorAll('*')) {
     for (const attribute of [...element.attributes]) {
       const name = attribute.name.toLowerCase();
       if (name.startsWith('on') || name === 'srcset') element.removeAttribute(attribute.name);
-      else if (name === 'style') {
+      else if (name === 'data-cv-css') {
         element.setAttribute('data-cv-style', String(styles.length));
         styles.push(attribute.value);
-        element.removeAttribute('style');
-      } else if ((name === 'href' || name === 'src') && /^\s*(javascript|vbscript):/i.test(attribute.value))
+        element.removeAttribute(attribute.name);
+      } else if (name === 'style') element.removeAttribute(attribute.name);
+      else if ((name === 'href' || name === 'src') && /^\s*(javascript|vbscript):/i.test(attribute.value))
         element.removeAttribute(attribute.name);
     }
     if (element.tagName === 'IMG') {
