@@ -98,5 +98,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Charts and fonts settle after the data arrives.
   await page.waitForLoadState('networkidle');
+  // From the top, nothing focused: sticky bars and focus rings in their resting place.
+  await page.evaluate('document.activeElement?.blur(); window.scrollTo(0, 0)');
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }

@@ -321,22 +321,25 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
       await screenshot(page(), route);
     }
     await page().setViewportSize({ width: 390, height: 844 });
-    for (const route of [
-      'overview',
-      'contacts',
-      'keys',
-      'branding',
-      'outbox',
-      'settings',
-      'webhooks',
-      'health',
-    ]) {
-      await go(route);
-      await screenshot(page(), `phone-${route}`);
+    try {
+      for (const route of [
+        'overview',
+        'contacts',
+        'keys',
+        'branding',
+        'outbox',
+        'settings',
+        'webhooks',
+        'health',
+      ]) {
+        await go(route);
+        await screenshot(page(), `phone-${route}`);
+        // Wide tables scroll inside their card; the page itself never scrolls sideways.
+        expect(await page().evaluate('document.documentElement.scrollWidth'), route).toBeLessThanOrEqual(390);
+      }
+    } finally {
+      await page().setViewportSize({ width: 1280, height: 900 });
     }
-    await page().setViewportSize({ width: 1280, height: 900 });
-    const overflow = await page().evaluate('document.documentElement.scrollWidth > window.innerWidth');
-    expect(overflow).toBe(false);
   });
 
   it('reported no CSP violation, page error, console error or dialog during the run', () => {

@@ -30,6 +30,9 @@ Chart.register(
 Chart.defaults.font.family = getComputedStyle(document.documentElement).fontFamily || 'system-ui, sans-serif';
 Chart.defaults.color = '#475569';
 Chart.defaults.borderColor = '#e2e8f0';
+// One bucket (a single day) must not become one bar as wide as the chart.
+Chart.defaults.datasets.bar.maxBarThickness = 56;
+Chart.defaults.elements.point.radius = 3;
 
 export const PALETTE = [
   '#4f46e5',

@@ -106,6 +106,11 @@ export function OverviewPage(props: { scope: Scope }) {
       <PageHeader
         title="Overview"
         description={`${account.name} · ${mode === 'live' ? 'live' : 'test'} traffic`}
+        actions={
+          <button type="button" onClick={analytics.reload} disabled={analytics.loading}>
+            Refresh
+          </button>
+        }
       />
       <fieldset class="toolbar" aria-label="Range and grouping">
         <fieldset class="segmented" aria-label="Quick range">
