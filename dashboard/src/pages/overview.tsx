@@ -174,7 +174,7 @@ export function OverviewPage(props: { scope: Scope }) {
           </Empty>
         </Card>
       ) : (
-        <Charts buckets={buckets} interval={interval} groupBy={groupBy} />
+        <Charts buckets={buckets} interval={interval} groupBy={groupBy} range={range} />
       )}
       {groupBy && buckets.length > 0 && <GroupTable buckets={buckets} />}
       <Breakers scope={props.scope} />
@@ -191,10 +191,32 @@ function Kpi(props: { name: string; value: string; testId: string; tone?: 'bad' 
   );
 }
 
-function Charts(props: { buckets: Bucket[]; interval: Interval; groupBy: GroupBy }) {
-  const { buckets, interval, groupBy } = props;
+/**
+ * Every bucket start of the range (the API leaves out empty ones), so the x axis spans the whole
+ * range and a quiet day shows as zero. Buckets start on UTC hours and days.
+ */
+export function bucketStarts(
+  range: { from: string; to: string },
+  interval: Interval,
+  buckets: Bucket[],
+): string[] {
+  const step = interval === 'hour' ? 3_600_000 : DAY;
+  const end = new Date(range.to).getTime();
+  const starts = new Set(buckets.map((b) => b.start));
+  let at = Math.floor(new Date(range.from).getTime() / step) * step;
+  for (let i = 0; at < end && i < 2000; i++, at += step) starts.add(new Date(at).toISOString());
+  return [...starts].sort();
+}
+
+function Charts(props: {
+  buckets: Bucket[];
+  interval: Interval;
+  groupBy: GroupBy;
+  range: { from: string; to: string };
+}) {
+  const { buckets, interval, groupBy, range } = props;
   const configs = useMemo(() => {
-    const starts = [...new Set(buckets.map((b) => b.start))].sort();
+    const starts = bucketStarts(range, interval, buckets);
     const labels = starts.map((s) => label(s, interval));
     const groups = [...new Set(buckets.map((b) => b.group ?? 'all'))];
     const at = (group: string, start: string) =>
@@ -292,7 +314,7 @@ function Charts(props: { buckets: Bucket[]; interval: Interval; groupBy: GroupBy
       options: { scales: { y: { beginAtZero: true } } },
     };
     return { volume, conversion, refusals, timing };
-  }, [buckets, interval, groupBy]);
+  }, [buckets, interval, groupBy, range]);
 
   return (
     <div class="grid-2">
