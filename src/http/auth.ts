@@ -149,13 +149,19 @@ export function refuseCrossSite(
   }
 }
 
-/** True without an Origin header (not every browser sends one), else when it is this service's own. */
+/**
+ * True without an Origin header (not every browser sends one), else when it names this service's
+ * host. Hosts, not schemes, are compared: behind a TLS proxy without TRUST_PROXY the request looks
+ * like plain HTTP while the browser's Origin says https, and another site never has this host.
+ */
 export function sameOrigin(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true;
   try {
-    // request.protocol and request.host follow X-Forwarded-* when TRUST_PROXY is set.
-    return new URL(origin).origin === new URL(`${request.protocol}://${request.host}`).origin;
+    const given = new URL(origin);
+    if (given.protocol !== 'https:' && given.protocol !== 'http:') return false;
+    // Read with the Origin's scheme, so that a default port (":443", ":80") compares equal.
+    return new URL(`${given.protocol}//${request.host}`).host === given.host;
   } catch {
     return false;
   }

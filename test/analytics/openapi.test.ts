@@ -24,7 +24,7 @@ describe('OpenAPI: analytics, contacts, risk and breakers', () => {
       const op = doc.paths[path]?.[method];
       expect(op, `${method} ${path}`).toBeDefined();
       expect(op.tags).toEqual(['analytics']);
-      expect(op.security).toEqual([{ adminToken: [] }]);
+      expect(op.security).toEqual([{ adminToken: [] }, { dashboardSession: [] }]);
     }
     const params = doc.paths['/v1/admin/analytics'].get.parameters.map((p: { name: string }) => p.name);
     expect(params.sort()).toEqual(['accountId', 'from', 'groupBy', 'interval', 'mode', 'to']);

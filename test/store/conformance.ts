@@ -83,7 +83,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         const record = await store.createApiKey(key);
         await store.createApiKey(apiKey('acc_2'));
         const { keyHash: _hash, ...visible } = key;
-        const stored = { ...visible, revokedAt: null };
+        const stored = { ...visible, revokedAt: null, lastUsedAt: null };
         expect(record).toMatchObject(stored);
         expect(await store.getApiKey(key.id)).toEqual(stored);
         expect((await store.listApiKeys('acc_1')).map((k) => k.id)).toEqual([key.id]);
@@ -120,6 +120,70 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         const second = apiKey('acc_1');
         expect(await store.rotateApiKey(old.id, second, T0 + 20)).toBeNull();
         expect(await store.getApiKey(second.id)).toBeNull();
+      });
+
+      it('renames a live key and changes its channels, and refuses a revoked or unknown one', async () => {
+        await account();
+        const key = apiKey('acc_1', { channels: ['EMAIL'] });
+        await store.createApiKey(key);
+        expect(await store.updateApiKey(key.id, { name: 'renamed' })).toMatchObject({
+          id: key.id,
+          name: 'renamed',
+          channels: ['EMAIL'],
+        });
+        expect(await store.updateApiKey(key.id, { channels: ['SMS', 'WHATSAPP'] })).toMatchObject({
+          name: 'renamed',
+          channels: ['SMS', 'WHATSAPP'],
+        });
+        expect((await store.findActiveApiKey(key.keyHash))?.channels).toEqual(['SMS', 'WHATSAPP']);
+        expect(await store.updateApiKey('key_none', { name: 'x' })).toBeNull();
+        await store.revokeApiKey(key.id, T0 + 1);
+        expect(await store.updateApiKey(key.id, { name: 'late' })).toBeNull();
+        expect((await store.getApiKey(key.id))?.name).toBe('renamed');
+      });
+
+      it('records the last use of keys in one batch, never moving it backwards', async () => {
+        await account();
+        const a = apiKey('acc_1');
+        const b = apiKey('acc_1');
+        await store.createApiKey(a);
+        await store.createApiKey(b);
+        await store.recordApiKeyUses(new Map());
+        await store.recordApiKeyUses(
+          new Map([
+            [a.id, T0 + 100],
+            [b.id, T0 + 200],
+            ['key_none', T0],
+          ]),
+        );
+        expect((await store.getApiKey(a.id))?.lastUsedAt).toBe(T0 + 100);
+        expect((await store.getApiKey(b.id))?.lastUsedAt).toBe(T0 + 200);
+        // Another process's older batch arriving late does not win.
+        await store.recordApiKeyUses(new Map([[b.id, T0 + 150]]));
+        expect((await store.getApiKey(b.id))?.lastUsedAt).toBe(T0 + 200);
+        expect((await store.listApiKeys()).map((k) => k.lastUsedAt)).toEqual([T0 + 100, T0 + 200]);
+      });
+    });
+
+    describe('dashboard sessions', () => {
+      it('finds a session by its id hash until it expires, deletes it, and sweeps expired ones', async () => {
+        const s = store.sessions;
+        await s.create({ idHash: 'a'.repeat(64), createdAt: T0, expiresAt: T0 + MINUTE });
+        await s.create({ idHash: 'b'.repeat(64), createdAt: T0, expiresAt: T0 + 2 * MINUTE });
+        await s.create({ idHash: 'c'.repeat(64), createdAt: T0, expiresAt: T0 + 3 * MINUTE });
+        expect(await s.find('a'.repeat(64), T0)).toEqual({
+          idHash: 'a'.repeat(64),
+          createdAt: T0,
+          expiresAt: T0 + MINUTE,
+        });
+        expect(await s.find('a'.repeat(64), T0 + MINUTE)).toBeNull();
+        expect(await s.find('d'.repeat(64), T0)).toBeNull();
+        expect(await s.delete('c'.repeat(64))).toBe(true);
+        expect(await s.delete('c'.repeat(64))).toBe(false);
+        expect(await s.find('c'.repeat(64), T0)).toBeNull();
+        expect(await s.sweep(T0 + 2 * MINUTE, 1)).toBe(1);
+        expect(await s.sweep(T0 + 2 * MINUTE, 10)).toBe(1);
+        expect(await s.sweep(T0 + 2 * MINUTE, 10)).toBe(0);
       });
     });
 

@@ -694,8 +694,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -751,8 +760,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -891,8 +909,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -935,7 +962,60 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                /** @description The first characters of the secret. */
+                                prefix: string;
+                                channels: string[];
+                                accountId: string;
+                                test: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                                revokedAt: string | null;
+                                /** @description When the key last authenticated a request, to within a minute; null if never. */
+                                lastUsedAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR or INVALID_JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
                 };
             };
         };
@@ -969,8 +1049,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1026,8 +1115,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1048,7 +1146,87 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename a live API key or change its channels (the secret stays the same) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        channels?: ("EMAIL" | "SMS" | "WHATSAPP")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                /** @description The first characters of the secret. */
+                                prefix: string;
+                                channels: string[];
+                                accountId: string;
+                                test: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                                revokedAt: string | null;
+                                /** @description When the key last authenticated a request, to within a minute; null if never. */
+                                lastUsedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR or INVALID_JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/admin/api-keys/{id}/rotate": {
@@ -1081,8 +1259,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1172,8 +1359,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1593,8 +1789,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1651,8 +1856,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1707,8 +1921,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1771,8 +1994,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1827,8 +2059,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1881,8 +2122,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1950,8 +2200,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2021,6 +2280,164 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current dashboard session and its CSRF token */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Send it as `X-CSRF-Token` on every write made with the session. */
+                                csrfToken: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description UNAUTHORIZED: no live session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Sign in to the dashboard with the admin token; sets the `cv_session` cookie */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The ADMIN_TOKEN of the deployment. */
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Send it as `X-CSRF-Token` on every write made with the session. */
+                                csrfToken: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR or INVALID_JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: wrong admin token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: the request came from another site */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RATE_LIMITED: too many failed admin authentications */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        /** Sign out: ends the session and clears the cookie (needs `X-CSRF-Token`) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Signed out. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description UNAUTHORIZED: no live session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: missing or wrong X-CSRF-Token, or another site */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -2248,8 +2665,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2339,8 +2765,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2415,8 +2850,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2472,8 +2916,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2551,8 +3004,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2631,8 +3093,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2717,8 +3188,17 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3649,7 +4129,7 @@ export interface components {
                  * @description Stable machine-readable code.
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_DESTINATION" | "UNSUPPORTED_NUMBER" | "UNAUTHORIZED" | "CHANNEL_NOT_ENABLED" | "CONTACT_BLOCKED" | "RISK_TOO_HIGH" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_ATTEMPTS" | "HEADERS_TOO_LARGE" | "INTERNAL" | "DELIVERY_FAILED" | "UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_DESTINATION" | "UNSUPPORTED_NUMBER" | "UNAUTHORIZED" | "FORBIDDEN" | "CHANNEL_NOT_ENABLED" | "CONTACT_BLOCKED" | "RISK_TOO_HIGH" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_ATTEMPTS" | "HEADERS_TOO_LARGE" | "INTERNAL" | "DELIVERY_FAILED" | "UNAVAILABLE";
                 /** @description What went wrong and what to do. */
                 message: string;
                 details?: {

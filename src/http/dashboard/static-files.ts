@@ -16,7 +16,7 @@ export const staticFiles = (dir: string) => async (app: FastifyInstance) => {
   const built = existsSync(dir) && statSync(dir).isDirectory();
   // send (behind @fastify/static) sets the content type and refuses paths outside the root too.
   if (built)
-    await app.register(fastifyStatic, { root: dir, serve: false, cacheControl: false, dotfiles: 'deny' });
+    await app.register(fastifyStatic, { root: dir, serve: false, cacheControl: false, dotfiles: 'ignore' });
   const notBuilt = (reply: FastifyReply) =>
     reply
       .code(503)

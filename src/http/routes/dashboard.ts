@@ -4,26 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { AdminGate } from '../auth.js';
 import { sessionRoutes } from '../dashboard/session-routes.js';
 import { staticFiles } from '../dashboard/static-files.js';
+import { PAGE_HEADERS } from '../hardening.js';
 
 /** Where `npm run build` puts the front end: src/http/routes and dist/http/routes sit at the same depth. */
 export const DASHBOARD_DIR = fileURLToPath(new URL('../../../dist/dashboard/', import.meta.url));
-
-/**
- * The page may load only its own scripts, styles and images (no inline script, so an injected
- * string cannot run), may not be framed, and its forms may post only here. Frames of blob:/data:
- * are for the email preview, which the page renders in a sandboxed frame.
- */
-export const DASHBOARD_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "frame-src 'self' blob: data:",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join('; ');
 
 export interface DashboardOptions {
   gate: AdminGate;
@@ -39,12 +23,7 @@ export const dashboardRoutes = (options: DashboardOptions) => async (app: Fastif
     async (dashboard) => {
       // Every answer under /dashboard, errors included, carries the page's policy.
       dashboard.addHook('onRequest', (_request, reply, done) => {
-        reply.headers({
-          'content-security-policy': DASHBOARD_CSP,
-          'referrer-policy': 'no-referrer',
-          'x-frame-options': 'DENY',
-          'cross-origin-opener-policy': 'same-origin',
-        });
+        reply.headers(PAGE_HEADERS);
         done();
       });
       // Cookies only here (the admin hook parses its one cookie itself): the API's hot path
