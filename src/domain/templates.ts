@@ -11,9 +11,6 @@ import type { ErrorDetail } from './errors.js';
 export const LOCALES = ['en', 'es', 'fr', 'de', 'pt'] as const;
 export type Locale = (typeof LOCALES)[number];
 
-/** The channels a template exists for, and the parts a channel's template has. */
-export const TEMPLATE_CHANNELS = ['EMAIL', 'SMS', 'WHATSAPP'] as const;
-
 export const PLACEHOLDERS = ['code', 'minutes', 'product', 'purpose'] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 export type PlaceholderValues = Record<Placeholder, string>;

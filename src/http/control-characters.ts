@@ -33,6 +33,8 @@ function findControls(value: unknown, path: string, out: ErrorDetail[]): void {
         message: `${path} must not contain control characters (${TEXT_FIELDS.has(leaf) ? 'except tab and newline' : 'or bidirectional overrides'})`,
       });
     }
+  } else if (Buffer.isBuffer(value)) {
+    // A raw upload (the logo) is bytes, not text.
   } else if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) findControls(item, `${path}[${i}]`, out);
   } else if (value !== null && typeof value === 'object') {

@@ -156,6 +156,25 @@ describe('built-in texts in every locale', () => {
     expect(renderMessage(r).html).toContain('<img src="https://cdn.example.com/l.png"');
   });
 
+  it("keeps only the message's own template in the outbox content", () => {
+    const branding = {
+      brandName: 'Acme',
+      color: '#2563eb',
+      templates: { es: { SMS: 'ES {code}', WHATSAPP: 'WA {code}' }, de: { SMS: 'DE {code}' } },
+    };
+    const kept = JSON.parse(encodeOutboxContent(request({ channel: 'SMS', locale: 'es', branding })));
+    expect(kept.request.branding.templates).toEqual({ es: { SMS: 'ES {code}' } });
+    const none = JSON.parse(encodeOutboxContent(request({ channel: 'SMS', locale: 'fr', branding })));
+    expect(none.request.branding.templates).toBeUndefined();
+    const entry = {
+      verificationId: 'v',
+      accountId: 'acc_default',
+      content: JSON.stringify(kept),
+      createdAt: 0,
+    };
+    expect(renderOutboxEntry(entry as never).text).toBe('ES 123456');
+  });
+
   it('renders an outbox message kept before locales existed in English', () => {
     const content = JSON.parse(encodeOutboxContent(request({ channel: 'SMS', locale: 'en' })));
     expect(content.request.locale).toBeUndefined();

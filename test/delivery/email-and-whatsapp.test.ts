@@ -9,7 +9,12 @@ describe('EMAIL over SMTP and WHATSAPP through the Cloud API and Twilio Voice', 
   let key: string;
   beforeAll(async () => {
     fakes = await startFakeProviders();
-    svc = await startTestService({ ...fakes.env, BRAND_NAME: 'Acme', SMS_WEBOTP_DOMAIN: 'acme.test' });
+    svc = await startTestService({
+      ...fakes.env,
+      BRAND_NAME: 'Acme',
+      SMS_WEBOTP_DOMAIN: 'acme.test',
+      WHATSAPP_TEMPLATE_LANGUAGES: 'es,pt_BR',
+    });
     key = await svc.createKey();
   });
   afterAll(async () => {
@@ -108,6 +113,29 @@ describe('EMAIL over SMTP and WHATSAPP through the Cloud API and Twilio Voice', 
       key,
     );
     expect(verified.body.data.verified).toBe(true);
+  });
+
+  it("writes to each provider in the send's locale", async () => {
+    const send = (body: Record<string, unknown>) => svc.post('/v1/contact/send-code', body, key);
+    expect((await send({ channel: 'EMAIL', email: 'marie@example.com', locale: 'fr-CA' })).status).toBe(200);
+    const { mail } = fakes.smtp.mails.at(-1)!;
+    expect(mail.subject).toMatch(/^\d{6} est votre code de vérification Acme$/);
+    expect(mail.text).toContain('Le code expire dans 10 minutes.');
+
+    expect((await send({ channel: 'SMS', phone: '+14155552681', locale: 'de' })).status).toBe(200);
+    const sms = new URLSearchParams(fakes.twilio.sends().at(-1)!.body).get('Body') ?? '';
+    expect(sms).toMatch(/^(\d{6}) ist Ihr Acme-Bestätigungscode\.\n\n@acme\.test #\1$/);
+
+    expect((await send({ channel: 'WHATSAPP', phone: '+447400123460', locale: 'pt-BR' })).status).toBe(200);
+    expect(JSON.parse(fakes.whatsapp.sends().at(-1)!.body).template.language).toEqual({ code: 'pt_BR' });
+    // French is not among the template's approved languages: the default one is used.
+    expect((await send({ channel: 'WHATSAPP', phone: '+447400123461', locale: 'fr' })).status).toBe(200);
+    expect(JSON.parse(fakes.whatsapp.sends().at(-1)!.body).template.language).toEqual({ code: 'en_US' });
+
+    const call = { channel: 'WHATSAPP', phone: '+447400123462', deliveryType: 'CALL', locale: 'es' };
+    expect((await send(call)).status).toBe(200);
+    const twiml = new URLSearchParams(fakes.twilio.sends().at(-1)!.body).get('Twiml') ?? '';
+    expect(twiml).toMatch(/<Say language="es-ES">Tu código de verificación de Acme es (\d, ){5}\d\.<\/Say>/);
   });
 
   it('places a CALL through Twilio Voice that speaks the code, never through WhatsApp', async () => {

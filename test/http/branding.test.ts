@@ -290,6 +290,9 @@ eachStore('logo upload', (start) => {
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'body' }] });
     expect((await putLogo(svc, 'image/png', Buffer.from('not an image at all'))).statusCode).toBe(400);
+    const empty = await putLogo(svc, 'image/png', Buffer.alloc(0));
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error.details[0]).toEqual({ field: 'body', message: 'the body must be the image' });
 
     const big = await putLogo(svc, 'image/png', Buffer.concat([PNG, Buffer.alloc(100 * 1024)]));
     expect(big.statusCode).toBe(413);

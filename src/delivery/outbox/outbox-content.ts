@@ -1,5 +1,5 @@
 import type { Locale } from '../../domain/templates.js';
-import type { OutboxMessage } from '../../domain/types.js';
+import type { Branding, OutboxMessage } from '../../domain/types.js';
 import type { OutboxEntry } from '../../store/interface.js';
 import type { DeliveryRequest } from '../interface.js';
 import { type RenderOptions, renderMessage } from '../messages.js';
@@ -25,8 +25,8 @@ interface StoredContent {
 }
 
 export function encodeOutboxContent(request: DeliveryRequest, options: RenderOptions = {}): string {
-  const { channel, to, code, codeTtlSeconds, deliveryType, purpose, customMessage, branding, locale } =
-    request;
+  const { channel, to, code, codeTtlSeconds, deliveryType, purpose, customMessage, locale } = request;
+  const branding = brandingOf(request);
   const content: StoredContent = {
     v: 1,
     request: { channel, to, code, codeTtlSeconds, deliveryType, purpose, customMessage, branding },
@@ -37,6 +37,16 @@ export function encodeOutboxContent(request: DeliveryRequest, options: RenderOpt
   if (options.publicBaseUrl && channel === 'EMAIL' && branding.logo)
     content.publicBaseUrl = options.publicBaseUrl;
   return JSON.stringify(content);
+}
+
+/**
+ * The branding with only the template this message uses: an account's templates for every
+ * language and channel are kilobytes, and would otherwise be copied onto every request row.
+ */
+function brandingOf({ branding, locale, channel }: DeliveryRequest): Branding {
+  const { templates, ...rest } = branding;
+  const own = templates?.[locale]?.[channel];
+  return own === undefined ? rest : { ...rest, templates: { [locale]: { [channel]: own } } };
 }
 
 /** The message of an outbox entry as its recipient sees it (the admin API's shape). */

@@ -5,12 +5,13 @@ import { ACCOUNT_LIMITS, ACCOUNT_ONLY_SETTINGS, type AccountLimitName } from '..
 import { checkPhone, isKnownCountry } from '../../domain/phone.js';
 import { type Account, type ApiKeyRecord, CHANNELS } from '../../domain/types.js';
 import { adminAuth } from '../auth.js';
+import { BrandingPatch, brandingProblems, brandingView } from '../branding-schema.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
-import { BrandingPatch, brandingAdminRoutes, brandingProblems, brandingView } from './branding.js';
+import { brandingAdminRoutes } from './branding.js';
 
 const ChannelList = Type.Array(
   Type.Unsafe<(typeof CHANNELS)[number]>({ type: 'string', enum: [...CHANNELS] }),

@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { DeliveryRequest } from '../../delivery/interface.js';
 import { uploadedLogoUrl } from '../../delivery/logo-url.js';
@@ -6,94 +6,13 @@ import { renderMessage } from '../../delivery/messages.js';
 import { smsSegments } from '../../delivery/sms-segments.js';
 import { mergeBranding } from '../../domain/branding.js';
 import { isLogoType, LOGO_TYPES, MAX_LOGO_BYTES, sniffImageType } from '../../domain/logo.js';
-import { LOCALES, resolveLocale, templatesProblems } from '../../domain/templates.js';
-import type { AccountSettings, Branding } from '../../domain/types.js';
+import { LOCALES, resolveLocale } from '../../domain/templates.js';
+import type { AccountSettings } from '../../domain/types.js';
+import { BrandingPatch, brandingProblems } from '../branding-schema.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, type ErrorDetail, validationError } from '../errors.js';
 import { errorResponses, LocaleTag } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
-
-const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
-const text = (maxLength: number, description?: string) =>
-  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
-
-const PLACEHOLDER_NOTE =
-  'Placeholders: {code}, {minutes}, {product}, {purpose}; a body must contain {code}. Values are substituted as text.';
-
-/** One locale's overrides of the built-in texts; null restores a channel's built-in text. */
-const LocaleTemplatesPatch = Type.Object(
-  {
-    EMAIL: nullable(
-      Type.Object(
-        {
-          subject: text(200, 'Email subject.'),
-          text: text(2000, 'Email body (plain text; escaped in the HTML part, line breaks kept).'),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    SMS: nullable(text(480, 'SMS text (the WebOTP line, when configured, is added after it).')),
-    WHATSAPP: nullable(
-      text(1000, 'What the outbox shows for WhatsApp TEXT; Meta sends its approved template text.'),
-    ),
-  },
-  { additionalProperties: false, description: PLACEHOLDER_NOTE },
-);
-
-/** The account's branding as PATCH settings takes it: partial, null resets a field. */
-export const BrandingPatch = Type.Object(
-  {
-    brandName: nullable(text(60, 'The sender name (email From display name).')),
-    productName: nullable(text(60, 'The {product} placeholder; brandName when absent.')),
-    color: nullable(Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'Accent colour, #rrggbb.' })),
-    logoUrl: nullable(
-      Type.String({
-        format: 'uri',
-        pattern: '^https?://',
-        maxLength: 500,
-        description: 'An external logo; an uploaded logo (PUT …/logo) is used before it.',
-      }),
-    ),
-    supportUrl: nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 })),
-    emailFooter: nullable(
-      Type.String({ maxLength: 500, description: 'Plain text under every email (HTML-escaped).' }),
-    ),
-    templates: nullable(
-      Type.Object(
-        Object.fromEntries(LOCALES.map((locale) => [locale, nullable(LocaleTemplatesPatch)])) as Record<
-          (typeof LOCALES)[number],
-          ReturnType<typeof nullable<typeof LocaleTemplatesPatch>>
-        >,
-        {
-          additionalProperties: false,
-          description:
-            'Per-locale, per-channel overrides of the built-in texts; merged per locale and channel.',
-        },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-/** The checks of a branding change that a schema cannot make: the templates' placeholders. */
-export function brandingProblems(branding: unknown, path: string): ErrorDetail[] {
-  if (branding === null || typeof branding !== 'object') return [];
-  return templatesProblems((branding as { templates?: unknown }).templates, `${path}.templates`);
-}
-
-/** The branding as the admin API shows it: an uploaded logo with its URL, not its version. */
-export function brandingView(accountId: string, branding: Partial<Branding>, publicBaseUrl?: string | null) {
-  const { logo, ...rest } = branding;
-  if (!logo) return rest;
-  return {
-    ...rest,
-    logo: {
-      contentType: logo.contentType,
-      bytes: logo.bytes,
-      url: uploadedLogoUrl(accountId, logo, publicBaseUrl),
-    },
-  };
-}
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
@@ -175,6 +94,8 @@ export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstanc
       { parseAs: 'buffer', bodyLimit: MAX_LOGO_BYTES },
       (_r, body, done) => done(null, body),
     );
+    // Anything else, JSON included, is refused at once rather than parsed.
+    logo.removeContentTypeParser('application/json');
     logo.addContentTypeParser('*', (_request, _payload, done) => done(unsupportedType()));
 
     logo.put<{ Params: Static<typeof IdParams> }>(
@@ -202,10 +123,11 @@ export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstanc
       },
       async (request) => {
         const type = (request.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
-        if (!isLogoType(type) || !Buffer.isBuffer(request.body)) throw unsupportedType();
+        if (!isLogoType(type)) throw unsupportedType();
         const data = request.body;
-        if (data.length === 0)
+        if (!Buffer.isBuffer(data) || data.length === 0) {
           throw validationError([{ field: 'body', message: 'the body must be the image' }]);
+        }
         const actual = sniffImageType(data);
         if (actual !== type) {
           throw validationError([

@@ -1,0 +1,92 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { uploadedLogoUrl } from '../delivery/logo-url.js';
+import { LOCALES, templatesProblems } from '../domain/templates.js';
+import type { Branding } from '../domain/types.js';
+import type { ErrorDetail } from './errors.js';
+
+/**
+ * An account's branding in the admin API: the schema of a change (PATCH settings, the preview's
+ * draft), the checks a schema cannot make, and how a saved branding is shown.
+ */
+
+const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+const text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+
+const PLACEHOLDER_NOTE =
+  'Placeholders: {code}, {minutes}, {product}, {purpose}; a body must contain {code}. Values are substituted as text.';
+
+/** One locale's overrides of the built-in texts; null restores a channel's built-in text. */
+const LocaleTemplatesPatch = Type.Object(
+  {
+    EMAIL: nullable(
+      Type.Object(
+        {
+          subject: text(200, 'Email subject.'),
+          text: text(2000, 'Email body (plain text; escaped in the HTML part, line breaks kept).'),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    SMS: nullable(text(480, 'SMS text (the WebOTP line, when configured, is added after it).')),
+    WHATSAPP: nullable(
+      text(1000, 'What the outbox shows for WhatsApp TEXT; Meta sends its approved template text.'),
+    ),
+  },
+  { additionalProperties: false, description: PLACEHOLDER_NOTE },
+);
+
+/** The account's branding as PATCH settings takes it: partial, null resets a field. */
+export const BrandingPatch = Type.Object(
+  {
+    brandName: nullable(text(60, 'The sender name (email From display name).')),
+    productName: nullable(text(60, 'The {product} placeholder; brandName when absent.')),
+    color: nullable(Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'Accent colour, #rrggbb.' })),
+    logoUrl: nullable(
+      Type.String({
+        format: 'uri',
+        pattern: '^https?://',
+        maxLength: 500,
+        description: 'An external logo; an uploaded logo (PUT …/logo) is used before it.',
+      }),
+    ),
+    supportUrl: nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 })),
+    emailFooter: nullable(
+      Type.String({ maxLength: 500, description: 'Plain text under every email (HTML-escaped).' }),
+    ),
+    templates: nullable(
+      Type.Object(
+        Object.fromEntries(LOCALES.map((locale) => [locale, nullable(LocaleTemplatesPatch)])) as Record<
+          (typeof LOCALES)[number],
+          ReturnType<typeof nullable<typeof LocaleTemplatesPatch>>
+        >,
+        {
+          additionalProperties: false,
+          description:
+            'Per-locale, per-channel overrides of the built-in texts; merged per locale and channel.',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The checks of a branding change that a schema cannot make: the templates' placeholders. */
+export function brandingProblems(branding: unknown, path: string): ErrorDetail[] {
+  if (branding === null || typeof branding !== 'object') return [];
+  return templatesProblems((branding as { templates?: unknown }).templates, `${path}.templates`);
+}
+
+/** The branding as the admin API shows it: an uploaded logo with its URL, not its version. */
+export function brandingView(accountId: string, branding: Partial<Branding>, publicBaseUrl?: string | null) {
+  const { logo, ...rest } = branding;
+  if (!logo) return rest;
+  return {
+    ...rest,
+    logo: {
+      contentType: logo.contentType,
+      bytes: logo.bytes,
+      url: uploadedLogoUrl(accountId, logo, publicBaseUrl),
+    },
+  };
+}
