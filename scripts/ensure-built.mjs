@@ -33,8 +33,12 @@ function run(label, script, args) {
   return spawnSync(process.execPath, [script, ...args], { stdio: 'inherit', cwd: root }).status ?? 1;
 }
 
+// A part whose sources are absent (a Docker layer that installs before copying them) is skipped.
 let status = 0;
-if (stale(join(root, 'dist/main.js'), [newest(join(root, 'src')), packageJson])) {
+if (
+  existsSync(join(root, 'src')) &&
+  stale(join(root, 'dist/main.js'), [newest(join(root, 'src')), packageJson])
+) {
   status = run('dist/', join(root, 'node_modules/typescript/bin/tsc'), [
     '-p',
     join(root, 'tsconfig.build.json'),

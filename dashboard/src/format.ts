@@ -21,6 +21,7 @@ export function percent(value: number): string {
 
 export function duration(seconds: number | null): string {
   if (seconds === null || Number.isNaN(seconds)) return '—';
+  if (seconds < 10) return `${seconds.toFixed(1)} s`;
   if (seconds < 90) return `${Math.round(seconds)} s`;
   if (seconds < 5400) return `${(seconds / 60).toFixed(1)} min`;
   return `${(seconds / 3600).toFixed(1)} h`;

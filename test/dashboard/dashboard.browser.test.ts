@@ -83,8 +83,10 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
       DATABASE_URL: `sqlite:${join(dataDir, 'verify.db')}`,
     });
     base = server.url;
-    const account = await admin('POST', '/v1/admin/accounts', { name: 'Acme <b>Corp</b>' });
+    const account = await admin('POST', '/v1/admin/accounts', { name: 'Acme' });
     accountId = account.body.data.id;
+    // Listed in the account selector: its name must show as text.
+    await admin('POST', '/v1/admin/accounts', { name: 'Evil <img src=x onerror="window.__xss=4">' });
     const key = await admin('POST', '/v1/admin/api-keys', {
       name: 'backend',
       channels: ['EMAIL', 'SMS'],
@@ -169,6 +171,9 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
     await expect.poll(() => row('EMAIL').getByRole('cell').nth(1).textContent()).toBe('3');
     expect(await row('SMS').getByRole('cell').nth(1).textContent()).toBe('2');
     await screenshot(page(), 'overview-by-channel');
+    expect(await page().getByLabel('Account', { exact: true }).locator('option').allTextContents()).toContain(
+      'Evil <img src=x onerror="window.__xss=4">',
+    );
   });
 
   it("shows a contact's history and risk, and blocks it: a send to it then answers 403", async () => {
