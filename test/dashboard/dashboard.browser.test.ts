@@ -320,6 +320,20 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
     expect((await admin('GET', `/v1/admin/contacts/${contact.id}`)).body.data.blocked).toBe(true);
   });
 
+  it('saves an account limit and serves a page with no inline script or style', async () => {
+    await go('settings');
+    await page().getByLabel('Risk threshold').fill('70');
+    await page().getByLabel('Allowed countries for SMS and WhatsApp').fill('us, gb');
+    await page().getByRole('button', { name: 'Save settings' }).click();
+    await page().getByText('Settings saved.').waitFor();
+    const { settings } = (await admin('GET', `/v1/admin/accounts/${accountId}`)).body.data;
+    expect([settings.riskThreshold, settings.allowedCountries]).toEqual([70, ['US', 'GB']]);
+
+    const html = await (await fetch(`${base}/dashboard/`)).text();
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/i);
+    expect(html).not.toMatch(/\sstyle=|<style/i);
+  });
+
   it('screenshots every page at 1280 px and at phone width', async () => {
     for (const route of ['settings', 'webhooks', 'health']) {
       await go(route);
