@@ -356,6 +356,10 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
         // Wide tables scroll inside their card; the page itself never scrolls sideways.
         expect(await page().evaluate('document.documentElement.scrollWidth'), route).toBeLessThanOrEqual(390);
       }
+      // The navigation folds into a menu at phone width.
+      await page().getByRole('button', { name: 'Menu' }).click();
+      await page().getByRole('link', { name: 'API keys' }).click();
+      await page().getByRole('heading', { name: 'API keys' }).waitFor();
     } finally {
       await page().setViewportSize({ width: 1280, height: 900 });
     }
