@@ -1,0 +1,154 @@
+import { type ComponentChildren, cloneElement, type VNode } from 'preact';
+import { useId, useState } from 'preact/hooks';
+import { ApiError } from '../api';
+
+export function PageHeader(props: { title: string; description?: string; actions?: ComponentChildren }) {
+  return (
+    <header class="page-header">
+      <div>
+        <h1>{props.title}</h1>
+        {props.description && <p class="muted">{props.description}</p>}
+      </div>
+      {props.actions && <div class="page-actions">{props.actions}</div>}
+    </header>
+  );
+}
+
+export function Card(props: {
+  title?: string;
+  children: ComponentChildren;
+  class?: string;
+  actions?: ComponentChildren;
+}) {
+  return (
+    <section class={`card ${props.class ?? ''}`} aria-label={props.title}>
+      {(props.title || props.actions) && (
+        <div class="card-head">
+          {props.title && <h2>{props.title}</h2>}
+          {props.actions}
+        </div>
+      )}
+      {props.children}
+    </section>
+  );
+}
+
+export function ErrorBox(props: { error: Error | undefined }) {
+  if (!props.error) return null;
+  const { error } = props;
+  const details = error instanceof ApiError && Array.isArray(error.details) ? error.details : [];
+  return (
+    <div class="alert error" role="alert">
+      <strong>{error instanceof ApiError ? error.code : 'Error'}</strong> {error.message}
+      {details.length > 0 && (
+        <ul>
+          {details.map((d: { field?: string; message?: string }, i) => (
+            <li key={i}>
+              {d.field ? <code>{d.field}</code> : null} {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function Notice(props: { children: ComponentChildren; kind?: 'success' | 'info' | 'warning' }) {
+  return (
+    <div class={`alert ${props.kind ?? 'info'}`} role="status">
+      {props.children}
+    </div>
+  );
+}
+
+export function Empty(props: { title: string; children?: ComponentChildren }) {
+  return (
+    <div class="empty">
+      <p class="empty-title">{props.title}</p>
+      {props.children && <p class="muted">{props.children}</p>}
+    </div>
+  );
+}
+
+export function Loading() {
+  return (
+    <p class="muted loading" aria-live="polite">
+      Loading…
+    </p>
+  );
+}
+
+export function Badge(props: {
+  tone?: 'good' | 'bad' | 'warn' | 'neutral' | 'info';
+  children: ComponentChildren;
+}) {
+  return <span class={`badge ${props.tone ?? 'neutral'}`}>{props.children}</span>;
+}
+
+export function statusTone(status: string): 'good' | 'bad' | 'warn' | 'neutral' | 'info' {
+  if (['verified', 'succeeded', 'ok', 'up', 'delivered', 'low'].includes(status)) return 'good';
+  if (['failed', 'down', 'undelivered', 'high', 'blocked'].includes(status)) return 'bad';
+  if (['expired', 'degraded', 'medium', 'canceled'].includes(status)) return 'warn';
+  if (status === 'pending') return 'info';
+  return 'neutral';
+}
+
+/** A secret the service shows exactly once, with a copy button. */
+export function SecretOnce(props: { label: string; secret: string; onDone: () => void }) {
+  const [copied, setCopied] = useState<'idle' | 'ok' | 'failed'>('idle');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.secret);
+      setCopied('ok');
+    } catch {
+      setCopied('failed');
+    }
+  };
+  return (
+    <section class="secret" aria-label={props.label}>
+      <p>
+        <strong>{props.label}</strong>: copy it now, it is not shown again.
+      </p>
+      <div class="secret-row">
+        <code class="secret-value" data-testid="secret">
+          {props.secret}
+        </code>
+        <button type="button" class="primary" onClick={copy}>
+          {copied === 'ok' ? 'Copied' : 'Copy'}
+        </button>
+        <button type="button" onClick={props.onDone}>
+          Done
+        </button>
+      </div>
+      {copied === 'failed' && (
+        <p class="muted">The browser refused the clipboard: select the text and copy it.</p>
+      )}
+    </section>
+  );
+}
+
+/**
+ * A labelled control: the label names it, the hint describes it (aria-describedby), so the
+ * accessible name stays the label alone.
+ */
+export function Field(props: { label: string; hint?: ComponentChildren; children: VNode; class?: string }) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const control = cloneElement(props.children, {
+    id,
+    'aria-describedby': props.hint ? hintId : undefined,
+  });
+  return (
+    <div class={`field ${props.class ?? ''}`}>
+      <label class="field-label" for={id}>
+        {props.label}
+      </label>
+      {control}
+      {props.hint && (
+        <span class="field-hint" id={hintId}>
+          {props.hint}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: Error | undefined;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Runs `load` whenever `deps` change; the newest call wins. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [state, setState] = useState<{ data?: T; error?: Error; loading: boolean }>({ loading: true });
+  const [tick, setTick] = useState(0);
+  const latest = useRef(0);
+  useEffect(() => {
+    const call = ++latest.current;
+    setState((previous) => ({ data: previous.data, loading: true }));
+    load().then(
+      (data) => call === latest.current && setState({ data, loading: false }),
+      (error: Error) => call === latest.current && setState({ error, loading: false }),
+    );
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { data: state.data, error: state.error, loading: state.loading, reload };
+}
+
+/** A value that settles `delay` ms after its last change (the live preview). */
+export function useDebounced<T>(value: T, delay: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delay);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return settled;
+}
+
+/** Wraps an action: `busy` while it runs, its error kept for display. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | undefined>();
+  const run = useCallback(async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+      return true;
+    } catch (caught) {
+      setError(caught as Error);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, run, clear: () => setError(undefined) };
+}

@@ -1,0 +1,364 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiError, del, patch, post, request } from '../api';
+import type { Scope } from '../app';
+import { EmailPreview } from '../components/email-preview';
+import { Badge, Card, ErrorBox, Field, Notice, PageHeader } from '../components/ui';
+import { useAction, useDebounced } from '../hooks';
+import type { Branding, LocaleTemplates, Preview } from '../types';
+
+const LOCALES = [
+  ['en', 'English'],
+  ['es', 'Spanish'],
+  ['fr', 'French'],
+  ['de', 'German'],
+  ['pt', 'Portuguese'],
+] as const;
+
+type TextField = 'brandName' | 'productName' | 'color' | 'logoUrl' | 'supportUrl' | 'emailFooter';
+const TEXT_FIELDS: TextField[] = [
+  'brandName',
+  'productName',
+  'color',
+  'logoUrl',
+  'supportUrl',
+  'emailFooter',
+];
+
+interface Draft {
+  fields: Record<TextField, string>;
+  templates: Record<string, LocaleTemplates>;
+}
+
+function fromSaved(branding: Branding | undefined): Draft {
+  return {
+    fields: Object.fromEntries(TEXT_FIELDS.map((f) => [f, branding?.[f] ?? ''])) as Record<TextField, string>,
+    templates: branding?.templates ?? {},
+  };
+}
+
+/** Drops empty template entries so “nothing typed” means “the built-in text”. */
+function cleanTemplates(templates: Record<string, LocaleTemplates>): Record<string, LocaleTemplates> | null {
+  const out: Record<string, LocaleTemplates> = {};
+  for (const [locale, t] of Object.entries(templates)) {
+    const entry: LocaleTemplates = {};
+    if (t.EMAIL && (t.EMAIL.subject.trim() || t.EMAIL.text.trim())) entry.EMAIL = t.EMAIL;
+    if (t.SMS?.trim()) entry.SMS = t.SMS;
+    if (t.WHATSAPP?.trim()) entry.WHATSAPP = t.WHATSAPP;
+    if (Object.keys(entry).length) out[locale] = entry;
+  }
+  return Object.keys(out).length ? out : null;
+}
+
+/** The PATCH body's `branding`: an emptied field is null (back to the default). */
+function toBody(draft: Draft): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const f of TEXT_FIELDS) body[f] = draft.fields[f].trim() === '' ? null : draft.fields[f];
+  body.templates = cleanTemplates(draft.templates);
+  return body;
+}
+
+export function BrandingPage(props: { scope: Scope }) {
+  const { account } = props.scope;
+  const saved = account.settings.branding;
+  const [draft, setDraft] = useState<Draft>(() => fromSaved(saved));
+  const [locale, setLocale] = useState('en');
+  const [purpose, setPurpose] = useState('sign-in');
+  const [savedNotice, setSavedNotice] = useState(false);
+  const action = useAction();
+  const setField = (f: TextField, value: string) =>
+    setDraft({ ...draft, fields: { ...draft.fields, [f]: value } });
+  const localeTemplates = draft.templates[locale] ?? {};
+  const setTemplates = (next: LocaleTemplates) =>
+    setDraft({ ...draft, templates: { ...draft.templates, [locale]: next } });
+
+  const previewInput = useDebounced(
+    useMemo(() => ({ branding: toBody(draft), locale, purpose }), [draft, locale, purpose]),
+    350,
+  );
+  const [preview, setPreview] = useState<{ data?: Preview; error?: Error }>({});
+  useEffect(() => {
+    let current = true;
+    post<{ data: Preview }>(`/v1/admin/accounts/${encodeURIComponent(account.id)}/branding/preview`, {
+      branding: previewInput.branding,
+      locale: previewInput.locale,
+      ...(previewInput.purpose.trim() ? { purpose: previewInput.purpose.trim() } : {}),
+    }).then(
+      (r) => current && setPreview({ data: r.data }),
+      (error: Error) => current && setPreview((p) => ({ data: p.data, error })),
+    );
+    return () => {
+      current = false;
+    };
+  }, [account.id, previewInput]);
+
+  const save = (event: Event) => {
+    event.preventDefault();
+    setSavedNotice(false);
+    action
+      .run(() =>
+        patch(`/v1/admin/accounts/${encodeURIComponent(account.id)}/settings`, { branding: toBody(draft) }),
+      )
+      .then((ok) => {
+        if (ok) {
+          setSavedNotice(true);
+          props.scope.reloadAccount();
+        }
+      });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Branding"
+        description={`How ${account.name}'s messages look: names, colours, logo, footer and texts per language.`}
+      />
+      <div class="branding">
+        <form class="branding-form" onSubmit={save} aria-label="Branding">
+          <Card title="Identity">
+            <div class="form-grid">
+              <Field label="Brand name" hint="The sender name of emails.">
+                <input
+                  name="brandName"
+                  maxLength={60}
+                  value={draft.fields.brandName}
+                  onInput={(e) => setField('brandName', e.currentTarget.value)}
+                />
+              </Field>
+              <Field label="Product name" hint="The {product} placeholder; defaults to the brand name.">
+                <input
+                  name="productName"
+                  maxLength={60}
+                  value={draft.fields.productName}
+                  onInput={(e) => setField('productName', e.currentTarget.value)}
+                />
+              </Field>
+              <Field label="Accent colour" hint="#rrggbb">
+                <span class="color-row">
+                  <input
+                    type="color"
+                    aria-label="Accent colour picker"
+                    value={/^#[0-9a-f]{6}$/i.test(draft.fields.color) ? draft.fields.color : '#4f46e5'}
+                    onInput={(e) => setField('color', e.currentTarget.value)}
+                  />
+                  <input
+                    name="color"
+                    aria-label="Accent colour"
+                    placeholder="#4f46e5"
+                    value={draft.fields.color}
+                    onInput={(e) => setField('color', e.currentTarget.value)}
+                  />
+                </span>
+              </Field>
+              <Field label="Support link" hint="https://… shown under the email.">
+                <input
+                  type="url"
+                  name="supportUrl"
+                  value={draft.fields.supportUrl}
+                  onInput={(e) => setField('supportUrl', e.currentTarget.value)}
+                />
+              </Field>
+              <Field label="Email footer" hint="Plain text, up to 500 characters." class="span-2">
+                <textarea
+                  name="emailFooter"
+                  rows={2}
+                  maxLength={500}
+                  value={draft.fields.emailFooter}
+                  onInput={(e) => setField('emailFooter', e.currentTarget.value)}
+                />
+              </Field>
+            </div>
+          </Card>
+          <Logo
+            scope={props.scope}
+            logoUrl={draft.fields.logoUrl}
+            onLogoUrl={(v) => setField('logoUrl', v)}
+          />
+          <Card title="Texts">
+            <div class="toolbar">
+              <Field label="Language">
+                <select value={locale} onChange={(e) => setLocale(e.currentTarget.value)}>
+                  {LOCALES.map(([code, name]) => (
+                    <option key={code} value={code}>
+                      {name} ({code})
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <Field label="Sample purpose" hint="Fills {purpose} in the preview.">
+                <input value={purpose} maxLength={100} onInput={(e) => setPurpose(e.currentTarget.value)} />
+              </Field>
+            </div>
+            <p class="muted">
+              Empty fields use the built-in text. Placeholders: <code>{'{code}'}</code> (required),{' '}
+              <code>{'{minutes}'}</code>, <code>{'{product}'}</code>, <code>{'{purpose}'}</code>.
+            </p>
+            <div class="form-grid">
+              <Field label={`Email subject (${locale})`} class="span-2">
+                <input
+                  name="emailSubject"
+                  maxLength={200}
+                  value={localeTemplates.EMAIL?.subject ?? ''}
+                  onInput={(e) =>
+                    setTemplates({
+                      ...localeTemplates,
+                      EMAIL: { subject: e.currentTarget.value, text: localeTemplates.EMAIL?.text ?? '' },
+                    })
+                  }
+                />
+              </Field>
+              <Field label={`Email text (${locale})`} class="span-2">
+                <textarea
+                  name="emailText"
+                  rows={3}
+                  maxLength={2000}
+                  value={localeTemplates.EMAIL?.text ?? ''}
+                  onInput={(e) =>
+                    setTemplates({
+                      ...localeTemplates,
+                      EMAIL: { subject: localeTemplates.EMAIL?.subject ?? '', text: e.currentTarget.value },
+                    })
+                  }
+                />
+              </Field>
+              <Field label={`SMS (${locale})`}>
+                <textarea
+                  name="smsText"
+                  rows={3}
+                  maxLength={480}
+                  value={localeTemplates.SMS ?? ''}
+                  onInput={(e) => setTemplates({ ...localeTemplates, SMS: e.currentTarget.value })}
+                />
+              </Field>
+              <Field label={`WhatsApp (${locale})`}>
+                <textarea
+                  name="whatsappText"
+                  rows={3}
+                  maxLength={1000}
+                  value={localeTemplates.WHATSAPP ?? ''}
+                  onInput={(e) => setTemplates({ ...localeTemplates, WHATSAPP: e.currentTarget.value })}
+                />
+              </Field>
+            </div>
+          </Card>
+          <ErrorBox error={action.error} />
+          {savedNotice && <Notice kind="success">Branding saved: the next messages use it.</Notice>}
+          <div class="form-actions">
+            <button type="submit" class="primary" disabled={action.busy}>
+              Save branding
+            </button>
+            <button type="button" onClick={() => setDraft(fromSaved(saved))}>
+              Discard changes
+            </button>
+          </div>
+        </form>
+        <PreviewPanel preview={preview.data} error={preview.error} />
+      </div>
+    </>
+  );
+}
+
+function PreviewPanel(props: { preview: Preview | undefined; error: Error | undefined }) {
+  const { preview, error } = props;
+  return (
+    <aside class="preview" aria-label="Live preview">
+      <Card title="Live preview" actions={<span class="muted">code 123456</span>}>
+        {error && (
+          <div class="alert warning" role="alert">
+            {error instanceof ApiError && error.status === 404
+              ? 'This service has no preview endpoint yet.'
+              : `Preview not updated: ${error.message}`}
+          </div>
+        )}
+        {preview && (
+          <>
+            <h3>Email</h3>
+            <p class="preview-subject" data-testid="preview-subject">
+              {preview.EMAIL.subject}
+            </p>
+            <EmailPreview html={preview.EMAIL.html} title="Email preview" />
+            <h3>
+              SMS{' '}
+              <Badge tone="info">
+                {preview.SMS.segments} segment{preview.SMS.segments === 1 ? '' : 's'} ·{' '}
+                {preview.SMS.characters} chars · {preview.SMS.encoding}
+              </Badge>
+            </h3>
+            <pre class="bubble" data-testid="preview-sms">
+              {preview.SMS.text}
+            </pre>
+            <h3>WhatsApp</h3>
+            <pre class="bubble whatsapp" data-testid="preview-whatsapp">
+              {preview.WHATSAPP.text}
+            </pre>
+          </>
+        )}
+      </Card>
+    </aside>
+  );
+}
+
+function Logo(props: { scope: Scope; logoUrl: string; onLogoUrl: (value: string) => void }) {
+  const { account } = props.scope;
+  const logo = account.settings.branding?.logo;
+  const action = useAction();
+  const upload = (file: File) =>
+    action
+      .run(() =>
+        request('PUT', `/v1/admin/accounts/${encodeURIComponent(account.id)}/logo`, undefined, {
+          raw: file,
+          contentType: file.type,
+        }),
+      )
+      .then(props.scope.reloadAccount);
+  const remove = () =>
+    action
+      .run(() => del(`/v1/admin/accounts/${encodeURIComponent(account.id)}/logo`))
+      .then(props.scope.reloadAccount);
+  return (
+    <Card title="Logo">
+      <div class="logo-row">
+        {logo ? (
+          <img
+            class="logo-preview"
+            src={new URL(logo.url, window.location.href).pathname}
+            alt={`${account.name} logo`}
+          />
+        ) : (
+          <span class="logo-placeholder" aria-hidden="true">
+            no logo
+          </span>
+        )}
+        <div class="stack">
+          <Field
+            label="Upload a logo"
+            hint="PNG, JPEG, GIF or WebP, at most 100 KiB. Used before the link below."
+          >
+            <input
+              type="file"
+              accept="image/png,image/jpeg,image/gif,image/webp"
+              onChange={(e) => {
+                const file = e.currentTarget.files?.[0];
+                if (file) upload(file);
+                e.currentTarget.value = '';
+              }}
+            />
+          </Field>
+          {logo && (
+            <button type="button" onClick={remove} disabled={action.busy}>
+              Remove uploaded logo
+            </button>
+          )}
+        </div>
+      </div>
+      <Field label="Logo link" hint="An external https:// image, used when nothing is uploaded.">
+        <input
+          type="url"
+          name="logoUrl"
+          value={props.logoUrl}
+          onInput={(e) => props.onLogoUrl(e.currentTarget.value)}
+        />
+      </Field>
+      <ErrorBox error={action.error} />
+    </Card>
+  );
+}

@@ -1,0 +1,266 @@
+import { useState } from 'preact/hooks';
+import { get, post, query } from '../api';
+import type { Scope } from '../app';
+import { Badge, Card, Empty, ErrorBox, Field, Loading, PageHeader, statusTone } from '../components/ui';
+import { dateTime, integer } from '../format';
+import { useAction, useLoad } from '../hooks';
+import { href } from '../router';
+import type { Contact, ContactProfile, Risk } from '../types';
+
+export function ContactsPage(props: { scope: Scope }) {
+  const { account, mode } = props.scope;
+  const [text, setText] = useState('');
+  const [q, setQ] = useState('');
+  const results = useLoad(
+    () =>
+      q
+        ? get<{ data: Contact[] }>(`/v1/admin/contacts${query({ accountId: account.id, q })}`).then(
+            (r) => r.data,
+          )
+        : Promise.resolve(null),
+    [account.id, q],
+  );
+  const list = (results.data ?? []).filter((c) => c.mode === mode);
+  return (
+    <>
+      <PageHeader
+        title="Contacts"
+        description="Every destination this account sent a code to, with its history and risk."
+      />
+      <form
+        class="toolbar"
+        aria-label="Search contacts"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQ(text.trim());
+        }}
+      >
+        <Field
+          label="Destination"
+          class="grow"
+          hint="An email address or a phone number in + form, or the start of one."
+        >
+          <input
+            type="search"
+            name="q"
+            value={text}
+            placeholder="alice@example.com or +4479…"
+            onInput={(e) => setText(e.currentTarget.value)}
+          />
+        </Field>
+        <button type="submit" class="primary">
+          Search
+        </button>
+      </form>
+      <ErrorBox error={results.error} />
+      {!q ? (
+        <Card>
+          <Empty title="Search for a contact">
+            Type an email address or a phone number (or its beginning) and press Search.
+          </Empty>
+        </Card>
+      ) : results.loading && !results.data ? (
+        <Loading />
+      ) : list.length === 0 ? (
+        <Card>
+          <Empty title="No contact matches">
+            Nothing was sent to “{q}” in {mode} mode for this account. Check the spelling, or switch between
+            Live and Test.
+          </Empty>
+        </Card>
+      ) : (
+        <Card>
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Destination</th>
+                  <th scope="col">Channel</th>
+                  <th scope="col">Sends</th>
+                  <th scope="col">Verified</th>
+                  <th scope="col">Risk</th>
+                  <th scope="col">Last seen</th>
+                  <th scope="col">State</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((c) => (
+                  <tr key={c.id}>
+                    <td>
+                      <a href={href(`/contacts/${encodeURIComponent(c.id)}`)}>{c.destination}</a>
+                    </td>
+                    <td>{c.channel}</td>
+                    <td>{integer(c.counts.sends)}</td>
+                    <td>{integer(c.counts.verified)}</td>
+                    <td>{c.risk ? <RiskBadge risk={c.risk} /> : '—'}</td>
+                    <td>{dateTime(c.lastSeen)}</td>
+                    <td>
+                      {c.blocked ? <Badge tone="bad">blocked</Badge> : <Badge tone="good">active</Badge>}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Card>
+      )}
+    </>
+  );
+}
+
+function RiskBadge(props: { risk: Risk }) {
+  return (
+    <Badge tone={statusTone(props.risk.level)}>
+      {props.risk.score} · {props.risk.level}
+    </Badge>
+  );
+}
+
+export function ContactPage(props: { id: string; scope: Scope }) {
+  const profile = useLoad(
+    () =>
+      get<{ data: ContactProfile }>(`/v1/admin/contacts/${encodeURIComponent(props.id)}`).then((r) => r.data),
+    [props.id],
+  );
+  const [reason, setReason] = useState('');
+  const action = useAction();
+  const c = profile.data;
+  if (profile.error) return <ErrorBox error={profile.error} />;
+  if (!c) return <Loading />;
+  // The contact keeps the assessment of its latest send; older data may only have it per request.
+  const risk = c.risk ?? c.history[0]?.risk ?? null;
+  const block = (event: Event) => {
+    event.preventDefault();
+    action
+      .run(() => post(`/v1/admin/contacts/${encodeURIComponent(c.id)}/block`, { reason: reason.trim() }))
+      .then((ok) => {
+        if (ok) setReason('');
+        profile.reload();
+      });
+  };
+  const unblock = () =>
+    action.run(() => post(`/v1/admin/contacts/${encodeURIComponent(c.id)}/unblock`)).then(profile.reload);
+  return (
+    <>
+      <p class="breadcrumb">
+        <a href={href('/contacts')}>← Contacts</a>
+      </p>
+      <PageHeader
+        title={c.destination}
+        description={`${c.channel} · ${c.mode} · first seen ${dateTime(c.firstSeen)} · last seen ${dateTime(c.lastSeen)}`}
+        actions={c.blocked ? <Badge tone="bad">blocked</Badge> : <Badge tone="good">active</Badge>}
+      />
+      <div class="kpis">
+        <div class="kpi">
+          <span class="kpi-name">Sends</span>
+          <span class="kpi-value">{integer(c.counts.sends)}</span>
+        </div>
+        <div class="kpi">
+          <span class="kpi-name">Verified</span>
+          <span class="kpi-value">{integer(c.counts.verified)}</span>
+        </div>
+        <div class="kpi">
+          <span class="kpi-name">Failed</span>
+          <span class="kpi-value">{integer(c.counts.failed)}</span>
+        </div>
+        <div class="kpi">
+          <span class="kpi-name">Wrong codes</span>
+          <span class="kpi-value">{integer(c.counts.wrongCodes)}</span>
+        </div>
+      </div>
+      <div class="grid-2">
+        <Card title="Risk">
+          {risk ? (
+            <>
+              <p class="risk-score" data-testid="risk-score">
+                <span class="kpi-value">{risk.score}</span> <RiskBadge risk={risk} />
+              </p>
+              {risk.signals.length === 0 ? (
+                <p class="muted">No risk signal fired on the latest send.</p>
+              ) : (
+                <ul class="signals">
+                  {risk.signals.map((s) => (
+                    <li key={s.name}>
+                      <strong>{s.name}</strong> <Badge>+{s.weight}</Badge>
+                      <span class="muted"> {s.detail}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </>
+          ) : (
+            <p class="muted">No risk assessment stored yet: it is computed on each send.</p>
+          )}
+        </Card>
+        <Card title={c.blocked ? 'Blocked' : 'Block this contact'}>
+          <ErrorBox error={action.error} />
+          {c.blocked ? (
+            <>
+              <p>
+                Sends to this destination are refused with <code>403 CONTACT_BLOCKED</code> since{' '}
+                {dateTime(c.blockedAt)}.
+              </p>
+              <p>
+                Reason: <span class="quote">{c.blockedReason}</span>
+              </p>
+              <button type="button" onClick={unblock} disabled={action.busy}>
+                Unblock
+              </button>
+            </>
+          ) : (
+            <form onSubmit={block} class="stack">
+              <Field label="Reason" hint="Kept with the block and shown here; up to 500 characters.">
+                <input
+                  name="reason"
+                  required
+                  maxLength={500}
+                  value={reason}
+                  onInput={(e) => setReason(e.currentTarget.value)}
+                />
+              </Field>
+              <button type="submit" class="danger" disabled={action.busy || !reason.trim()}>
+                Block
+              </button>
+            </form>
+          )}
+        </Card>
+      </div>
+      <Card title="History">
+        {c.history.length === 0 ? (
+          <Empty title="No verification requests kept">
+            Requests older than the retention period are deleted.
+          </Empty>
+        ) : (
+          <ol class="timeline" aria-label="History">
+            {c.history.map((h) => (
+              <li key={h.requestId} class="timeline-item">
+                <div class="timeline-head">
+                  <Badge tone={statusTone(h.status)}>{h.status}</Badge>
+                  <span>{h.channel}</span>
+                  <time dateTime={h.createdAt}>{dateTime(h.createdAt)}</time>
+                </div>
+                <dl class="facts">
+                  <dt>Purpose</dt>
+                  <dd data-testid="history-purpose">{h.purpose ?? '—'}</dd>
+                  <dt>Delivery</dt>
+                  <dd>
+                    {h.deliveryStatus ?? '—'}
+                    {h.provider ? ` via ${h.provider}` : ''}
+                  </dd>
+                  <dt>Verified</dt>
+                  <dd>{dateTime(h.verifiedAt)}</dd>
+                  <dt>Risk</dt>
+                  <dd>{h.risk ? <RiskBadge risk={h.risk} /> : '—'}</dd>
+                  <dt>Request</dt>
+                  <dd>
+                    <code>{h.requestId}</code>
+                  </dd>
+                </dl>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Card>
+    </>
+  );
+}

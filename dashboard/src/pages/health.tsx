@@ -1,0 +1,86 @@
+import { get } from '../api';
+import { Badge, Card, ErrorBox, Loading, PageHeader, statusTone } from '../components/ui';
+import { dateTime, duration } from '../format';
+import { useLoad } from '../hooks';
+import type { Health } from '../types';
+
+export function HealthPage() {
+  const health = useLoad(() => get<Health>('/health'), []);
+  const h = health.data;
+  return (
+    <>
+      <PageHeader
+        title="Health"
+        description="What GET /health answers: the database, the rate-limit store and each channel's providers."
+        actions={
+          <button type="button" onClick={health.reload}>
+            Refresh
+          </button>
+        }
+      />
+      <ErrorBox error={health.error} />
+      {!h ? (
+        <Loading />
+      ) : (
+        <>
+          <div class="kpis">
+            <div class="kpi">
+              <span class="kpi-name">Status</span>
+              <span class="kpi-value">
+                <Badge tone={statusTone(h.status)}>{h.status}</Badge>
+              </span>
+            </div>
+            <div class="kpi">
+              <span class="kpi-name">Version</span>
+              <span class="kpi-value">{h.version}</span>
+            </div>
+            <div class="kpi">
+              <span class="kpi-name">Uptime</span>
+              <span class="kpi-value">{duration(h.uptimeSeconds)}</span>
+            </div>
+          </div>
+          <div class="grid-2">
+            <Card title="Services">
+              <ul class="plain">
+                {Object.entries(h.services).map(([name, state]) => (
+                  <li key={name}>
+                    <Badge tone={statusTone(state)}>{state}</Badge> {name}
+                  </li>
+                ))}
+              </ul>
+            </Card>
+            <Card title="Channels">
+              <ul class="plain">
+                {Object.entries(h.channels).map(([name, channel]) => (
+                  <li key={name}>
+                    <Badge tone={channel.operational ? 'good' : 'bad'}>
+                      {channel.operational ? 'operational' : 'down'}
+                    </Badge>{' '}
+                    <strong>{name}</strong>{' '}
+                    <span class="muted">
+                      {channel.providers.map((p) => `${p.name} (${p.state})`).join(', ') || 'no provider'}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          </div>
+          <Card title="Tripped SMS-pumping breakers">
+            {(h.pumpingBreakers ?? []).length === 0 ? (
+              <p class="muted">None.</p>
+            ) : (
+              <ul class="plain">
+                {(h.pumpingBreakers ?? []).map((b) => (
+                  <li key={`${b.accountId}-${b.mode}-${b.country}`}>
+                    <Badge tone="bad">{b.country}</Badge> {b.accountId} ({b.mode}) since{' '}
+                    {dateTime(b.trippedAt)}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        </>
+      )}
+    </>
+  );
+}

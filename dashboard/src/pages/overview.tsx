@@ -1,0 +1,451 @@
+import type { ChartConfiguration } from 'chart.js';
+import { useMemo, useState } from 'preact/hooks';
+import { get, post, query } from '../api';
+import type { Scope } from '../app';
+import { ChartView, PALETTE } from '../components/chart';
+import { Badge, Card, Empty, ErrorBox, Field, PageHeader } from '../components/ui';
+import { dateTime, duration, integer, percent } from '../format';
+import { useAction, useLoad } from '../hooks';
+import type { Breaker, Bucket } from '../types';
+
+type Interval = 'hour' | 'day';
+type GroupBy = '' | 'channel' | 'country' | 'purpose' | 'provider';
+
+const DAY = 86_400_000;
+const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export interface Totals {
+  sent: number;
+  verified: number;
+  undelivered: number;
+  limited: number;
+  riskRefused: number;
+  blockedRefused: number;
+  wrongCodes: number;
+  limitedBy: Record<string, number>;
+  medianSecondsToVerify: number | null;
+}
+
+/** Sums the buckets; the median is the verified-weighted median of the bucket medians. */
+export function totals(buckets: Bucket[]): Totals {
+  const sum: Totals = {
+    sent: 0,
+    verified: 0,
+    undelivered: 0,
+    limited: 0,
+    riskRefused: 0,
+    blockedRefused: 0,
+    wrongCodes: 0,
+    limitedBy: {},
+    medianSecondsToVerify: null,
+  };
+  const medians: [number, number][] = [];
+  for (const b of buckets) {
+    sum.sent += b.sent;
+    sum.verified += b.verified;
+    sum.undelivered += b.undelivered;
+    sum.limited += b.limited;
+    sum.riskRefused += b.riskRefused;
+    sum.blockedRefused += b.blockedRefused;
+    sum.wrongCodes += b.wrongCodes;
+    for (const [name, count] of Object.entries(b.limitedBy))
+      sum.limitedBy[name] = (sum.limitedBy[name] ?? 0) + count;
+    if (b.medianSecondsToVerify !== null && b.verified > 0)
+      medians.push([b.medianSecondsToVerify, b.verified]);
+  }
+  medians.sort((a, b) => a[0] - b[0]);
+  let seen = 0;
+  for (const [value, weight] of medians) {
+    seen += weight;
+    if (seen * 2 >= sum.verified) {
+      sum.medianSecondsToVerify = value;
+      break;
+    }
+  }
+  return sum;
+}
+
+function label(start: string, interval: Interval): string {
+  const date = new Date(start);
+  return interval === 'hour'
+    ? date.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
+    : date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+}
+
+export function OverviewPage(props: { scope: Scope }) {
+  const { account, mode } = props.scope;
+  const [from, setFrom] = useState(isoDate(Date.now() - 6 * DAY));
+  const [to, setTo] = useState(isoDate(Date.now()));
+  const [interval, setInterval] = useState<Interval>('day');
+  const [groupBy, setGroupBy] = useState<GroupBy>('');
+
+  const range = useMemo(() => {
+    const start = new Date(`${from}T00:00:00`).getTime();
+    const end = new Date(`${to}T00:00:00`).getTime() + DAY;
+    return { from: new Date(start).toISOString(), to: new Date(end).toISOString() };
+  }, [from, to]);
+
+  const analytics = useLoad(
+    () =>
+      get<{ data: { buckets: Bucket[] } }>(
+        `/v1/admin/analytics${query({ accountId: account.id, mode, interval, groupBy, ...range })}`,
+      ).then((r) => r.data.buckets),
+    [account.id, mode, interval, groupBy, range],
+  );
+  const buckets = analytics.data ?? [];
+  const sum = useMemo(() => totals(buckets), [buckets]);
+
+  const preset = (days: number, step: Interval) => {
+    setFrom(isoDate(Date.now() - (days - 1) * DAY));
+    setTo(isoDate(Date.now()));
+    setInterval(step);
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Overview"
+        description={`${account.name} · ${mode === 'live' ? 'live' : 'test'} traffic`}
+        actions={
+          <button type="button" onClick={analytics.reload} disabled={analytics.loading}>
+            Refresh
+          </button>
+        }
+      />
+      <fieldset class="toolbar" aria-label="Range and grouping">
+        <fieldset class="segmented" aria-label="Quick range">
+          <button type="button" onClick={() => preset(1, 'hour')}>
+            24 h
+          </button>
+          <button type="button" onClick={() => preset(7, 'day')}>
+            7 days
+          </button>
+          <button type="button" onClick={() => preset(30, 'day')}>
+            30 days
+          </button>
+        </fieldset>
+        <Field label="From">
+          <input type="date" value={from} max={to} onChange={(e) => setFrom(e.currentTarget.value)} />
+        </Field>
+        <Field label="To">
+          <input type="date" value={to} min={from} onChange={(e) => setTo(e.currentTarget.value)} />
+        </Field>
+        <Field label="Interval">
+          <select value={interval} onChange={(e) => setInterval(e.currentTarget.value as Interval)}>
+            <option value="hour">By hour</option>
+            <option value="day">By day</option>
+          </select>
+        </Field>
+        <Field label="Group by">
+          <select value={groupBy} onChange={(e) => setGroupBy(e.currentTarget.value as GroupBy)}>
+            <option value="">Nothing</option>
+            <option value="channel">Channel</option>
+            <option value="country">Country</option>
+            <option value="purpose">Purpose</option>
+            <option value="provider">Provider</option>
+          </select>
+        </Field>
+      </fieldset>
+      <ErrorBox error={analytics.error} />
+      <div class="kpis" aria-live="polite">
+        <Kpi name="Sends" value={integer(sum.sent)} testId="kpi-sent" />
+        <Kpi name="Verified" value={integer(sum.verified)} testId="kpi-verified" />
+        <Kpi
+          name="Conversion"
+          value={sum.sent ? percent(sum.verified / sum.sent) : '—'}
+          testId="kpi-conversion"
+        />
+        <Kpi name="Median time to verify" value={duration(sum.medianSecondsToVerify)} testId="kpi-median" />
+        <Kpi name="Delivery failures" value={integer(sum.undelivered)} testId="kpi-undelivered" tone="bad" />
+        <Kpi name="Rate-limit refusals" value={integer(sum.limited)} testId="kpi-limited" tone="warn" />
+        <Kpi
+          name="Risk & block refusals"
+          value={integer(sum.riskRefused + sum.blockedRefused)}
+          testId="kpi-risk"
+          tone="warn"
+        />
+        <Kpi name="Wrong codes" value={integer(sum.wrongCodes)} testId="kpi-wrong" />
+      </div>
+      {!analytics.loading && sum.sent === 0 && sum.limited === 0 && sum.riskRefused === 0 ? (
+        <Card>
+          <Empty title="No sends in this range yet">
+            Send a code with an API key of this account (<code>POST /v1/contact/send-code</code>, see the
+            README's quick start), or create a key on the API keys page. Test keys count under “Test”.
+          </Empty>
+        </Card>
+      ) : (
+        <Charts buckets={buckets} interval={interval} groupBy={groupBy} range={range} />
+      )}
+      {groupBy && buckets.length > 0 && <GroupTable buckets={buckets} />}
+      <Breakers scope={props.scope} />
+    </>
+  );
+}
+
+function Kpi(props: { name: string; value: string; testId: string; tone?: 'bad' | 'warn' }) {
+  return (
+    <div class={`kpi ${props.tone ?? ''}`} data-testid={props.testId}>
+      <span class="kpi-name">{props.name}</span>
+      <span class="kpi-value">{props.value}</span>
+    </div>
+  );
+}
+
+/**
+ * Every bucket start of the range (the API leaves out empty ones), so the x axis spans the whole
+ * range and a quiet day shows as zero. Buckets start on UTC hours and days.
+ */
+export function bucketStarts(
+  range: { from: string; to: string },
+  interval: Interval,
+  buckets: Bucket[],
+): string[] {
+  const step = interval === 'hour' ? 3_600_000 : DAY;
+  const end = new Date(range.to).getTime();
+  const starts = new Set(buckets.map((b) => b.start));
+  let at = Math.floor(new Date(range.from).getTime() / step) * step;
+  for (let i = 0; at < end && i < 2000; i++, at += step) starts.add(new Date(at).toISOString());
+  return [...starts].sort();
+}
+
+function Charts(props: {
+  buckets: Bucket[];
+  interval: Interval;
+  groupBy: GroupBy;
+  range: { from: string; to: string };
+}) {
+  const { buckets, interval, groupBy, range } = props;
+  const configs = useMemo(() => {
+    const starts = bucketStarts(range, interval, buckets);
+    const labels = starts.map((s) => label(s, interval));
+    const groups = [...new Set(buckets.map((b) => b.group ?? 'all'))];
+    const at = (group: string, start: string) =>
+      buckets.find((b) => (b.group ?? 'all') === group && b.start === start);
+    const byStart = starts.map((start) => totals(buckets.filter((b) => b.start === start)));
+
+    const volume: ChartConfiguration = groupBy
+      ? {
+          type: 'bar',
+          data: {
+            labels,
+            datasets: groups.map((group, i) => ({
+              label: group,
+              data: starts.map((s) => at(group, s)?.sent ?? 0),
+              backgroundColor: PALETTE[i % PALETTE.length],
+            })),
+          },
+          options: {
+            scales: {
+              x: { stacked: true },
+              y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } },
+            },
+          },
+        }
+      : {
+          type: 'bar',
+          data: {
+            labels,
+            datasets: [
+              { label: 'Sends', data: byStart.map((t) => t.sent), backgroundColor: PALETTE[0] },
+              { label: 'Verified', data: byStart.map((t) => t.verified), backgroundColor: PALETTE[1] },
+              { label: 'Undelivered', data: byStart.map((t) => t.undelivered), backgroundColor: '#dc2626' },
+            ],
+          },
+          options: { scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
+        };
+    const conversionSeries = groupBy
+      ? groups.map((group, i) => ({
+          label: group,
+          data: starts.map((s) => {
+            const b = at(group, s);
+            return b?.sent ? Math.round(b.conversionRate * 1000) / 10 : null;
+          }),
+          borderColor: PALETTE[i % PALETTE.length],
+          backgroundColor: PALETTE[i % PALETTE.length],
+          spanGaps: true,
+        }))
+      : [
+          {
+            label: 'Conversion %',
+            data: byStart.map((t) => (t.sent ? Math.round((t.verified / t.sent) * 1000) / 10 : null)),
+            borderColor: PALETTE[1],
+            backgroundColor: 'rgba(13, 148, 136, 0.12)',
+            fill: true,
+            spanGaps: true,
+          },
+        ];
+    const conversion: ChartConfiguration = {
+      type: 'line',
+      data: { labels, datasets: conversionSeries },
+      options: { scales: { y: { min: 0, max: 100, ticks: { callback: (v) => `${v} %` } } } },
+    };
+    const refusals: ChartConfiguration = {
+      type: 'bar',
+      data: {
+        labels,
+        datasets: [
+          { label: 'Rate-limited', data: byStart.map((t) => t.limited), backgroundColor: PALETTE[2] },
+          { label: 'Risk refused', data: byStart.map((t) => t.riskRefused), backgroundColor: PALETTE[3] },
+          {
+            label: 'Blocked contact',
+            data: byStart.map((t) => t.blockedRefused),
+            backgroundColor: '#64748b',
+          },
+        ],
+      },
+      options: {
+        scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } },
+      },
+    };
+    const timing: ChartConfiguration = {
+      type: 'line',
+      data: {
+        labels,
+        datasets: [
+          {
+            label: 'Median seconds to verify',
+            data: byStart.map((t) => t.medianSecondsToVerify),
+            borderColor: PALETTE[0],
+            backgroundColor: PALETTE[0],
+            spanGaps: true,
+          },
+        ],
+      },
+      options: { scales: { y: { beginAtZero: true } } },
+    };
+    return { volume, conversion, refusals, timing };
+  }, [buckets, interval, groupBy, range]);
+
+  return (
+    <div class="grid-2">
+      <Card title={groupBy ? `Sends by ${groupBy}` : 'Sends and verifications'}>
+        <ChartView config={configs.volume} label="Sends over time" />
+      </Card>
+      <Card title="Conversion">
+        <ChartView config={configs.conversion} label="Conversion rate over time" />
+      </Card>
+      <Card title="Refusals">
+        <ChartView config={configs.refusals} label="Refused sends over time" />
+      </Card>
+      <Card title="Time to verify">
+        <ChartView config={configs.timing} label="Median time to verify over time" />
+      </Card>
+    </div>
+  );
+}
+
+function GroupTable(props: { buckets: Bucket[] }) {
+  const rows = useMemo(() => {
+    const groups = new Map<string, Bucket[]>();
+    for (const b of props.buckets) {
+      const key = b.group ?? '(none)';
+      groups.set(key, [...(groups.get(key) ?? []), b]);
+    }
+    return [...groups.entries()]
+      .map(([group, list]) => ({ group, ...totals(list) }))
+      .sort((a, b) => b.sent - a.sent);
+  }, [props.buckets]);
+  return (
+    <Card title="By group">
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Group</th>
+              <th scope="col">Sends</th>
+              <th scope="col">Verified</th>
+              <th scope="col">Conversion</th>
+              <th scope="col">Undelivered</th>
+              <th scope="col">Rate-limited</th>
+              <th scope="col">Risk refused</th>
+              <th scope="col">Median to verify</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.group}>
+                <td>{r.group}</td>
+                <td>{integer(r.sent)}</td>
+                <td>{integer(r.verified)}</td>
+                <td>{r.sent ? percent(r.verified / r.sent) : '—'}</td>
+                <td>{integer(r.undelivered)}</td>
+                <td>{integer(r.limited)}</td>
+                <td>{integer(r.riskRefused)}</td>
+                <td>{duration(r.medianSecondsToVerify)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  );
+}
+
+function Breakers(props: { scope: Scope }) {
+  const { account, mode } = props.scope;
+  const breakers = useLoad(
+    () =>
+      get<{ data: Breaker[] }>(`/v1/admin/breakers${query({ accountId: account.id })}`).then((r) => r.data),
+    [account.id],
+  );
+  const action = useAction();
+  const list = (breakers.data ?? []).filter((b) => b.mode === mode);
+  const reset = (b: Breaker) =>
+    action
+      .run(() =>
+        post(`/v1/admin/breakers/${encodeURIComponent(b.country)}/reset`, {
+          accountId: b.accountId,
+          mode: b.mode,
+        }),
+      )
+      .then(breakers.reload);
+  return (
+    <Card title="SMS-pumping breakers">
+      <ErrorBox error={breakers.error ?? action.error} />
+      {list.length === 0 ? (
+        <Empty title="No breaker has tripped">
+          When sends to a country pile up without verifications, its breaker trips and SMS/WhatsApp sends
+          there are refused until you reset it here. Tune it under Limits & settings.
+        </Empty>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Country</th>
+                <th scope="col">State</th>
+                <th scope="col">Tripped</th>
+                <th scope="col">Last reset</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((b) => (
+                <tr key={b.country}>
+                  <td>{b.country}</td>
+                  <td>{b.tripped ? <Badge tone="bad">tripped</Badge> : <Badge tone="good">closed</Badge>}</td>
+                  <td>{dateTime(b.trippedAt)}</td>
+                  <td>{dateTime(b.resetAt)}</td>
+                  <td class="actions">
+                    {b.tripped && (
+                      <button
+                        type="button"
+                        disabled={action.busy}
+                        aria-label={`Reset the breaker of ${b.country}`}
+                        onClick={() => reset(b)}
+                      >
+                        Reset
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}

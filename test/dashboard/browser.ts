@@ -1,0 +1,104 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/** Debian's chromium (apt); playwright-core drives it and downloads nothing. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** true when the browser is there; throws under CI=true when it is not, else logs one line. */
+export function chromiumAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.CI === 'true')
+    throw new Error(`chromium is required under CI=true but ${CHROMIUM} is missing`);
+  console.log(
+    `skipping dashboard browser tests: no chromium at ${CHROMIUM} (apt install chromium, or set CI=true to require it)`,
+  );
+  return false;
+}
+
+/** What the page reported that a clean run must not have. */
+export interface Watch {
+  cspViolations: string[];
+  pageErrors: string[];
+  consoleErrors: string[];
+  dialogs: string[];
+  /** Set while an action is expected to ask window.confirm (revoke, rotate, delete). */
+  acceptConfirm: boolean;
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  watch: Watch;
+  close(): Promise<void>;
+}
+
+export async function launch(origin: string): Promise<Browser> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'cv-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1280, height: 900 },
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  const page = context.pages()[0] ?? (await context.newPage());
+  // Well inside the test's own timeout, so a failure names the step that did not happen.
+  page.setDefaultTimeout(10_000);
+  const watch: Watch = {
+    cspViolations: [],
+    pageErrors: [],
+    consoleErrors: [],
+    dialogs: [],
+    acceptConfirm: false,
+  };
+  page.on('console', (message) => {
+    const text = message.text();
+    if (/Content[- ]Security[- ]Policy/i.test(text)) watch.cspViolations.push(`${text} (${page.url()})`);
+    // A refused request (the 401 of a signed-out page, a 403 the test provokes) is logged by the
+    // browser as "Failed to load resource"; the tests assert those answers themselves.
+    else if (message.type() === 'error' && !text.startsWith('Failed to load resource'))
+      watch.consoleErrors.push(text);
+  });
+  page.on('pageerror', (error) => watch.pageErrors.push(error.message));
+  page.on('dialog', (dialog) => {
+    if (dialog.type() === 'confirm' && watch.acceptConfirm) return void dialog.accept();
+    watch.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    return void dialog.dismiss();
+  });
+  // The CSP's own report, for what the console might word differently.
+  // (A string: this file is compiled without the DOM library.)
+  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => {
+    console.error('Content-Security-Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI +
+      ' at ' + event.sourceFile + ':' + event.lineNumber + ':' + event.columnNumber + ' ' + event.sample + ' in ' + location.href);
+  });`);
+  return {
+    context,
+    page,
+    watch,
+    close: async () => {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const SCREENSHOTS = join(process.cwd(), 'test-output/dashboard');
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  // Charts and fonts settle after the data arrives.
+  await page.waitForLoadState('networkidle');
+  // From the top, nothing focused: sticky bars and focus rings in their resting place.
+  await page.evaluate('document.activeElement?.blur(); window.scrollTo(0, 0)');
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
