@@ -6,6 +6,9 @@ import { Badge, Card, ErrorBox, Field, Notice, PageHeader } from '../components/
 import { useAction, useDebounced } from '../hooks';
 import type { Branding, LocaleTemplates, Preview } from '../types';
 
+/** The service's own accent colour (DEFAULT_BRANDING in src/domain/settings.ts) when an account sets none. */
+const DEFAULT_ACCENT = '#2563eb';
+
 const LOCALES = [
   ['en', 'English'],
   ['es', 'Spanish'],
@@ -132,18 +135,18 @@ export function BrandingPage(props: { scope: Scope }) {
                   onInput={(e) => setField('productName', e.currentTarget.value)}
                 />
               </Field>
-              <Field label="Accent colour" hint="#rrggbb">
+              <Field label="Accent colour" hint={`#rrggbb; empty: the default ${DEFAULT_ACCENT}.`}>
                 <span class="color-row">
                   <input
                     type="color"
                     aria-label="Accent colour picker"
-                    value={/^#[0-9a-f]{6}$/i.test(draft.fields.color) ? draft.fields.color : '#4f46e5'}
+                    value={/^#[0-9a-f]{6}$/i.test(draft.fields.color) ? draft.fields.color : DEFAULT_ACCENT}
                     onInput={(e) => setField('color', e.currentTarget.value)}
                   />
                   <input
                     name="color"
                     aria-label="Accent colour"
-                    placeholder="#4f46e5"
+                    placeholder={DEFAULT_ACCENT}
                     value={draft.fields.color}
                     onInput={(e) => setField('color', e.currentTarget.value)}
                   />
