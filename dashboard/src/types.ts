@@ -1,4 +1,26 @@
-// Shapes of the admin API's answers (see /openapi.json), as far as the dashboard reads them.
+// Shapes of the admin API's answers, as far as the dashboard reads them. Where /openapi.json
+// describes an answer, its type is taken from the generated client types (npm run clients:openapi),
+// so the dashboard cannot drift from the service; the rest are written here.
+import type { paths } from '../../clients/typescript/src/schema';
+
+type Method = 'get' | 'post' | 'patch';
+/** The JSON body of a documented answer. */
+type Answer<P extends keyof paths, M extends Method> = paths[P][M] extends {
+  responses: { 200: { content: { 'application/json': infer B } } };
+}
+  ? B
+  : never;
+/** Its `data`. */
+type Data<P extends keyof paths, M extends Method> = Answer<P, M> extends { data: infer D } ? D : never;
+type Item<T> = T extends readonly (infer I)[] ? I : never;
+
+export type Bucket = Item<Data<'/v1/admin/analytics', 'get'>['buckets']>;
+export type OutboxMessage = Item<Data<'/v1/admin/outbox', 'get'>>;
+/** An endpoint; `secret` only in the answer that created it. */
+export type Webhook = Item<Data<'/v1/admin/webhooks', 'get'>> & { secret?: string };
+export type Delivery = Item<Data<'/v1/admin/webhooks/{id}/deliveries', 'get'>>;
+export type Health = Answer<'/health', 'get'>;
+export type Preview = Data<'/v1/admin/accounts/{id}/branding/preview', 'post'>;
 
 export type Channel = 'EMAIL' | 'SMS' | 'WHATSAPP';
 export const CHANNELS: Channel[] = ['EMAIL', 'SMS', 'WHATSAPP'];
@@ -58,26 +80,6 @@ export interface ApiKey {
   key?: string;
 }
 
-export interface Bucket {
-  start: string;
-  group: string | null;
-  sent: number;
-  delivered: number;
-  undelivered: number;
-  verified: number;
-  failed: number;
-  expired: number;
-  canceled: number;
-  conversionRate: number;
-  wrongCodes: number;
-  limited: number;
-  limitedBy: Record<string, number>;
-  riskRefused: number;
-  blockedRefused: number;
-  medianSecondsToVerify: number | null;
-  p90SecondsToVerify: number | null;
-}
-
 export interface Breaker {
   accountId: string;
   mode: Mode;
@@ -133,18 +135,6 @@ export interface ContactProfile extends Contact {
   history: HistoryEntry[];
 }
 
-export interface OutboxMessage {
-  id: string;
-  accountId: string;
-  requestId: string;
-  channel: Channel;
-  to: string;
-  subject?: string;
-  text: string;
-  html?: string;
-  createdAt: string;
-}
-
 export const WEBHOOK_EVENTS = [
   'verification.created',
   'verification.delivered',
@@ -156,45 +146,3 @@ export const WEBHOOK_EVENTS = [
   'contact.blocked',
   'contact.unblocked',
 ] as const;
-
-export interface Webhook {
-  id: string;
-  accountId: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  disabledReason: string | null;
-  failingSince: string | null;
-  createdAt: string;
-  secret?: string;
-}
-
-export interface Delivery {
-  id: string;
-  endpointId: string;
-  eventId: string;
-  eventType: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
-  responseStatus: number | null;
-  lastError: string | null;
-  nextAttemptAt: string | null;
-  lastAttemptAt: string | null;
-  createdAt: string;
-}
-
-export interface Health {
-  status: 'ok' | 'degraded' | 'down';
-  version: string;
-  uptimeSeconds: number;
-  services: Record<string, string>;
-  channels: Record<string, { operational: boolean; providers: { name: string; state: string }[] }>;
-  pumpingBreakers?: { accountId: string; mode: Mode; country: string; trippedAt: string }[];
-}
-
-export interface Preview {
-  locale: string;
-  EMAIL: { subject: string; text: string; html: string };
-  SMS: { text: string; segments: number; encoding: string; characters: number };
-  WHATSAPP: { text: string };
-}
