@@ -59,6 +59,7 @@ import {
   rowToVerification,
 } from '../rows.js';
 import { PostgresWebhookStore } from '../webhooks/postgres.js';
+import { PostgresFold } from './fold.js';
 import { PostgresJournal } from './journal.js';
 import { applyMigrations } from './migrate.js';
 import { isRetryable, toStoreError } from './pg-errors.js';
@@ -131,6 +132,7 @@ export class PostgresStore implements Store {
   /** The consumes of right codes of the current event-loop turn, settled together (see consume). */
   private readonly consumes = new TurnBatch<ConsumeCall>((batch) => this.consumeBatch(batch));
   private readonly journal = new PostgresJournal((text, params) => this.query(text, params));
+  private readonly fold: PostgresFold;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = new pg.Pool({
@@ -147,6 +149,7 @@ export class PostgresStore implements Store {
     this.pool.on('error', (err) => options.onIdleError?.(err));
     this.idempotency = new PostgresIdempotencyStore(this.pool);
     this.webhooks = new PostgresWebhookStore(this.pool);
+    this.fold = new PostgresFold(this.pool);
   }
 
   /** One statement through the pool, retried when PostgreSQL rolled it back for a deadlock. */
@@ -530,6 +533,8 @@ export class PostgresStore implements Store {
   }
 
   async analytics(query: AnalyticsQuery) {
+    // Counts agree with the requests at every read: rows not folded yet are folded first.
+    await this.fold.all();
     const sql = analyticsSql('postgres', query);
     const [buckets, ttv, refusals] = await Promise.all(
       [sql.buckets, sql.ttv, sql.refusals].map((text) => this.query(text, sql.params)),

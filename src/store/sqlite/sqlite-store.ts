@@ -67,6 +67,7 @@ import {
 import { SqliteWebhookStore } from '../webhooks/sqlite.js';
 import { Checkpointer } from './checkpointer.js';
 import { SqliteCounterPersistence } from './counter-persistence.js';
+import { SqliteFold } from './fold.js';
 import { GroupCommit } from './group-commit.js';
 import { SqliteJournal } from './journal.js';
 
@@ -75,6 +76,7 @@ export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   readonly idempotency: SqliteIdempotencyStore;
   readonly webhooks: SqliteWebhookStore;
+  private readonly fold: SqliteFold;
   private readonly db: Database;
   private readonly tx: GroupCommit;
   private readonly stmts: ReturnType<typeof prepare>;
@@ -118,7 +120,8 @@ export class SqliteStore implements Store {
     const checkpointer = this.checkpointer;
     this.tx = new GroupCommit(this.db, checkpointer ? () => checkpointer.restartPending() : undefined);
     this.idempotency = new SqliteIdempotencyStore(this.db, this.tx);
-    this.webhooks = new SqliteWebhookStore(this.db, this.tx);
+    this.fold = new SqliteFold(this.db);
+    this.webhooks = new SqliteWebhookStore(this.db, this.tx, this.fold);
   }
 
   /** The rate-limit counters' table in this file, for the embedded default's durable limits. */
@@ -407,7 +410,11 @@ export class SqliteStore implements Store {
     );
   }
 
-  analytics(query: AnalyticsQuery) {
+  async analytics(query: AnalyticsQuery) {
+    // Counts agree with the requests at every read: the rows the fold has not reached yet are
+    // folded first (asking costs two index lookups when none wait).
+    const fold = this.fold;
+    if (await this.tx.read(() => fold.pending())) await this.tx.write(() => fold.all());
     const sql = analyticsSql('sqlite', query);
     const all = (text: string) => this.db.prepare(text).all(...sql.params) as Array<Record<string, unknown>>;
     return this.tx.read(() => rowsToAnalytics(all(sql.buckets), all(sql.ttv), all(sql.refusals)));
@@ -659,7 +666,9 @@ function prepare(db: Database) {
     // Oldest first along the primary key (ids are UUIDv7): no index of its own on created_at.
     // Oldest first along seq, which follows time: the scan stops at the first row to keep.
     sweepEvents: s(
-      'DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE created_at < ? ORDER BY seq LIMIT ?)',
+      // Never a row the analytics fold has not counted yet.
+      `DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE created_at < ?
+         AND seq <= (SELECT last_seq FROM analytics_fold) ORDER BY seq LIMIT ?)`,
     ),
     sweepDelete: s(
       `DELETE FROM verifications

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { timeOrderedUuid } from '../../domain/ids.js';
+import type { SqliteFold } from '../sqlite/fold.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import type {
   AttemptRecord,
@@ -25,6 +26,7 @@ export class SqliteWebhookStore implements WebhookStore {
   constructor(
     private readonly db: Database,
     private readonly tx: GroupCommit,
+    private readonly fold: SqliteFold,
   ) {
     this.s = statements(db);
   }
@@ -95,8 +97,10 @@ export class SqliteWebhookStore implements WebhookStore {
     const journal = this.prepareJournal();
     if (!journal) return Promise.resolve(0);
     return this.tx.write(() => {
+      // The analytics fold goes with the fan-out, which every instance runs (endpoints or not).
+      const folded = this.fold.run(batchSize);
       const events = (journal.take.all(batchSize) as Row[]).map(rowToJournalEvent);
-      if (events.length === 0) return 0;
+      if (events.length === 0) return Math.min(folded, batchSize);
       const endpoints = (this.s.enabledEndpoints.all() as Row[]).map(rowToEndpoint);
       for (const event of events) {
         const targets = deliveriesFor(event, endpoints);
@@ -116,7 +120,7 @@ export class SqliteWebhookStore implements WebhookStore {
         }
         journal.publish.run(event.seq);
       }
-      return events.length;
+      return Math.max(events.length, Math.min(folded, batchSize));
     });
   }
 
