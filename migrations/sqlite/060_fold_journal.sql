@@ -13,6 +13,18 @@ CREATE TABLE analytics_fold (
 );
 INSERT INTO analytics_fold (id, last_seq) VALUES (1, coalesce((SELECT max(seq) FROM events), 0));
 
+-- The webhook fan-out's cursor, for the same reason: it publishes the rows past it and moves it,
+-- instead of rewriting each row (published = 1) and keeping a partial index of the unpublished
+-- ones, which every journal row paid for on the hot path. The fan-out took rows in seq order and
+-- published all it took, so the published rows are the ones before the first unpublished one.
+CREATE TABLE webhook_fanout (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  last_seq INTEGER NOT NULL
+);
+INSERT INTO webhook_fanout (id, last_seq) VALUES (1, coalesce(
+  (SELECT min(seq) - 1 FROM events WHERE published = 0), (SELECT max(seq) FROM events), 0));
+DROP INDEX events_unpublished;
+
 -- Set by the fold on a request whose send it counted before a provider took the message (under
 -- provider ''): when the provider comes, trigger journal_provider moves that send to its bucket.
 -- The old triggers counted every send without a provider under '', so those are marked here.
