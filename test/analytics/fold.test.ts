@@ -1,7 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalyticsQuery } from '../../src/store/insights.js';
 import type { Store } from '../../src/store/interface.js';
+import { loadMigrations } from '../../src/store/migrations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { DAY, T0, verification } from '../store/fixtures.js';
@@ -79,6 +84,87 @@ function readsSeeWrites(name: string, open: () => Promise<Store>) {
 
 readsSeeWrites('SQLite', async () => new SqliteStore(':memory:'));
 
+/**
+ * A database journaled by the triggers of 020 (which folded every change as it was made) and then
+ * upgraded: its counts stay, none is folded again, and a send counted under no provider still
+ * moves to its provider's bucket.
+ */
+async function upgradeKeepsCounts(
+  dialect: 'sqlite' | 'postgres',
+  exec: (sql: string, params?: unknown[]) => Promise<void>,
+  open: () => Promise<Store>,
+) {
+  await exec(
+    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+  );
+  for (const m of loadMigrations(dialect).filter((m) => m.version < 60)) {
+    await exec(m.sql);
+    await exec('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)', [
+      m.version,
+      m.name,
+    ]);
+  }
+  const [a, b] = [verification({ deliveryStatus: 'queued' }), verification({ deliveryStatus: 'queued' })];
+  for (const v of [a, b]) {
+    await exec(
+      `INSERT INTO verifications (id, account_id, group_id, channel, destination, code_hash, max_attempts,
+         created_at, expires_at, delivery_status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        v.id,
+        v.accountId,
+        v.groupId,
+        v.channel,
+        v.destination,
+        v.codeHash,
+        5,
+        v.createdAt,
+        v.expiresAt,
+        'queued',
+      ],
+    );
+  }
+  await exec("UPDATE verifications SET status = 'verified', verified_at = created_at + 3000 WHERE id = ?", [
+    a.id,
+  ]);
+  const store = await open();
+  try {
+    expect(await totals(store, 'provider')).toEqual({ '': { sent: 2, verified: 1, wrongCodes: 0 } });
+    await store.recordDelivery(b.id, { deliveryStatus: 'sent', provider: 'ses', providerMessageId: 'm3' });
+    const rows = await store.analytics(query('provider'));
+    expect(rows.buckets.map((r) => [r.group, r.sent, r.verified])).toEqual([
+      ['', 1, 1],
+      ['ses', 1, 0],
+    ]);
+    expect(rows.ttv.reduce((n, r) => n + r.count, 0)).toBe(1);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('Analytics fold: upgrade from the folding triggers', () => {
+  it('keeps the counts of a SQLite database journaled before it, folding none twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cv-fold-'));
+    const path = join(dir, 'old.db');
+    const raw = new BetterSqlite3(path);
+    try {
+      await upgradeKeepsCounts(
+        'sqlite',
+        async (sql, params) => {
+          if (params) raw.prepare(sql).run(...params);
+          else raw.exec(sql);
+        },
+        async () => {
+          raw.close();
+          return new SqliteStore(path);
+        },
+      );
+    } finally {
+      if (raw.open) raw.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.runIf(hasPostgres)('on PostgreSQL', () => {
   let db: TestDatabase;
   beforeAll(async () => {
@@ -92,6 +178,29 @@ describe.runIf(hasPostgres)('on PostgreSQL', () => {
   readsSeeWrites('PostgreSQL', async () => {
     await truncateAll(db.url);
     return new PostgresStore(db.url);
+  });
+
+  it('keeps the counts of a database journaled before the upgrade, folding none twice', async () => {
+    const old = await createTestDatabase();
+    const client = new pg.Client({ connectionString: old.url });
+    await client.connect();
+    try {
+      await upgradeKeepsCounts(
+        'postgres',
+        async (sql, params) => {
+          let n = 0;
+          await client.query(params ? sql.replace(/\?/g, () => `$${++n}`) : sql, params);
+        },
+        async () => {
+          const store = new PostgresStore(old.url);
+          await store.migrate();
+          return store;
+        },
+      );
+    } finally {
+      await client.end();
+      await old.drop();
+    }
   });
 
   it('two stores folding while both send and verify count each event exactly once', async () => {
