@@ -8,16 +8,17 @@
 -- Whether the fold counted the row. seq values are taken before commit, so a cursor on seq could
 -- skip a row: each row carries its flag, set by the fan-out in the same rewrite that publishes it.
 -- Rows journaled before this migration were folded by the old triggers (the default true, applied
--- without rewriting the table); new rows start unfolded.
+-- without rewriting the table); new rows start unfolded. No index of its own (one more B-tree per
+-- journal row): an unfolded row is always unpublished, so events_unpublished finds them.
 ALTER TABLE events ADD COLUMN folded BOOLEAN NOT NULL DEFAULT true;
 ALTER TABLE events ALTER COLUMN folded SET DEFAULT false;
-CREATE INDEX events_unfolded ON events (seq) WHERE NOT folded;
 
 -- Set by the fold on a request whose send it counted before a provider took the message (under
 -- provider ''): when the provider comes, trigger journal_provider moves that send to its bucket.
--- The old triggers counted every send without a provider under '', so those are marked here.
+-- The old triggers counted every send without a provider under '', so those are marked here
+-- (but those the outbox kept, which no provider will take).
 ALTER TABLE verifications ADD COLUMN sent_unplaced BOOLEAN NOT NULL DEFAULT false;
-UPDATE verifications SET sent_unplaced = true WHERE provider IS NULL;
+UPDATE verifications SET sent_unplaced = true WHERE provider IS NULL AND delivery_status <> 'outbox';
 
 -- The SMS-pumping breaker and the risk signal country_conversion read the last two hours of sends
 -- to a country at send time, and must see the send just made: a narrow counter kept in the same

@@ -27,9 +27,10 @@ DROP INDEX events_unpublished;
 
 -- Set by the fold on a request whose send it counted before a provider took the message (under
 -- provider ''): when the provider comes, trigger journal_provider moves that send to its bucket.
--- The old triggers counted every send without a provider under '', so those are marked here.
+-- The old triggers counted every send without a provider under '', so those are marked here
+-- (but those the outbox kept, which no provider will take).
 ALTER TABLE verifications ADD COLUMN sent_unplaced INTEGER NOT NULL DEFAULT 0;
-UPDATE verifications SET sent_unplaced = 1 WHERE provider IS NULL;
+UPDATE verifications SET sent_unplaced = 1 WHERE provider IS NULL AND delivery_status <> 'outbox';
 
 -- The SMS-pumping breaker and the risk signal country_conversion read the last two hours of sends
 -- to a country at send time, and must see the send just made: a narrow counter kept in the same

@@ -42,7 +42,9 @@ export function foldSql(dialect: 'sqlite' | 'postgres', batch: string) {
      ON CONFLICT (account_id, test, ${time}, channel, country, purpose, provider, bin) DO UPDATE SET
        count = t.count + excluded.count`;
   return {
-    markUnplaced: `UPDATE verifications SET sent_unplaced = ${yes} WHERE provider IS NULL AND id IN (
+    // A message the outbox kept never gets a provider: nothing to move later, so no row to mark.
+    markUnplaced: `UPDATE verifications SET sent_unplaced = ${yes}
+      WHERE provider IS NULL AND delivery_status <> 'outbox' AND id IN (
         SELECT e.request_id FROM events e WHERE ${batch} AND e.type = 'verification.created')`,
     upserts: [
       sums('analytics_hourly', 'hour', 3_600_000),

@@ -7,7 +7,8 @@ const SQL = {
   ...foldSql('postgres', 'e.seq = ANY($1::bigint[]) AND NOT e.folded'),
   // For a read: waits for rows another fold holds (then skips them, folded), so that every row
   // committed before the read is counted when it answers.
-  take: 'SELECT seq FROM events WHERE NOT folded ORDER BY seq LIMIT $1 FOR UPDATE',
+  // An unfolded row is unpublished (the fan-out sets both): the partial index of those serves.
+  take: 'SELECT seq FROM events WHERE published = false AND NOT folded ORDER BY seq LIMIT $1 FOR UPDATE',
   mark: 'UPDATE events SET folded = true WHERE seq = ANY($1::bigint[])',
 };
 
