@@ -57,6 +57,19 @@ function readsSeeWrites(name: string, open: () => Promise<Store>) {
       expect(await totals(store)).toEqual({ '': { sent: 1, verified: 1, wrongCodes: 1 } });
     });
 
+    it("the breaker's country window counts a phone send at once, and the sweep drops it once out of the window", async () => {
+      const sms = verification({ channel: 'SMS', destination: '+447400123456', country: 'GB' });
+      await store.createVerifications([sms]);
+      expect(await store.countryWindow('acc_1', false, 'GB', T0)).toEqual({ sent: 1, verified: 0 });
+      await store.attempt('acc_1', sms.id, T0 + 1000, pickFirst);
+      expect(await store.countryWindow('acc_1', false, 'GB', T0 + 3_600_000)).toEqual({
+        sent: 1,
+        verified: 1,
+      });
+      await store.sweep(T0 + 3 * 3_600_000, 365 * DAY, 100);
+      expect(await store.countryWindow('acc_1', false, 'GB', T0)).toEqual({ sent: 0, verified: 0 });
+    });
+
     it('a send counts under the provider that took it, folded before or after the provider came', async () => {
       const early = verification({ deliveryStatus: 'queued' });
       await store.createVerifications([early]);

@@ -653,6 +653,8 @@ export class PostgresStore implements Store {
     const deleted = (await this.query(SQL.sweepDelete, [cutoff, batchSize])).rowCount ?? 0;
     // Raw events go with the retention too; the analytics buckets folded from them stay.
     await this.query(SQL.sweepEvents, [cutoff, batchSize]);
+    // The breaker's window is the current and the previous hour: older counts are never read.
+    await this.query(SQL.sweepCountryWindow, [now - (now % 3_600_000) - 2 * 3_600_000]);
     return { expired, deleted };
   }
 }

@@ -561,6 +561,8 @@ export class SqliteStore implements Store {
       const deleted = this.stmts.sweepDelete.run(timeOrderedUuidFloor(cutoff), cutoff, batchSize).changes;
       // Raw events go with the retention too; the analytics buckets folded from them stay.
       this.stmts.sweepEvents.run(cutoff, batchSize);
+      // The breaker's window is the current and the previous hour: older counts are never read.
+      this.stmts.sweepCountryWindow.run(now - (now % 3_600_000) - 2 * 3_600_000);
       return { expired, deleted };
     });
   }
@@ -665,6 +667,7 @@ function prepare(db: Database) {
     ),
     // Oldest first along the primary key (ids are UUIDv7): no index of its own on created_at.
     // Oldest first along seq, which follows time: the scan stops at the first row to keep.
+    sweepCountryWindow: s('DELETE FROM country_window WHERE hour < ?'),
     sweepEvents: s(
       // Never a row the analytics fold has not counted yet.
       `DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE created_at < ?
