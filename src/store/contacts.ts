@@ -113,9 +113,11 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
       `SELECT count(*) AS n FROM contacts WHERE account_id = ? AND destination >= ? AND destination < ?
          AND destination <> ? AND first_seen > ? AND ${bool('test')}`,
     ),
+    // Phone sends to a country by the hour, kept in the statement of each change (migration 060),
+    // so a send sees the one just before it.
     countryHour: fix(
-      `SELECT coalesce(sum(sent), 0) AS sent, coalesce(sum(verified), 0) AS verified FROM analytics_hourly
-       WHERE account_id = ? AND ${bool('test')} AND hour >= ? AND country = ? AND channel IN ('SMS', 'WHATSAPP')`,
+      `SELECT coalesce(sum(sent), 0) AS sent, coalesce(sum(verified), 0) AS verified FROM country_window
+       WHERE account_id = ? AND ${bool('test')} AND hour >= ? AND country = ?`,
     ),
     block: fix('UPDATE contacts SET blocked_at = ?, blocked_reason = ? WHERE id = ?'),
     setRisk: fix('UPDATE contacts SET risk = ? WHERE id = ?'),

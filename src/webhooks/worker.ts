@@ -28,7 +28,7 @@ export interface WebhookWorkerDeps {
 
 /**
  * The in-process webhook worker every instance runs. Each step turns new journal rows into
- * deliveries (the fan-out), then leases the due deliveries and sends them in parallel. A lease
+ * deliveries and folds them into the analytics buckets (the fan-out), then leases the due deliveries and sends them in parallel. A lease
  * outlives the attempt's timeout, so an instance that dies mid-attempt leaves its deliveries to
  * be taken again once the lease ends: delivery is at least once, and the event id (webhook-id)
  * lets receivers drop a repeat.

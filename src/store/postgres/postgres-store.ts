@@ -62,6 +62,7 @@ import {
 } from '../rows.js';
 import { PostgresSessionStore } from '../sessions/postgres.js';
 import { PostgresWebhookStore } from '../webhooks/postgres.js';
+import { PostgresFold } from './fold.js';
 import { PostgresJournal } from './journal.js';
 import { applyMigrations } from './migrate.js';
 import { isRetryable, toStoreError } from './pg-errors.js';
@@ -135,6 +136,7 @@ export class PostgresStore implements Store {
   /** The consumes of right codes of the current event-loop turn, settled together (see consume). */
   private readonly consumes = new TurnBatch<ConsumeCall>((batch) => this.consumeBatch(batch));
   private readonly journal = new PostgresJournal((text, params) => this.query(text, params));
+  private readonly fold: PostgresFold;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = new pg.Pool({
@@ -152,6 +154,7 @@ export class PostgresStore implements Store {
     this.idempotency = new PostgresIdempotencyStore(this.pool);
     this.webhooks = new PostgresWebhookStore(this.pool);
     this.sessions = new PostgresSessionStore(this.pool);
+    this.fold = new PostgresFold(this.pool);
   }
 
   /** One statement through the pool, retried when PostgreSQL rolled it back for a deadlock. */
@@ -566,6 +569,8 @@ export class PostgresStore implements Store {
   }
 
   async analytics(query: AnalyticsQuery) {
+    // Counts agree with the requests at every read: rows not folded yet are folded first.
+    await this.fold.all();
     const sql = analyticsSql('postgres', query);
     const [buckets, ttv, refusals] = await Promise.all(
       [sql.buckets, sql.ttv, sql.refusals].map((text) => this.query(text, sql.params)),
@@ -684,6 +689,8 @@ export class PostgresStore implements Store {
     const deleted = (await this.query(SQL.sweepDelete, [cutoff, batchSize])).rowCount ?? 0;
     // Raw events go with the retention too; the analytics buckets folded from them stay.
     await this.query(SQL.sweepEvents, [cutoff, batchSize]);
+    // The breaker's window is the current and the previous hour: older counts are never read.
+    await this.query(SQL.sweepCountryWindow, [now - (now % 3_600_000) - 2 * 3_600_000]);
     return { expired, deleted };
   }
 }

@@ -220,8 +220,9 @@ export const SQL = {
       SELECT id FROM verifications WHERE status = 'pending' AND expires_at <= $1
       LIMIT $2 FOR UPDATE SKIP LOCKED)
     UPDATE verifications v SET status = 'expired' FROM batch WHERE v.id = batch.id`,
+  sweepCountryWindow: 'DELETE FROM country_window WHERE hour < $1',
   sweepEvents: `DELETE FROM events WHERE seq IN (
-      SELECT seq FROM events WHERE created_at < $1 ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      SELECT seq FROM events WHERE created_at < $1 AND folded ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED)`,
   sweepDelete: `WITH batch AS (
       SELECT id FROM verifications WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
     DELETE FROM verifications v USING batch WHERE v.id = batch.id`,

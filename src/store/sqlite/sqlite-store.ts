@@ -70,6 +70,7 @@ import { SqliteSessionStore } from '../sessions/sqlite.js';
 import { SqliteWebhookStore } from '../webhooks/sqlite.js';
 import { Checkpointer } from './checkpointer.js';
 import { SqliteCounterPersistence } from './counter-persistence.js';
+import { SqliteFold } from './fold.js';
 import { GroupCommit } from './group-commit.js';
 import { SqliteJournal } from './journal.js';
 
@@ -79,6 +80,7 @@ export class SqliteStore implements Store {
   readonly idempotency: SqliteIdempotencyStore;
   readonly webhooks: SqliteWebhookStore;
   readonly sessions: SqliteSessionStore;
+  private readonly fold: SqliteFold;
   private readonly db: Database;
   private readonly tx: GroupCommit;
   private readonly stmts: ReturnType<typeof prepare>;
@@ -122,7 +124,8 @@ export class SqliteStore implements Store {
     const checkpointer = this.checkpointer;
     this.tx = new GroupCommit(this.db, checkpointer ? () => checkpointer.restartPending() : undefined);
     this.idempotency = new SqliteIdempotencyStore(this.db, this.tx);
-    this.webhooks = new SqliteWebhookStore(this.db, this.tx);
+    this.fold = new SqliteFold(this.db);
+    this.webhooks = new SqliteWebhookStore(this.db, this.tx, this.fold);
     this.sessions = new SqliteSessionStore(this.db, this.tx);
   }
 
@@ -455,7 +458,11 @@ export class SqliteStore implements Store {
     );
   }
 
-  analytics(query: AnalyticsQuery) {
+  async analytics(query: AnalyticsQuery) {
+    // Counts agree with the requests at every read: the rows the fold has not reached yet are
+    // folded first (asking costs two index lookups when none wait).
+    const fold = this.fold;
+    if (await this.tx.read(() => fold.pending())) await this.tx.write(() => fold.all());
     const sql = analyticsSql('sqlite', query);
     const all = (text: string) => this.db.prepare(text).all(...sql.params) as Array<Record<string, unknown>>;
     return this.tx.read(() => rowsToAnalytics(all(sql.buckets), all(sql.ttv), all(sql.refusals)));
@@ -602,6 +609,8 @@ export class SqliteStore implements Store {
       const deleted = this.stmts.sweepDelete.run(timeOrderedUuidFloor(cutoff), cutoff, batchSize).changes;
       // Raw events go with the retention too; the analytics buckets folded from them stay.
       this.stmts.sweepEvents.run(cutoff, batchSize);
+      // The breaker's window is the current and the previous hour: older counts are never read.
+      this.stmts.sweepCountryWindow.run(now - (now % 3_600_000) - 2 * 3_600_000);
       return { expired, deleted };
     });
   }
@@ -718,8 +727,11 @@ function prepare(db: Database) {
     ),
     // Oldest first along the primary key (ids are UUIDv7): no index of its own on created_at.
     // Oldest first along seq, which follows time: the scan stops at the first row to keep.
+    sweepCountryWindow: s('DELETE FROM country_window WHERE hour < ?'),
     sweepEvents: s(
-      'DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE created_at < ? ORDER BY seq LIMIT ?)',
+      // Never a row the analytics fold has not counted yet.
+      `DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE created_at < ?
+         AND seq <= (SELECT last_seq FROM analytics_fold) ORDER BY seq LIMIT ?)`,
     ),
     sweepDelete: s(
       `DELETE FROM verifications

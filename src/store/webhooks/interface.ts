@@ -3,7 +3,8 @@ import type { RecordedEvent } from '../journal.js';
 /**
  * Webhook endpoints and the durable queue of their deliveries. The fan-out turns journal rows
  * (table `events`, written by the stores in the transaction of each state change) into one
- * delivery per interested endpoint, in the transaction that marks those rows published; workers
+ * delivery per interested endpoint, in the transaction that marks those rows published (and
+ * folds them into the analytics buckets, so every instance's worker folds); workers
  * on every instance then claim due deliveries under a lease, so no two send one at the same time.
  */
 export interface WebhookStore {
@@ -23,9 +24,10 @@ export interface WebhookStore {
 
   /**
    * Takes up to `batchSize` unpublished journal rows (skipping rows another instance holds),
-   * writes a delivery for each enabled endpoint that wants its type, and marks the rows
-   * published, in one transaction. `payloadOf` builds the body to sign, or null for an event that
-   * is never sent. Returns the number of journal rows taken.
+   * writes a delivery for each enabled endpoint that wants its type, folds rows into the analytics
+   * buckets (src/store/fold.ts) and marks the rows published (SQLite: both by moving a cursor on
+   * seq), in one transaction. `payloadOf` builds the body to sign, or null for an event that
+   * is never sent. Returns the number of journal rows taken (or folded, if more).
    */
   fanOut(now: number, batchSize: number, payloadOf: (event: JournalEvent) => string | null): Promise<number>;
   /** Leases up to `limit` due deliveries of enabled endpoints until `leaseUntil`. */

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { timeOrderedUuid } from '../../domain/ids.js';
+import { PostgresFold } from '../postgres/fold.js';
 import { toStoreError } from '../postgres/pg-errors.js';
 import { inTransaction, type Runner } from '../postgres/transaction.js';
 import type {
@@ -34,7 +35,8 @@ const SQL = {
     WHERE id = $2 AND endpoint_id = $3 RETURNING *`,
   // Journal rows no other instance holds: a second fan-out takes the next ones instead of waiting.
   takeEvents: 'SELECT * FROM events WHERE published = false ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED',
-  publish: 'UPDATE events SET published = true WHERE seq = ANY($1::bigint[])',
+  // Published and folded in one rewrite of each row.
+  publish: 'UPDATE events SET published = true, folded = true WHERE seq = ANY($1::bigint[])',
   insertDeliveries: `INSERT INTO webhook_deliveries
       (id, endpoint_id, event_id, event_type, payload, next_attempt_at, created_at)
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])
@@ -149,6 +151,11 @@ export class PostgresWebhookStore implements WebhookStore {
     return this.transaction(async (client) => {
       const events = (await this.query(SQL.takeEvents, [batchSize], client)).rows.map(rowToJournalEvent);
       if (events.length === 0) return 0;
+      // The analytics fold goes with the fan-out, which every instance runs (endpoints or not).
+      await PostgresFold.add(
+        client,
+        events.map((e) => e.seq),
+      );
       const endpoints = (await this.query(SQL.enabledEndpoints, [], client)).rows.map(rowToEndpoint);
       const cols: unknown[][] = [[], [], [], [], [], [], []];
       for (const event of events) {

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { timeOrderedUuid } from '../../domain/ids.js';
+import type { SqliteFold } from '../sqlite/fold.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import type {
   AttemptRecord,
@@ -20,11 +21,12 @@ type Row = Record<string, unknown>;
 export class SqliteWebhookStore implements WebhookStore {
   private readonly s: ReturnType<typeof statements>;
   /** Prepared when the journal table exists (it comes with the analytics migrations). */
-  private journal: { take: Statement; publish: Statement } | null = null;
+  private journal: { take: Statement; skip: Statement; publish: Statement } | null = null;
 
   constructor(
     private readonly db: Database,
     private readonly tx: GroupCommit,
+    private readonly fold: SqliteFold,
   ) {
     this.s = statements(db);
   }
@@ -95,9 +97,17 @@ export class SqliteWebhookStore implements WebhookStore {
     const journal = this.prepareJournal();
     if (!journal) return Promise.resolve(0);
     return this.tx.write(() => {
-      const events = (journal.take.all(batchSize) as Row[]).map(rowToJournalEvent);
-      if (events.length === 0) return 0;
+      // The analytics fold goes with the fan-out, which every instance runs (endpoints or not).
+      const folded = Math.min(this.fold.run(batchSize), batchSize);
       const endpoints = (this.s.enabledEndpoints.all() as Row[]).map(rowToEndpoint);
+      if (endpoints.length === 0) {
+        // Nothing to deliver to: the cursor passes the batch without reading its rows.
+        const last = journal.skip.get(batchSize) as { last: number | null; n: number };
+        if (last.last !== null) journal.publish.run(last.last);
+        return Math.max(last.n, folded);
+      }
+      const events = (journal.take.all(batchSize) as Row[]).map(rowToJournalEvent);
+      if (events.length === 0) return folded;
       for (const event of events) {
         const targets = deliveriesFor(event, endpoints);
         const payload = targets.length > 0 ? payloadOf(event) : null;
@@ -114,21 +124,29 @@ export class SqliteWebhookStore implements WebhookStore {
             );
           }
         }
-        journal.publish.run(event.seq);
       }
-      return events.length;
+      journal.publish.run(events.at(-1)?.seq);
+      return Math.max(events.length, folded);
     });
   }
 
   private prepareJournal() {
     if (this.journal) return this.journal;
     const exists = this.db
-      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'")
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'webhook_fanout'")
       .get();
     if (!exists) return null;
+    // A cursor on seq (migration 060): one writer, rows committed in seq order, so none is skipped
+    // and no journal row is rewritten to mark it published.
     this.journal = {
-      take: this.db.prepare('SELECT * FROM events WHERE published = 0 ORDER BY seq LIMIT ?'),
-      publish: this.db.prepare('UPDATE events SET published = 1 WHERE seq = ?'),
+      take: this.db.prepare(
+        'SELECT * FROM events WHERE seq > (SELECT last_seq FROM webhook_fanout WHERE id = 1) ORDER BY seq LIMIT ?',
+      ),
+      skip: this.db.prepare(
+        `SELECT max(seq) AS last, count(*) AS n FROM (SELECT seq FROM events
+           WHERE seq > (SELECT last_seq FROM webhook_fanout WHERE id = 1) ORDER BY seq LIMIT ?)`,
+      ),
+      publish: this.db.prepare('UPDATE webhook_fanout SET last_seq = ? WHERE id = 1'),
     };
     return this.journal;
   }

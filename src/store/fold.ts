@@ -1,0 +1,56 @@
+import { TTV_BIN_EDGES } from '../domain/analytics.js';
+
+/**
+ * The batch fold of the journal into the analytics buckets (migration 060), shared by both
+ * dialects: `batch` is a predicate on `e` (events) naming the rows of one batch, which the caller
+ * holds (SQLite: a range of seq past the cursor; PostgreSQL: locked rows not yet folded). Each
+ * table gets one grouped upsert per batch, in key order so that two folds lock bucket rows in
+ * the same order. Every count goes to the hour (and day) its request was sent in (its cohort).
+ */
+export function foldSql(dialect: 'sqlite' | 'postgres', batch: string) {
+  const yes = dialect === 'postgres' ? 'true' : '1';
+  const cohort = 'coalesce(v.created_at, e.created_at)';
+  const key = (width: number) =>
+    `e.account_id, e.test, ${cohort} - ${cohort} % ${width}, e.channel, coalesce(e.country, ''), coalesce(e.purpose, '')`;
+  const count = (type: string) => `sum(CASE WHEN e.type = 'verification.${type}' THEN 1 ELSE 0 END)`;
+  // A send counts under the provider that took the message; when the fold comes first, under ''
+  // (the request is marked sent_unplaced and trigger journal_provider moves it later).
+  const provider = `CASE WHEN e.type = 'verification.created' THEN coalesce(v.provider, '') ELSE coalesce(e.provider, '') END`;
+  const sums = (table: string, time: string, width: number) =>
+    `INSERT INTO ${table} AS a (account_id, test, ${time}, channel, country, purpose, provider, sent, delivered,
+       undelivered, verified, failed, expired, canceled, wrong_codes)
+     SELECT ${key(width)}, ${provider}, ${count('created')}, ${count('delivered')}, ${count('undelivered')},
+       ${count('verified')}, ${count('failed')}, ${count('expired')}, ${count('canceled')}, ${count('attempt_failed')}
+     FROM events e LEFT JOIN verifications v ON v.id = e.request_id
+     WHERE ${batch} AND e.channel IS NOT NULL AND e.type IN ('verification.created', 'verification.delivered',
+       'verification.undelivered', 'verification.verified', 'verification.failed', 'verification.expired',
+       'verification.canceled', 'verification.attempt_failed')
+     GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7
+     ON CONFLICT (account_id, test, ${time}, channel, country, purpose, provider) DO UPDATE SET
+       sent = a.sent + excluded.sent, delivered = a.delivered + excluded.delivered,
+       undelivered = a.undelivered + excluded.undelivered, verified = a.verified + excluded.verified,
+       failed = a.failed + excluded.failed, expired = a.expired + excluded.expired,
+       canceled = a.canceled + excluded.canceled, wrong_codes = a.wrong_codes + excluded.wrong_codes`;
+  const seconds = '(v.verified_at - v.created_at) / 1000.0';
+  const bin = `CASE ${TTV_BIN_EDGES.map((b, i) => `WHEN ${seconds} <= ${b} THEN ${i}`).join(' ')} ELSE ${TTV_BIN_EDGES.length} END`;
+  const ttv = (table: string, time: string, width: number) =>
+    `INSERT INTO ${table} AS t (account_id, test, ${time}, channel, country, purpose, provider, bin, count)
+     SELECT ${key(width)}, coalesce(e.provider, ''), ${bin}, count(*)
+     FROM events e JOIN verifications v ON v.id = e.request_id
+     WHERE ${batch} AND e.type = 'verification.verified' AND v.verified_at IS NOT NULL
+     GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
+     ON CONFLICT (account_id, test, ${time}, channel, country, purpose, provider, bin) DO UPDATE SET
+       count = t.count + excluded.count`;
+  return {
+    // A message the outbox kept never gets a provider: nothing to move later, so no row to mark.
+    markUnplaced: `UPDATE verifications SET sent_unplaced = ${yes}
+      WHERE provider IS NULL AND delivery_status <> 'outbox' AND id IN (
+        SELECT e.request_id FROM events e WHERE ${batch} AND e.type = 'verification.created')`,
+    upserts: [
+      sums('analytics_hourly', 'hour', 3_600_000),
+      sums('analytics_daily', 'day', 86_400_000),
+      ttv('analytics_ttv', 'hour', 3_600_000),
+      ttv('analytics_ttv_daily', 'day', 86_400_000),
+    ],
+  };
+}
