@@ -166,6 +166,25 @@ export function journalConformance(name: string, harness: StoreHarness): void {
         contact: null,
         countryHour: { sent: 0, verified: 0 },
       });
+      // Asked at one moment (PostgreSQL reads them in one statement), each answer is its own:
+      // the same as asked alone, in the order asked, with an email and an unknown number between.
+      const asked: Array<[boolean, string, string | null]> = [
+        [false, '+447400123401', 'GB'],
+        [true, target, 'GB'],
+        [false, 'nobody@example.com', null],
+        [false, target, 'GB'],
+        [false, '+447400555555', null],
+      ];
+      const together = await Promise.all(
+        asked.map(([test, to, country]) => store.destinationSignals('acc_1', test, to, country, now)),
+      );
+      const alone = [];
+      for (const [test, to, country] of asked)
+        alone.push(await store.destinationSignals('acc_1', test, to, country, now));
+      expect(together).toEqual(alone);
+      expect(together[3]).toEqual(signals);
+      expect(together[0]?.contact?.destination).toBe('+447400123401');
+      expect(together[2]).toMatchObject({ contact: null, sendsLastHour: 0, neighboursLastHour: 0 });
     });
 
     it('a verify on a settled request journals nothing', async () => {

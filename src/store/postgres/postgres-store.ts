@@ -91,6 +91,15 @@ interface SendCall {
   resolve: () => void;
   reject: (err: unknown) => void;
 }
+interface SignalsCall {
+  accountId: string;
+  test: boolean;
+  destination: string;
+  country: string | null;
+  now: number;
+  resolve: (signals: DestinationSignals) => void;
+  reject: (err: unknown) => void;
+}
 interface ReadCall {
   requestId: string;
   accountId: string;
@@ -135,6 +144,8 @@ export class PostgresStore implements Store {
   private readonly decisions = new TurnBatch<DecideCall>((batch) => this.decideBatch(batch));
   /** The consumes of right codes of the current event-loop turn, settled together (see consume). */
   private readonly consumes = new TurnBatch<ConsumeCall>((batch) => this.consumeBatch(batch));
+  /** The risk screen's reads for the sends of one event-loop turn, read together. */
+  private readonly signals = new TurnBatch<SignalsCall>((batch) => this.signalsBatch(batch));
   private readonly journal = new PostgresJournal((text, params) => this.query(text, params));
   private readonly fold: PostgresFold;
 
@@ -200,6 +211,7 @@ export class PostgresStore implements Store {
     await this.reads.flush();
     await this.decisions.flush();
     await this.consumes.flush();
+    await this.signals.flush();
     await this.journal.flush();
     await this.pool.end();
   }
@@ -602,32 +614,51 @@ export class PostgresStore implements Store {
     return rows.map(rowToHistory);
   }
 
-  async destinationSignals(
+  /** Batched with the other sends of this event-loop turn (see signalsBatch). */
+  destinationSignals(
     accountId: string,
     test: boolean,
     destination: string,
     country: string | null,
     now: number,
   ): Promise<DestinationSignals> {
-    const hourAgo = now - 3_600_000;
-    const block = numberBlock(destination);
-    const [contact, sends, neighbours, hour] = await Promise.all([
-      this.query(CONTACT_SQL.find, [accountId, destination, test]),
-      this.query(CONTACT_SQL.sendsSince, [destination, accountId, hourAgo]),
-      block
-        ? this.query(CONTACT_SQL.neighbours, [accountId, block, prefixEnd(block), destination, hourAgo, test])
-        : null,
-      country
-        ? this.query(CONTACT_SQL.countryHour, [accountId, test, now - (now % 3_600_000) - 3_600_000, country])
-        : null,
+    return new Promise((resolve, reject) =>
+      this.signals.add({ accountId, test, destination, country, now, resolve, reject }),
+    );
+  }
+
+  /** The risk screen's reads of one turn in one statement (SQL.destinationSignals). */
+  private async signalsBatch(batch: SignalsCall[]): Promise<void> {
+    await settleBatch(
+      batch,
+      async (calls) => {
+        await this.readSignals(calls);
+        return [];
+      },
+      (call) => this.readSignals([call]).catch(call.reject),
+    );
+  }
+
+  private async readSignals(calls: SignalsCall[]): Promise<void> {
+    const blocks = calls.map((c) => numberBlock(c.destination));
+    const { rows } = await this.query<Record<string, unknown>>(SQL.destinationSignals, [
+      calls.map((c) => c.accountId),
+      calls.map((c) => c.destination),
+      calls.map((c) => c.test),
+      calls.map((c) => c.now - 3_600_000),
+      blocks,
+      blocks.map((b) => (b ? prefixEnd(b) : null)),
+      calls.map((c) => c.now - (c.now % 3_600_000) - 3_600_000),
+      calls.map((c) => c.country),
     ]);
-    const first = contact.rows[0];
-    return {
-      contact: first ? rowToContact(first) : null,
-      sendsLastHour: Number(sends.rows[0]?.n ?? 0),
-      neighboursLastHour: Number(neighbours?.rows[0]?.n ?? 0),
-      countryHour: { sent: Number(hour?.rows[0]?.sent ?? 0), verified: Number(hour?.rows[0]?.verified ?? 0) },
-    };
+    for (const row of rows) {
+      calls[Number(row.n) - 1]?.resolve({
+        contact: row.contact_found ? rowToContact(row) : null,
+        sendsLastHour: Number(row.sends_last_hour ?? 0),
+        neighboursLastHour: Number(row.neighbours_last_hour ?? 0),
+        countryHour: { sent: Number(row.country_sent ?? 0), verified: Number(row.country_verified ?? 0) },
+      });
+    }
   }
 
   setContactBlocked(id: string, block: { reason: string } | null, now: number) {
