@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { toStoreError } from '../postgres/pg-errors.js';
+import { queryOn } from '../postgres/transaction.js';
 import {
   type ClaimOutcome,
   type ClaimRequest,
@@ -29,12 +29,8 @@ const SQL = {
 export class PostgresIdempotencyStore implements IdempotencyStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  private async query(text: string, params: unknown[]) {
-    try {
-      return await this.pool.query(text, params);
-    } catch (err) {
-      throw toStoreError(err);
-    }
+  private query(text: string, params: unknown[]) {
+    return queryOn(this.pool, text, params);
   }
 
   async claim(r: ClaimRequest): Promise<ClaimOutcome> {

@@ -4,6 +4,15 @@ import { isConnectionError, toStoreError } from './pg-errors.js';
 /** What a transaction's work may run its statements on. */
 export type Runner = Pick<pg.PoolClient, 'query'>;
 
+/** One statement on the pool (or a transaction's client), a dropped connection as StoreUnavailable. */
+export async function queryOn(runner: Runner, text: string, params: unknown[] = []) {
+  try {
+    return await runner.query(text, params);
+  } catch (err) {
+    throw toStoreError(err);
+  }
+}
+
 /**
  * Runs `work` in one transaction on one pooled connection. A connection that dropped (or whose
  * ROLLBACK failed) is released as broken, so the pool never hands it out again.

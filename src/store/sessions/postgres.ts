@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { toStoreError } from '../postgres/pg-errors.js';
+import { queryOn } from '../postgres/transaction.js';
 import { rowToSession, type SessionRow, type SessionStore, type StoredSession } from './interface.js';
 
 const SQL = {
@@ -14,12 +14,8 @@ const SQL = {
 export class PostgresSessionStore implements SessionStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  private async query(text: string, params: unknown[]) {
-    try {
-      return await this.pool.query(text, params);
-    } catch (err) {
-      throw toStoreError(err);
-    }
+  private query(text: string, params: unknown[]) {
+    return queryOn(this.pool, text, params);
   }
 
   async create(s: StoredSession) {

@@ -1,8 +1,7 @@
 import type pg from 'pg';
 import { timeOrderedUuid } from '../../domain/ids.js';
 import { PostgresFold } from '../postgres/fold.js';
-import { toStoreError } from '../postgres/pg-errors.js';
-import { inTransaction, type Runner } from '../postgres/transaction.js';
+import { inTransaction, queryOn, type Runner } from '../postgres/transaction.js';
 import type {
   AttemptRecord,
   EndpointPatch,
@@ -75,12 +74,8 @@ export class PostgresWebhookStore implements WebhookStore {
 
   constructor(private readonly pool: pg.Pool) {}
 
-  private async query(text: string, params: unknown[] = [], runner?: Runner) {
-    try {
-      return await (runner ?? this.pool).query(text, params);
-    } catch (err) {
-      throw toStoreError(err);
-    }
+  private query(text: string, params: unknown[] = [], runner?: Runner) {
+    return queryOn(runner ?? this.pool, text, params);
   }
 
   private transaction<T>(work: (client: Runner) => Promise<T>): Promise<T> {
