@@ -70,6 +70,34 @@ export function Empty(props: { title: string; children?: ComponentChildren }) {
   );
 }
 
+/**
+ * A table that scrolls sideways inside its card on a narrow screen, with a header of its columns;
+ * `actions` adds a last column of buttons, named for screen readers only. Children are the rows.
+ */
+export function DataTable(props: { columns: string[]; actions?: boolean; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            {props.columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+            {props.actions && (
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 export function Loading() {
   return (
     <p class="muted loading" aria-live="polite">

@@ -1,7 +1,17 @@
 import { useState } from 'preact/hooks';
 import { get, post, query } from '../api';
 import type { Scope } from '../app';
-import { Badge, Card, Empty, ErrorBox, Field, Loading, PageHeader, statusTone } from '../components/ui';
+import {
+  Badge,
+  Card,
+  DataTable,
+  Empty,
+  ErrorBox,
+  Field,
+  Loading,
+  PageHeader,
+  statusTone,
+} from '../components/ui';
 import { dateTime, integer } from '../format';
 import { useAction, useLoad } from '../hooks';
 import { href } from '../router';
@@ -70,38 +80,21 @@ export function ContactsPage(props: { scope: Scope }) {
         </Card>
       ) : (
         <Card>
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Destination</th>
-                  <th scope="col">Channel</th>
-                  <th scope="col">Sends</th>
-                  <th scope="col">Verified</th>
-                  <th scope="col">Risk</th>
-                  <th scope="col">Last seen</th>
-                  <th scope="col">State</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((c) => (
-                  <tr key={c.id}>
-                    <td>
-                      <a href={href(`/contacts/${encodeURIComponent(c.id)}`)}>{c.destination}</a>
-                    </td>
-                    <td>{c.channel}</td>
-                    <td>{integer(c.counts.sends)}</td>
-                    <td>{integer(c.counts.verified)}</td>
-                    <td>{c.risk ? <RiskBadge risk={c.risk} /> : '—'}</td>
-                    <td>{dateTime(c.lastSeen)}</td>
-                    <td>
-                      {c.blocked ? <Badge tone="bad">blocked</Badge> : <Badge tone="good">active</Badge>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['Destination', 'Channel', 'Sends', 'Verified', 'Risk', 'Last seen', 'State']}>
+            {list.map((c) => (
+              <tr key={c.id}>
+                <td>
+                  <a href={href(`/contacts/${encodeURIComponent(c.id)}`)}>{c.destination}</a>
+                </td>
+                <td>{c.channel}</td>
+                <td>{integer(c.counts.sends)}</td>
+                <td>{integer(c.counts.verified)}</td>
+                <td>{c.risk ? <RiskBadge risk={c.risk} /> : '—'}</td>
+                <td>{dateTime(c.lastSeen)}</td>
+                <td>{c.blocked ? <Badge tone="bad">blocked</Badge> : <Badge tone="good">active</Badge>}</td>
+              </tr>
+            ))}
+          </DataTable>
         </Card>
       )}
     </>

@@ -1,7 +1,17 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post, query } from '../api';
 import type { Scope } from '../app';
-import { Badge, Card, Empty, ErrorBox, Field, Loading, PageHeader, SecretOnce } from '../components/ui';
+import {
+  Badge,
+  Card,
+  DataTable,
+  Empty,
+  ErrorBox,
+  Field,
+  Loading,
+  PageHeader,
+  SecretOnce,
+} from '../components/ui';
 import { dateTime, relative } from '../format';
 import { useAction, useLoad } from '../hooks';
 import { type ApiKey, CHANNELS, type Channel } from '../types';
@@ -128,90 +138,73 @@ export function KeysPage(props: { scope: Scope }) {
             Create one above, then send a code with it: see the README's quick start.
           </Empty>
         ) : (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Channels</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((key) => (
-                  <tr key={key.id} data-key-id={key.id}>
-                    <td>
-                      {key.name} {key.test && <Badge tone="info">test</Badge>}
-                    </td>
-                    <td>
-                      <code>{key.prefix}…</code>
-                    </td>
-                    <td>
-                      {editing?.id === key.id ? (
-                        <div class="inline-edit">
-                          <ChannelPicker
-                            name={`Channels of ${key.name}`}
-                            value={editing.channels}
-                            onChange={(value) => setEditing({ id: key.id, channels: value })}
-                          />
-                          <button
-                            type="button"
-                            class="primary"
-                            onClick={saveChannels}
-                            disabled={!editing.channels.length}
-                          >
-                            Save
-                          </button>
-                          <button type="button" onClick={() => setEditing(null)}>
-                            Cancel
-                          </button>
-                        </div>
-                      ) : (
-                        key.channels.join(', ')
-                      )}
-                    </td>
-                    <td>{dateTime(key.createdAt)}</td>
-                    <td title={key.lastUsedAt ?? undefined}>
-                      {key.lastUsedAt === undefined ? '—' : relative(key.lastUsedAt)}
-                    </td>
-                    <td>
-                      {key.revokedAt ? <Badge tone="bad">revoked</Badge> : <Badge tone="good">active</Badge>}
-                    </td>
-                    <td class="actions">
-                      {!key.revokedAt && (
-                        <>
-                          <button
-                            type="button"
-                            aria-label={`Edit channels of ${key.name}`}
-                            onClick={() => setEditing({ id: key.id, channels: key.channels })}
-                          >
-                            Channels
-                          </button>
-                          <button type="button" aria-label={`Rotate ${key.name}`} onClick={() => rotate(key)}>
-                            Rotate
-                          </button>
-                          <button
-                            type="button"
-                            class="danger"
-                            aria-label={`Revoke ${key.name}`}
-                            onClick={() => revoke(key)}
-                          >
-                            Revoke
-                          </button>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['Name', 'Prefix', 'Channels', 'Created', 'Last used', 'State']} actions>
+            {list.map((key) => (
+              <tr key={key.id} data-key-id={key.id}>
+                <td>
+                  {key.name} {key.test && <Badge tone="info">test</Badge>}
+                </td>
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
+                <td>
+                  {editing?.id === key.id ? (
+                    <div class="inline-edit">
+                      <ChannelPicker
+                        name={`Channels of ${key.name}`}
+                        value={editing.channels}
+                        onChange={(value) => setEditing({ id: key.id, channels: value })}
+                      />
+                      <button
+                        type="button"
+                        class="primary"
+                        onClick={saveChannels}
+                        disabled={!editing.channels.length}
+                      >
+                        Save
+                      </button>
+                      <button type="button" onClick={() => setEditing(null)}>
+                        Cancel
+                      </button>
+                    </div>
+                  ) : (
+                    key.channels.join(', ')
+                  )}
+                </td>
+                <td>{dateTime(key.createdAt)}</td>
+                <td title={key.lastUsedAt ?? undefined}>
+                  {key.lastUsedAt === undefined ? '—' : relative(key.lastUsedAt)}
+                </td>
+                <td>
+                  {key.revokedAt ? <Badge tone="bad">revoked</Badge> : <Badge tone="good">active</Badge>}
+                </td>
+                <td class="actions">
+                  {!key.revokedAt && (
+                    <>
+                      <button
+                        type="button"
+                        aria-label={`Edit channels of ${key.name}`}
+                        onClick={() => setEditing({ id: key.id, channels: key.channels })}
+                      >
+                        Channels
+                      </button>
+                      <button type="button" aria-label={`Rotate ${key.name}`} onClick={() => rotate(key)}>
+                        Rotate
+                      </button>
+                      <button
+                        type="button"
+                        class="danger"
+                        aria-label={`Revoke ${key.name}`}
+                        onClick={() => revoke(key)}
+                      >
+                        Revoke
+                      </button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </Card>
     </>

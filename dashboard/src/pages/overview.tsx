@@ -3,7 +3,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { get, post, query } from '../api';
 import type { Scope } from '../app';
 import { ChartView, PALETTE } from '../components/chart';
-import { Badge, Card, Empty, ErrorBox, Field, PageHeader } from '../components/ui';
+import { Badge, Card, DataTable, Empty, ErrorBox, Field, PageHeader } from '../components/ui';
 import { dateTime, duration, integer, percent } from '../format';
 import { useAction, useLoad } from '../hooks';
 import type { Breaker, Bucket } from '../types';
@@ -347,36 +347,31 @@ function GroupTable(props: { buckets: Bucket[] }) {
   }, [props.buckets]);
   return (
     <Card title="By group">
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Group</th>
-              <th scope="col">Sends</th>
-              <th scope="col">Verified</th>
-              <th scope="col">Conversion</th>
-              <th scope="col">Undelivered</th>
-              <th scope="col">Rate-limited</th>
-              <th scope="col">Risk refused</th>
-              <th scope="col">Median to verify</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.group}>
-                <td>{r.group}</td>
-                <td>{integer(r.sent)}</td>
-                <td>{integer(r.verified)}</td>
-                <td>{r.sent ? percent(r.verified / r.sent) : '—'}</td>
-                <td>{integer(r.undelivered)}</td>
-                <td>{integer(r.limited)}</td>
-                <td>{integer(r.riskRefused)}</td>
-                <td>{duration(r.medianSecondsToVerify)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        columns={[
+          'Group',
+          'Sends',
+          'Verified',
+          'Conversion',
+          'Undelivered',
+          'Rate-limited',
+          'Risk refused',
+          'Median to verify',
+        ]}
+      >
+        {rows.map((r) => (
+          <tr key={r.group}>
+            <td>{r.group}</td>
+            <td>{integer(r.sent)}</td>
+            <td>{integer(r.verified)}</td>
+            <td>{r.sent ? percent(r.verified / r.sent) : '—'}</td>
+            <td>{integer(r.undelivered)}</td>
+            <td>{integer(r.limited)}</td>
+            <td>{integer(r.riskRefused)}</td>
+            <td>{duration(r.medianSecondsToVerify)}</td>
+          </tr>
+        ))}
+      </DataTable>
     </Card>
   );
 }
@@ -408,43 +403,28 @@ function Breakers(props: { scope: Scope }) {
           there are refused until you reset it here. Tune it under Limits & settings.
         </Empty>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Country</th>
-                <th scope="col">State</th>
-                <th scope="col">Tripped</th>
-                <th scope="col">Last reset</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((b) => (
-                <tr key={b.country}>
-                  <td>{b.country}</td>
-                  <td>{b.tripped ? <Badge tone="bad">tripped</Badge> : <Badge tone="good">closed</Badge>}</td>
-                  <td>{dateTime(b.trippedAt)}</td>
-                  <td>{dateTime(b.resetAt)}</td>
-                  <td class="actions">
-                    {b.tripped && (
-                      <button
-                        type="button"
-                        disabled={action.busy}
-                        aria-label={`Reset the breaker of ${b.country}`}
-                        onClick={() => reset(b)}
-                      >
-                        Reset
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Country', 'State', 'Tripped', 'Last reset']} actions>
+          {list.map((b) => (
+            <tr key={b.country}>
+              <td>{b.country}</td>
+              <td>{b.tripped ? <Badge tone="bad">tripped</Badge> : <Badge tone="good">closed</Badge>}</td>
+              <td>{dateTime(b.trippedAt)}</td>
+              <td>{dateTime(b.resetAt)}</td>
+              <td class="actions">
+                {b.tripped && (
+                  <button
+                    type="button"
+                    disabled={action.busy}
+                    aria-label={`Reset the breaker of ${b.country}`}
+                    onClick={() => reset(b)}
+                  >
+                    Reset
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </Card>
   );

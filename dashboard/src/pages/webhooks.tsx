@@ -4,6 +4,7 @@ import type { Scope } from '../app';
 import {
   Badge,
   Card,
+  DataTable,
   Empty,
   ErrorBox,
   Field,
@@ -105,59 +106,38 @@ export function WebhooksPage(props: { scope: Scope }) {
             Add one above to be told when a contact verifies, fails or is blocked.
           </Empty>
         ) : (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((hook) => (
-                  <tr key={hook.id}>
-                    <td class="break">
-                      <a href={href(`/webhooks/${encodeURIComponent(hook.id)}`)}>{hook.url}</a>
-                    </td>
-                    <td>{hook.events.length === WEBHOOK_EVENTS.length ? 'all' : hook.events.join(', ')}</td>
-                    <td>
-                      {hook.enabled ? (
-                        <Badge tone="good">enabled</Badge>
-                      ) : (
-                        <Badge tone="warn">disabled</Badge>
-                      )}
-                      {hook.failingSince && (
-                        <Badge tone="bad">failing since {dateTime(hook.failingSince)}</Badge>
-                      )}
-                    </td>
-                    <td>{dateTime(hook.createdAt)}</td>
-                    <td class="actions">
-                      <button
-                        type="button"
-                        aria-label={`${hook.enabled ? 'Disable' : 'Enable'} ${hook.url}`}
-                        onClick={() => toggle(hook)}
-                      >
-                        {hook.enabled ? 'Disable' : 'Enable'}
-                      </button>
-                      <button
-                        type="button"
-                        class="danger"
-                        aria-label={`Delete ${hook.url}`}
-                        onClick={() => remove(hook)}
-                      >
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['URL', 'Events', 'State', 'Created']} actions>
+            {list.map((hook) => (
+              <tr key={hook.id}>
+                <td class="break">
+                  <a href={href(`/webhooks/${encodeURIComponent(hook.id)}`)}>{hook.url}</a>
+                </td>
+                <td>{hook.events.length === WEBHOOK_EVENTS.length ? 'all' : hook.events.join(', ')}</td>
+                <td>
+                  {hook.enabled ? <Badge tone="good">enabled</Badge> : <Badge tone="warn">disabled</Badge>}
+                  {hook.failingSince && <Badge tone="bad">failing since {dateTime(hook.failingSince)}</Badge>}
+                </td>
+                <td>{dateTime(hook.createdAt)}</td>
+                <td class="actions">
+                  <button
+                    type="button"
+                    aria-label={`${hook.enabled ? 'Disable' : 'Enable'} ${hook.url}`}
+                    onClick={() => toggle(hook)}
+                  >
+                    {hook.enabled ? 'Disable' : 'Enable'}
+                  </button>
+                  <button
+                    type="button"
+                    class="danger"
+                    aria-label={`Delete ${hook.url}`}
+                    onClick={() => remove(hook)}
+                  >
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </Card>
     </>
@@ -201,42 +181,28 @@ export function WebhookPage(props: { id: string; scope: Scope }) {
             Deliveries appear once a subscribed event happens in this account.
           </Empty>
         ) : (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Answer</th>
-                  <th scope="col">Last attempt</th>
-                  <th scope="col">Next attempt</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((d) => (
-                  <tr key={d.id}>
-                    <td>{d.eventType}</td>
-                    <td>
-                      <Badge tone={statusTone(d.status)}>{d.status}</Badge>
-                    </td>
-                    <td>{d.attempts}</td>
-                    <td class="break">{d.responseStatus ?? d.lastError ?? '—'}</td>
-                    <td>{dateTime(d.lastAttemptAt)}</td>
-                    <td>{dateTime(d.nextAttemptAt)}</td>
-                    <td class="actions">
-                      <button type="button" aria-label={`Replay delivery ${d.id}`} onClick={() => replay(d)}>
-                        Replay
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            columns={['Event', 'Status', 'Attempts', 'Answer', 'Last attempt', 'Next attempt']}
+            actions
+          >
+            {list.map((d) => (
+              <tr key={d.id}>
+                <td>{d.eventType}</td>
+                <td>
+                  <Badge tone={statusTone(d.status)}>{d.status}</Badge>
+                </td>
+                <td>{d.attempts}</td>
+                <td class="break">{d.responseStatus ?? d.lastError ?? '—'}</td>
+                <td>{dateTime(d.lastAttemptAt)}</td>
+                <td>{dateTime(d.nextAttemptAt)}</td>
+                <td class="actions">
+                  <button type="button" aria-label={`Replay delivery ${d.id}`} onClick={() => replay(d)}>
+                    Replay
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </Card>
       <button type="button" class="ghost" onClick={() => navigate('/webhooks')}>
