@@ -6,6 +6,10 @@
  *
  *   git archive <commit> | tar -x -C /tmp/base && ln -s $PWD/node_modules /tmp/base/node_modules
  *   node --import tsx bench/side-by-side.ts --base=/tmp/base [--seconds=8 --connections=50 --rounds=2]
+ *
+ * or any number of trees, measured in turn in each round (e.g. variants with a part switched off):
+ *
+ *   node --import tsx bench/side-by-side.ts --trees=head=/tmp/head,bare=/tmp/bare
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -103,13 +107,23 @@ async function measure(
   }
 }
 
+const TREES: Array<[string, string]> = process.argv.some((a) => a.startsWith('--trees='))
+  ? arg('trees', '')
+      .split(',')
+      .map((t) => {
+        const [name, path] = t.split('=');
+        return [name as string, resolve(path as string)];
+      })
+  : [
+      ['base', BASE],
+      ['this', HERE],
+    ];
+const width = Math.max(...TREES.map(([name]) => name.length));
+
 for (let round = 1; round <= ROUNDS; round++) {
-  for (const [name, root] of [
-    ['base', BASE],
-    ['this', HERE],
-  ] as const) {
+  for (const [name, root] of TREES) {
     const m = await measure(root);
-    const line = `round ${round} ${name.padEnd(4)} send ${m.send} µs/req (${m.sendRps} req/s)  verify ${m.verify} µs/req (${m.verifyRps} req/s)`;
+    const line = `round ${round} ${name.padEnd(width)} send ${m.send} µs/req (${m.sendRps} req/s)  verify ${m.verify} µs/req (${m.verifyRps} req/s)`;
     console.log(line);
   }
 }

@@ -5,7 +5,9 @@
  * have migration 060) run after every 1,000 changes as the worker would. Reports process CPU µs
  * per request, fan-out included.
  *
- *   node --import tsx bench/store-hotpath.ts --root=/tmp/base [--requests=20000]
+ *   node --import tsx bench/store-hotpath.ts --root=/tmp/base [--requests=20000] [--signals]
+ *
+ * `--signals` adds the risk screen's reads (destinationSignals) before each send.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,6 +20,7 @@ const arg = (name: string, fallback: string) =>
 const ROOT = resolve(arg('root', '.'));
 const REQUESTS = Number(arg('requests', '20000'));
 const BATCH = 50;
+const SIGNALS = process.argv.includes('--signals');
 
 const { SqliteStore } = await import(pathToFileURL(join(ROOT, 'src/store/sqlite/sqlite-store.ts')).href);
 const { timeOrderedUuid } = await import(pathToFileURL(join(ROOT, 'src/domain/ids.ts')).href);
@@ -40,14 +43,17 @@ for (let i = 0; i < REQUESTS; i += BATCH) {
   await Promise.all(
     Array.from({ length: BATCH }, async (_, j) => {
       const id = timeOrderedUuid(now);
+      const destination = `u${i + j}-${now}@example.com`;
       ids.push(id);
+      // What the risk screen reads before the send (trees that have it and `--signals`).
+      if (SIGNALS) await store.destinationSignals('acc_bench', false, destination, null, now);
       await store.createVerifications([
         {
           id,
           accountId: 'acc_bench',
           groupId: id,
           channel: 'EMAIL',
-          destination: `u${i + j}-${now}@example.com`,
+          destination,
           deliveryType: null,
           country: null,
           purpose: null,

@@ -56,23 +56,16 @@ export function assessRisk(input: RiskInput): RiskAssessment {
       Math.min(30, 10 * (signals.sendsLastHour - 2)),
       `${signals.sendsLastHour} sends to it in the last hour`,
     );
-  const contact = signals.contact;
-  if (contact) {
-    const unconverted = contact.counts.sends - contact.counts.verified;
-    if (unconverted >= 3)
-      add(
-        'unconverted_sends',
-        Math.min(25, 5 * unconverted),
-        `${unconverted} of ${contact.counts.sends} sends never verified`,
-      );
-    const guesses = contact.counts.wrongCodes + contact.counts.verified;
-    if (contact.counts.wrongCodes >= 3 && contact.counts.wrongCodes / guesses > 0.5)
-      add(
-        'wrong_code_ratio',
-        20,
-        `${contact.counts.wrongCodes} wrong codes against ${contact.counts.verified} verified`,
-      );
-  }
+  const { sends, verified, wrongCodes } = signals.history;
+  const unconverted = sends - verified;
+  if (unconverted >= 3)
+    add(
+      'unconverted_sends',
+      Math.min(25, 5 * unconverted),
+      `${unconverted} of ${sends} sends never verified`,
+    );
+  if (wrongCodes >= 3 && wrongCodes / (wrongCodes + verified) > 0.5)
+    add('wrong_code_ratio', 20, `${wrongCodes} wrong codes against ${verified} verified`);
   if (input.channel !== 'EMAIL') {
     const facts = numberFacts(input.destination);
     if (facts.type === 'VOIP') add('number_type', 20, 'a VOIP number');

@@ -105,6 +105,8 @@ export type NewVerification = Omit<
   outbox: string | null;
   /** The risk assessment of the send (JSON), stored on the request. */
   risk?: string | null;
+  /** The contact it goes to (src/domain/contact-id.ts, or the id of a contact made before). */
+  contactId?: string | null;
 };
 
 /** A message as its recipient sees it; what the outbox stores and providers send. */

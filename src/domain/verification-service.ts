@@ -3,6 +3,7 @@ import type { Delivery, DeliveryRequest, DeliveryResult } from '../delivery/inte
 import type { CountedAttempt, Store } from '../store/interface.js';
 import type { Clock } from './clock.js';
 import { generateCode, hashCode, matchingCodeId } from './codes.js';
+import { contactIdKey, contactIdOf } from './contact-id.js';
 import { DomainError } from './errors.js';
 import type { VerificationEvents } from './events.js';
 import { timeOrderedUuid } from './ids.js';
@@ -61,8 +62,11 @@ export type { VerificationEvents };
 export class VerificationService {
   /** Merged once per key record: the key cache hands out the same record for a few seconds. */
   private readonly settings = new WeakMap<AuthenticatedKey, EffectiveSettings>();
+  private readonly contactKey: Buffer;
 
-  constructor(private readonly deps: VerificationDeps) {}
+  constructor(private readonly deps: VerificationDeps) {
+    this.contactKey = contactIdKey(deps.codeSecret);
+  }
 
   /** An account's settings over the deployment defaults (what its sends use; the branding preview). */
   settingsOf(accountSettings: AccountSettings): EffectiveSettings {
@@ -117,7 +121,7 @@ export class VerificationService {
       );
     }
     const now = clock.now();
-    const risks = await this.screen(key, request, targets, s, now);
+    const screened = await this.screen(key, request, targets, s, now);
     await limits.checkKeyRate('send', key.id, s);
     await this.refusalCounted(key, request, targets, now, () =>
       limits.checkSend(limitScope(key), targets, s),
@@ -164,7 +168,8 @@ export class VerificationService {
       deliveryStatus: outbox[i] ? 'outbox' : 'queued',
       outbox: outbox[i]?.content ?? null,
       test: key.test,
-      risk: JSON.stringify(risks[i]),
+      risk: JSON.stringify(screened[i]?.risk),
+      contactId: screened[i]?.contactId,
     }));
     // A provider is called only once the rows are durable.
     await store.createVerifications(rows);
@@ -187,7 +192,7 @@ export class VerificationService {
         status: result.ok ? 'pending' : 'undelivered',
         expiresAt: new Date(expiresAt).toISOString(),
         to: maskDestination(t.channel, t.destination),
-        risk: risks[i] as RiskAssessment,
+        risk: screened[i]?.risk as RiskAssessment,
       };
       if (t.channel === 'WHATSAPP') entry.deliveryType = request.deliveryType;
       if (!result.ok) {
@@ -243,7 +248,8 @@ export class VerificationService {
 
   /**
    * Refuses a send to a blocked contact (403 CONTACT_BLOCKED) or one whose risk reaches the
-   * account's threshold (403 RISK_TOO_HIGH), counting the refusal; else the risk of each target.
+   * account's threshold (403 RISK_TOO_HIGH), counting the refusal; else the risk of each target
+   * and the contact it goes to (a contact made before, or the id the fold will make it with).
    */
   private async screen(
     key: AuthenticatedKey,
@@ -251,7 +257,7 @@ export class VerificationService {
     targets: SendTarget[],
     s: EffectiveSettings,
     now: number,
-  ): Promise<RiskAssessment[]> {
+  ): Promise<Array<{ risk: RiskAssessment; contactId: string }>> {
     const { store } = this.deps;
     const refuse = async (t: SendTarget, reason: string) =>
       store.recordRefusal({
@@ -293,7 +299,10 @@ export class VerificationService {
         );
       }
     }
-    return assessed.map((a) => a.risk);
+    return assessed.map(({ t, signals, risk }) => ({
+      risk,
+      contactId: signals.contact?.id ?? contactIdOf(this.contactKey, key.accountId, key.test, t.destination),
+    }));
   }
 
   /**

@@ -33,10 +33,13 @@ export interface ContactHistoryEntry {
 
 /** What the risk score reads of a destination at send time. */
 export interface DestinationSignals {
+  /** Its contact, as the batch fold last made it (whether it is blocked, its id); null before its first fold. */
   contact: ContactRecord | null;
+  /** Its requests of this mode that the retention keeps: the history the score reads (not the contact's counters, which the fold keeps a moment behind). */
+  history: { sends: number; verified: number; wrongCodes: number };
   /** Sends to it in the last hour. */
   sendsLastHour: number;
-  /** Other contacts of the account first seen in the last hour within the same number block. */
+  /** Other numbers of the same block the account sent to in the last hour. */
   neighboursLastHour: number;
   /** The account's SMS/WhatsApp sends and verifications for this country and mode in the current and the previous clock hour. */
   countryHour: { sent: number; verified: number };
@@ -83,6 +86,27 @@ export const rowToHistory = (r: Record<string, unknown>): ContactHistoryEntry =>
   risk: r.risk === null || r.risk === undefined ? null : String(r.risk),
 });
 
+/**
+ * The risk screen's read of one destination, as columns of one row over its requests `v` (both
+ * dialects): sends, those of the last hour (after `hourAgo`), those verified (a group's right code
+ * sets verified_at on every row of it) and wrong codes (each row counts its group's attempts, the
+ * right one included).
+ */
+export const historyColumns = (hourAgo: string) => {
+  const verified = 'coalesce(sum(CASE WHEN v.verified_at IS NOT NULL THEN 1 ELSE 0 END), 0)';
+  return `count(*) AS h_sends, coalesce(sum(CASE WHEN v.created_at > ${hourAgo} THEN 1 ELSE 0 END), 0) AS h_last_hour,
+    ${verified} AS h_verified, coalesce(sum(v.attempts), 0) - ${verified} AS h_wrong_codes`;
+};
+
+/** The signals of a row with historyColumns, the contact's columns (c.*, id null when none) and the rest. */
+export const rowToSignals = (r: Record<string, unknown>): DestinationSignals => ({
+  contact: r.id === null || r.id === undefined ? null : rowToContact(r),
+  history: { sends: num(r.h_sends), verified: num(r.h_verified), wrongCodes: num(r.h_wrong_codes) },
+  sendsLastHour: num(r.h_last_hour),
+  neighboursLastHour: num(r.neighbours),
+  countryHour: { sent: num(r.country_sent), verified: num(r.country_verified) },
+});
+
 /** The number block a phone number belongs to (all but its last two digits), for the burst signal. */
 export const numberBlock = (destination: string) =>
   destination.startsWith('+') && destination.length > 6 ? destination.slice(0, -2) : null;
@@ -94,7 +118,6 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
   const bool = (column: string) => (dialect === 'postgres' ? `${column} = ?::boolean` : `${column} = ?`);
   return {
     get: fix('SELECT * FROM contacts WHERE id = ?'),
-    find: fix(`SELECT * FROM contacts WHERE account_id = ? AND destination = ? AND ${bool('test')}`),
     // Prefix search: a range on the destination within one account (index contacts_destination).
     search: fix(
       `SELECT * FROM contacts WHERE account_id = ? AND destination >= ? AND destination < ?
@@ -106,13 +129,6 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
        FROM verifications WHERE destination = ? AND account_id = ? AND contact_id = ?
        ORDER BY id DESC LIMIT ?`,
     ),
-    sendsSince: fix(
-      `SELECT count(*) AS n FROM verifications WHERE destination = ? AND account_id = ? AND created_at > ?`,
-    ),
-    neighbours: fix(
-      `SELECT count(*) AS n FROM contacts WHERE account_id = ? AND destination >= ? AND destination < ?
-         AND destination <> ? AND first_seen > ? AND ${bool('test')}`,
-    ),
     // Phone sends to a country by the hour, kept in the statement of each change (migration 060),
     // so a send sees the one just before it.
     countryHour: fix(
@@ -120,7 +136,6 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
        WHERE account_id = ? AND ${bool('test')} AND hour >= ? AND country = ?`,
     ),
     block: fix('UPDATE contacts SET blocked_at = ?, blocked_reason = ? WHERE id = ?'),
-    setRisk: fix('UPDATE contacts SET risk = ? WHERE id = ?'),
     // The block's event, from the contact row just changed (same transaction).
     blockEvent: fix(
       `INSERT INTO events (id, account_id, test, type, channel, to_masked, contact_id, created_at, data)

@@ -1,11 +1,12 @@
 import { TTV_BIN_EDGES } from '../domain/analytics.js';
 
 /**
- * The batch fold of the journal into the analytics buckets (migration 060), shared by both
- * dialects: `batch` is a predicate on `e` (events) naming the rows of one batch, which the caller
- * holds (SQLite: a range of seq past the cursor; PostgreSQL: locked rows not yet folded). Each
- * table gets one grouped upsert per batch, in key order so that two folds lock bucket rows in
- * the same order. Every count goes to the hour (and day) its request was sent in (its cohort).
+ * The batch fold of the journal into the analytics buckets (migration 060) and the contacts
+ * (migration 070), shared by both dialects: `batch` is a predicate on `e` (events) naming the
+ * rows of one batch, which the caller holds (SQLite: a range of seq past the cursor; PostgreSQL:
+ * locked rows not yet folded). Each table gets one grouped statement per batch, in key order so
+ * that two folds lock rows in the same order. Every count goes to the hour (and day) its request
+ * was sent in (its cohort).
  */
 export function foldSql(dialect: 'sqlite' | 'postgres', batch: string) {
   const yes = dialect === 'postgres' ? 'true' : '1';
@@ -41,6 +42,39 @@ export function foldSql(dialect: 'sqlite' | 'postgres', batch: string) {
      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
      ON CONFLICT (account_id, test, ${time}, channel, country, purpose, provider, bin) DO UPDATE SET
        count = t.count + excluded.count`;
+  // Contacts (migration 070): made on their first send and counted here, not on the hot path. A
+  // send names its contact's id (src/domain/contact-id.ts); the latest send of a batch sets what
+  // a contact shows of its last send (channel, masked destination, risk).
+  const later = (column: string) =>
+    `${column} = CASE WHEN excluded.last_seen >= c.last_seen THEN excluded.${column} ELSE c.${column} END`;
+  const counted = `e.seq > coalesce((SELECT from_seq FROM contacts_fold), 0)`;
+  const contactSends = `INSERT INTO contacts AS c (id, account_id, test, destination, channel, masked, first_seen,
+       last_seen, sends, risk)
+     SELECT contact_id, account_id, test, destination, channel, masked, first_seen, created_at, sends, risk FROM (
+       SELECT v.contact_id, v.account_id, v.test, v.destination, v.channel, coalesce(v.masked, e.to_masked, '') AS masked,
+         v.created_at, v.risk, min(v.created_at) OVER w AS first_seen, count(*) OVER w AS sends,
+         row_number() OVER (PARTITION BY v.account_id, v.destination, v.test ORDER BY v.created_at DESC, v.id DESC) AS latest
+       FROM events e JOIN verifications v ON v.id = e.request_id
+       WHERE ${batch} AND ${counted} AND e.type = 'verification.created' AND v.contact_id IS NOT NULL
+       WINDOW w AS (PARTITION BY v.account_id, v.destination, v.test)
+     ) s WHERE latest = 1
+     ORDER BY account_id, destination, test
+     ON CONFLICT (account_id, destination, test) DO UPDATE SET sends = c.sends + excluded.sends,
+       first_seen = ${dialect === 'postgres' ? 'least' : 'min'}(c.first_seen, excluded.first_seen),
+       ${later('channel')}, ${later('masked')}, ${later('risk')},
+       last_seen = ${dialect === 'postgres' ? 'greatest' : 'max'}(c.last_seen, excluded.last_seen)`;
+  const outcome = (type: string) => `sum(CASE WHEN e.type = 'verification.${type}' THEN 1 ELSE 0 END)`;
+  const contactOutcomes = `UPDATE contacts AS c SET verified = c.verified + o.verified, failed = c.failed + o.failed,
+       wrong_codes = c.wrong_codes + o.wrong_codes
+     FROM (
+       SELECT e.contact_id, ${outcome('verified')} AS verified, ${outcome('failed')} AS failed,
+         ${outcome('attempt_failed')} AS wrong_codes
+       FROM events e
+       WHERE ${batch} AND ${counted} AND e.contact_id IS NOT NULL
+         AND e.type IN ('verification.verified', 'verification.failed', 'verification.attempt_failed')
+       GROUP BY e.contact_id ORDER BY e.contact_id
+     ) o
+     WHERE c.id = o.contact_id`;
   return {
     // A message the outbox kept never gets a provider: nothing to move later, so no row to mark.
     markUnplaced: `UPDATE verifications SET sent_unplaced = ${yes}
@@ -51,6 +85,9 @@ export function foldSql(dialect: 'sqlite' | 'postgres', batch: string) {
       sums('analytics_daily', 'day', 86_400_000),
       ttv('analytics_ttv', 'hour', 3_600_000),
       ttv('analytics_ttv_daily', 'day', 86_400_000),
+      // Sends first: a contact made in this batch is then there for its outcomes.
+      contactSends,
+      contactOutcomes,
     ],
   };
 }

@@ -22,9 +22,10 @@ export function journalConformance(name: string, harness: StoreHarness): void {
     const pickNone = () => null;
 
     it('journals a send with its mode, masked destination and contact; a resend cancels the first', async () => {
-      const first = verification({ test: true, destination: 'jane@example.com' });
+      const jane = { test: true, destination: 'jane@example.com', contactId: 'ct-jane' };
+      const first = verification(jane);
       await store.createVerifications([first]);
-      const second = verification({ test: true, destination: 'jane@example.com', createdAt: T0 + 1 });
+      const second = verification({ ...jane, createdAt: T0 + 1 });
       await store.createVerifications([second]);
       const all = await store.listEvents({ limit: 10 });
       expect(all.map((e) => [e.type, e.requestId])).toEqual([
@@ -41,7 +42,7 @@ export function journalConformance(name: string, harness: StoreHarness): void {
         status: 'pending',
         createdAt: T0,
       });
-      expect(created.contactId).toBeTruthy();
+      expect(created.contactId).toBe('ct-jane');
       expect(all[2]?.contactId).toBe(created.contactId);
       expect(all.every((e) => e.seq > 0 && /^[0-9a-f-]{36}$/.test(e.id))).toBe(true);
       expect(new Set(all.map((e) => e.id)).size).toBe(3);
@@ -137,7 +138,7 @@ export function journalConformance(name: string, harness: StoreHarness): void {
       ]);
     });
 
-    it('gathers the risk signals of a destination: velocity, its counts, its number block, the country hour', async () => {
+    it('gathers the risk signals of a destination: velocity, its history, its number block, the country hour', async () => {
       const now = T0 + 30 * MINUTE;
       const sms = (destination: string, at: number) =>
         verification({
@@ -146,26 +147,38 @@ export function journalConformance(name: string, harness: StoreHarness): void {
           country: 'GB',
           createdAt: at,
           expiresAt: at + 10 * MINUTE,
+          contactId: `ct-${destination}`,
         });
       const target = '+447400123400';
       const first = sms(target, now - 3 * MINUTE);
       await store.createVerifications([first]);
       await store.attempt?.('acc_1', first.id, now - 2 * MINUTE, pickNone);
       await store.createVerifications([sms(target, now - MINUTE)]);
-      // An old send, outside the hour, and three neighbours of the block first seen within it.
+      // An old send, outside the hour, and three neighbours of the block sent to within it.
       await store.createVerifications([sms('+447400123499', now - 2 * 60 * MINUTE)]);
       for (const last of ['01', '02', '03'])
         await store.createVerifications([sms(`+4474001234${last}`, now - MINUTE)]);
       await store.createVerifications([sms('+447400999999', now - MINUTE)]);
+      // Read from the requests themselves, before any fold has made the contact.
       const signals = await store.destinationSignals('acc_1', false, target, 'GB', now);
       expect(signals.sendsLastHour).toBe(2);
       expect(signals.neighboursLastHour).toBe(3);
-      expect(signals.contact?.counts).toEqual({ sends: 2, verified: 0, failed: 0, wrongCodes: 1 });
+      expect(signals.history).toEqual({ sends: 2, verified: 0, wrongCodes: 1 });
       expect(signals.countryHour.sent).toBe(6);
       expect(await store.destinationSignals('acc_1', true, target, 'GB', now)).toMatchObject({
         contact: null,
+        history: { sends: 0, verified: 0, wrongCodes: 0 },
         countryHour: { sent: 0, verified: 0 },
       });
+      // A read of contacts folds the journal: the contact is there, with the same counts.
+      expect((await store.getContact(`ct-${target}`))?.counts).toEqual({
+        sends: 2,
+        verified: 0,
+        failed: 0,
+        wrongCodes: 1,
+      });
+      const folded = await store.destinationSignals('acc_1', false, target, 'GB', now);
+      expect(folded).toMatchObject({ ...signals, contact: { id: `ct-${target}`, blocked: null } });
       // Asked at one moment (PostgreSQL reads them in one statement), each answer is its own:
       // the same as asked alone, in the order asked, with an email and an unknown number between.
       const asked: Array<[boolean, string, string | null]> = [
@@ -182,9 +195,63 @@ export function journalConformance(name: string, harness: StoreHarness): void {
       for (const [test, to, country] of asked)
         alone.push(await store.destinationSignals('acc_1', test, to, country, now));
       expect(together).toEqual(alone);
-      expect(together[3]).toEqual(signals);
+      expect(together[3]).toEqual(folded);
       expect(together[0]?.contact?.destination).toBe('+447400123401');
       expect(together[2]).toMatchObject({ contact: null, sendsLastHour: 0, neighboursLastHour: 0 });
+    });
+
+    it('makes and counts the contacts from the journal: sends, outcomes, first and last seen, the last send', async () => {
+      const to = {
+        destination: '+447700900555',
+        channel: 'SMS' as const,
+        country: 'GB',
+        contactId: 'ct-555',
+      };
+      const a = verification({ ...to, risk: '{"score":10}' });
+      await store.createVerifications([a]);
+      await store.attempt?.('acc_1', a.id, T0 + 1, pickNone);
+      await store.attempt?.('acc_1', a.id, T0 + 2, pickFirst);
+      // Folded between the sends: the second batch adds to the contact the first one made.
+      expect((await store.getContact('ct-555'))?.counts).toEqual({
+        sends: 1,
+        verified: 1,
+        failed: 0,
+        wrongCodes: 1,
+      });
+      const b = verification({
+        ...to,
+        channel: 'WHATSAPP',
+        createdAt: T0 + MINUTE,
+        maxAttempts: 1,
+        risk: '{"score":40}',
+      });
+      await store.createVerifications([b]);
+      await store.attempt?.('acc_1', b.id, T0 + MINUTE + 1, pickNone);
+      await store.settleGroup(b.groupId, 'failed', T0 + MINUTE + 2);
+      const c = verification({ ...to, createdAt: T0 + 2 * MINUTE, risk: '{"score":70}' });
+      const other = verification({ ...to, test: true, contactId: 'ct-555-test', createdAt: T0 + 2 * MINUTE });
+      await store.createVerifications([c]);
+      await store.createVerifications([other]);
+      const contact = await store.getContact('ct-555');
+      expect(contact).toMatchObject({
+        accountId: 'acc_1',
+        test: false,
+        destination: '+447700900555',
+        masked: '+4*******0555',
+        channel: 'SMS',
+        firstSeen: T0,
+        lastSeen: T0 + 2 * MINUTE,
+        counts: { sends: 3, verified: 1, failed: 1, wrongCodes: 2 },
+        risk: '{"score":70}',
+      });
+      expect((await store.getContact('ct-555-test'))?.counts.sends).toBe(1);
+      expect((await store.searchContacts('acc_1', '+4477009005', 10)).map((x) => x.id).sort()).toEqual([
+        'ct-555',
+        'ct-555-test',
+      ]);
+      expect(
+        (await store.contactHistory(contact as NonNullable<typeof contact>, 10)).map((h) => h.requestId),
+      ).toEqual([c.id, b.id, a.id]);
     });
 
     it('a verify on a settled request journals nothing', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assessRisk, type RiskInput } from '../../src/domain/risk.js';
-import type { ContactRecord, DestinationSignals } from '../../src/store/contacts.js';
+import type { DestinationSignals } from '../../src/store/contacts.js';
 
 /** A send with nothing against it: a UK mobile, named GB, first seen now, a healthy hour. */
 const quiet = (overrides: Partial<DestinationSignals> = {}, input: Partial<RiskInput> = {}): RiskInput => ({
@@ -9,6 +9,7 @@ const quiet = (overrides: Partial<DestinationSignals> = {}, input: Partial<RiskI
   country: 'GB',
   signals: {
     contact: null,
+    history: { sends: 0, verified: 0, wrongCodes: 0 },
     sendsLastHour: 0,
     neighboursLastHour: 0,
     countryHour: { sent: 0, verified: 0 },
@@ -17,18 +18,11 @@ const quiet = (overrides: Partial<DestinationSignals> = {}, input: Partial<RiskI
   ...input,
 });
 
-const contact = (counts: Partial<ContactRecord['counts']>): ContactRecord => ({
-  id: 'c1',
-  accountId: 'acc',
-  test: false,
-  destination: '+447400123456',
-  channel: 'SMS',
-  masked: '+4*******3456',
-  firstSeen: 0,
-  lastSeen: 0,
-  counts: { sends: 0, verified: 0, failed: 0, wrongCodes: 0, ...counts },
-  blocked: null,
-  risk: null,
+const history = (h: Partial<DestinationSignals['history']>): DestinationSignals['history'] => ({
+  sends: 0,
+  verified: 0,
+  wrongCodes: 0,
+  ...h,
 });
 
 const signalNames = (input: RiskInput) => assessRisk(input).signals.map((s) => s.name);
@@ -44,13 +38,13 @@ describe('risk score', () => {
   });
 
   it('rises with the destination’s unconverted sends', () => {
-    expect(signalNames(quiet({ contact: contact({ sends: 6, verified: 1 }) }))).toEqual([
+    expect(signalNames(quiet({ history: history({ sends: 6, verified: 1 }) }))).toEqual([
       'unconverted_sends',
     ]);
   });
 
   it('rises with the destination’s wrong-code ratio', () => {
-    expect(signalNames(quiet({ contact: contact({ sends: 2, verified: 1, wrongCodes: 4 }) }))).toEqual([
+    expect(signalNames(quiet({ history: history({ sends: 2, verified: 1, wrongCodes: 4 }) }))).toEqual([
       'wrong_code_ratio',
     ]);
   });
@@ -86,7 +80,7 @@ describe('risk score', () => {
           sendsLastHour: 9,
           neighboursLastHour: 9,
           countryHour: { sent: 90, verified: 1 },
-          contact: contact({ sends: 9 }),
+          history: history({ sends: 9 }),
         },
         { destination: '+445612345678' },
       ),

@@ -12,17 +12,17 @@ interface WrongCode {
 /** The wrong codes of one event-loop turn, journaled from the requests they were made on. */
 const WRONG_CODES = `INSERT INTO events (id, account_id, test, type, request_id, group_id, channel, country, purpose,
     provider, to_masked, contact_id, status, created_at, data)
-  SELECT w.event_id, v.account_id, coalesce(c.test, false), 'verification.attempt_failed', v.id, v.group_id,
-    v.channel, v.country, v.purpose, v.provider, c.masked, v.contact_id, v.status, w.at,
+  SELECT w.event_id, v.account_id, v.test, 'verification.attempt_failed', v.id, v.group_id,
+    v.channel, v.country, v.purpose, v.provider,
+    coalesce(v.masked, (SELECT c.masked FROM contacts c WHERE c.id = v.contact_id)), v.contact_id, v.status, w.at,
     jsonb_build_object('attempts', v.attempts, 'maxAttempts', v.max_attempts)
   FROM unnest($1::text[], $2::text[], $3::bigint[]) AS w(event_id, request_id, at)
-  JOIN verifications v ON v.id = w.request_id
-  LEFT JOIN contacts c ON c.id = v.contact_id`;
+  JOIN verifications v ON v.id = w.request_id`;
 
 /**
- * The journal's writes that the triggers of migration 020 cannot make for the store (PostgreSQL):
- * a wrong code changes nothing the database sees, so its event is inserted here, and trigger
- * journal_wrong_code folds it into the analytics and the contact. Everything else is journaled by
+ * The journal's writes that the triggers of migrations 020 and 070 cannot make for the store
+ * (PostgreSQL): a wrong code changes nothing the database sees, so its event is inserted here
+ * (the batch fold counts it on the analytics and the contact). Everything else is journaled by
  * the triggers, in the statement that makes the change. See docs/events.md.
  */
 export class PostgresJournal {

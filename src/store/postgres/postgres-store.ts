@@ -20,6 +20,7 @@ import {
   prefixEnd,
   rowToContact,
   rowToHistory,
+  rowToSignals,
 } from '../contacts.js';
 import { PostgresIdempotencyStore } from '../idempotency/postgres.js';
 import {
@@ -391,7 +392,7 @@ export class PostgresStore implements Store {
       col('deliveryStatus'),
       col('outbox'),
       rows.map((v) => v.test === true),
-      rows.map((v) => timeOrderedUuid(v.createdAt)),
+      rows.map((v) => v.contactId ?? null),
       rows.map((v) => maskDestination(v.channel, v.destination)),
       rows.map((v) => v.risk ?? null),
     ]);
@@ -595,11 +596,14 @@ export class PostgresStore implements Store {
   }
 
   async getContact(id: string) {
+    // Contacts are made and counted by the fold: what it has not reached yet is folded first.
+    await this.fold.all();
     const row = (await this.query(CONTACT_SQL.get, [id])).rows[0];
     return row ? rowToContact(row) : null;
   }
 
   async searchContacts(accountId: string, prefix: string, limit: number) {
+    await this.fold.all();
     const { rows } = await this.query(CONTACT_SQL.search, [accountId, prefix, prefixEnd(prefix), limit]);
     return rows.map(rowToContact);
   }
@@ -651,17 +655,11 @@ export class PostgresStore implements Store {
       calls.map((c) => c.now - (c.now % 3_600_000) - 3_600_000),
       calls.map((c) => c.country),
     ]);
-    for (const row of rows) {
-      calls[Number(row.n) - 1]?.resolve({
-        contact: row.contact_found ? rowToContact(row) : null,
-        sendsLastHour: Number(row.sends_last_hour ?? 0),
-        neighboursLastHour: Number(row.neighbours_last_hour ?? 0),
-        countryHour: { sent: Number(row.country_sent ?? 0), verified: Number(row.country_verified ?? 0) },
-      });
-    }
+    for (const row of rows) calls[Number(row.n) - 1]?.resolve(rowToSignals(row));
   }
 
-  setContactBlocked(id: string, block: { reason: string } | null, now: number) {
+  async setContactBlocked(id: string, block: { reason: string } | null, now: number) {
+    await this.fold.all();
     return this.transaction(async (client) => {
       const changed = await this.query(
         CONTACT_SQL.block,

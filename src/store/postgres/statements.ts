@@ -1,3 +1,4 @@
+import { historyColumns } from '../contacts.js';
 import { OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
 
 /** The PostgreSQL statements of the store; the same meaning as the SQLite ones, statement by statement. */
@@ -52,21 +53,13 @@ export const SQL = {
   // the table. So each fresh row looks up its pending predecessor in verifications_one_live
   // (OFFSET 0 keeps the lookup from being flattened into such a join), and the predecessors
   // are updated by primary key.
-  // The contacts CTE counts each send on its contact (one row per account, destination and mode)
-  // and gives the rows their contact_id; the journal's triggers (migration 020) record the rest.
+  // Each row names its contact (contact_id) and carries its masked destination, which the
+  // journal's triggers copy; the contact row itself is made by the batch fold (migration 070).
   supersedeAndInsert: `WITH fresh AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
         $8::text[], $9::bytea[], $10::int[], $11::bigint[], $12::bigint[], $13::text[], $14::text[],
         $15::boolean[], $16::text[], $17::text[], $18::text[])
-        AS f(${VERIFICATION_COLUMNS}, new_contact_id, masked, risk)
-    ), contact AS (
-      INSERT INTO contacts AS c (id, account_id, test, destination, channel, masked, first_seen, last_seen, sends)
-      SELECT DISTINCT ON (account_id, destination, test) new_contact_id, account_id, test, destination, channel,
-        masked, created_at, created_at, count(*) OVER (PARTITION BY account_id, destination, test)
-      FROM fresh ORDER BY account_id, destination, test, created_at DESC
-      ON CONFLICT (account_id, destination, test) DO UPDATE SET sends = c.sends + EXCLUDED.sends,
-        last_seen = greatest(c.last_seen, EXCLUDED.last_seen), channel = EXCLUDED.channel
-      RETURNING c.id, c.account_id, c.destination, c.test
+        AS f(${VERIFICATION_COLUMNS}, contact_id, masked, risk)
     ), superseded AS (
       UPDATE verifications v SET status = 'canceled'
       WHERE v.id = ANY (ARRAY(
@@ -80,12 +73,8 @@ export const SQL = {
         AND ${GROUP_PENDING('v.')}
       RETURNING v.id
     )
-    INSERT INTO verifications (${VERIFICATION_COLUMNS}, contact_id, risk)
-    SELECT ${VERIFICATION_COLUMNS.replace(/(\w+)/g, 'f.$1')},
-      -- A lookup in the batch's own contacts (a join would be planned as a hash join; see the plan test).
-      (SELECT k.id FROM contact k
-       WHERE k.account_id = f.account_id AND k.destination = f.destination AND k.test = f.test),
-      f.risk
+    INSERT INTO verifications (${VERIFICATION_COLUMNS}, contact_id, masked, risk)
+    SELECT ${VERIFICATION_COLUMNS.replace(/(\w+)/g, 'f.$1')}, f.contact_id, f.masked, f.risk
     FROM fresh f WHERE (SELECT count(*) FROM superseded) >= 0`,
   getVerification: `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2 AND test = $3`,
   // The first half of a verify attempt: the request ($1 id, $2 account, $3 mode), and, when it is
@@ -113,26 +102,27 @@ export const SQL = {
     RETURNING id, channel, code_hash, attempts, max_attempts`,
   // The risk screen's reads for the sends of one event-loop turn ($1 accounts, $2 destinations,
   // $3 modes, $4 an hour ago, $5 number blocks or nulls, $6 the block's end, $7 the country
-  // window's first hour, $8 countries or nulls): each destination's contact, its sends in the
-  // last hour, the other numbers of its block first seen in that hour, and its country's phone
-  // sends and verifications; one round trip for the turn instead of up to four per send. Rows
-  // carry the send's ordinal `n`; `contact_found` tells a missing contact from its null columns.
+  // window's first hour, $8 countries or nulls): each destination's contact as the fold made it,
+  // its history from its requests (historyColumns), the other numbers of its block sent to in
+  // that hour, and its country's phone sends and verifications; one round trip for the turn.
+  // Rows carry the send's ordinal `n`, and rowToSignals reads them.
   destinationSignals: `WITH asked AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[], $5::text[], $6::text[],
           $7::bigint[], $8::text[])
         WITH ORDINALITY AS a(account_id, destination, test, hour_ago, block, block_end, window_start, country, n)
     )
-    SELECT a.n, c.id IS NOT NULL AS contact_found, c.*,
-      (SELECT count(*) FROM verifications v
-        WHERE v.destination = a.destination AND v.account_id = a.account_id AND v.created_at > a.hour_ago
-      ) AS sends_last_hour,
+    SELECT a.n, c.*, h.*,
       CASE WHEN a.block IS NULL THEN 0 ELSE (
-        SELECT count(*) FROM contacts nb
-        WHERE nb.account_id = a.account_id AND nb.destination >= a.block AND nb.destination < a.block_end
-          AND nb.destination <> a.destination AND nb.first_seen > a.hour_ago AND nb.test = a.test
-      ) END AS neighbours_last_hour,
+        SELECT count(DISTINCT nb.destination) FROM verifications nb
+        WHERE nb.destination >= a.block AND nb.destination < a.block_end AND nb.destination <> a.destination
+          AND nb.account_id = a.account_id AND nb.test = a.test AND nb.created_at > a.hour_ago
+      ) END AS neighbours,
       cw.country_sent, cw.country_verified
     FROM asked a
+    CROSS JOIN LATERAL (
+      SELECT ${historyColumns('a.hour_ago')} FROM verifications v
+      WHERE v.destination = a.destination AND v.account_id = a.account_id AND v.test = a.test
+    ) h
     LEFT JOIN contacts c ON c.account_id = a.account_id AND c.destination = a.destination AND c.test = a.test
     LEFT JOIN LATERAL (
       SELECT coalesce(sum(w.sent), 0) AS country_sent, coalesce(sum(w.verified), 0) AS country_verified

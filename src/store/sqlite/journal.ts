@@ -1,56 +1,68 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { timeOrderedUuid } from '../../domain/ids.js';
-import { maskDestination } from '../../domain/masking.js';
-import type { NewVerification } from '../../domain/types.js';
+import { historyColumns } from '../contacts.js';
 
 /**
- * The journal's writes that the triggers of migration 020 cannot make for the store (SQLite).
- * Every state change of a verification request is journaled by those triggers, in the statement
- * that makes it; what is left here runs inside the caller's unit of work (one transaction):
- * the contact a send goes to (the triggers read its mode and masked destination), and a wrong
- * code, which changes nothing the database sees. See docs/events.md.
+ * What the store writes and reads of the journal and the contacts beside the triggers
+ * (migrations 020 and 070), on SQLite: the triggers journal every state change of a request in
+ * the statement that makes it; a wrong code changes nothing the database sees, so its event is
+ * inserted here, inside the caller's unit of work. Contacts are made by the batch fold; the risk
+ * screen reads a destination's requests. See docs/events.md and docs/analytics.md.
  */
 export class SqliteJournal {
-  private readonly stmts: Record<'upsertContact' | 'wrongCode', Statement>;
+  private readonly stmts: Record<'wrongCode' | 'signals', Statement>;
 
   constructor(db: Database) {
     this.stmts = {
-      upsertContact: db.prepare(
-        `INSERT INTO contacts (id, account_id, test, destination, channel, masked, first_seen, last_seen, sends)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
-         ON CONFLICT (account_id, destination, test) DO UPDATE SET
-           sends = sends + 1, last_seen = max(last_seen, excluded.last_seen), channel = excluded.channel
-         RETURNING id`,
-      ),
-      // The wrong code's event, from the request it was made on; trigger journal_wrong_code folds it.
+      // The wrong code's event, from the request it was made on.
       wrongCode: db.prepare(
         `INSERT INTO events (id, account_id, test, type, request_id, group_id, channel, country, purpose,
            provider, to_masked, contact_id, status, created_at, data)
-         SELECT ?, v.account_id, coalesce(c.test, 0), 'verification.attempt_failed', v.id, v.group_id, v.channel,
-           v.country, v.purpose, v.provider, c.masked, v.contact_id, v.status, ?,
-           json_object('attempts', v.attempts, 'maxAttempts', v.max_attempts)
-         FROM verifications v LEFT JOIN contacts c ON c.id = v.contact_id WHERE v.id = ?`,
+         SELECT ?, v.account_id, v.test, 'verification.attempt_failed', v.id, v.group_id, v.channel,
+           v.country, v.purpose, v.provider, coalesce(v.masked, (SELECT masked FROM contacts WHERE id = v.contact_id)),
+           v.contact_id, v.status, ?, json_object('attempts', v.attempts, 'maxAttempts', v.max_attempts)
+         FROM verifications v WHERE v.id = ?`,
+      ),
+      // Everything the risk screen reads of one destination, in one statement (src/store/contacts.ts).
+      signals: db.prepare(
+        `SELECT c.*, h.*,
+           CASE WHEN @block IS NULL THEN 0 ELSE (
+             SELECT count(DISTINCT n.destination) FROM verifications n
+             WHERE n.destination >= @block AND n.destination < @blockEnd AND n.destination <> @destination
+               AND n.account_id = @account AND n.test = @mode AND n.created_at > @hourAgo
+           ) END AS neighbours,
+           cw.country_sent, cw.country_verified
+         FROM (
+           SELECT ${historyColumns('@hourAgo')} FROM verifications v
+           WHERE v.destination = @destination AND v.account_id = @account AND v.test = @mode
+         ) h
+         LEFT JOIN contacts c ON c.account_id = @account AND c.destination = @destination AND c.test = @mode
+         CROSS JOIN (
+           SELECT coalesce(sum(w.sent), 0) AS country_sent, coalesce(sum(w.verified), 0) AS country_verified
+           FROM country_window w
+           WHERE @country IS NOT NULL AND w.account_id = @account AND w.test = @mode
+             AND w.hour >= @windowStart AND w.country = @country
+         ) cw`,
       ),
     };
-  }
-
-  /** The id of the contact `v` goes to, counting the send on it (created on its first send). */
-  contactFor(v: NewVerification): string {
-    const row = this.stmts.upsertContact.get(
-      timeOrderedUuid(v.createdAt),
-      v.accountId,
-      v.test ? 1 : 0,
-      v.destination,
-      v.channel,
-      maskDestination(v.channel, v.destination),
-      v.createdAt,
-      v.createdAt,
-    ) as { id: string };
-    return row.id;
   }
 
   /** Journals a wrong code guessed on request `requestId` (after its attempt was counted). */
   wrongCode(requestId: string, now: number): void {
     this.stmts.wrongCode.run(timeOrderedUuid(now), now, requestId);
+  }
+
+  /** The risk screen's row for one destination (see rowToSignals). */
+  signals(params: {
+    account: string;
+    mode: number;
+    destination: string;
+    block: string | null;
+    blockEnd: string | null;
+    hourAgo: number;
+    windowStart: number;
+    country: string | null;
+  }): Record<string, unknown> {
+    return this.stmts.signals.get(params) as Record<string, unknown>;
   }
 }

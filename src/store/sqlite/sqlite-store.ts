@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import BetterSqlite3 from 'better-sqlite3';
 import { timeOrderedUuid, timeOrderedUuidFloor } from '../../domain/ids.js';
+import { maskDestination } from '../../domain/masking.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
 import type {
   Account,
@@ -21,6 +22,7 @@ import {
   prefixEnd,
   rowToContact,
   rowToHistory,
+  rowToSignals,
 } from '../contacts.js';
 import { SqliteIdempotencyStore } from '../idempotency/sqlite.js';
 import {
@@ -317,10 +319,10 @@ export class SqliteStore implements Store {
 
   createVerifications(rows: NewVerification[]) {
     // The INSERT cancels the destination's pending code itself (trigger verifications_supersede),
-    // and the journal's triggers record it (migration 020); the contact is counted first.
+    // and the journal's triggers record it (migrations 020 and 070); its contact is made by the
+    // batch fold. One row is one statement: no savepoint needed.
     return this.tx.write(() => {
       for (const v of rows) {
-        const contactId = this.journal.contactFor(v);
         this.stmts.insertVerification.run(
           v.id,
           v.accountId,
@@ -336,12 +338,13 @@ export class SqliteStore implements Store {
           v.expiresAt,
           v.deliveryStatus,
           v.outbox,
-          contactId,
+          v.contactId ?? null,
+          maskDestination(v.channel, v.destination),
           v.risk ?? null,
           v.test ? 1 : 0,
         );
       }
-    });
+    }, rows.length > 1);
   }
 
   getVerification(accountId: string, id: string, test = false) {
@@ -458,11 +461,17 @@ export class SqliteStore implements Store {
     );
   }
 
-  async analytics(query: AnalyticsQuery) {
-    // Counts agree with the requests at every read: the rows the fold has not reached yet are
-    // folded first (asking costs two index lookups when none wait).
+  /**
+   * Counts agree with the requests at every read of analytics and contacts: the rows the fold has
+   * not reached yet are folded first (asking costs two index lookups when none wait).
+   */
+  private async foldPending(): Promise<void> {
     const fold = this.fold;
     if (await this.tx.read(() => fold.pending())) await this.tx.write(() => fold.all());
+  }
+
+  async analytics(query: AnalyticsQuery) {
+    await this.foldPending();
     const sql = analyticsSql('sqlite', query);
     const all = (text: string) => this.db.prepare(text).all(...sql.params) as Array<Record<string, unknown>>;
     return this.tx.read(() => rowsToAnalytics(all(sql.buckets), all(sql.ttv), all(sql.refusals)));
@@ -474,14 +483,16 @@ export class SqliteStore implements Store {
     }, false);
   }
 
-  getContact(id: string) {
+  async getContact(id: string) {
+    await this.foldPending();
     return this.tx.read(() => {
       const row = this.contacts.get.get(id) as Record<string, unknown> | undefined;
       return row ? rowToContact(row) : null;
     });
   }
 
-  searchContacts(accountId: string, prefix: string, limit: number) {
+  async searchContacts(accountId: string, prefix: string, limit: number) {
+    await this.foldPending();
     return this.tx.read(() =>
       (
         this.contacts.search.all(accountId, prefix, prefixEnd(prefix), limit) as Array<
@@ -509,45 +520,24 @@ export class SqliteStore implements Store {
     now: number,
   ): Promise<DestinationSignals> {
     return this.tx.read(() => {
-      const mode = test ? 1 : 0;
-      const row = this.contacts.find.get(accountId, destination, mode) as Record<string, unknown> | undefined;
-      const hourAgo = now - 3_600_000;
-      const sendsLastHour = Number(
-        (this.contacts.sendsSince.get(destination, accountId, hourAgo) as { n: number }).n,
-      );
       const block = numberBlock(destination);
-      const neighboursLastHour = block
-        ? Number(
-            (
-              this.contacts.neighbours.get(
-                accountId,
-                block,
-                prefixEnd(block),
-                destination,
-                hourAgo,
-                mode,
-              ) as {
-                n: number;
-              }
-            ).n,
-          )
-        : 0;
-      const hour = country
-        ? (this.contacts.countryHour.get(accountId, mode, now - (now % 3_600_000) - 3_600_000, country) as {
-            sent: number;
-            verified: number;
-          })
-        : { sent: 0, verified: 0 };
-      return {
-        contact: row ? rowToContact(row) : null,
-        sendsLastHour,
-        neighboursLastHour,
-        countryHour: { sent: Number(hour.sent), verified: Number(hour.verified) },
-      };
+      return rowToSignals(
+        this.journal.signals({
+          account: accountId,
+          mode: test ? 1 : 0,
+          destination,
+          block,
+          blockEnd: block ? prefixEnd(block) : null,
+          hourAgo: now - 3_600_000,
+          windowStart: now - (now % 3_600_000) - 3_600_000,
+          country,
+        }),
+      );
     });
   }
 
-  setContactBlocked(id: string, block: { reason: string } | null, now: number) {
+  async setContactBlocked(id: string, block: { reason: string } | null, now: number) {
+    await this.foldPending();
     return this.tx.write(() => {
       if (this.contacts.block.run(block ? now : null, block?.reason ?? null, id).changes === 0) return null;
       this.contacts.blockEvent.run(
@@ -675,8 +665,8 @@ function prepare(db: Database) {
     ),
     insertVerification: s(
       `INSERT INTO verifications (id, account_id, group_id, channel, destination, delivery_type, country, purpose,
-         code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, contact_id, risk, test)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, contact_id, masked, risk, test)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     getVerification: s(
       `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = ? AND account_id = ? AND test = ?`,
