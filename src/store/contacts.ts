@@ -33,8 +33,8 @@ export interface ContactHistoryEntry {
 
 /** What the risk score reads of a destination at send time. */
 export interface DestinationSignals {
-  /** Its contact, as the batch fold last made it (whether it is blocked, its id); null before its first fold. */
-  contact: ContactRecord | null;
+  /** Its contact as the batch fold made it (its id, whether an operator blocked it); null before its first fold. */
+  contact: { id: string; blocked: boolean } | null;
   /** Its requests of this mode that the retention keeps: the history the score reads (not the contact's counters, which the fold keeps a moment behind). */
   history: { sends: number; verified: number; wrongCodes: number };
   /** Sends to it in the last hour. */
@@ -98,9 +98,9 @@ export const historyColumns = (hourAgo: string) => {
     ${verified} AS h_verified, coalesce(sum(v.attempts), 0) - ${verified} AS h_wrong_codes`;
 };
 
-/** The signals of a row with historyColumns, the contact's columns (c.*, id null when none) and the rest. */
+/** The signals of a row with historyColumns, the contact's id and blocked_at (null when none) and the rest. */
 export const rowToSignals = (r: Record<string, unknown>): DestinationSignals => ({
-  contact: r.id === null || r.id === undefined ? null : rowToContact(r),
+  contact: r.id === null || r.id === undefined ? null : { id: String(r.id), blocked: r.blocked_at != null },
   history: { sends: num(r.h_sends), verified: num(r.h_verified), wrongCodes: num(r.h_wrong_codes) },
   sendsLastHour: num(r.h_last_hour),
   neighboursLastHour: num(r.neighbours),

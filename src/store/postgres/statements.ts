@@ -111,7 +111,7 @@ export const SQL = {
           $7::bigint[], $8::text[])
         WITH ORDINALITY AS a(account_id, destination, test, hour_ago, block, block_end, window_start, country, n)
     )
-    SELECT a.n, c.*, h.*,
+    SELECT a.n, c.id, c.blocked_at, h.*,
       CASE WHEN a.block IS NULL THEN 0 ELSE (
         SELECT count(DISTINCT nb.destination) FROM verifications nb
         WHERE nb.destination >= a.block AND nb.destination < a.block_end AND nb.destination <> a.destination

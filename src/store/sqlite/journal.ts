@@ -10,7 +10,7 @@ import { historyColumns } from '../contacts.js';
  * screen reads a destination's requests. See docs/events.md and docs/analytics.md.
  */
 export class SqliteJournal {
-  private readonly stmts: Record<'wrongCode' | 'signals', Statement>;
+  private readonly stmts: Record<'wrongCode' | 'email' | 'phone', Statement>;
 
   constructor(db: Database) {
     this.stmts = {
@@ -23,9 +23,18 @@ export class SqliteJournal {
            v.contact_id, v.status, ?, json_object('attempts', v.attempts, 'maxAttempts', v.max_attempts)
          FROM verifications v WHERE v.id = ?`,
       ),
-      // Everything the risk screen reads of one destination, in one statement (src/store/contacts.ts).
-      signals: db.prepare(
-        `SELECT c.*, h.*,
+      // Everything the risk screen reads of one destination, in one statement (src/store/contacts.ts);
+      // an email has no number block and no country, so its statement reads only its requests and
+      // contact (half the cost).
+      email: db.prepare(
+        `SELECT c.id, c.blocked_at, h.* FROM (
+           SELECT ${historyColumns('?')} FROM verifications v
+           WHERE v.destination = ? AND v.account_id = ? AND v.test = ?
+         ) h
+         LEFT JOIN contacts c ON c.account_id = ? AND c.destination = ? AND c.test = ?`,
+      ),
+      phone: db.prepare(
+        `SELECT c.id, c.blocked_at, h.*,
            CASE WHEN @block IS NULL THEN 0 ELSE (
              SELECT count(DISTINCT n.destination) FROM verifications n
              WHERE n.destination >= @block AND n.destination < @blockEnd AND n.destination <> @destination
@@ -53,7 +62,7 @@ export class SqliteJournal {
   }
 
   /** The risk screen's row for one destination (see rowToSignals). */
-  signals(params: {
+  signals(p: {
     account: string;
     mode: number;
     destination: string;
@@ -63,6 +72,16 @@ export class SqliteJournal {
     windowStart: number;
     country: string | null;
   }): Record<string, unknown> {
-    return this.stmts.signals.get(params) as Record<string, unknown>;
+    if (p.block === null && p.country === null)
+      return this.stmts.email.get(
+        p.hourAgo,
+        p.destination,
+        p.account,
+        p.mode,
+        p.account,
+        p.destination,
+        p.mode,
+      ) as Record<string, unknown>;
+    return this.stmts.phone.get(p) as Record<string, unknown>;
   }
 }
