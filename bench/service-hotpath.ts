@@ -81,6 +81,15 @@ async function open(name: string, root: string): Promise<Tree> {
     payload: { name: 'bench', channels: [CHANNEL], test: CHANNEL === 'SMS' },
   });
   const token = (created.json() as { data: { key: string } }).data.key;
+  // Every bench send is unconverted until the verify phase: the SMS-pumping breaker would stop the
+  // sends to GB after 50 (a conversion floor of 0 never trips it; its check still runs).
+  const account = (created.json() as { data: { accountId: string } }).data.accountId;
+  await service.app.inject({
+    method: 'PATCH',
+    url: `/v1/admin/accounts/${account}/settings`,
+    headers: { authorization: `Bearer ${admin}` },
+    payload: { pumpingMinConversion: 0 },
+  });
   return {
     name,
     dir,

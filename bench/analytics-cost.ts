@@ -1,0 +1,144 @@
+/**
+ * What recording events for analytics and scoring risk cost a send and a verify (issue 16's
+ * budget: at most +10 % of server CPU each). Exports this commit twice and switches the analytics
+ * off in one copy, then measures both with bench/service-hotpath.ts (one process, waves taking
+ * turns) for EMAIL and for SMS, and writes docs/benchmark-analytics-cost.md.
+ *
+ *   npm run bench:analytics-cost [-- --rounds=3 --requests=8000]
+ *
+ * "Off" keeps what the webhooks need (issue 17: a journal row for each state change, written by
+ * the triggers with the change) and removes what only analytics, contacts and risk need: the risk
+ * screen (its read, the score, the contact id; a constant low score instead), the wrong-code
+ * journal rows, the batch fold (buckets and contacts) and the per-country hour counter. Each
+ * switch is a text replacement that must match exactly once, so a change to those lines stops
+ * this script instead of measuring something else.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const arg = (name: string, fallback: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const HERE = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const ROUNDS = Number(arg('rounds', '3'));
+const REQUESTS = arg('requests', '8000');
+const PAGE = join(HERE, 'docs/benchmark-analytics-cost.md');
+
+/** The analytics switched off: [file, text, replacement]. */
+const OFF: Array<[string, string, string]> = [
+  [
+    'src/domain/verification-service.ts',
+    'const screened = await this.screen(key, request, targets, s, now);',
+    "const screened = targets.map(() => ({ risk: { score: 0, level: 'low' as const, signals: [] }, contactId: null as unknown as string }));",
+  ],
+  [
+    'src/store/sqlite/sqlite-store.ts',
+    'if (counted && request && winnerId === null) this.journal.wrongCode(request.id, now);',
+    '',
+  ],
+  [
+    'src/store/webhooks/sqlite.ts',
+    'const folded = Math.min(this.fold.run(batchSize), batchSize);',
+    'const folded = 0;',
+  ],
+];
+const OFF_MIGRATION = 'DROP TRIGGER country_window_sent;\nDROP TRIGGER country_window_verified;\n';
+
+function exportTree(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  execFileSync('sh', ['-c', `git archive HEAD | tar -x -C '${dir}'`], { cwd: HERE });
+  symlinkSync(join(HERE, 'node_modules'), join(dir, 'node_modules'));
+}
+
+function switchOff(dir: string): void {
+  for (const [file, text, replacement] of OFF) {
+    const path = join(dir, file);
+    const source = readFileSync(path, 'utf8');
+    if (source.split(text).length !== 2)
+      throw new Error(`${file}: the line to switch off is not there once: ${text}`);
+    writeFileSync(path, source.replace(text, replacement));
+  }
+  writeFileSync(join(dir, 'migrations/sqlite/999_analytics_off.sql'), OFF_MIGRATION);
+}
+
+interface Phase {
+  [tree: string]: { us: number; ratios: number[] };
+}
+interface Run {
+  channel: string;
+  failures: number;
+  send: Phase;
+  verify: Phase;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+const pct = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${Math.abs((ratio - 1) * 100).toFixed(1)} %`;
+
+const work = mkdtempSync(join(tmpdir(), 'cv-cost-'));
+const runs: Run[] = [];
+try {
+  const off = join(work, 'off');
+  const on = join(work, 'on');
+  exportTree(off);
+  exportTree(on);
+  switchOff(off);
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const channel of ['EMAIL', 'SMS']) {
+      const out = execFileSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          join(HERE, 'bench/service-hotpath.ts'),
+          `--trees=off=${off},on=${on}`,
+          `--requests=${REQUESTS}`,
+          `--channel=${channel}`,
+        ],
+        { cwd: HERE, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      );
+      const run = JSON.parse(out.trim().split('\n').at(-1) as string) as Run;
+      if (run.failures > 0) throw new Error(`${run.failures} requests did not answer 200 (${channel})`);
+      runs.push(run);
+      const line = (kind: 'send' | 'verify') =>
+        `${kind} ${run[kind].off?.us} → ${run[kind].on?.us} µs (blocks ${run[kind].on?.ratios.join(', ')})`;
+      console.log(`round ${round} ${channel}: ${line('send')}; ${line('verify')}`);
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: HERE, encoding: 'utf8' }).trim();
+const rows = (['EMAIL', 'SMS'] as const).flatMap((channel) =>
+  (['send', 'verify'] as const).map((kind) => {
+    const mine = runs.filter((r) => r.channel === channel);
+    const ratios = mine.flatMap((r) => r[kind].on?.ratios ?? []);
+    const offUs = median(mine.map((r) => r[kind].off?.us ?? 0));
+    const onUs = median(mine.map((r) => r[kind].on?.us ?? 0));
+    return `| ${channel} | ${kind} | ${offUs.toFixed(0)} | ${onUs.toFixed(0)} | ${pct(median(ratios))} | ${pct(Math.min(...ratios))} … ${pct(Math.max(...ratios))} |`;
+  }),
+);
+writeFileSync(
+  PAGE,
+  `# Benchmark: what analytics and risk cost a send and a verify
+
+<!-- Generated by \`npm run bench:analytics-cost\` (bench/analytics-cost.ts); do not edit by hand. -->
+
+Commit \`${commit}\`, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${ROUNDS} rounds of ${REQUESTS} sends and as many verifies (a wrong code, then the right one) per channel, SQLite.
+
+"Off" is the same commit with the analytics switched off (the risk screen, the wrong-code journal rows, the batch fold of buckets and contacts, the per-country hour counter); it keeps the journal row of each state change that the webhooks need. Both run in one process (\`bench/service-hotpath.ts\`), their waves of 50 requests taking turns, each wave followed by a step of its worker, so the fold's work counts with the requests that made it. CPU is the process's, per request answered; the HTTP parsing that inject leaves out is the same in both, so the share shown is if anything larger than behind a socket. "Each block" is the ratio in each fifth of the waves of every round: its spread is the noise of the machine.
+
+| channel | request | off, CPU µs | on, CPU µs | on vs off (median) | each block |
+|---|---|--:|--:|--:|--:|
+${rows.join('\n')}
+
+See [analytics](analytics.md#cost-on-the-hot-path) for what is on the path and why.
+`,
+);
+console.log(`wrote ${PAGE}`);
