@@ -3,7 +3,7 @@
 // on a built tree and `npx contact-verify` works right after `npm install` (run as `prepare`).
 // Two outputs: the service (tsc → dist/) and the dashboard (Vite → dist/dashboard/).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,6 +44,10 @@ if (
     join(root, 'tsconfig.build.json'),
   ]);
 }
+// The package's own bin: npm makes a dependency's bin executable when it links it, but `npx
+// contact-verify` in this checkout may run dist/cli.js itself, which tsc writes without the mode.
+const cli = join(root, 'dist/cli.js');
+if (status === 0 && existsSync(cli)) chmodSync(cli, 0o755);
 const dashboard = join(root, 'dashboard');
 if (status === 0 && existsSync(dashboard)) {
   if (stale(join(root, 'dist/dashboard/index.html'), [newest(dashboard), packageJson])) {
