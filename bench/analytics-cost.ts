@@ -18,9 +18,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { arg } from './args.js';
 
-const arg = (name: string, fallback: string) =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const HERE = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const ROUNDS = Number(arg('rounds', '3'));
 const REQUESTS = arg('requests', '8000');

@@ -18,9 +18,8 @@ import type { AnalyticsQuery } from '../src/store/insights.js';
 import type { Store } from '../src/store/interface.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { arg } from './args.js';
 
-const arg = (name: string, fallback: string) =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const EVENTS = Number(arg('events', '10000000'));
 const PG_URL = arg('postgres', '');
 const KEEP = arg('keep', '');

@@ -20,19 +20,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import pino from 'pino';
+import { arg, treesArg } from './args.js';
 
-const arg = (name: string, fallback: string) =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
-const TREES = arg('trees', `this=${process.cwd()}`)
-  .split(',')
-  .map((t) => {
-    const [name, path] = t.split('=');
-    return { name: name as string, root: resolve(path as string) };
-  });
+const TREES = treesArg([{ name: 'this', root: process.cwd() }]);
 const REQUESTS = Number(arg('requests', '10000'));
 const CONCURRENCY = Number(arg('concurrency', '50'));
 const BLOCKS = Number(arg('blocks', '5'));

@@ -16,12 +16,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { arg, treesArg } from './args.js';
 import type { LoadJob, LoadResult } from './load.js';
 import { freePort, RssSampler, run, start, stop, waitForHttp } from './processes.js';
 import { sqlitePool } from './scenario.js';
 
-const arg = (name: string, fallback: string) =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const HERE = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const BASE = resolve(arg('base', '/work/main'));
 const SECONDS = Number(arg('seconds', '8'));
@@ -107,21 +106,14 @@ async function measure(
   }
 }
 
-const TREES: Array<[string, string]> = process.argv.some((a) => a.startsWith('--trees='))
-  ? arg('trees', '')
-      .split(',')
-      .map((t) => {
-        const [name, path] = t.split('=');
-        return [name as string, resolve(path as string)];
-      })
-  : [
-      ['base', BASE],
-      ['this', HERE],
-    ];
-const width = Math.max(...TREES.map(([name]) => name.length));
+const TREES = treesArg([
+  { name: 'base', root: BASE },
+  { name: 'this', root: HERE },
+]);
+const width = Math.max(...TREES.map((t) => t.name.length));
 
 for (let round = 1; round <= ROUNDS; round++) {
-  for (const [name, root] of TREES) {
+  for (const { name, root } of TREES) {
     const m = await measure(root);
     const line = `round ${round} ${name.padEnd(width)} send ${m.send} µs/req (${m.sendRps} req/s)  verify ${m.verify} µs/req (${m.verifyRps} req/s)`;
     console.log(line);

@@ -14,9 +14,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { arg } from './args.js';
 
-const arg = (name: string, fallback: string) =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const ROOT = resolve(arg('root', '.'));
 const REQUESTS = Number(arg('requests', '20000'));
 const BATCH = 50;
