@@ -26,33 +26,8 @@ export class SqliteJournal {
       // Everything the risk screen reads of one destination, in one statement (src/store/contacts.ts);
       // an email has no number block and no country, so its statement reads only its requests and
       // contact (half the cost).
-      email: db.prepare(
-        `SELECT c.id, c.blocked_at, h.* FROM (
-           SELECT ${historyColumns('?')} FROM verifications v
-           WHERE v.destination = ? AND v.account_id = ? AND v.test = ?
-         ) h
-         LEFT JOIN contacts c ON c.account_id = ? AND c.destination = ? AND c.test = ?`,
-      ),
-      phone: db.prepare(
-        `SELECT c.id, c.blocked_at, h.*,
-           CASE WHEN @block IS NULL THEN 0 ELSE (
-             SELECT count(DISTINCT n.destination) FROM verifications n
-             WHERE n.destination >= @block AND n.destination < @blockEnd AND n.destination <> @destination
-               AND n.account_id = @account AND n.test = @mode AND n.created_at > @hourAgo
-           ) END AS neighbours,
-           cw.country_sent, cw.country_verified
-         FROM (
-           SELECT ${historyColumns('@hourAgo')} FROM verifications v
-           WHERE v.destination = @destination AND v.account_id = @account AND v.test = @mode
-         ) h
-         LEFT JOIN contacts c ON c.account_id = @account AND c.destination = @destination AND c.test = @mode
-         CROSS JOIN (
-           SELECT coalesce(sum(w.sent), 0) AS country_sent, coalesce(sum(w.verified), 0) AS country_verified
-           FROM country_window w
-           WHERE @country IS NOT NULL AND w.account_id = @account AND w.test = @mode
-             AND w.hour >= @windowStart AND w.country = @country
-         ) cw`,
-      ),
+      email: db.prepare(signalsSql(false)),
+      phone: db.prepare(signalsSql(true)),
     };
   }
 
@@ -72,16 +47,33 @@ export class SqliteJournal {
     windowStart: number;
     country: string | null;
   }): Record<string, unknown> {
-    if (p.block === null && p.country === null)
-      return this.stmts.email.get(
-        p.hourAgo,
-        p.destination,
-        p.account,
-        p.mode,
-        p.account,
-        p.destination,
-        p.mode,
-      ) as Record<string, unknown>;
-    return this.stmts.phone.get(p) as Record<string, unknown>;
+    const phone = p.block !== null || p.country !== null;
+    return (phone ? this.stmts.phone : this.stmts.email).get(
+      phone ? p : { account: p.account, mode: p.mode, destination: p.destination, hourAgo: p.hourAgo },
+    ) as Record<string, unknown>;
   }
+}
+
+/** The risk screen's read: a destination's requests and contact, and for a phone its block and country's hour. */
+function signalsSql(phone: boolean): string {
+  const phoneColumns = `,
+    CASE WHEN @block IS NULL THEN 0 ELSE (
+      SELECT count(DISTINCT n.destination) FROM verifications n
+      WHERE n.destination >= @block AND n.destination < @blockEnd AND n.destination <> @destination
+        AND n.account_id = @account AND n.test = @mode AND n.created_at > @hourAgo
+    ) END AS neighbours,
+    cw.country_sent, cw.country_verified`;
+  const countryHour = `
+    CROSS JOIN (
+      SELECT coalesce(sum(w.sent), 0) AS country_sent, coalesce(sum(w.verified), 0) AS country_verified
+      FROM country_window w
+      WHERE @country IS NOT NULL AND w.account_id = @account AND w.test = @mode
+        AND w.hour >= @windowStart AND w.country = @country
+    ) cw`;
+  return `SELECT c.id, c.blocked_at, h.*${phone ? phoneColumns : ''}
+    FROM (
+      SELECT ${historyColumns('@hourAgo')} FROM verifications v
+      WHERE v.destination = @destination AND v.account_id = @account AND v.test = @mode
+    ) h
+    LEFT JOIN contacts c ON c.account_id = @account AND c.destination = @destination AND c.test = @mode${phone ? countryHour : ''}`;
 }
