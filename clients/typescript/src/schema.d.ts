@@ -3964,7 +3964,7 @@ export interface webhooks {
                      *         "timestamp": "2026-11-24T12:00:00.000Z",
                      *         "accountId": "acc_default",
                      *         "test": false,
-                     *         "contactId": "ct_0193a1b2c3d4",
+                     *         "contactId": "3f2a9c1e-7b4d-8e21-9c3a-5d6e7f8a9b0c",
                      *         "channel": "EMAIL",
                      *         "to": "j***@example.com"
                      *       }
@@ -4061,7 +4061,7 @@ export interface webhooks {
                      *         "timestamp": "2026-11-24T12:00:00.000Z",
                      *         "accountId": "acc_default",
                      *         "test": false,
-                     *         "contactId": "ct_0193a1b2c3d4",
+                     *         "contactId": "3f2a9c1e-7b4d-8e21-9c3a-5d6e7f8a9b0c",
                      *         "channel": "EMAIL",
                      *         "to": "j***@example.com"
                      *       }
