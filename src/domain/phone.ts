@@ -1,7 +1,7 @@
 import { type CountryCode, isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 export type PhoneCheck =
-  | { ok: true; e164: string; country: string | null }
+  | { ok: true; e164: string; country: string | null; type: string | null }
   | { ok: false; reason: 'format' | 'invalid' | 'unsupported'; message: string };
 
 /**
@@ -30,7 +30,7 @@ export function checkPhone(raw: string): PhoneCheck {
       message: `is a ${type === 'PREMIUM_RATE' ? 'premium-rate' : 'shared-cost'} number, which cannot receive codes`,
     };
   }
-  return { ok: true, e164: parsed.number, country: parsed.country ?? null };
+  return { ok: true, e164: parsed.number, country: parsed.country ?? null, type: type ?? null };
 }
 
 /** True when `country` (upper-case ISO 3166-1 alpha-2) is a region that number belongs to. */

@@ -31,6 +31,8 @@ export interface RiskInput {
   destination: string;
   /** The country the request named, if any. */
   country: string | null;
+  /** The number's type and range as the request's check found them; read from the number when absent. */
+  numberFacts?: { type: string | null; country: string | null } | null;
   signals: DestinationSignals;
 }
 
@@ -67,7 +69,7 @@ export function assessRisk(input: RiskInput): RiskAssessment {
   if (wrongCodes >= 3 && wrongCodes / (wrongCodes + verified) > 0.5)
     add('wrong_code_ratio', 20, `${wrongCodes} wrong codes against ${verified} verified`);
   if (input.channel !== 'EMAIL') {
-    const facts = numberFacts(input.destination);
+    const facts = input.numberFacts ?? numberFacts(input.destination);
     if (facts.type === 'VOIP') add('number_type', 20, 'a VOIP number');
     else if (facts.type === 'TOLL_FREE') add('number_type', 25, 'a toll-free number');
     else if (facts.type === null || facts.type === 'UNKNOWN')

@@ -27,6 +27,8 @@ export interface SendRequest {
   phone: string | null;
   /** Upper-case ISO 3166-1 alpha-2: given, or inferred from the phone number. */
   country: string | null;
+  /** What libphonenumber-js knew of the phone number when it checked it: its type and the region of its range (the risk score reads them). */
+  numberFacts: { type: string | null; country: string | null } | null;
   deliveryType: DeliveryType;
   purpose: string | null;
   customMessage: string | null;
@@ -80,6 +82,7 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
 
   let phone: string | null = null;
   let inferredCountry: string | null = null;
+  let numberFacts: SendRequest['numberFacts'] = null;
   const usesPhone = channels?.some((c) => c === 'SMS' || c === 'WHATSAPP') ?? false;
   if (usesPhone) {
     const given = PHONE_FIELDS.filter((f) => body[f] !== undefined && !refused.has(f));
@@ -95,6 +98,7 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
       if (check.ok) {
         parsed.set(field, check.e164);
         inferredCountry = check.country;
+        numberFacts = { type: check.type, country: check.country };
       } else if (check.reason === 'unsupported') {
         unsupportedNumber = { field, message: `${field} ${check.message}` };
       } else {
@@ -140,6 +144,7 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
       email,
       phone,
       country,
+      numberFacts: phone === null ? null : numberFacts,
       deliveryType: body.deliveryType ?? 'TEXT',
       purpose: body.purpose ?? null,
       customMessage: body.customMessage ?? null,

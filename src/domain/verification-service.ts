@@ -278,7 +278,7 @@ export class VerificationService {
           t.country,
           now,
         );
-        return { t, signals, risk: assessRisk({ ...t, signals }) };
+        return { t, signals, risk: assessRisk({ ...t, numberFacts: request.numberFacts, signals }) };
       }),
     );
     for (const { t, signals, risk } of assessed) {

@@ -92,7 +92,11 @@ export function openApiWebhooks(): Record<string, unknown> {
                     accountId: 'acc_default',
                     test: false,
                     ...(type.startsWith('contact.')
-                      ? { contactId: '3f2a9c1e-7b4d-8e21-9c3a-5d6e7f8a9b0c', channel: 'EMAIL', to: 'j***@example.com' }
+                      ? {
+                          contactId: '3f2a9c1e-7b4d-8e21-9c3a-5d6e7f8a9b0c',
+                          channel: 'EMAIL',
+                          to: 'j***@example.com',
+                        }
                       : {
                           requestId: '0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c',
                           channel: 'EMAIL',

@@ -101,6 +101,13 @@ describe('VerificationService', () => {
     return err as DomainError;
   };
 
+  it('scores a send with the number facts its check found: a UK VOIP number', async () => {
+    const parsed = validateSendRequest({ channel: 'SMS', phone: '+445612345678' }, new Set());
+    expect(parsed.ok && parsed.request.numberFacts).toEqual({ type: 'VOIP', country: 'GB' });
+    const [entry] = await send({ channel: 'SMS', phone: '+445612345678' });
+    expect(entry?.risk.signals).toEqual([{ name: 'number_type', weight: 20, detail: 'a VOIP number' }]);
+  });
+
   it('sends a code that verifies once, and counts a wrong code first', async () => {
     const [entry] = await send({ channel: 'EMAIL', email: 'Ann@Example.com' });
     expect(entry).toMatchObject({ channel: 'EMAIL', status: 'pending', to: 'a**@example.com' });

@@ -60,6 +60,14 @@ describe('risk score', () => {
     expect(signalNames(quiet({}, { destination: '+999123' }))).toContain('number_type');
   });
 
+  it('reads the type and range the request check found instead of parsing the number again', () => {
+    // A UK mobile, described as a VOIP number of a French range: the facts given are what count.
+    expect(
+      assessRisk(quiet({}, { numberFacts: { type: 'VOIP', country: 'FR' } })).signals.map((s) => s.name),
+    ).toEqual(['number_type', 'country_mismatch']);
+    expect(assessRisk(quiet({}, { numberFacts: { type: 'MOBILE', country: 'GB' } })).score).toBe(0);
+  });
+
   it('rises when the country disagrees with the number', () => {
     expect(signalNames(quiet({}, { country: 'GG' }))).toEqual(['country_mismatch']);
   });
