@@ -121,7 +121,12 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
         field: 'country',
         message: `country ${body.country} is not a known ISO 3166-1 alpha-2 code`,
       });
-    } else if (phone !== null && !numberBelongsToCountry(phone, upper)) {
+    } else if (
+      // The region checkPhone found is one the number belongs to: no second parse for it.
+      phone !== null &&
+      upper !== inferredCountry &&
+      !numberBelongsToCountry(phone, upper)
+    ) {
       details.push({ field: 'country', message: `country ${upper} does not match the phone number` });
     } else {
       country = upper;
