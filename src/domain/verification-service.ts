@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Delivery, DeliveryRequest, DeliveryResult } from '../delivery/interface.js';
+import type { DestinationSignals } from '../store/contacts.js';
 import type { CountedAttempt, Store } from '../store/interface.js';
 import type { Clock } from './clock.js';
 import { generateCode, hashCode, matchingCodeId } from './codes.js';
@@ -8,7 +9,7 @@ import { DomainError } from './errors.js';
 import type { VerificationEvents } from './events.js';
 import { timeOrderedUuid } from './ids.js';
 import { maskDestination } from './masking.js';
-import { type BreakerState, decideBreaker, type WindowCounts } from './pumping-breaker.js';
+import { type BreakerState, decideBreaker } from './pumping-breaker.js';
 import type { RateLimitPolicy, SendTarget } from './rate-limit-policy.js';
 import { assessRisk, type RiskAssessment } from './risk.js';
 import type { SendRequest } from './send-request.js';
@@ -289,7 +290,7 @@ export class VerificationService {
         ]);
       }
       if (t.channel !== 'EMAIL' && t.country)
-        await this.checkBreaker(key, t.country, signals.countryHour, s, now, () => refuse(t, 'breaker'));
+        await this.checkBreaker(key, t.country, signals, s, now, () => refuse(t, 'breaker'));
       if (s.riskThreshold !== null && risk.score >= s.riskThreshold) {
         await refuse(t, 'risk');
         throw new DomainError(
@@ -312,14 +313,14 @@ export class VerificationService {
   private async checkBreaker(
     key: AuthenticatedKey,
     country: string,
-    counts: WindowCounts,
+    signals: Pick<DestinationSignals, 'breaker' | 'countryHour'>,
     s: EffectiveSettings,
     now: number,
     countRefusal: () => Promise<void>,
   ): Promise<void> {
     const { store } = this.deps;
-    const state = await store.getBreaker(key.accountId, key.test, country);
-    const decision = decideBreaker(state, counts, s, now, country);
+    const state = signals.breaker;
+    const decision = decideBreaker(state, signals.countryHour, s, now, country);
     if (decision.action === 'allow') return;
     const base: BreakerState = state ?? {
       accountId: key.accountId,

@@ -38,6 +38,19 @@ export const breakerParams = (b: BreakerState, dialect: 'sqlite' | 'postgres') =
   b.baseline?.verified ?? 0,
 ];
 
+/** The columns of table pumping_breakers that rowToBreaker reads. */
+export const BREAKER_COLUMNS = [
+  'account_id',
+  'test',
+  'country',
+  'tripped_at',
+  'detail',
+  'reset_at',
+  'baseline_hour',
+  'baseline_sent',
+  'baseline_verified',
+] as const;
+
 const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export const rowToBreaker = (r: Record<string, unknown>): BreakerState => ({

@@ -1,4 +1,6 @@
+import type { BreakerState } from '../domain/pumping-breaker.js';
 import type { Channel, DeliveryStatus, VerificationStatus } from '../domain/types.js';
+import { BREAKER_COLUMNS, rowToBreaker } from './breakers.js';
 
 /** Contacts as the store keeps them (migration 020), and the SQL both dialects share. */
 
@@ -43,6 +45,8 @@ export interface DestinationSignals {
   neighboursLastHour: number;
   /** The account's SMS/WhatsApp sends and verifications for this country and mode in the current and the previous clock hour. */
   countryHour: { sent: number; verified: number };
+  /** The SMS-pumping breaker of the account, mode and country, read with the rest; null when none (or no country). */
+  breaker: BreakerState | null;
 }
 
 const num = (v: unknown) => Number(v ?? 0);
@@ -105,7 +109,14 @@ export const rowToSignals = (r: Record<string, unknown>): DestinationSignals => 
   sendsLastHour: num(r.h_last_hour),
   neighboursLastHour: num(r.neighbours),
   countryHour: { sent: num(r.country_sent), verified: num(r.country_verified) },
+  breaker: r.breaker_country == null ? null : rowToBreaker(unprefixed(r, 'breaker_')),
 });
+
+/** The risk screen's columns of the breaker `b` (pumping_breakers), named apart from the rest of its row. */
+export const breakerColumns = BREAKER_COLUMNS.map((c) => `b.${c} AS breaker_${c}`).join(', ');
+
+const unprefixed = (r: Record<string, unknown>, prefix: string) =>
+  Object.fromEntries(BREAKER_COLUMNS.map((c) => [c, r[prefix + c]]));
 
 /** The number block a phone number belongs to (all but its last two digits), for the burst signal. */
 export const numberBlock = (destination: string) =>

@@ -198,6 +198,24 @@ export function journalConformance(name: string, harness: StoreHarness): void {
       expect(together[3]).toEqual(folded);
       expect(together[0]?.contact?.id).toBe('ct-+447400123401');
       expect(together[2]).toMatchObject({ contact: null, sendsLastHour: 0, neighboursLastHour: 0 });
+      expect(folded.breaker).toBeNull();
+      // The country's breaker comes with the rest: of this account, mode and country only.
+      const tripped = {
+        accountId: 'acc_1',
+        test: false,
+        country: 'GB',
+        trippedAt: now - MINUTE,
+        detail: 'tripped',
+        resetAt: null,
+        baseline: { hour: T0, sent: 4, verified: 1 },
+      };
+      await store.saveBreaker(tripped);
+      await store.saveBreaker({ ...tripped, country: 'FR', detail: 'other country' });
+      const read = await Promise.all(
+        asked.map(([test, to, country]) => store.destinationSignals('acc_1', test, to, country, now)),
+      );
+      expect(read.map((r) => r.breaker)).toEqual([tripped, null, null, tripped, null]);
+      expect(await store.getBreaker('acc_1', false, 'GB')).toEqual(tripped);
     });
 
     it('makes and counts the contacts from the journal: sends, outcomes, first and last seen, the last send', async () => {

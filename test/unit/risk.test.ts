@@ -13,6 +13,7 @@ const quiet = (overrides: Partial<DestinationSignals> = {}, input: Partial<RiskI
     sendsLastHour: 0,
     neighboursLastHour: 0,
     countryHour: { sent: 0, verified: 0 },
+    breaker: null,
     ...overrides,
   },
   ...input,

@@ -1,4 +1,4 @@
-import { historyColumns } from '../contacts.js';
+import { breakerColumns, historyColumns } from '../contacts.js';
 import { OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
 
 /** The PostgreSQL statements of the store; the same meaning as the SQLite ones, statement by statement. */
@@ -104,7 +104,8 @@ export const SQL = {
   // $3 modes, $4 an hour ago, $5 number blocks or nulls, $6 the block's end, $7 the country
   // window's first hour, $8 countries or nulls): each destination's contact as the fold made it,
   // its history from its requests (historyColumns), the other numbers of its block sent to in
-  // that hour, and its country's phone sends and verifications; one round trip for the turn.
+  // that hour, its country's phone sends and verifications, and its country's breaker; one round
+  // trip for the turn.
   // Rows carry the send's ordinal `n`, and rowToSignals reads them.
   destinationSignals: `WITH asked AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[], $5::text[], $6::text[],
@@ -117,7 +118,7 @@ export const SQL = {
         WHERE nb.destination >= a.block AND nb.destination < a.block_end AND nb.destination <> a.destination
           AND nb.account_id = a.account_id AND nb.test = a.test AND nb.created_at > a.hour_ago
       ) END AS neighbours,
-      cw.country_sent, cw.country_verified
+      cw.country_sent, cw.country_verified, ${breakerColumns}
     FROM asked a
     CROSS JOIN LATERAL (
       SELECT ${historyColumns('a.hour_ago')} FROM verifications v
@@ -129,7 +130,8 @@ export const SQL = {
       FROM country_window w
       WHERE a.country IS NOT NULL AND w.account_id = a.account_id AND w.test = a.test
         AND w.hour >= a.window_start AND w.country = a.country
-    ) cw ON true`,
+    ) cw ON true
+    LEFT JOIN pumping_breakers b ON b.account_id = a.account_id AND b.test = a.test AND b.country = a.country`,
   // readGroup for the guesses of one event-loop turn ($1 ids, $2 accounts, $3 modes, $4 times):
   // each request by primary key, its group by verifications_group (OFFSET 0 keeps those lookups
   // from being flattened into a join planned over the table). Rows carry the guess's ordinal `n`.

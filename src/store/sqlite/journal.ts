@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { timeOrderedUuid } from '../../domain/ids.js';
-import { historyColumns } from '../contacts.js';
+import { breakerColumns, historyColumns } from '../contacts.js';
 
 /**
  * What the store writes and reads of the journal and the contacts beside the triggers
@@ -54,7 +54,7 @@ export class SqliteJournal {
   }
 }
 
-/** The risk screen's read: a destination's requests and contact, and for a phone its block and country's hour. */
+/** The risk screen's read: a destination's requests and contact, and for a phone its block, its country's hour and breaker. */
 function signalsSql(phone: boolean): string {
   const phoneColumns = `,
     CASE WHEN @block IS NULL THEN 0 ELSE (
@@ -62,14 +62,15 @@ function signalsSql(phone: boolean): string {
       WHERE n.destination >= @block AND n.destination < @blockEnd AND n.destination <> @destination
         AND n.account_id = @account AND n.test = @mode AND n.created_at > @hourAgo
     ) END AS neighbours,
-    cw.country_sent, cw.country_verified`;
+    cw.country_sent, cw.country_verified, ${breakerColumns}`;
   const countryHour = `
     CROSS JOIN (
       SELECT coalesce(sum(w.sent), 0) AS country_sent, coalesce(sum(w.verified), 0) AS country_verified
       FROM country_window w
       WHERE @country IS NOT NULL AND w.account_id = @account AND w.test = @mode
         AND w.hour >= @windowStart AND w.country = @country
-    ) cw`;
+    ) cw
+    LEFT JOIN pumping_breakers b ON b.account_id = @account AND b.test = @mode AND b.country = @country`;
   return `SELECT c.id, c.blocked_at, h.*${phone ? phoneColumns : ''}
     FROM (
       SELECT ${historyColumns('@hourAgo')} FROM verifications v
