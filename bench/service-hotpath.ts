@@ -1,54 +1,132 @@
 /**
- * The whole service's CPU per send and per verify, for two or more trees side by side in one
- * process: each tree's own composition root on a fresh SQLite file, driven through Fastify's
+ * The whole service's CPU per send and per verify, for two or more trees side by side: each tree's
+ * own composition root on a fresh SQLite file, in a process of its own, driven through Fastify's
  * inject in waves of `--concurrency` requests that take turns between the trees, each wave
  * followed by one step of that tree's webhook worker (its fan-out, and the batch fold where the
- * tree has one), so the work a request leaves behind is counted with it. CPU is the process's,
- * read around each wave. Taking turns wave by wave puts every tree through the same moments of a
- * shared machine, whose speed drifts by tens of per cent from one minute to the next; the HTTP
- * parsing that inject leaves out is the same in every tree, so a difference here is, if
- * anything, a larger share of the total than it is behind a socket.
+ * tree has one), so the work a request leaves behind is counted with it.
+ *
+ * A wave's CPU is its process's (every thread: the WAL checkpoints too) from the end of that
+ * tree's previous wave to the end of this one, so nothing a tree does between its turns is lost
+ * or given to another tree. One process per tree keeps the trees' heaps apart: in one shared
+ * process a major GC marks every tree's objects and lands on whichever tree allocated last, which
+ * made identical trees differ by up to 50 % in late blocks. Taking turns wave by wave puts every
+ * tree through the same moments of a shared machine, whose speed drifts by tens of per cent from
+ * one minute to the next; the HTTP parsing that inject leaves out is the same in every tree, so a
+ * difference here is, if anything, a larger share of the total than it is behind a socket.
  *
  *   node --import tsx bench/service-hotpath.ts --trees=before=/tmp/a,after=/tmp/b \
  *     [--requests=10000 --concurrency=50 --channel=EMAIL|SMS --blocks=5]
  *
  * Sends go to fresh destinations (EMAIL, or SMS to GB mobile numbers of +447400, scattered over
- * its number blocks, with a test key, which the outbox takes; at most 1,000,000 of them); each verify is one wrong code, then the right one (two requests). Prints one
- * JSON line: per tree µs per send and per verify request, and each tree's ratio to the first
- * tree in each of `--blocks` consecutive blocks of waves (their spread says how far to trust it).
+ * its number blocks, with a test key, which the outbox takes; at most 1,000,000 of them); each
+ * verify is one wrong code, then the right one (two requests). Prints one JSON line: per tree µs
+ * per send and per verify request, µs per request in each of `--blocks` consecutive blocks of
+ * waves, and the ratio to the first tree in each block and in each wave (their spread says how
+ * far to trust a difference; a median of the waves' is not moved by the few a GC fell in).
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import pino from 'pino';
 import { arg, treesArg } from './args.js';
 
-const TREES = treesArg([{ name: 'this', root: process.cwd() }]);
 const REQUESTS = Number(arg('requests', '10000'));
 const CONCURRENCY = Number(arg('concurrency', '50'));
 const BLOCKS = Number(arg('blocks', '5'));
 const CHANNEL = arg('channel', 'EMAIL') === 'SMS' ? 'SMS' : 'EMAIL';
+/** In a tree's own process: `--tree=name=root`. */
+const TREE = arg('tree', '');
 
-interface Tree {
-  name: string;
-  dir: string;
-  db: string;
-  service: any;
-  auth: Record<string, string>;
-  pool: Array<readonly [string, string]>;
-  /** CPU ms per wave, per phase. */
-  cpu: { send: number[]; verify: number[] };
+type Kind = 'send' | 'verify';
+type Command =
+  | { op: 'warm' }
+  | { op: 'pool' }
+  | { op: 'wave'; kind: Kind; from: number; count: number }
+  | { op: 'close' };
+
+if (TREE) await serveTree(TREE);
+else await drive();
+
+/** The parent: starts a process per tree, gives them their waves in turn, prints the figures. */
+async function drive(): Promise<void> {
+  const trees = treesArg([{ name: 'this', root: process.cwd() }]).map((t) => ({
+    ...t,
+    child: fork(fileURLToPath(import.meta.url), [...process.argv.slice(2), `--tree=${t.name}=${t.root}`], {
+      execArgv: ['--import', 'tsx'],
+    }),
+    pool: 0,
+    failures: 0,
+    /** CPU ms per wave, per phase. */
+    cpu: { send: [] as number[], verify: [] as number[] },
+  }));
+  const ask = (child: ChildProcess, command: Command) =>
+    new Promise<{ value: number }>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as { value: number }));
+      child.once('error', reject);
+      child.send(command);
+    });
+  try {
+    await Promise.all(trees.map((t) => new Promise((ready) => t.child.once('message', ready))));
+    for (const t of trees) await ask(t.child, { op: 'warm' });
+    const phase = async (kind: Kind, count: (t: (typeof trees)[number]) => number) => {
+      const total = Math.max(...trees.map(count));
+      for (let i = 0, w = 0; i < total; i += CONCURRENCY, w++) {
+        // Each wave in turn, starting with a different tree each time.
+        for (let k = 0; k < trees.length; k++) {
+          const t = trees[(k + w) % trees.length] as (typeof trees)[number];
+          const n = Math.min(CONCURRENCY, count(t) - i);
+          if (n > 0) t.cpu[kind].push((await ask(t.child, { op: 'wave', kind, from: i, count: n })).value);
+        }
+      }
+    };
+    await phase('send', () => REQUESTS);
+    for (const t of trees) t.pool = (await ask(t.child, { op: 'pool' })).value;
+    await phase('verify', (t) => t.pool);
+    for (const t of trees) t.failures = (await ask(t.child, { op: 'close' })).value;
+  } finally {
+    for (const t of trees) t.child.kill();
+  }
+
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const requests = (t: (typeof trees)[number], kind: Kind) => (kind === 'send' ? REQUESTS : 2 * t.pool);
+  const report = (kind: Kind) =>
+    Object.fromEntries(
+      trees.map((t) => {
+        const base = (trees[0] as (typeof trees)[number]).cpu[kind];
+        const mine = t.cpu[kind];
+        const size = Math.ceil(mine.length / BLOCKS);
+        const block = (xs: number[], b: number) => xs.slice(b * size, (b + 1) * size);
+        const ratios = Array.from({ length: BLOCKS }, (_, b) =>
+          Number((sum(block(mine, b)) / sum(block(base, b))).toFixed(3)),
+        );
+        // CPU µs per request in each block: whether a tree's cost grows as its tables do.
+        const perWave = requests(t, kind) / mine.length;
+        const blockUs = Array.from({ length: BLOCKS }, (_, b) =>
+          Number(((sum(block(mine, b)) * 1000) / (block(mine, b).length * perWave)).toFixed(1)),
+        );
+        const waves = mine.map((x, w) => Number((x / (base[w] as number)).toFixed(3)));
+        const us = Number(((sum(mine) * 1000) / requests(t, kind)).toFixed(1));
+        return [t.name, { us, blockUs, ratios, waves }];
+      }),
+    );
+  console.log(
+    JSON.stringify({
+      channel: CHANNEL,
+      requests: REQUESTS,
+      failures: sum(trees.map((t) => t.failures)),
+      send: report('send'),
+      verify: report('verify'),
+    }),
+  );
 }
 
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
-async function open(name: string, root: string): Promise<Tree> {
+/** A tree's process: opens the service and runs what the parent asks, answering each in turn. */
+async function serveTree(spec: string): Promise<void> {
+  const [, root] = spec.split(/=(.*)/s) as [string, string];
   const load = (path: string) => import(pathToFileURL(join(root, path)).href);
   const { loadConfig } = await load('src/config/schema.ts');
   const { compose } = await load('src/compose.ts');
@@ -69,144 +147,96 @@ async function open(name: string, root: string): Promise<Tree> {
   });
   const service = await compose(config, { logger: pino({ level: 'warn' }) });
   await service.app.ready();
-  const created = await service.app.inject({
-    method: 'POST',
-    url: '/v1/admin/api-keys',
-    headers: { authorization: `Bearer ${admin}` },
-    payload: { name: 'bench', channels: [CHANNEL], test: CHANNEL === 'SMS' },
+  const inject = (url: string, payload: object, method = 'POST', token = admin) =>
+    service.app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, payload });
+  const created = await inject('/v1/admin/api-keys', {
+    name: 'bench',
+    channels: [CHANNEL],
+    test: CHANNEL === 'SMS',
   });
-  const token = (created.json() as { data: { key: string } }).data.key;
+  const { key, accountId } = (created.json() as { data: { key: string; accountId: string } }).data;
   // Every bench send is unconverted until the verify phase: the SMS-pumping breaker would stop the
   // sends to GB after 50 (a conversion floor of 0 never trips it; its check still runs).
-  const account = (created.json() as { data: { accountId: string } }).data.accountId;
-  await service.app.inject({
-    method: 'PATCH',
-    url: `/v1/admin/accounts/${account}/settings`,
-    headers: { authorization: `Bearer ${admin}` },
-    payload: { pumpingMinConversion: 0 },
-  });
-  return {
-    name,
-    dir,
-    db,
-    service,
-    auth: { authorization: `Bearer ${token}` },
-    pool: [],
-    cpu: { send: [], verify: [] },
+  await inject(`/v1/admin/accounts/${accountId}/settings`, { pumpingMinConversion: 0 }, 'PATCH');
+
+  const unique = randomBytes(3).toString('hex');
+  const body = (i: number) =>
+    CHANNEL === 'EMAIL'
+      ? { channel: 'EMAIL', email: `u${i}-${unique}@example.com` }
+      : { channel: 'SMS', phone: `+447400${String((i * 7919) % 1_000_000).padStart(6, '0')}`, country: 'GB' };
+  const wrong = (code: string) => String((Number(code) + 1) % 10 ** code.length).padStart(code.length, '0');
+  let failures = 0;
+  const post = async (url: string, payload: object) => {
+    const res = await inject(url, payload, 'POST', key);
+    if (res.statusCode !== 200 && failures++ === 0) console.error(`${url}: ${res.statusCode} ${res.body}`);
   };
-}
-
-const unique = randomBytes(3).toString('hex');
-const body = (i: number) =>
-  CHANNEL === 'EMAIL'
-    ? { channel: 'EMAIL', email: `u${i}-${unique}@example.com` }
-    : {
-        channel: 'SMS',
-        phone: `+447400${String((i * 7919) % 1_000_000).padStart(6, '0')}`,
-        country: 'GB',
-      };
-const wrong = (code: string) => String((Number(code) + 1) % 10 ** code.length).padStart(code.length, '0');
-
-let failures = 0;
-async function post(tree: Tree, url: string, payload: object): Promise<void> {
-  const res = await tree.service.app.inject({ method: 'POST', url, headers: tree.auth, payload });
-  if (res.statusCode !== 200 && failures++ === 0) console.error(`${url}: ${res.statusCode} ${res.body}`);
-}
-
-/** One wave of requests on one tree, then one step of its worker; returns the CPU ms spent. */
-async function wave(
-  tree: Tree,
-  from: number,
-  count: number,
-  one: (i: number) => Promise<void>,
-): Promise<number> {
-  const start = cpuMs();
-  await Promise.all(Array.from({ length: count }, (_, j) => one(from + j)));
-  await tree.service.webhooks.runOnce();
-  return cpuMs() - start;
-}
-
-async function phase(
-  kind: 'send' | 'verify',
-  count: (t: Tree) => number,
-  one: (t: Tree, i: number) => Promise<void>,
-) {
-  const total = Math.max(...TREES.map((_, k) => count(trees[k] as Tree)));
-  for (let i = 0, w = 0; i < total; i += CONCURRENCY, w++) {
-    // Each wave in turn, starting with a different tree each time.
-    for (let k = 0; k < trees.length; k++) {
-      const tree = trees[(k + w) % trees.length] as Tree;
-      const n = Math.min(CONCURRENCY, count(tree) - i);
-      if (n > 0) tree.cpu[kind].push(await wave(tree, i, n, (j) => one(tree, j)));
-    }
-  }
-}
-
-const trees: Tree[] = [];
-for (const t of TREES) trees.push(await open(t.name, t.root));
-try {
-  // Warm-up: the JIT, the statement caches, the key cache.
-  for (const tree of trees)
-    for (let i = 0; i < 10; i++)
-      await wave(tree, REQUESTS + i * CONCURRENCY, CONCURRENCY, (j) =>
-        post(tree, '/v1/contact/send-code', body(j)),
-      );
-  const since = Date.now();
-  await phase(
-    'send',
-    () => REQUESTS,
-    (tree, i) => post(tree, '/v1/contact/send-code', body(i)),
-  );
-  for (const tree of trees) {
-    const reader = new BetterSqlite3(tree.db, { readonly: true });
-    tree.pool = (
-      reader
-        .prepare(
-          'SELECT id, outbox FROM verifications WHERE created_at >= ? AND outbox IS NOT NULL ORDER BY id',
-        )
-        .all(since) as Array<{ id: string; outbox: string }>
-    ).map((r) => [r.id, (JSON.parse(r.outbox) as { request: { code: string } }).request.code] as const);
-    reader.close();
-  }
-  await phase(
-    'verify',
-    (tree) => tree.pool.length,
-    async (tree, i) => {
-      const [requestId, code] = tree.pool[i] as readonly [string, string];
-      await post(tree, '/v1/contact/verify-code', { requestId, code: wrong(code) });
-      await post(tree, '/v1/contact/verify-code', { requestId, code });
+  let pool: Array<readonly [string, string]> = [];
+  let since = 0;
+  const one: Record<Kind, (i: number) => Promise<void>> = {
+    send: (i) => post('/v1/contact/send-code', body(i)),
+    verify: async (i) => {
+      const [requestId, code] = pool[i] as readonly [string, string];
+      await post('/v1/contact/verify-code', { requestId, code: wrong(code) });
+      await post('/v1/contact/verify-code', { requestId, code });
     },
-  );
-} finally {
-  for (const tree of trees) {
-    await tree.service.close();
-    rmSync(tree.dir, { recursive: true, force: true });
-  }
-}
+  };
+  /** One wave of requests, then one step of the worker. */
+  const wave = async (from: number, count: number, run: (i: number) => Promise<void>) => {
+    await Promise.all(Array.from({ length: count }, (_, j) => run(from + j)));
+    await service.webhooks.runOnce();
+  };
+  const cpuMs = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  let last = 0;
 
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-const perRequest = (tree: Tree, kind: 'send' | 'verify') =>
-  (sum(tree.cpu[kind]) * 1000) / (kind === 'send' ? REQUESTS : 2 * tree.pool.length);
-/** A tree's µs per request over the whole phase, and its ratio to the first tree block by block. */
-const report = (kind: 'send' | 'verify') =>
-  Object.fromEntries(
-    trees.map((tree) => {
-      const base = trees[0] as Tree;
-      const size = Math.ceil(tree.cpu[kind].length / BLOCKS);
-      const ratios = Array.from({ length: BLOCKS }, (_, b) => {
-        const mine = sum(tree.cpu[kind].slice(b * size, (b + 1) * size));
-        const theirs = sum(base.cpu[kind].slice(b * size, (b + 1) * size));
-        return Number((mine / theirs).toFixed(3));
-      });
-      return [tree.name, { us: Number(perRequest(tree, kind).toFixed(1)), ratios }];
-    }),
-  );
-console.log(
-  JSON.stringify({
-    channel: CHANNEL,
-    requests: REQUESTS,
-    failures,
-    send: report('send'),
-    verify: report('verify'),
-  }),
-);
+  const answer = async (command: Command): Promise<number> => {
+    switch (command.op) {
+      case 'warm':
+        // The JIT, the statement caches, the key cache.
+        for (let i = 0; i < 10; i++) await wave(REQUESTS + i * CONCURRENCY, CONCURRENCY, one.send);
+        since = Date.now() + 1;
+        await new Promise((r) => setTimeout(r, 2));
+        last = cpuMs();
+        return 0;
+      case 'wave': {
+        await wave(command.from, command.count, one[command.kind]);
+        const now = cpuMs();
+        const spent = now - last;
+        last = now;
+        return spent;
+      }
+      case 'pool': {
+        const reader = new BetterSqlite3(db, { readonly: true });
+        pool = (
+          reader
+            .prepare(
+              'SELECT id, outbox FROM verifications WHERE created_at >= ? AND outbox IS NOT NULL ORDER BY id',
+            )
+            .all(since) as Array<{ id: string; outbox: string }>
+        ).map((r) => [r.id, (JSON.parse(r.outbox) as { request: { code: string } }).request.code] as const);
+        reader.close();
+        last = cpuMs();
+        return pool.length;
+      }
+      case 'close':
+        await service.close();
+        rmSync(dir, { recursive: true, force: true });
+        return failures;
+    }
+  };
+  process.on('message', (command: Command) => {
+    answer(command).then(
+      (value) => {
+        process.send?.({ value });
+        if (command.op === 'close') process.disconnect();
+      },
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  });
+  process.send?.({ value: 0 });
+}
