@@ -27,25 +27,46 @@ const ROUNDS = Number(arg('rounds', '3'));
 const REQUESTS = arg('requests', '8000');
 const PAGE = join(HERE, 'docs/benchmark-analytics-cost.md');
 
-/** The analytics switched off: [file, text, replacement]. */
-const OFF: Array<[string, string, string]> = [
-  [
-    'src/domain/verification-service.ts',
-    'const screened = await this.screen(key, request, targets, s, now);',
-    "const screened = targets.map(() => ({ risk: { score: 0, level: 'low' as const, signals: [] }, contactId: null as unknown as string }));",
-  ],
-  [
-    'src/store/sqlite/sqlite-store.ts',
-    'if (counted && request && winnerId === null) this.journal.wrongCode(request.id, now);',
-    '',
-  ],
-  [
-    'src/store/webhooks/sqlite.ts',
-    'const folded = Math.min(this.fold.run(batchSize), batchSize);',
-    'const folded = 0;',
-  ],
+/** A switch: [file, text, replacement]; or a migration run last, to drop what it names. */
+type Switch = [string, string, string];
+const SCREEN: Switch = [
+  'src/domain/verification-service.ts',
+  'const screened = await this.screen(key, request, targets, s, now);',
+  "const screened = targets.map(() => ({ risk: { score: 0, level: 'low' as const, signals: [] }, contactId: null as unknown as string }));",
 ];
-const OFF_MIGRATION = 'DROP TRIGGER country_window_sent;\nDROP TRIGGER country_window_verified;\n';
+const WRONG_CODE_ROWS: Switch = [
+  'src/store/sqlite/sqlite-store.ts',
+  'if (counted && request && winnerId === null) this.journal.wrongCode(request.id, now);',
+  '',
+];
+const FOLD: Switch = [
+  'src/store/webhooks/sqlite.ts',
+  'const folded = Math.min(this.fold.run(batchSize), batchSize);',
+  'const folded = 0;',
+];
+// The fold's last two statements are the contacts' (src/store/fold.ts).
+const CONTACTS: Switch = [
+  'src/store/sqlite/fold.ts',
+  'upserts: sql.upserts.map((text) => db.prepare(text)),',
+  'upserts: sql.upserts.slice(0, -2).map((text) => db.prepare(text)),',
+];
+const COUNTRY_HOUR = 'DROP TRIGGER country_window_sent;\nDROP TRIGGER country_window_verified;\n';
+
+/**
+ * The trees measured side by side. "off" and "control" (the same) have the analytics switched
+ * off; "on" is this commit. With --parts, two more show where the cost is: this commit without
+ * the contacts' part of the fold, and without the wrong-code journal rows (each a measurement
+ * only: the contacts or wrong codes are then not counted).
+ */
+const PARTS = process.argv.includes('--parts');
+const TREES: Record<string, { switches: Switch[]; migration?: string }> = {
+  off: { switches: [SCREEN, WRONG_CODE_ROWS, FOLD], migration: COUNTRY_HOUR },
+  control: { switches: [SCREEN, WRONG_CODE_ROWS, FOLD], migration: COUNTRY_HOUR },
+  on: { switches: [] },
+  ...(PARTS
+    ? { 'on-no-contacts': { switches: [CONTACTS] }, 'on-no-wrong-rows': { switches: [WRONG_CODE_ROWS] } }
+    : {}),
+};
 
 function exportTree(dir: string): void {
   mkdirSync(dir, { recursive: true });
@@ -53,21 +74,20 @@ function exportTree(dir: string): void {
   symlinkSync(join(HERE, 'node_modules'), join(dir, 'node_modules'));
 }
 
-function switchOff(dir: string): void {
-  for (const [file, text, replacement] of OFF) {
+function apply(dir: string, switches: Switch[], migration?: string): void {
+  for (const [file, text, replacement] of switches) {
     const path = join(dir, file);
     const source = readFileSync(path, 'utf8');
     if (source.split(text).length !== 2)
       throw new Error(`${file}: the line to switch off is not there once: ${text}`);
     writeFileSync(path, source.replace(text, replacement));
   }
-  writeFileSync(join(dir, 'migrations/sqlite/999_analytics_off.sql'), OFF_MIGRATION);
+  if (migration) writeFileSync(join(dir, 'migrations/sqlite/999_analytics_off.sql'), migration);
 }
 
 interface Phase {
   [tree: string]: { us: number; ratios: number[] };
 }
-const TREES = ['off', 'control', 'on'] as const;
 interface Run {
   channel: string;
   failures: number;
@@ -85,10 +105,11 @@ const pct = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${Math.abs((ratio - 1
 const work = mkdtempSync(join(tmpdir(), 'cv-cost-'));
 const runs: Run[] = [];
 try {
-  const dirs = Object.fromEntries(TREES.map((t) => [t, join(work, t)]));
-  for (const t of TREES) exportTree(dirs[t] as string);
-  switchOff(dirs.off as string);
-  switchOff(dirs.control as string);
+  const dirs = Object.fromEntries(Object.keys(TREES).map((t) => [t, join(work, t)]));
+  for (const [t, { switches, migration }] of Object.entries(TREES)) {
+    exportTree(dirs[t] as string);
+    apply(dirs[t] as string, switches, migration);
+  }
   for (let round = 1; round <= ROUNDS; round++) {
     for (const channel of ['EMAIL', 'SMS']) {
       const out = execFileSync(
@@ -97,7 +118,9 @@ try {
           '--import',
           'tsx',
           join(HERE, 'bench/service-hotpath.ts'),
-          `--trees=${TREES.map((t) => `${t}=${dirs[t]}`).join(',')}`,
+          `--trees=${Object.keys(TREES)
+            .map((t) => `${t}=${dirs[t]}`)
+            .join(',')}`,
           `--requests=${REQUESTS}`,
           `--channel=${channel}`,
         ],
@@ -107,7 +130,9 @@ try {
       if (run.failures > 0) throw new Error(`${run.failures} requests did not answer 200 (${channel})`);
       runs.push(run);
       const line = (kind: 'send' | 'verify') =>
-        `${kind} ${run[kind].off?.us} → ${run[kind].on?.us} µs (blocks ${run[kind].on?.ratios.join(', ')}; control ${run[kind].control?.ratios.join(', ')})`;
+        `${kind}: ${Object.keys(TREES)
+          .map((t) => `${t} ${run[kind][t]?.us} µs (${run[kind][t]?.ratios.join(', ')})`)
+          .join('; ')}`;
       console.log(`round ${round} ${channel}: ${line('send')}; ${line('verify')}`);
     }
   }
@@ -127,7 +152,8 @@ const rows = (['EMAIL', 'SMS'] as const).flatMap((channel) =>
       const blocks = mine.flatMap((r) => r[kind][tree]?.ratios ?? []);
       return `${pct(Math.min(...blocks))} … ${pct(Math.max(...blocks))}`;
     };
-    return `| ${channel} | ${kind} | ${us('off').toFixed(0)} | ${us('on').toFixed(0)} | **${pct(ratio('on'))}** | ${range('on')} | ${pct(ratio('control'))} | ${range('control')} |`;
+    const others = Object.keys(TREES).filter((t) => t !== 'off');
+    return `| ${channel} | ${kind} | ${us('off').toFixed(0)} | ${others.map((t) => `${us(t).toFixed(0)}: **${pct(ratio(t))}** (${range(t)})`).join(' | ')} |`;
   }),
 );
 writeFileSync(
@@ -138,10 +164,15 @@ writeFileSync(
 
 Commit \`${commit}\`, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${ROUNDS} rounds of ${REQUESTS} sends and as many verifies (a wrong code, then the right one) per channel, SQLite.
 
-"Off" is the same commit with the analytics switched off (the risk screen, the wrong-code journal rows, the batch fold of buckets and contacts, the per-country hour counter); it keeps the journal row of each state change that the webhooks need. "Control" is a second copy of "off": what it shows against "off" is the noise of the method. Each tree runs in a process of its own (\`bench/service-hotpath.ts\`), their waves of 50 requests taking turns, each wave followed by a step of its worker, so the fold's work counts with the requests that made it. A wave's CPU is its process's, every thread, from the end of that tree's previous wave; per request answered. The HTTP parsing that inject leaves out is the same in every tree, so the share shown is if anything larger than behind a socket. "vs off" is the ratio of a round's totals (the median of the rounds); "blocks" is the range of the ratio in each fifth of the waves of every round.
+"Off" is the same commit with the analytics switched off (the risk screen, the wrong-code journal rows, the batch fold of buckets and contacts, the per-country hour counter); it keeps the journal row of each state change that the webhooks need. "Control" is a second copy of "off": what it shows against "off" is the noise of the method. Each tree runs in a process of its own (\`bench/service-hotpath.ts\`), their waves of 50 requests taking turns, each wave followed by a step of its worker, so the fold's work counts with the requests that made it. A wave's CPU is its process's, every thread, from the end of that tree's previous wave; per request answered. The HTTP parsing that inject leaves out is the same in every tree, so the share shown is if anything larger than behind a socket. Each cell is CPU µs per request, then **the ratio to off** of a round's totals (the median of the rounds), then the range of that ratio in each fifth of the waves of every round.${PARTS ? ' "on-no-contacts" is this commit without the contacts\' part of the fold, "on-no-wrong-rows" without the wrong-code journal rows: measurements only, to show where the cost is.' : ''}
 
-| channel | request | off, CPU µs | on, CPU µs | on vs off | on: blocks | control vs off | control: blocks |
-|---|---|--:|--:|--:|--:|--:|--:|
+| channel | request | off | ${Object.keys(TREES)
+    .filter((t) => t !== 'off')
+    .join(' | ')} |
+|---|---|--:|${Object.keys(TREES)
+    .filter((t) => t !== 'off')
+    .map(() => '--:|')
+    .join('')}
 ${rows.join('\n')}
 
 See [analytics](analytics.md#cost-on-the-hot-path) for what is on the path and why.

@@ -56,7 +56,14 @@ async function drive(): Promise<void> {
   const trees = treesArg([{ name: 'this', root: process.cwd() }]).map((t) => ({
     ...t,
     child: fork(fileURLToPath(import.meta.url), [...process.argv.slice(2), `--tree=${t.name}=${t.root}`], {
-      execArgv: ['--import', 'tsx'],
+      // BENCH_CPU_PROF=<dir>: a CPU profile of each tree's process, to compare where they differ.
+      execArgv: [
+        '--import',
+        'tsx',
+        ...(process.env.BENCH_CPU_PROF
+          ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/${t.name}`]
+          : []),
+      ],
     }),
     pool: 0,
     failures: 0,
@@ -86,9 +93,13 @@ async function drive(): Promise<void> {
     await phase('send', () => REQUESTS);
     for (const t of trees) t.pool = (await ask(t.child, { op: 'pool' })).value;
     await phase('verify', (t) => t.pool);
-    for (const t of trees) t.failures = (await ask(t.child, { op: 'close' })).value;
+    for (const t of trees) {
+      const exited = new Promise((resolve) => t.child.once('exit', resolve));
+      t.failures = (await ask(t.child, { op: 'close' })).value;
+      await exited;
+    }
   } finally {
-    for (const t of trees) t.child.kill();
+    for (const t of trees) if (t.child.exitCode === null) t.child.kill();
   }
 
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -229,8 +240,10 @@ async function serveTree(spec: string): Promise<void> {
   process.on('message', (command: Command) => {
     answer(command).then(
       (value) => {
-        process.send?.({ value });
-        if (command.op === 'close') process.disconnect();
+        // After the last answer the process exits (writing its CPU profile, if one was asked for).
+        process.send?.({ value }, () => {
+          if (command.op === 'close') process.exit(0);
+        });
       },
       (err) => {
         console.error(err);
