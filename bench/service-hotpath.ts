@@ -72,8 +72,11 @@ async function drive(): Promise<void> {
   }));
   const ask = (child: ChildProcess, command: Command) =>
     new Promise<{ value: number }>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as { value: number }));
       child.once('error', reject);
+      child.once('message', (m) => {
+        child.off('error', reject);
+        resolve(m as { value: number });
+      });
       child.send(command);
     });
   try {
