@@ -10,8 +10,8 @@
  *
  * "Off" keeps what the webhooks need (issue 17: a journal row for each state change, written by
  * the triggers with the change) and removes what only analytics, contacts and risk need: the risk
- * screen (its read, the score, the contact id; a constant low score instead), the wrong-code
- * journal rows, the batch fold (buckets and contacts) and the per-country hour counter. Each
+ * screen (its read, the score, the contact id; a constant low score instead), the count of
+ * wrong codes on their requests, the batch fold (buckets and contacts) and the per-country hour counter. Each
  * switch is a text replacement that must match exactly once, so a change to those lines stops
  * this script instead of measuring something else.
  */
@@ -34,9 +34,9 @@ const SCREEN: Switch = [
   'const screened = await this.screen(key, request, targets, s, now);',
   "const screened = targets.map(() => ({ risk: { score: 0, level: 'low' as const, signals: [] }, contactId: null as unknown as string }));",
 ];
-const WRONG_CODE_ROWS: Switch = [
+const WRONG_CODES: Switch = [
   'src/store/sqlite/sqlite-store.ts',
-  'if (counted && request && winnerId === null) this.journal.wrongCode(request.id, now);',
+  'if (counted && request && winnerId === null) this.stmts.countWrongCode.run(request.id);',
   '',
 ];
 const FOLD: Switch = [
@@ -55,16 +55,16 @@ const COUNTRY_HOUR = 'DROP TRIGGER country_window_sent;\nDROP TRIGGER country_wi
 /**
  * The trees measured side by side. "off" and "control" (the same) have the analytics switched
  * off; "on" is this commit. With --parts, two more show where the cost is: this commit without
- * the contacts' part of the fold, and without the wrong-code journal rows (each a measurement
+ * the contacts' part of the fold, and without counting wrong codes (each a measurement
  * only: the contacts or wrong codes are then not counted).
  */
 const PARTS = process.argv.includes('--parts');
 const TREES: Record<string, { switches: Switch[]; migration?: string }> = {
-  off: { switches: [SCREEN, WRONG_CODE_ROWS, FOLD], migration: COUNTRY_HOUR },
-  control: { switches: [SCREEN, WRONG_CODE_ROWS, FOLD], migration: COUNTRY_HOUR },
+  off: { switches: [SCREEN, WRONG_CODES, FOLD], migration: COUNTRY_HOUR },
+  control: { switches: [SCREEN, WRONG_CODES, FOLD], migration: COUNTRY_HOUR },
   on: { switches: [] },
   ...(PARTS
-    ? { 'on-no-contacts': { switches: [CONTACTS] }, 'on-no-wrong-rows': { switches: [WRONG_CODE_ROWS] } }
+    ? { 'on-no-contacts': { switches: [CONTACTS] }, 'on-no-wrong-codes': { switches: [WRONG_CODES] } }
     : {}),
 };
 
@@ -164,7 +164,7 @@ writeFileSync(
 
 Commit \`${commit}\`, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${ROUNDS} rounds of ${REQUESTS} sends and as many verifies (a wrong code, then the right one) per channel, SQLite.
 
-"Off" is the same commit with the analytics switched off (the risk screen, the wrong-code journal rows, the batch fold of buckets and contacts, the per-country hour counter); it keeps the journal row of each state change that the webhooks need. "Control" is a second copy of "off": what it shows against "off" is the noise of the method. Each tree runs in a process of its own (\`bench/service-hotpath.ts\`), their waves of 50 requests taking turns, each wave followed by a step of its worker, so the fold's work counts with the requests that made it. A wave's CPU is its process's, every thread, from the end of that tree's previous wave; per request answered. The HTTP parsing that inject leaves out is the same in every tree, so the share shown is if anything larger than behind a socket. Each cell is CPU µs per request, then **the ratio to off** of a round's totals (the median of the rounds), then the range of that ratio in each fifth of the waves of every round.${PARTS ? ' "on-no-contacts" is this commit without the contacts\' part of the fold, "on-no-wrong-rows" without the wrong-code journal rows: measurements only, to show where the cost is.' : ''}
+"Off" is the same commit with the analytics switched off (the risk screen, the count of wrong codes, the batch fold of buckets and contacts, the per-country hour counter); it keeps the journal row of each state change that the webhooks need. "Control" is a second copy of "off": what it shows against "off" is the noise of the method. Each tree runs in a process of its own (\`bench/service-hotpath.ts\`), their waves of 50 requests taking turns, each wave followed by a step of its worker, so the fold's work counts with the requests that made it. A wave's CPU is its process's, every thread, from the end of that tree's previous wave; per request answered. The HTTP parsing that inject leaves out is the same in every tree, so the share shown is if anything larger than behind a socket. Each cell is CPU µs per request, then **the ratio to off** of a round's totals (the median of the rounds), then the range of that ratio in each fifth of the waves of every round.${PARTS ? ' "on-no-contacts" is this commit without the contacts\' part of the fold, "on-no-wrong-codes" without counting wrong codes: measurements only, to show where the cost is.' : ''}
 
 | channel | request | off | ${Object.keys(TREES)
     .filter((t) => t !== 'off')

@@ -1,6 +1,7 @@
 import type { BreakerState } from '../domain/pumping-breaker.js';
 import type { Channel, DeliveryStatus, VerificationStatus } from '../domain/types.js';
 import { BREAKER_COLUMNS, rowToBreaker } from './breakers.js';
+import { SETTLED } from './journal.js';
 
 /** Contacts as the store keeps them (migration 020), and the SQL both dialects share. */
 
@@ -127,12 +128,25 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
   const fix = dialect === 'postgres' ? numbered : (s: string) => s;
   const cast = (type: string) => (dialect === 'postgres' ? `?::${type}` : '?');
   const bool = (column: string) => (dialect === 'postgres' ? `${column} = ?::boolean` : `${column} = ?`);
+  // A contact's wrong codes are folded when their request settles (migration 080): those of its
+  // requests still pending, or settled but not folded yet, are added from the requests.
+  const unfolded =
+    dialect === 'postgres'
+      ? 'e.published = false AND NOT e.folded'
+      : 'e.seq > (SELECT last_seq FROM analytics_fold WHERE id = 1)';
+  const columns = `c.id, c.account_id, c.test, c.destination, c.channel, c.masked, c.first_seen, c.last_seen,
+    c.sends, c.verified, c.failed, c.blocked_at, c.blocked_reason, c.risk, c.wrong_codes + (
+      SELECT coalesce(sum(v.wrong_codes), 0) FROM verifications v
+      WHERE v.destination = c.destination AND v.account_id = c.account_id AND v.test = c.test
+        AND v.wrong_codes > 0 AND (v.status = 'pending' OR v.id IN (
+          SELECT e.request_id FROM events e WHERE ${unfolded} AND e.type IN (${SETTLED})))
+    ) AS wrong_codes`;
   return {
-    get: fix('SELECT * FROM contacts WHERE id = ?'),
+    get: fix(`SELECT ${columns} FROM contacts c WHERE c.id = ?`),
     // Prefix search: a range on the destination within one account (index contacts_destination).
     search: fix(
-      `SELECT * FROM contacts WHERE account_id = ? AND destination >= ? AND destination < ?
-       ORDER BY destination, test LIMIT ?`,
+      `SELECT ${columns} FROM contacts c WHERE c.account_id = ? AND c.destination >= ? AND c.destination < ?
+       ORDER BY c.destination, c.test LIMIT ?`,
     ),
     // By destination (its index) rather than contact_id, which has none of its own.
     history: fix(

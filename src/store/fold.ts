@@ -1,4 +1,5 @@
 import { TTV_BIN_EDGES } from '../domain/analytics.js';
+import { SETTLED } from './journal.js';
 
 /**
  * The batch fold of the journal into the analytics buckets (migration 060) and the contacts
@@ -14,6 +15,10 @@ export function foldSql(dialect: 'sqlite' | 'postgres', batch: string) {
   const key = (width: number) =>
     `e.account_id, e.test, ${cohort} - ${cohort} % ${width}, e.channel, coalesce(e.country, ''), coalesce(e.purpose, '')`;
   const count = (type: string) => `sum(CASE WHEN e.type = 'verification.${type}' THEN 1 ELSE 0 END)`;
+  // A request's wrong codes count when it settles (migration 080); those journaled as rows of
+  // their own before that migration count as they were.
+  const wrongCodes = `sum(CASE WHEN e.type IN (${SETTLED}) THEN coalesce(v.wrong_codes, 0)
+    WHEN e.type = 'verification.attempt_failed' THEN 1 ELSE 0 END)`;
   // A send counts under the provider that took the message; when the fold comes first, under ''
   // (the request is marked sent_unplaced and trigger journal_provider moves it later).
   const provider = `CASE WHEN e.type = 'verification.created' THEN coalesce(v.provider, '') ELSE coalesce(e.provider, '') END`;
@@ -21,7 +26,7 @@ export function foldSql(dialect: 'sqlite' | 'postgres', batch: string) {
     `INSERT INTO ${table} AS a (account_id, test, ${time}, channel, country, purpose, provider, sent, delivered,
        undelivered, verified, failed, expired, canceled, wrong_codes)
      SELECT ${key(width)}, ${provider}, ${count('created')}, ${count('delivered')}, ${count('undelivered')},
-       ${count('verified')}, ${count('failed')}, ${count('expired')}, ${count('canceled')}, ${count('attempt_failed')}
+       ${count('verified')}, ${count('failed')}, ${count('expired')}, ${count('canceled')}, ${wrongCodes}
      FROM events e LEFT JOIN verifications v ON v.id = e.request_id
      WHERE ${batch} AND e.channel IS NOT NULL AND e.type IN ('verification.created', 'verification.delivered',
        'verification.undelivered', 'verification.verified', 'verification.failed', 'verification.expired',
@@ -63,15 +68,13 @@ export function foldSql(dialect: 'sqlite' | 'postgres', batch: string) {
        first_seen = ${dialect === 'postgres' ? 'least' : 'min'}(c.first_seen, excluded.first_seen),
        ${later('channel')}, ${later('masked')}, ${later('risk')},
        last_seen = ${dialect === 'postgres' ? 'greatest' : 'max'}(c.last_seen, excluded.last_seen)`;
-  const outcome = (type: string) => `sum(CASE WHEN e.type = 'verification.${type}' THEN 1 ELSE 0 END)`;
   const contactOutcomes = `UPDATE contacts AS c SET verified = c.verified + o.verified, failed = c.failed + o.failed,
        wrong_codes = c.wrong_codes + o.wrong_codes
      FROM (
-       SELECT e.contact_id, ${outcome('verified')} AS verified, ${outcome('failed')} AS failed,
-         ${outcome('attempt_failed')} AS wrong_codes
-       FROM events e
+       SELECT e.contact_id, ${count('verified')} AS verified, ${count('failed')} AS failed, ${wrongCodes} AS wrong_codes
+       FROM events e LEFT JOIN verifications v ON v.id = e.request_id
        WHERE ${batch} AND ${counted} AND e.contact_id IS NOT NULL
-         AND e.type IN ('verification.verified', 'verification.failed', 'verification.attempt_failed')
+         AND e.type IN (${SETTLED}, 'verification.attempt_failed')
        GROUP BY e.contact_id ORDER BY e.contact_id
      ) o
      WHERE c.id = o.contact_id`;

@@ -1,4 +1,5 @@
 import type { Channel } from '../domain/types.js';
+import { SETTLED } from './journal.js';
 
 /**
  * What the analytics API and the contact profiles read, and the refusals they count: the
@@ -62,18 +63,13 @@ const numbered = (sql: string) => {
 export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) {
   // PostgreSQL cannot tell the type of a parameter that is only tested for NULL.
   const fix = (sql: string) =>
-    dialect === 'postgres' ? numbered(sql).replace('$1 IS NULL', '$1::text IS NULL') : sql;
+    dialect === 'postgres' ? numbered(sql).replace(/(\$\d+) IS NULL/g, '$1::text IS NULL') : sql;
   // groupBy is one of GROUP_BY (checked by the route's schema), never free text.
   const group = (table: 'hourly' | 'refusals') =>
     !q.groupBy ? "''" : table === 'refusals' && q.groupBy === 'provider' ? "''" : q.groupBy;
   const account = q.accountId ?? null;
-  const params = [
-    account,
-    account,
-    dialect === 'sqlite' ? (q.test ? 1 : 0) : q.test,
-    q.from - (q.from % (q.intervalMs % 86_400_000 === 0 ? 86_400_000 : 3_600_000)),
-    q.to,
-  ];
+  const from = q.from - (q.from % (q.intervalMs % 86_400_000 === 0 ? 86_400_000 : 3_600_000));
+  const params = [account, account, dialect === 'sqlite' ? (q.test ? 1 : 0) : q.test, from, q.to];
   // Days are read from the daily twins (24 times fewer rows); refusals are few enough by the hour.
   const daily = q.intervalMs % 86_400_000 === 0;
   const sums = daily ? 'analytics_daily' : 'analytics_hourly';
@@ -83,13 +79,43 @@ export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) 
   const whereOf = (column: string) =>
     `(? IS NULL OR account_id = ?) AND test = ? AND ${column} >= ? AND ${column} < ?`;
   const cast = dialect === 'postgres' ? '::bigint' : '';
+  // Wrong codes are folded when their request settles (migration 080): those of requests still
+  // pending, or settled but not folded yet, are read from the requests, in the same statement.
+  const width = daily ? 86_400_000 : 3_600_000;
+  const cohort = `v.created_at - v.created_at % ${width}`;
+  const live = (grp: string, from: string, where: string) =>
+    `SELECT ${cohort} AS ${time}, ${grp} AS grp, 0, 0, 0, 0, 0, 0, 0, v.wrong_codes
+     FROM ${from} WHERE ${where} AND v.wrong_codes > 0
+       AND (? IS NULL OR v.account_id = ?) AND v.test = ? AND ${cohort} >= ? AND ${cohort} < ?`;
+  const liveGroup = (provider: string) =>
+    !q.groupBy
+      ? "''"
+      : q.groupBy === 'channel'
+        ? 'v.channel'
+        : q.groupBy === 'provider'
+          ? provider
+          : `coalesce(v.${q.groupBy}, '')`;
+  const unfolded =
+    dialect === 'postgres'
+      ? 'e.published = false AND NOT e.folded'
+      : 'e.seq > (SELECT last_seq FROM analytics_fold WHERE id = 1)';
   return {
     params,
+    // The pending requests are found by their partial index (verifications_pending_expiry).
+    bucketParams: [...params, from, ...params, ...params],
     buckets: fix(
-      `SELECT ${start(time)} AS start, ${group('hourly')} AS grp, sum(sent)${cast} AS sent, sum(delivered)${cast} AS delivered,
+      `SELECT ${start(time)} AS start, grp, sum(sent)${cast} AS sent, sum(delivered)${cast} AS delivered,
          sum(undelivered)${cast} AS undelivered, sum(verified)${cast} AS verified, sum(failed)${cast} AS failed,
          sum(expired)${cast} AS expired, sum(canceled)${cast} AS canceled, sum(wrong_codes)${cast} AS wrong_codes
-       FROM ${sums} WHERE ${whereOf(time)}
+       FROM (
+         SELECT ${time}, ${group('hourly')} AS grp, sent, delivered, undelivered, verified, failed, expired, canceled,
+           wrong_codes
+         FROM ${sums} WHERE ${whereOf(time)}
+         UNION ALL
+         ${live(liveGroup("coalesce(v.provider, '')"), 'verifications v', "v.status = 'pending' AND v.expires_at > ?")}
+         UNION ALL
+         ${live(liveGroup("coalesce(e.provider, '')"), 'events e JOIN verifications v ON v.id = e.request_id', `${unfolded} AND e.type IN (${SETTLED})`)}
+       ) b
        GROUP BY 1, 2 ORDER BY 1, 2`,
     ),
     ttv: fix(

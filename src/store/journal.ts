@@ -19,6 +19,9 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** The journal types of a request leaving `pending`, as an SQL list: each request has exactly one. */
+export const SETTLED = `'verification.verified', 'verification.failed', 'verification.expired', 'verification.canceled'`;
+
 /** A journal row as read back. Never carries a code or a full destination. */
 export interface RecordedEvent {
   seq: number;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AnalyticsQuery } from '../../src/store/insights.js';
+import { type AnalyticsQuery, analyticsSql } from '../../src/store/insights.js';
 import type { Store } from '../../src/store/interface.js';
 import { loadMigrations } from '../../src/store/migrations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
@@ -178,6 +178,94 @@ describe('Analytics fold: upgrade from the folding triggers', () => {
   });
 });
 
+describe('Analytics fold: wrong codes counted on their requests (migration 080)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cv-wrong-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  /** The analytics' wrong codes as a read of another connection sees them, folding nothing. */
+  const unfoldedRead = (path: string) => {
+    const raw = new BetterSqlite3(path, { readonly: true });
+    try {
+      const sql = analyticsSql('sqlite', query());
+      const rows = raw.prepare(sql.buckets).all(...sql.bucketParams) as Array<{ wrong_codes: number }>;
+      return rows.reduce((n, r) => n + r.wrong_codes, 0);
+    } finally {
+      raw.close();
+    }
+  };
+
+  it('a read between a request settling and its fold counts its wrong codes once', async () => {
+    const path = join(dir, 'verify.db');
+    const store = new SqliteStore(path);
+    try {
+      const v = verification();
+      await store.createVerifications([v]);
+      await store.attempt('acc_1', v.id, T0 + 1000, () => null);
+      await store.attempt('acc_1', v.id, T0 + 2000, () => null);
+      // Pending: read from the request.
+      expect(unfoldedRead(path)).toBe(2);
+      await store.settleGroup(v.groupId, 'expired', v.expiresAt);
+      // Settled, its row not folded yet: read from the request, through its unfolded row.
+      expect(unfoldedRead(path)).toBe(2);
+      expect(await totals(store)).toEqual({ '': { sent: 1, verified: 0, wrongCodes: 2 } });
+      // Folded: from the bucket only.
+      expect(unfoldedRead(path)).toBe(2);
+      const raw = new BetterSqlite3(path, { readonly: true });
+      expect(raw.prepare('SELECT sum(wrong_codes) FROM analytics_hourly').pluck().get()).toBe(2);
+      raw.close();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('an upgrade counts a wrong code journaled before it once, and those after it on the request', async () => {
+    const path = join(dir, 'old.db');
+    const raw = new BetterSqlite3(path);
+    raw.exec(
+      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+    );
+    for (const m of loadMigrations('sqlite').filter((m) => m.version < 80)) {
+      raw.exec(m.sql);
+      raw
+        .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)')
+        .run(m.version, m.name);
+    }
+    const v = verification();
+    raw
+      .prepare(
+        `INSERT INTO verifications (id, account_id, group_id, channel, destination, code_hash, max_attempts,
+           created_at, expires_at, delivery_status, contact_id, attempts) VALUES (?, ?, ?, ?, ?, ?, 5, ?, ?, 'outbox', 'ct-1', 1)`,
+      )
+      .run(v.id, v.accountId, v.groupId, v.channel, v.destination, v.codeHash, v.createdAt, v.expiresAt);
+    // The wrong code as the store journaled it before migration 080.
+    raw
+      .prepare(
+        `INSERT INTO events (id, account_id, test, type, request_id, group_id, channel, contact_id, status, created_at)
+         VALUES ('e-old', ?, 0, 'verification.attempt_failed', ?, ?, ?, 'ct-1', 'pending', ?)`,
+      )
+      .run(v.accountId, v.id, v.groupId, v.channel, T0 + 1000);
+    raw.close();
+    const store = new SqliteStore(path);
+    try {
+      expect(await totals(store)).toEqual({ '': { sent: 1, verified: 0, wrongCodes: 1 } });
+      await store.attempt('acc_1', v.id, T0 + 2000, () => null);
+      expect(await totals(store)).toEqual({ '': { sent: 1, verified: 0, wrongCodes: 2 } });
+      await store.attempt('acc_1', v.id, T0 + 3000, pickFirst);
+      expect(await totals(store)).toEqual({ '': { sent: 1, verified: 1, wrongCodes: 2 } });
+      expect((await store.getContact('ct-1'))?.counts).toEqual({
+        sends: 1,
+        verified: 1,
+        failed: 0,
+        wrongCodes: 2,
+      });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe.runIf(hasPostgres)('on PostgreSQL', () => {
   let db: TestDatabase;
   beforeAll(async () => {
@@ -265,14 +353,27 @@ describe.runIf(hasPostgres)('on PostgreSQL', () => {
       expect(sum('sent')).toBe(300);
       expect(sum('verified')).toBe(await journaled('verified'));
       expect(sum('verified')).toBe(75);
-      expect(sum('wrongCodes')).toBe(await journaled('attempt_failed'));
+      // Wrong codes are counted on their requests (migration 080): the read adds those of the
+      // requests still pending to the folded ones of the settled requests.
+      const wrong = async (where: string) =>
+        Number(
+          (await client.query(`SELECT coalesce(sum(wrong_codes), 0)::int AS n FROM verifications ${where}`))
+            .rows[0].n,
+        );
+      expect(await journaled('attempt_failed')).toBe(0);
+      expect(sum('wrongCodes')).toBe(await wrong(''));
       expect(sum('wrongCodes')).toBe(150);
       expect(rows.ttv.reduce((n, r) => n + r.count, 0)).toBe(75);
       // The hourly buckets hold the same sums as the daily ones, and no row is left unfolded.
       const hourly = await client.query(
         'SELECT sum(sent)::int AS sent, sum(verified)::int AS verified, sum(wrong_codes)::int AS wrong FROM analytics_hourly',
       );
-      expect(hourly.rows[0]).toEqual({ sent: 300, verified: 75, wrong: 150 });
+      expect(hourly.rows[0]).toEqual({
+        sent: 300,
+        verified: 75,
+        wrong: await wrong("WHERE status <> 'pending'"),
+      });
+      expect(await wrong("WHERE status <> 'pending'")).toBe(75);
       const left = await client.query('SELECT count(*)::int AS n FROM events WHERE NOT folded');
       expect(left.rows[0].n).toBe(0);
     } finally {

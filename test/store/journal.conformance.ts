@@ -20,6 +20,20 @@ export function journalConformance(name: string, harness: StoreHarness): void {
       (await store.listEvents({ limit: 1000, ...filter })).map((e) => e.type);
     const pickFirst = (rows: Array<{ id: string }>) => rows[0]?.id ?? null;
     const pickNone = () => null;
+    /** The analytics' wrong codes by channel (those counted: no zeros). */
+    const wrongCodes = async () => {
+      const { buckets } = await store.analytics({
+        accountId: 'acc_1',
+        test: false,
+        from: T0 - 86_400_000,
+        to: T0 + 86_400_000,
+        intervalMs: 3_600_000,
+        groupBy: 'channel',
+      });
+      const by: Record<string, number> = {};
+      for (const b of buckets) if (b.wrongCodes > 0) by[b.group] = (by[b.group] ?? 0) + b.wrongCodes;
+      return by;
+    };
 
     it('journals a send with its mode, masked destination and contact; a resend cancels the first', async () => {
       const jane = { test: true, destination: 'jane@example.com', contactId: 'ct-jane' };
@@ -49,12 +63,14 @@ export function journalConformance(name: string, harness: StoreHarness): void {
       expect(JSON.stringify(all)).not.toContain('jane@example.com');
     });
 
-    it('journals a wrong code, then the right one, and the dual sibling it cancels', async () => {
+    it('counts a wrong code on its request, journals the right one and the dual sibling it cancels', async () => {
       const [email, sms] = dualPair();
       await store.createVerifications([email, sms]);
       const attempt = store.attempt?.bind(store);
       if (!attempt) throw new Error('the store has no attempt()');
       await attempt('acc_1', email.id, T0 + MINUTE, pickNone);
+      // Counted while its request is pending, on the request it was made on (no journal row of its own).
+      expect(await wrongCodes()).toEqual({ EMAIL: 1 });
       await attempt(
         'acc_1',
         email.id,
@@ -65,19 +81,20 @@ export function journalConformance(name: string, harness: StoreHarness): void {
       expect(all.map((e) => `${e.type} ${e.channel}`)).toEqual([
         'verification.created EMAIL',
         'verification.created SMS',
-        'verification.attempt_failed EMAIL',
         // The consume settles both rows of the group in one statement; their order is the database's.
         ...all
-          .slice(3)
+          .slice(2)
           .map((e) => `${e.type} ${e.channel}`)
           .sort(),
       ]);
       expect(
         all
-          .slice(3)
+          .slice(2)
           .map((e) => `${e.type} ${e.channel}`)
           .sort(),
       ).toEqual(['verification.canceled EMAIL', 'verification.verified SMS']);
+      // Settled and folded, the wrong code is counted once, still on the EMAIL request.
+      expect(await wrongCodes()).toEqual({ EMAIL: 1 });
       const verified = all.find((e) => e.type === 'verification.verified');
       expect(verified?.data).toEqual({ secondsToVerify: 120 });
       expect(verified?.toMasked).toBe('+1******0100');
@@ -94,11 +111,8 @@ export function journalConformance(name: string, harness: StoreHarness): void {
       await store.settleGroup(used.groupId, 'failed', T0 + 2);
       await store.settleGroup(late.groupId, 'expired', T0 + 11 * MINUTE);
       await store.sweep(T0 + 20 * MINUTE, 365 * 86_400_000, 100);
-      expect(await events({ requestId: used.id })).toEqual([
-        'verification.created',
-        'verification.attempt_failed',
-        'verification.failed',
-      ]);
+      expect(await events({ requestId: used.id })).toEqual(['verification.created', 'verification.failed']);
+      expect(await wrongCodes()).toEqual({ EMAIL: 1 });
       expect(await events({ requestId: late.id })).toEqual(['verification.created', 'verification.expired']);
       expect(await events({ requestId: swept.id })).toEqual(['verification.created', 'verification.expired']);
 
@@ -263,6 +277,20 @@ export function journalConformance(name: string, harness: StoreHarness): void {
         risk: '{"score":70}',
       });
       expect((await store.getContact('ct-555-test'))?.counts.sends).toBe(1);
+      // A wrong code on a request still pending counts at once, in the profile and the search;
+      // once the request settles and is folded, it still counts once.
+      await store.attempt?.('acc_1', c.id, T0 + 2 * MINUTE + 1, pickNone);
+      expect((await store.getContact('ct-555'))?.counts.wrongCodes).toBe(3);
+      expect(
+        (await store.searchContacts('acc_1', '+447700900555', 10)).map((x) => x.counts.wrongCodes),
+      ).toEqual([3, 0]);
+      await store.settleGroup(c.groupId, 'expired', T0 + 20 * MINUTE);
+      expect((await store.getContact('ct-555'))?.counts).toEqual({
+        sends: 3,
+        verified: 1,
+        failed: 1,
+        wrongCodes: 3,
+      });
       expect((await store.searchContacts('acc_1', '+4477009005', 10)).map((x) => x.id).sort()).toEqual([
         'ct-555',
         'ct-555-test',

@@ -263,7 +263,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       const plans: Array<[string, string, unknown[]]> = [
         ['countAttempt', SQL.countAttempt, ['v42', T0]],
         ['readGroup', SQL.readGroup, ['v42', 'acc_1', false, T0]],
-        ['countOrConsume', SQL.countOrConsume, ['v42', 'v42', T0]],
+        ['countOrConsume', SQL.countOrConsume, ['v42', 'v42', T0, 'v42']],
         ['consume', SQL.consume, ['v42', T0, 'v42']],
         ['expireGroup', SQL.expireGroup, ['v42', T0]],
         ['failGroup', SQL.failGroup, ['v42']],
@@ -325,7 +325,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
         [
           'countOrConsumeMany',
           SQL.countOrConsumeMany,
-          (ids) => [ids, ids.map(() => null), ids.map(() => T0)],
+          (ids) => [ids, ids.map(() => null), ids.map(() => T0), ids],
         ],
         ['consumeMany', SQL.consumeMany, (ids) => [ids, ids, ids.map(() => T0)]],
       ];

@@ -64,7 +64,6 @@ import {
 import { PostgresSessionStore } from '../sessions/postgres.js';
 import { PostgresWebhookStore } from '../webhooks/postgres.js';
 import { PostgresFold } from './fold.js';
-import { PostgresJournal } from './journal.js';
 import { applyMigrations } from './migrate.js';
 import { isRetryable, toStoreError } from './pg-errors.js';
 import { SQL } from './statements.js';
@@ -111,6 +110,8 @@ interface ReadCall {
 }
 interface DecideCall {
   groupId: string;
+  /** The request the guess was made on: a wrong guess is counted on it. */
+  requestId: string;
   winnerId: string | null;
   now: number;
   resolve: (rows: AttemptRow[]) => void;
@@ -147,7 +148,6 @@ export class PostgresStore implements Store {
   private readonly consumes = new TurnBatch<ConsumeCall>((batch) => this.consumeBatch(batch));
   /** The risk screen's reads for the sends of one event-loop turn, read together. */
   private readonly signals = new TurnBatch<SignalsCall>((batch) => this.signalsBatch(batch));
-  private readonly journal = new PostgresJournal((text, params) => this.query(text, params));
   private readonly fold: PostgresFold;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
@@ -213,7 +213,6 @@ export class PostgresStore implements Store {
     await this.decisions.flush();
     await this.consumes.flush();
     await this.signals.flush();
-    await this.journal.flush();
     await this.pool.end();
   }
 
@@ -438,13 +437,10 @@ export class PostgresStore implements Store {
       })),
     );
     const rows = await new Promise<AttemptRow[]>((resolve, reject) =>
-      this.decisions.add({ groupId: request.groupId, winnerId: guessed, now, resolve, reject }),
+      this.decisions.add({ groupId: request.groupId, requestId, winnerId: guessed, now, resolve, reject }),
     );
     const counted = rowsToCountedAttempt(rows);
     const consumed = guessed !== null && rows.some((r) => r.id === guessed);
-    // The count committed with the statement above; a wrong code's event follows it (batched like
-    // the consumes) before the answer goes out. See docs/events.md on that window.
-    if (counted && guessed === null) await this.journal.wrongCode(request.id, now);
     return { request, counted, winnerId: counted ? guessed : null, consumed };
   }
 
@@ -491,6 +487,7 @@ export class PostgresStore implements Store {
           first.map((c) => c.groupId),
           first.map((c) => c.winnerId),
           first.map((c) => c.now),
+          first.map((c) => c.requestId),
         ]);
         const byCall = first.map((): AttemptRow[] => []);
         for (const row of rows) byCall[Number(row.n) - 1]?.push(row);
@@ -498,10 +495,12 @@ export class PostgresStore implements Store {
         return later;
       },
       (call) =>
-        this.query<AttemptRow>(SQL.countOrConsume, [call.groupId, call.winnerId, call.now]).then(
-          ({ rows }) => call.resolve(rows),
-          call.reject,
-        ),
+        this.query<AttemptRow>(SQL.countOrConsume, [
+          call.groupId,
+          call.winnerId,
+          call.now,
+          call.requestId,
+        ]).then(({ rows }) => call.resolve(rows), call.reject),
     );
   }
 
@@ -585,9 +584,11 @@ export class PostgresStore implements Store {
     // Counts agree with the requests at every read: rows not folded yet are folded first.
     await this.fold.all();
     const sql = analyticsSql('postgres', query);
-    const [buckets, ttv, refusals] = await Promise.all(
-      [sql.buckets, sql.ttv, sql.refusals].map((text) => this.query(text, sql.params)),
-    );
+    const [buckets, ttv, refusals] = await Promise.all([
+      this.query(sql.buckets, sql.bucketParams),
+      this.query(sql.ttv, sql.params),
+      this.query(sql.refusals, sql.params),
+    ]);
     return rowsToAnalytics(buckets?.rows ?? [], ttv?.rows ?? [], refusals?.rows ?? []);
   }
 

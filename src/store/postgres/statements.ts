@@ -93,9 +93,11 @@ export const SQL = {
   // update. A parallel guess waits for these row locks, then finds the group no longer pending
   // and counts nothing: N parallel right codes verify once and count one attempt. A guess whose
   // update finds nothing has no effect at all, so no more than max_attempts guesses are ever
-  // decided, however many were compared.
+  // decided, however many were compared. A wrong guess ($2 null) is counted on the request it was
+  // made on ($4; migration 080) in the same update, so it is counted exactly when its attempt is.
   countOrConsume: `UPDATE verifications
     SET attempts = attempts + 1,
+      wrong_codes = wrong_codes + CASE WHEN $2::text IS NULL AND id = $4 THEN 1 ELSE 0 END,
       status = CASE WHEN $2::text IS NULL THEN status WHEN id = $2 THEN 'verified' ELSE 'canceled' END,
       verified_at = CASE WHEN $2::text IS NULL THEN verified_at ELSE $3 END
     WHERE group_id = $1 AND ${GROUP_PENDING('')} AND attempts < max_attempts AND expires_at > $3
@@ -158,15 +160,17 @@ export const SQL = {
   // pending rows are found by verifications_group and updated by primary key, re-checked under
   // their locks as in the single form. Rows carry the guess's ordinal `n`.
   countOrConsumeMany: `WITH won AS (
-      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY AS t(group_id, winner, tried_at, n)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
+        WITH ORDINALITY AS t(group_id, winner, tried_at, guessed_on, n)
     ), target AS (
-      SELECT won.n, won.winner, won.tried_at, g.id FROM won CROSS JOIN LATERAL (
+      SELECT won.n, won.winner, won.tried_at, won.guessed_on, g.id FROM won CROSS JOIN LATERAL (
         SELECT r.id FROM verifications r WHERE r.group_id = won.group_id AND ${GROUP_PENDING('r.')}
         OFFSET 0
       ) g
     )
     UPDATE verifications v
     SET attempts = v.attempts + 1,
+      wrong_codes = v.wrong_codes + CASE WHEN target.winner IS NULL AND v.id = target.guessed_on THEN 1 ELSE 0 END,
       status = CASE WHEN target.winner IS NULL THEN v.status WHEN v.id = target.winner THEN 'verified'
         ELSE 'canceled' END,
       verified_at = CASE WHEN target.winner IS NULL THEN v.verified_at ELSE target.tried_at END

@@ -74,7 +74,7 @@ import { Checkpointer } from './checkpointer.js';
 import { SqliteCounterPersistence } from './counter-persistence.js';
 import { SqliteFold } from './fold.js';
 import { GroupCommit } from './group-commit.js';
-import { SqliteJournal } from './journal.js';
+import { SqliteSignals } from './signals.js';
 
 /** The embedded default store: one better-sqlite3 connection in WAL mode with group commit. */
 export class SqliteStore implements Store {
@@ -87,7 +87,7 @@ export class SqliteStore implements Store {
   private readonly tx: GroupCommit;
   private readonly stmts: ReturnType<typeof prepare>;
   private readonly checkpointer: Checkpointer | null;
-  private readonly journal: SqliteJournal;
+  private readonly signals: SqliteSignals;
   private readonly contacts: Record<keyof ReturnType<typeof contactSql>, Statement>;
   private readonly refusal: Statement;
   private readonly breakers: Record<keyof ReturnType<typeof breakerSql>, Statement>;
@@ -111,7 +111,7 @@ export class SqliteStore implements Store {
       path === ':memory:' ? null : new Checkpointer(this.db, path, options.walRestartFrames);
     this.applyMigrations();
     this.stmts = prepare(this.db);
-    this.journal = new SqliteJournal(this.db);
+    this.signals = new SqliteSignals(this.db);
     const sql = contactSql('sqlite');
     this.contacts = Object.fromEntries(
       Object.entries(sql).map(([name, text]) => [name, this.db.prepare(text)]),
@@ -396,10 +396,10 @@ export class SqliteStore implements Store {
         request !== null &&
         winnerId !== null &&
         this.stmts.consume.run(winnerId, now, request.groupId, winnerId).changes > 0;
-      if (counted && request && winnerId === null) this.journal.wrongCode(request.id, now);
+      if (counted && request && winnerId === null) this.stmts.countWrongCode.run(request.id);
       return { request, counted, winnerId, consumed };
       // No savepoint: the unit's writes are single statements (the count, then the consume or the
-      // wrong code's event), and should a later one fail, keeping the first (the attempt counted)
+      // wrong code's count), and should a later one fail, keeping the first (the attempt counted)
       // errs on the side of the attempts limit.
     }, false);
   }
@@ -473,8 +473,11 @@ export class SqliteStore implements Store {
   async analytics(query: AnalyticsQuery) {
     await this.foldPending();
     const sql = analyticsSql('sqlite', query);
-    const all = (text: string) => this.db.prepare(text).all(...sql.params) as Array<Record<string, unknown>>;
-    return this.tx.read(() => rowsToAnalytics(all(sql.buckets), all(sql.ttv), all(sql.refusals)));
+    const all = (text: string, params = sql.params) =>
+      this.db.prepare(text).all(...params) as Array<Record<string, unknown>>;
+    return this.tx.read(() =>
+      rowsToAnalytics(all(sql.buckets, sql.bucketParams), all(sql.ttv), all(sql.refusals)),
+    );
   }
 
   recordRefusal(refusal: Refusal) {
@@ -522,7 +525,7 @@ export class SqliteStore implements Store {
     return this.tx.read(() => {
       const block = numberBlock(destination);
       return rowToSignals(
-        this.journal.signals({
+        this.signals.read({
           account: accountId,
           mode: test ? 1 : 0,
           destination,
@@ -676,6 +679,11 @@ function prepare(db: Database) {
     readAndCountAttempt: s(
       countAttemptSql(`(SELECT group_id FROM verifications
                         WHERE id = ? AND account_id = ? AND test = ? AND status = 'pending' AND expires_at > ?)`),
+    ),
+    // A wrong code, on the request it was made on (migration 080): the fold counts it when the
+    // request settles, so a settled request's count never changes.
+    countWrongCode: s(
+      `UPDATE verifications SET wrong_codes = wrong_codes + 1 WHERE id = ? AND status = 'pending'`,
     ),
     consume: s(
       `UPDATE verifications

@@ -1,28 +1,16 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { timeOrderedUuid } from '../../domain/ids.js';
 import { breakerColumns, historyColumns } from '../contacts.js';
 
 /**
- * What the store writes and reads of the journal and the contacts beside the triggers
- * (migrations 020 and 070), on SQLite: the triggers journal every state change of a request in
- * the statement that makes it; a wrong code changes nothing the database sees, so its event is
- * inserted here, inside the caller's unit of work. Contacts are made by the batch fold; the risk
- * screen reads a destination's requests. See docs/events.md and docs/analytics.md.
+ * The risk screen's read of one destination on SQLite: its requests, its contact as the batch
+ * fold made it, and for a phone its number block, its country's hour and breaker, in one
+ * statement. See docs/analytics.md.
  */
-export class SqliteJournal {
-  private readonly stmts: Record<'wrongCode' | 'email' | 'phone', Statement>;
+export class SqliteSignals {
+  private readonly stmts: Record<'email' | 'phone', Statement>;
 
   constructor(db: Database) {
     this.stmts = {
-      // The wrong code's event, from the request it was made on.
-      wrongCode: db.prepare(
-        `INSERT INTO events (id, account_id, test, type, request_id, group_id, channel, country, purpose,
-           provider, to_masked, contact_id, status, created_at, data)
-         SELECT ?, v.account_id, v.test, 'verification.attempt_failed', v.id, v.group_id, v.channel,
-           v.country, v.purpose, v.provider, coalesce(v.masked, (SELECT masked FROM contacts WHERE id = v.contact_id)),
-           v.contact_id, v.status, ?, json_object('attempts', v.attempts, 'maxAttempts', v.max_attempts)
-         FROM verifications v WHERE v.id = ?`,
-      ),
       // Everything the risk screen reads of one destination, in one statement (src/store/contacts.ts);
       // an email has no number block and no country, so its statement reads only its requests and
       // contact (half the cost).
@@ -31,13 +19,8 @@ export class SqliteJournal {
     };
   }
 
-  /** Journals a wrong code guessed on request `requestId` (after its attempt was counted). */
-  wrongCode(requestId: string, now: number): void {
-    this.stmts.wrongCode.run(timeOrderedUuid(now), now, requestId);
-  }
-
   /** The risk screen's row for one destination (see rowToSignals). */
-  signals(p: {
+  read(p: {
     account: string;
     mode: number;
     destination: string;
