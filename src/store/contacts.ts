@@ -1,7 +1,7 @@
 import type { BreakerState } from '../domain/pumping-breaker.js';
 import type { Channel, DeliveryStatus, VerificationStatus } from '../domain/types.js';
 import { BREAKER_COLUMNS, rowToBreaker } from './breakers.js';
-import { SETTLED } from './journal.js';
+import { SETTLED, unfolded } from './journal.js';
 
 /** Contacts as the store keeps them (migration 020), and the SQL both dialects share. */
 
@@ -130,16 +130,12 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
   const bool = (column: string) => (dialect === 'postgres' ? `${column} = ?::boolean` : `${column} = ?`);
   // A contact's wrong codes are folded when their request settles (migration 080): those of its
   // requests still pending, or settled but not folded yet, are added from the requests.
-  const unfolded =
-    dialect === 'postgres'
-      ? 'e.published = false AND NOT e.folded'
-      : 'e.seq > (SELECT last_seq FROM analytics_fold WHERE id = 1)';
   const columns = `c.id, c.account_id, c.test, c.destination, c.channel, c.masked, c.first_seen, c.last_seen,
     c.sends, c.verified, c.failed, c.blocked_at, c.blocked_reason, c.risk, c.wrong_codes + (
       SELECT coalesce(sum(v.wrong_codes), 0) FROM verifications v
       WHERE v.destination = c.destination AND v.account_id = c.account_id AND v.test = c.test
         AND v.wrong_codes > 0 AND (v.status = 'pending' OR v.id IN (
-          SELECT e.request_id FROM events e WHERE ${unfolded} AND e.type IN (${SETTLED})))
+          SELECT e.request_id FROM events e WHERE ${unfolded(dialect)} AND e.type IN (${SETTLED})))
     ) AS wrong_codes`;
   return {
     get: fix(`SELECT ${columns} FROM contacts c WHERE c.id = ?`),

@@ -1,5 +1,5 @@
 import type { Channel } from '../domain/types.js';
-import { SETTLED } from './journal.js';
+import { SETTLED, unfolded } from './journal.js';
 
 /**
  * What the analytics API and the contact profiles read, and the refusals they count: the
@@ -95,10 +95,6 @@ export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) 
         : q.groupBy === 'provider'
           ? provider
           : `coalesce(v.${q.groupBy}, '')`;
-  const unfolded =
-    dialect === 'postgres'
-      ? 'e.published = false AND NOT e.folded'
-      : 'e.seq > (SELECT last_seq FROM analytics_fold WHERE id = 1)';
   return {
     params,
     // The pending requests are found by their partial index (verifications_pending_expiry).
@@ -114,7 +110,7 @@ export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) 
          UNION ALL
          ${live(liveGroup("coalesce(v.provider, '')"), 'verifications v', "v.status = 'pending' AND v.expires_at > ?")}
          UNION ALL
-         ${live(liveGroup("coalesce(e.provider, '')"), 'events e JOIN verifications v ON v.id = e.request_id', `${unfolded} AND e.type IN (${SETTLED})`)}
+         ${live(liveGroup("coalesce(e.provider, '')"), 'events e JOIN verifications v ON v.id = e.request_id', `${unfolded(dialect)} AND e.type IN (${SETTLED})`)}
        ) b
        GROUP BY 1, 2 ORDER BY 1, 2`,
     ),

@@ -22,6 +22,12 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** The journal types of a request leaving `pending`, as an SQL list: each request has exactly one. */
 export const SETTLED = `'verification.verified', 'verification.failed', 'verification.expired', 'verification.canceled'`;
 
+/** A predicate on journal rows `e` the batch fold has not counted yet (SQLite: past its cursor). */
+export const unfolded = (dialect: 'sqlite' | 'postgres') =>
+  dialect === 'postgres'
+    ? 'e.published = false AND NOT e.folded'
+    : 'e.seq > (SELECT last_seq FROM analytics_fold WHERE id = 1)';
+
 /** A journal row as read back. Never carries a code or a full destination. */
 export interface RecordedEvent {
   seq: number;
