@@ -68,7 +68,6 @@ function fillSqlite(path: string): void {
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -524288');
-  db.exec('DROP TRIGGER journal_wrong_code');
   const step = (DAYS * 24 * HOUR) / EVENTS;
   db.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${EVENTS - 1})
@@ -100,7 +99,6 @@ async function fillPostgres(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query('ALTER TABLE events DISABLE TRIGGER journal_wrong_code');
     const step = (DAYS * 24 * HOUR) / EVENTS;
     await client.query(
       `INSERT INTO events (id, account_id, test, type, channel, country, purpose, provider, to_masked, created_at,
@@ -117,7 +115,6 @@ async function fillPostgres(url: string): Promise<void> {
         ttvSql(`CASE WHEN (data->>'secondsToVerify')::float <= 30 THEN 4 ELSE 7 END`, ttv, ms),
       );
     }
-    await client.query('ALTER TABLE events ENABLE TRIGGER journal_wrong_code');
     await client.query('VACUUM ANALYZE');
   } finally {
     await client.end();

@@ -210,6 +210,7 @@ async function serveTree(spec: string): Promise<void> {
       case 'warm':
         // The JIT, the statement caches, the key cache.
         for (let i = 0; i < 10; i++) await wave(REQUESTS + i * CONCURRENCY, CONCURRENCY, one.send);
+        // The verify phase's pool is the requests made after `since`: none of the warm-up's.
         since = Date.now() + 1;
         await new Promise((r) => setTimeout(r, 2));
         last = cpuMs();
