@@ -21,8 +21,9 @@
  * its number blocks, with a test key, which the outbox takes; at most 1,000,000 of them); each
  * verify is one wrong code, then the right one (two requests). Prints one JSON line: per tree µs
  * per send and per verify request, µs per request in each of `--blocks` consecutive blocks of
- * waves, and the ratio to the first tree in each block and in each wave (their spread says how
- * far to trust a difference; a median of the waves' is not moved by the few a GC fell in).
+ * waves, and the ratio to the first tree in each block (their spread says how far to trust a
+ * difference). A wave's CPU includes what its process did since its previous wave, so the
+ * figures are of totals: a checkpoint or a GC lands on one wave but is the tree's own cost.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -122,9 +123,8 @@ async function drive(): Promise<void> {
         const blockUs = Array.from({ length: BLOCKS }, (_, b) =>
           Number(((sum(block(mine, b)) * 1000) / (block(mine, b).length * perWave)).toFixed(1)),
         );
-        const waves = mine.map((x, w) => Number((x / (base[w] as number)).toFixed(3)));
         const us = Number(((sum(mine) * 1000) / requests(t, kind)).toFixed(1));
-        return [t.name, { us, blockUs, ratios, waves }];
+        return [t.name, { us, blockUs, ratios }];
       }),
     );
   console.log(
