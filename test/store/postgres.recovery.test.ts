@@ -54,12 +54,22 @@ describe.runIf(run)('PostgreSQL outage and recovery', () => {
   });
 
   it('answers 503 while PostgreSQL is unreachable, including for requests in flight at the cut', async () => {
-    // A stream of sends, cut once a few have been answered: the rest are mid-way at the cut.
+    // A stream of sends, one a millisecond, cut once a few have been answered, and going on for a
+    // few more past the cut: some are mid-way at the cut, and some start after it whatever the
+    // machine's load (a fixed batch could all be answered before a busy event loop got to the cut).
     const before = acknowledged.length;
-    const inFlight = Promise.all(Array.from({ length: 40 }, (_, i) => sleep(i).then(send)));
-    while (acknowledged.length < before + 5) await sleep(1);
-    proxy.cut();
-    const statuses = await inFlight;
+    const launched: Array<Promise<number>> = [];
+    let afterCut = -1;
+    while (afterCut < 5 && launched.length < 2000) {
+      launched.push(send());
+      if (afterCut >= 0) afterCut++;
+      else if (acknowledged.length >= before + 5) {
+        proxy.cut();
+        afterCut = 0;
+      }
+      await sleep(1);
+    }
+    const statuses = await Promise.all(launched);
     for (const status of statuses) expect([200, 503]).toContain(status);
     expect(statuses).toContain(503);
 
