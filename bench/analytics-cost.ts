@@ -10,10 +10,11 @@
  *
  * "Off" keeps what the webhooks need (issue 17: a journal row for each state change, written by
  * the triggers with the change) and removes what only analytics, contacts and risk need: the risk
- * screen (its read, the score, the contact id; a constant low score instead), the count of
- * wrong codes on their requests, the batch fold (buckets and contacts) and the per-country hour counter. Each
- * switch is a text replacement that must match exactly once, so a change to those lines stops
- * this script instead of measuring something else.
+ * screen (its read, the score, the contact id; a constant low score instead), the store's choice
+ * of the contact id a request names, the count of wrong codes on their requests, the batch fold
+ * (buckets and contacts) and the per-country hour counter. Each switch is a text replacement that
+ * must match exactly once, so a change to those lines stops this script instead of measuring
+ * something else.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -33,6 +34,16 @@ const SCREEN: Switch = [
   'src/domain/verification-service.ts',
   'const screened = await this.screen(key, request, targets, s, now);',
   "const screened = targets.map(() => ({ risk: { score: 0, level: 'low' as const, signals: [] }, contactId: null as unknown as string }));",
+];
+// Without contacts a request names none: the insert keeps its placeholders, in their order.
+const KEPT_CONTACT_ID: Switch = [
+  'src/store/contacts.ts',
+  `coalesce((SELECT k.id FROM contacts k WHERE k.account_id = \${account} AND k.destination = \${destination}
+      AND k.test = \${test}),
+    (SELECT w.contact_id FROM verifications w WHERE w.destination = \${destination} AND w.account_id = \${account}
+      AND w.test = \${test} AND w.contact_id IS NOT NULL LIMIT 1),
+    \${proposed})`,
+  '(CASE WHEN ${account} || ${destination} || ${test} || ${destination} || ${account} || ${test} IS NULL THEN NULL ELSE ${proposed} END)',
 ];
 const WRONG_CODES: Switch = [
   'src/store/sqlite/sqlite-store.ts',
@@ -60,11 +71,14 @@ const COUNTRY_HOUR = 'DROP TRIGGER country_window_sent;\nDROP TRIGGER country_wi
  */
 const PARTS = process.argv.includes('--parts');
 const TREES: Record<string, { switches: Switch[]; migration?: string }> = {
-  off: { switches: [SCREEN, WRONG_CODES, FOLD], migration: COUNTRY_HOUR },
-  control: { switches: [SCREEN, WRONG_CODES, FOLD], migration: COUNTRY_HOUR },
+  off: { switches: [SCREEN, KEPT_CONTACT_ID, WRONG_CODES, FOLD], migration: COUNTRY_HOUR },
+  control: { switches: [SCREEN, KEPT_CONTACT_ID, WRONG_CODES, FOLD], migration: COUNTRY_HOUR },
   on: { switches: [] },
   ...(PARTS
-    ? { 'on-no-contacts': { switches: [CONTACTS] }, 'on-no-wrong-codes': { switches: [WRONG_CODES] } }
+    ? {
+        'on-no-contacts': { switches: [CONTACTS, KEPT_CONTACT_ID] },
+        'on-no-wrong-codes': { switches: [WRONG_CODES] },
+      }
     : {}),
 };
 

@@ -105,7 +105,10 @@ export type NewVerification = Omit<
   outbox: string | null;
   /** The risk assessment of the send (JSON), stored on the request. */
   risk?: string | null;
-  /** The contact it goes to (src/domain/contact-id.ts, or the id of a contact made before). */
+  /**
+   * The contact it goes to, as the sender proposes it: the store keeps instead the id the
+   * destination's contact or its earlier requests already name (see docs/analytics.md, Contacts).
+   */
   contactId?: string | null;
 };
 

@@ -4,7 +4,6 @@ import type { DestinationSignals } from '../store/contacts.js';
 import type { CountedAttempt, Store } from '../store/interface.js';
 import type { Clock } from './clock.js';
 import { generateCode, hashCode, matchingCodeId } from './codes.js';
-import { contactIdKey, contactIdOf } from './contact-id.js';
 import { DomainError } from './errors.js';
 import type { VerificationEvents } from './events.js';
 import { timeOrderedUuid } from './ids.js';
@@ -63,11 +62,7 @@ export type { VerificationEvents };
 export class VerificationService {
   /** Merged once per key record: the key cache hands out the same record for a few seconds. */
   private readonly settings = new WeakMap<AuthenticatedKey, EffectiveSettings>();
-  private readonly contactKey: Buffer;
-
-  constructor(private readonly deps: VerificationDeps) {
-    this.contactKey = contactIdKey(deps.codeSecret);
-  }
+  constructor(private readonly deps: VerificationDeps) {}
 
   /** An account's settings over the deployment defaults (what its sends use; the branding preview). */
   settingsOf(accountSettings: AccountSettings): EffectiveSettings {
@@ -300,10 +295,14 @@ export class VerificationService {
         );
       }
     }
-    return assessed.map(({ t, signals, risk }) => ({
-      risk,
-      contactId: signals.contact?.id ?? contactIdOf(this.contactKey, key.accountId, key.test, t.destination),
-    }));
+    // A destination never seen gets a new time-ordered id, the same for both rows of a dual send
+    // to one number; the store keeps the id its contact or earlier requests already have.
+    const proposed = new Map<string, string>();
+    return assessed.map(({ t, signals, risk }) => {
+      const contactId = signals.contact?.id ?? proposed.get(t.destination) ?? timeOrderedUuid(now);
+      proposed.set(t.destination, contactId);
+      return { risk, contactId };
+    });
   }
 
   /**

@@ -48,8 +48,9 @@ export function foldSql(dialect: 'sqlite' | 'postgres', batch: string) {
      ON CONFLICT (account_id, test, ${time}, channel, country, purpose, provider, bin) DO UPDATE SET
        count = t.count + excluded.count`;
   // Contacts (migration 070): made on their first send and counted here, not on the hot path. A
-  // send names its contact's id (src/domain/contact-id.ts); the latest send of a batch sets what
-  // a contact shows of its last send (channel, masked destination, risk).
+  // send names its contact's id (keptContactId in contacts.ts), and the contact is made under the
+  // id of the latest send of its first batch; the latest send of a batch sets what a contact shows
+  // of its last send (channel, masked destination, risk).
   const later = (column: string) =>
     `${column} = CASE WHEN excluded.last_seen >= c.last_seen THEN excluded.${column} ELSE c.${column} END`;
   const counted = `e.seq > coalesce((SELECT from_seq FROM contacts_fold), 0)`;
@@ -68,14 +69,23 @@ export function foldSql(dialect: 'sqlite' | 'postgres', batch: string) {
        first_seen = ${dialect === 'postgres' ? 'least' : 'min'}(c.first_seen, excluded.first_seen),
        ${later('channel')}, ${later('masked')}, ${later('risk')},
        last_seen = ${dialect === 'postgres' ? 'greatest' : 'max'}(c.last_seen, excluded.last_seen)`;
+  // On PostgreSQL two first sends to a destination in concurrent transactions can name two ids
+  // (keptContactId): outcomes count on the contact of the request's destination, and on the id
+  // the row names only when its request is gone. On SQLite a request always names its contact's id.
+  const contactOf =
+    dialect === 'postgres'
+      ? `coalesce((SELECT k.id FROM contacts k WHERE k.account_id = v.account_id AND k.destination = v.destination
+           AND k.test = v.test), e.contact_id)`
+      : 'e.contact_id';
   const contactOutcomes = `UPDATE contacts AS c SET verified = c.verified + o.verified, failed = c.failed + o.failed,
        wrong_codes = c.wrong_codes + o.wrong_codes
      FROM (
-       SELECT e.contact_id, ${count('verified')} AS verified, ${count('failed')} AS failed, ${wrongCodes} AS wrong_codes
+       SELECT ${contactOf} AS contact_id, ${count('verified')} AS verified, ${count('failed')} AS failed,
+         ${wrongCodes} AS wrong_codes
        FROM events e LEFT JOIN verifications v ON v.id = e.request_id
        WHERE ${batch} AND ${counted} AND e.contact_id IS NOT NULL
          AND e.type IN (${SETTLED}, 'verification.attempt_failed')
-       GROUP BY e.contact_id ORDER BY e.contact_id
+       GROUP BY 1 ORDER BY 1
      ) o
      WHERE c.id = o.contact_id`;
   return {

@@ -158,6 +158,25 @@ function analyticsSuite(name: string, env: () => Record<string, string>) {
       expect(events.map((e) => e.type)).toContain('contact.unblocked');
     });
 
+    it('every request to a new number names one contact: a dual SMS and WhatsApp pair, then a resend', async () => {
+      const phone = '+447400123999';
+      const dual = (await send({ channels: ['SMS', 'WHATSAPP'], phone, country: 'GB' })).body.data;
+      expect(dual).toHaveLength(2);
+      clock.advance(60_000);
+      const again = (await send({ channel: 'SMS', phone, country: 'GB' })).body.data;
+      const named = await Promise.all(
+        [...dual.map((d: { requestId: string }) => d.requestId), again.requestId].map(
+          async (requestId: string) => (await svc.store.listEvents({ requestId, limit: 1 }))[0]?.contactId,
+        ),
+      );
+      expect(new Set(named).size).toBe(1);
+      const [contact] = (await admin(`/v1/admin/contacts?accountId=${accountId}&q=%2B447400123999`)).body
+        .data;
+      expect(contact).toMatchObject({ id: named[0], counts: { sends: 3 } });
+      // Time-ordered (UUIDv7), not derived from the number.
+      expect(contact.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    });
+
     it('refuses a send whose risk reaches the account threshold with 403 RISK_TOO_HIGH', async () => {
       const patched = await svc.app.inject({
         method: 'PATCH',

@@ -382,4 +382,62 @@ describe.runIf(hasPostgres)('on PostgreSQL', () => {
       await b.close();
     }
   }, 120_000);
+
+  it('two first sends to a destination in concurrent transactions name two ids and count on one contact', async () => {
+    await truncateAll(db.url);
+    const store = new PostgresStore(db.url);
+    const other = new pg.Client({ connectionString: db.url });
+    await other.connect();
+    try {
+      // No country: the country's hour counter would make the second wait for the first's commit.
+      const to = { destination: '+447700900888', country: null };
+      const first = verification({ ...to, channel: 'SMS', contactId: 'ct-a' });
+      const second = verification({
+        ...to,
+        channel: 'WHATSAPP',
+        createdAt: T0 + 1000,
+        contactId: 'ct-b',
+        maxAttempts: 1,
+      });
+      // The first send's transaction has not committed when the second's statement reads.
+      await other.query('BEGIN');
+      await other.query(
+        `INSERT INTO verifications (id, account_id, group_id, channel, destination, country, code_hash, max_attempts,
+           created_at, expires_at, delivery_status, contact_id, masked, test)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 5, $8, $9, 'outbox', $10, '+4*******0888', false)`,
+        [
+          first.id,
+          first.accountId,
+          first.groupId,
+          first.channel,
+          first.destination,
+          first.country,
+          first.codeHash,
+          first.createdAt,
+          first.expiresAt,
+          first.contactId,
+        ],
+      );
+      await store.createVerifications([second]);
+      await other.query('COMMIT');
+      const named = await other.query('SELECT id, contact_id FROM verifications ORDER BY created_at');
+      expect(named.rows.map((r) => r.contact_id)).toEqual(['ct-a', 'ct-b']);
+
+      await store.attempt('acc_1', second.id, T0 + 2000, () => null);
+      await store.attempt('acc_1', first.id, T0 + 3000, pickFirst);
+      await store.settleGroup(second.groupId, 'failed', T0 + 4000);
+      const found = await store.searchContacts('acc_1', to.destination, 10);
+      expect(found).toHaveLength(1);
+      expect(found[0]?.counts).toEqual({ sends: 2, verified: 1, failed: 1, wrongCodes: 1 });
+      const history = await store.contactHistory(found[0] as NonNullable<(typeof found)[0]>, 10);
+      expect(history.map((h) => h.requestId)).toEqual([second.id, first.id]);
+      // A send after the fold names the contact's id.
+      const third = verification({ ...to, channel: 'SMS', createdAt: T0 + 5000, contactId: 'ct-c' });
+      await store.createVerifications([third]);
+      expect((await store.listEvents({ requestId: third.id, limit: 1 }))[0]?.contactId).toBe(found[0]?.id);
+    } finally {
+      await other.end();
+      await store.close();
+    }
+  });
 });

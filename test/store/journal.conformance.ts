@@ -300,6 +300,36 @@ export function journalConformance(name: string, harness: StoreHarness): void {
       ).toEqual([c.id, b.id, a.id]);
     });
 
+    it('a request names the id its contact or earlier requests have, not the one proposed', async () => {
+      const to = { destination: '+447700900777', channel: 'SMS' as const, country: 'GB' };
+      const contactOf = async (id: string) =>
+        (await store.listEvents({ requestId: id, limit: 5 }))[0]?.contactId;
+      const a = verification({ ...to, contactId: 'ct-first' });
+      await store.createVerifications([a]);
+      // Before any fold: the earlier request's id, over the one this send proposes.
+      const b = verification({ ...to, channel: 'WHATSAPP', createdAt: T0 + 1, contactId: 'ct-second' });
+      await store.createVerifications([b]);
+      // Another mode is another contact.
+      const other = verification({ ...to, test: true, createdAt: T0 + 2, contactId: 'ct-test' });
+      await store.createVerifications([other]);
+      expect([await contactOf(a.id), await contactOf(b.id), await contactOf(other.id)]).toEqual([
+        'ct-first',
+        'ct-first',
+        'ct-test',
+      ]);
+      expect((await store.getContact('ct-first'))?.counts.sends).toBe(2);
+      expect(await store.getContact('ct-second')).toBeNull();
+      // After the fold made the contact: its id.
+      const c = verification({ ...to, createdAt: T0 + MINUTE, contactId: 'ct-third' });
+      await store.createVerifications([c]);
+      expect(await contactOf(c.id)).toBe('ct-first');
+      const contact = await store.getContact('ct-first');
+      expect(contact?.counts.sends).toBe(3);
+      expect(
+        (await store.contactHistory(contact as NonNullable<typeof contact>, 10)).map((h) => h.requestId),
+      ).toEqual([c.id, b.id, a.id]);
+    });
+
     it('a verify on a settled request journals nothing', async () => {
       const v = verification();
       await store.createVerifications([v]);

@@ -613,7 +613,7 @@ export class PostgresStore implements Store {
     const { rows } = await this.query(CONTACT_SQL.history, [
       contact.destination,
       contact.accountId,
-      contact.id,
+      contact.test,
       limit,
     ]);
     return rows.map(rowToHistory);

@@ -1,4 +1,4 @@
-import { breakerColumns, historyColumns } from '../contacts.js';
+import { breakerColumns, historyColumns, keptContactId } from '../contacts.js';
 import { OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
 
 /** The PostgreSQL statements of the store; the same meaning as the SQLite ones, statement by statement. */
@@ -74,7 +74,8 @@ export const SQL = {
       RETURNING v.id
     )
     INSERT INTO verifications (${VERIFICATION_COLUMNS}, contact_id, masked, risk)
-    SELECT ${VERIFICATION_COLUMNS.replace(/(\w+)/g, 'f.$1')}, f.contact_id, f.masked, f.risk
+    SELECT ${VERIFICATION_COLUMNS.replace(/(\w+)/g, 'f.$1')},
+      ${keptContactId('f.account_id', 'f.destination', 'f.test', 'f.contact_id')}, f.masked, f.risk
     FROM fresh f WHERE (SELECT count(*) FROM superseded) >= 0`,
   getVerification: `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2 AND test = $3`,
   // The first half of a verify attempt: the request ($1 id, $2 account, $3 mode), and, when it is

@@ -18,6 +18,7 @@ import {
   type ContactRecord,
   contactSql,
   type DestinationSignals,
+  keptContactId,
   numberBlock,
   prefixEnd,
   rowToContact,
@@ -338,6 +339,13 @@ export class SqliteStore implements Store {
           v.expiresAt,
           v.deliveryStatus,
           v.outbox,
+          // keptContactId: its contact's, then its earlier requests', then the proposed one.
+          v.accountId,
+          v.destination,
+          v.test ? 1 : 0,
+          v.destination,
+          v.accountId,
+          v.test ? 1 : 0,
           v.contactId ?? null,
           maskDestination(v.channel, v.destination),
           v.risk ?? null,
@@ -508,9 +516,12 @@ export class SqliteStore implements Store {
   contactHistory(contact: ContactRecord, limit: number) {
     return this.tx.read(() =>
       (
-        this.contacts.history.all(contact.destination, contact.accountId, contact.id, limit) as Array<
-          Record<string, unknown>
-        >
+        this.contacts.history.all(
+          contact.destination,
+          contact.accountId,
+          contact.test ? 1 : 0,
+          limit,
+        ) as Array<Record<string, unknown>>
       ).map(rowToHistory),
     );
   }
@@ -669,7 +680,7 @@ function prepare(db: Database) {
     insertVerification: s(
       `INSERT INTO verifications (id, account_id, group_id, channel, destination, delivery_type, country, purpose,
          code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, contact_id, masked, risk, test)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${keptContactId('?', '?', '?', '?')}, ?, ?, ?)`,
     ),
     getVerification: s(
       `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = ? AND account_id = ? AND test = ?`,
