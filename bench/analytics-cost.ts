@@ -38,8 +38,7 @@ const SCREEN: Switch = [
 // Without contacts a request names none: the insert keeps its placeholders, in their order.
 const KEPT_CONTACT_ID: Switch = [
   'src/store/contacts.ts',
-  `coalesce((SELECT k.id FROM contacts k WHERE k.account_id = \${account} AND k.destination = \${destination}
-      AND k.test = \${test}),
+  `coalesce(\${contactIdOf(account, destination, test)},
     (SELECT w.contact_id FROM verifications w WHERE w.destination = \${destination} AND w.account_id = \${account}
       AND w.test = \${test} AND w.contact_id IS NOT NULL LIMIT 1),
     \${proposed})`,

@@ -123,6 +123,10 @@ const unprefixed = (r: Record<string, unknown>, prefix: string) =>
 export const numberBlock = (destination: string) =>
   destination.startsWith('+') && destination.length > 6 ? destination.slice(0, -2) : null;
 
+/** The id of the contact of `destination` in `account` and mode `test`, as a scalar subquery (null when none). */
+export const contactIdOf = (account: string, destination: string, test: string) =>
+  `(SELECT k.id FROM contacts k WHERE k.account_id = ${account} AND k.destination = ${destination} AND k.test = ${test})`;
+
 /**
  * The contact id a new request names, as SQL over its `account`, `destination`, `test` and the
  * `proposed` id (both dialects): its contact's, else the id its earlier requests name (a contact
@@ -132,8 +136,7 @@ export const numberBlock = (destination: string) =>
  * sends in concurrent transactions can (see docs/analytics.md, Contacts).
  */
 export const keptContactId = (account: string, destination: string, test: string, proposed: string) =>
-  `coalesce((SELECT k.id FROM contacts k WHERE k.account_id = ${account} AND k.destination = ${destination}
-      AND k.test = ${test}),
+  `coalesce(${contactIdOf(account, destination, test)},
     (SELECT w.contact_id FROM verifications w WHERE w.destination = ${destination} AND w.account_id = ${account}
       AND w.test = ${test} AND w.contact_id IS NOT NULL LIMIT 1),
     ${proposed})`;

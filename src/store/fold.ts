@@ -1,4 +1,5 @@
 import { TTV_BIN_EDGES } from '../domain/analytics.js';
+import { contactIdOf } from './contacts.js';
 import { SETTLED } from './journal.js';
 
 /**
@@ -74,8 +75,7 @@ export function foldSql(dialect: 'sqlite' | 'postgres', batch: string) {
   // the row names only when its request is gone. On SQLite a request always names its contact's id.
   const contactOf =
     dialect === 'postgres'
-      ? `coalesce((SELECT k.id FROM contacts k WHERE k.account_id = v.account_id AND k.destination = v.destination
-           AND k.test = v.test), e.contact_id)`
+      ? `coalesce(${contactIdOf('v.account_id', 'v.destination', 'v.test')}, e.contact_id)`
       : 'e.contact_id';
   const contactOutcomes = `UPDATE contacts AS c SET verified = c.verified + o.verified, failed = c.failed + o.failed,
        wrong_codes = c.wrong_codes + o.wrong_codes
