@@ -7,10 +7,10 @@ import { ERROR_CODES } from './errors.js';
  * them, and @fastify/swagger turns the same objects into the OpenAPI document.
  */
 
-const enumOf = <T extends readonly string[]>(values: T, description: string) =>
+export const enumOf = <T extends readonly string[]>(values: T, description: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
 
-const ChannelSchema = enumOf(CHANNELS, 'Delivery channel.');
+export const ChannelSchema = enumOf(CHANNELS, 'Delivery channel.');
 
 /** A BCP 47 language tag, as send-code and the branding preview take it. */
 export const LocaleTag = Type.String({

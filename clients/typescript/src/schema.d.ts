@@ -1847,6 +1847,56 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Time-ordered (UUIDv7); a contact made before those keeps its id (a keyed hash). See docs/analytics.md, Contacts. */
+                                id: string;
+                                accountId: string;
+                                /** @enum {string} */
+                                mode: "live" | "test";
+                                /**
+                                 * @description The channel of its last send.
+                                 * @enum {string}
+                                 */
+                                channel: "EMAIL" | "SMS" | "WHATSAPP";
+                                /** @description Full: E.164 number or lower-cased email address. */
+                                destination: string;
+                                masked: string;
+                                /** Format: date-time */
+                                firstSeen: string;
+                                /** Format: date-time */
+                                lastSeen: string;
+                                counts: {
+                                    sends: number;
+                                    verified: number;
+                                    failed: number;
+                                    wrongCodes: number;
+                                };
+                                /** @description The risk assessment of its last send. */
+                                risk: {
+                                    score: number;
+                                    /** @enum {string} */
+                                    level: "low" | "medium" | "high";
+                                    signals: {
+                                        /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
+                                        name: string;
+                                        weight: number;
+                                        detail: string;
+                                    }[];
+                                } | null;
+                                blocked: boolean;
+                                blockedReason: string | null;
+                                blockedAt: string | null;
+                            }[];
+                        };
+                    };
+                };
                 /** @description VALIDATION_ERROR */
                 400: {
                     headers: {
@@ -1912,6 +1962,93 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Time-ordered (UUIDv7); a contact made before those keeps its id (a keyed hash). See docs/analytics.md, Contacts. */
+                                id: string;
+                                accountId: string;
+                                /** @enum {string} */
+                                mode: "live" | "test";
+                                /**
+                                 * @description The channel of its last send.
+                                 * @enum {string}
+                                 */
+                                channel: "EMAIL" | "SMS" | "WHATSAPP";
+                                /** @description Full: E.164 number or lower-cased email address. */
+                                destination: string;
+                                masked: string;
+                                /** Format: date-time */
+                                firstSeen: string;
+                                /** Format: date-time */
+                                lastSeen: string;
+                                counts: {
+                                    sends: number;
+                                    verified: number;
+                                    failed: number;
+                                    wrongCodes: number;
+                                };
+                                /** @description The risk assessment of its last send. */
+                                risk: {
+                                    score: number;
+                                    /** @enum {string} */
+                                    level: "low" | "medium" | "high";
+                                    signals: {
+                                        /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
+                                        name: string;
+                                        weight: number;
+                                        detail: string;
+                                    }[];
+                                } | null;
+                                blocked: boolean;
+                                blockedReason: string | null;
+                                blockedAt: string | null;
+                                /** @description The channels of its requests in history. */
+                                channels: ("EMAIL" | "SMS" | "WHATSAPP")[];
+                                /** @description Its last 100 requests, newest first; never a code. */
+                                history: {
+                                    /** Format: uuid */
+                                    requestId: string;
+                                    /**
+                                     * @description Delivery channel.
+                                     * @enum {string}
+                                     */
+                                    channel: "EMAIL" | "SMS" | "WHATSAPP";
+                                    /**
+                                     * @description The request's status.
+                                     * @enum {string}
+                                     */
+                                    status: "pending" | "verified" | "expired" | "failed" | "canceled";
+                                    purpose: string | null;
+                                    provider: string | null;
+                                    /** @enum {string} */
+                                    deliveryStatus: "outbox" | "queued" | "sent" | "delivered" | "failed";
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    verifiedAt: string | null;
+                                    risk: {
+                                        score: number;
+                                        /** @enum {string} */
+                                        level: "low" | "medium" | "high";
+                                        signals: {
+                                            /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
+                                            name: string;
+                                            weight: number;
+                                            detail: string;
+                                        }[];
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
                 /** @description VALIDATION_ERROR */
                 400: {
                     headers: {
@@ -1985,6 +2122,56 @@ export interface paths {
                 };
             };
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Time-ordered (UUIDv7); a contact made before those keeps its id (a keyed hash). See docs/analytics.md, Contacts. */
+                                id: string;
+                                accountId: string;
+                                /** @enum {string} */
+                                mode: "live" | "test";
+                                /**
+                                 * @description The channel of its last send.
+                                 * @enum {string}
+                                 */
+                                channel: "EMAIL" | "SMS" | "WHATSAPP";
+                                /** @description Full: E.164 number or lower-cased email address. */
+                                destination: string;
+                                masked: string;
+                                /** Format: date-time */
+                                firstSeen: string;
+                                /** Format: date-time */
+                                lastSeen: string;
+                                counts: {
+                                    sends: number;
+                                    verified: number;
+                                    failed: number;
+                                    wrongCodes: number;
+                                };
+                                /** @description The risk assessment of its last send. */
+                                risk: {
+                                    score: number;
+                                    /** @enum {string} */
+                                    level: "low" | "medium" | "high";
+                                    signals: {
+                                        /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
+                                        name: string;
+                                        weight: number;
+                                        detail: string;
+                                    }[];
+                                } | null;
+                                blocked: boolean;
+                                blockedReason: string | null;
+                                blockedAt: string | null;
+                            };
+                        };
+                    };
+                };
                 /** @description VALIDATION_ERROR */
                 400: {
                     headers: {
@@ -2050,6 +2237,56 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Time-ordered (UUIDv7); a contact made before those keeps its id (a keyed hash). See docs/analytics.md, Contacts. */
+                                id: string;
+                                accountId: string;
+                                /** @enum {string} */
+                                mode: "live" | "test";
+                                /**
+                                 * @description The channel of its last send.
+                                 * @enum {string}
+                                 */
+                                channel: "EMAIL" | "SMS" | "WHATSAPP";
+                                /** @description Full: E.164 number or lower-cased email address. */
+                                destination: string;
+                                masked: string;
+                                /** Format: date-time */
+                                firstSeen: string;
+                                /** Format: date-time */
+                                lastSeen: string;
+                                counts: {
+                                    sends: number;
+                                    verified: number;
+                                    failed: number;
+                                    wrongCodes: number;
+                                };
+                                /** @description The risk assessment of its last send. */
+                                risk: {
+                                    score: number;
+                                    /** @enum {string} */
+                                    level: "low" | "medium" | "high";
+                                    signals: {
+                                        /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
+                                        name: string;
+                                        weight: number;
+                                        detail: string;
+                                    }[];
+                                } | null;
+                                blocked: boolean;
+                                blockedReason: string | null;
+                                blockedAt: string | null;
+                            };
+                        };
+                    };
+                };
                 /** @description VALIDATION_ERROR */
                 400: {
                     headers: {
@@ -2113,6 +2350,28 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                accountId: string;
+                                /** @enum {string} */
+                                mode: "live" | "test";
+                                /** @description ISO 3166-1 alpha-2. */
+                                country: string;
+                                tripped: boolean;
+                                trippedAt: string | null;
+                                /** @description Why it tripped. */
+                                detail: string | null;
+                                resetAt: string | null;
+                            }[];
+                        };
+                    };
+                };
                 /** @description VALIDATION_ERROR */
                 400: {
                     headers: {
@@ -2191,6 +2450,28 @@ export interface paths {
                 };
             };
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                accountId: string;
+                                /** @enum {string} */
+                                mode: "live" | "test";
+                                /** @description ISO 3166-1 alpha-2. */
+                                country: string;
+                                tripped: boolean;
+                                trippedAt: string | null;
+                                /** @description Why it tripped. */
+                                detail: string | null;
+                                resetAt: string | null;
+                            };
+                        };
+                    };
+                };
                 /** @description VALIDATION_ERROR */
                 400: {
                     headers: {

@@ -3,13 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { assembleBuckets } from '../../domain/analytics.js';
 import { checkPhone } from '../../domain/phone.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
+import { CHANNELS, VERIFICATION_STATUSES } from '../../domain/types.js';
 import type { ContactRecord } from '../../store/contacts.js';
 import { GROUP_BY } from '../../store/insights.js';
 import { adminAuth } from '../auth.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
-import { errorResponses } from '../schemas.js';
+import { ChannelSchema, enumOf, errorResponses, RiskSchema } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
 
 const HOUR = 3_600_000;
@@ -70,6 +71,70 @@ const ModeField = Type.Optional(
 const BreakersQuery = Type.Object({ accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) });
 const CountryParams = Type.Object({ country: Type.String({ pattern: '^[A-Za-z]{2}$' }) });
 const ResetBody = Type.Object({ accountId: Type.String({ minLength: 1, maxLength: 64 }), mode: ModeField });
+
+const Time = Type.String({ format: 'date-time' });
+const TimeOrNull = Type.Union([Time, Type.Null()]);
+const TextOrNull = Type.Union([Type.String(), Type.Null()]);
+const RiskOrNull = Type.Union([RiskSchema, Type.Null()]);
+const Mode = Type.Unsafe<'live' | 'test'>({ type: 'string', enum: ['live', 'test'] });
+
+const Contact = Type.Object({
+  id: Type.String({
+    description:
+      'Time-ordered (UUIDv7); a contact made before those keeps its id (a keyed hash). See docs/analytics.md, Contacts.',
+  }),
+  accountId: Type.String(),
+  mode: Mode,
+  channel: enumOf(CHANNELS, 'The channel of its last send.'),
+  destination: Type.String({ description: 'Full: E.164 number or lower-cased email address.' }),
+  masked: Type.String(),
+  firstSeen: Time,
+  lastSeen: Time,
+  counts: Type.Object({
+    sends: Type.Integer(),
+    verified: Type.Integer(),
+    failed: Type.Integer(),
+    wrongCodes: Type.Integer(),
+  }),
+  risk: Type.Union([RiskSchema, Type.Null()], { description: 'The risk assessment of its last send.' }),
+  blocked: Type.Boolean(),
+  blockedReason: TextOrNull,
+  blockedAt: TimeOrNull,
+});
+
+const HistoryEntry = Type.Object({
+  requestId: Type.String({ format: 'uuid' }),
+  channel: ChannelSchema,
+  status: enumOf(VERIFICATION_STATUSES, "The request's status."),
+  purpose: TextOrNull,
+  provider: TextOrNull,
+  deliveryStatus: Type.Unsafe<string>({
+    type: 'string',
+    enum: ['outbox', 'queued', 'sent', 'delivered', 'failed'],
+  }),
+  createdAt: Time,
+  expiresAt: Time,
+  verifiedAt: TimeOrNull,
+  risk: RiskOrNull,
+});
+
+const ContactProfile = Type.Composite([
+  Contact,
+  Type.Object({
+    channels: Type.Array(ChannelSchema, { description: 'The channels of its requests in history.' }),
+    history: Type.Array(HistoryEntry, { description: 'Its last 100 requests, newest first; never a code.' }),
+  }),
+]);
+
+const Breaker = Type.Object({
+  accountId: Type.String(),
+  mode: Mode,
+  country: Type.String({ description: 'ISO 3166-1 alpha-2.' }),
+  tripped: Type.Boolean(),
+  trippedAt: TimeOrNull,
+  detail: Type.Union([Type.String(), Type.Null()], { description: 'Why it tripped.' }),
+  resetAt: TimeOrNull,
+});
 
 const breakerView = (b: BreakerState) => ({
   accountId: b.accountId,
@@ -172,7 +237,7 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
       ...common,
       schema: doc('Find contacts by destination (exact, or its start)', {
         querystring: ContactsQuery,
-        response: errors,
+        response: { 200: Type.Object({ data: Type.Array(Contact) }), ...errors },
       }),
     },
     async (request) => {
@@ -197,7 +262,7 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
     {
       schema: doc('A contact: counts, risk, block and its last 100 requests', {
         params: IdParams,
-        response: errors,
+        response: { 200: Type.Object({ data: ContactProfile }), ...errors },
       }),
     },
     async (request) => {
@@ -231,7 +296,7 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
       schema: doc('Block a contact: sends to it answer 403 CONTACT_BLOCKED', {
         params: IdParams,
         body: BlockBody,
-        response: errors,
+        response: { 200: Type.Object({ data: Contact }), ...errors },
       }),
     },
     async (request) => {
@@ -248,7 +313,12 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
 
   app.post<{ Params: Static<typeof IdParams> }>(
     '/contacts/:id/unblock',
-    { schema: doc('Unblock a contact', { params: IdParams, response: errors }) },
+    {
+      schema: doc('Unblock a contact', {
+        params: IdParams,
+        response: { 200: Type.Object({ data: Contact }), ...errors },
+      }),
+    },
     async (request) => {
       const contact = await deps.store.setContactBlocked(request.params.id, null, deps.clock.now());
       if (!contact) throw new ApiError('NOT_FOUND', 'No contact with this id.');
@@ -262,7 +332,7 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
       ...common,
       schema: doc('SMS-pumping breakers: tripped or reset, by account, mode and country', {
         querystring: BreakersQuery,
-        response: errors,
+        response: { 200: Type.Object({ data: Type.Array(Breaker) }), ...errors },
       }),
     },
     async (request) => {
@@ -279,7 +349,7 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
       schema: doc('Reset the SMS-pumping breaker of an account and country: sends resume', {
         params: CountryParams,
         body: ResetBody,
-        response: errors,
+        response: { 200: Type.Object({ data: Breaker }), ...errors },
       }),
     },
     async (request) => {
