@@ -131,13 +131,16 @@ function analyticsSuite(name: string, env: () => Record<string, string>) {
       expect(JSON.stringify(profile)).not.toMatch(/code_hash|codeHash|\b\d{6}\b/);
       expect((await admin('/v1/admin/contacts/nope')).status).toBe(404);
       // The answer has exactly the fields the OpenAPI document gives it (the schema serialises it).
-      const documented = (await svc.get('/openapi.json')).body.paths['/v1/admin/contacts/{id}'].get
-        .responses['200'].content['application/json'].schema.properties.data;
+      const route = (await svc.get('/openapi.json')).body.paths['/v1/admin/contacts/{id}'].get;
+      const documented = route.responses['200'].content['application/json'].schema.properties.data;
       expect(Object.keys(profile).sort()).toEqual(Object.keys(documented.properties).sort());
       expect(Object.keys(profile.history[0]).sort()).toEqual(
         Object.keys(documented.properties.history.items.properties).sort(),
       );
-      expect(profile.history[0].risk).toMatchObject({ score: expect.any(Number), signals: expect.any(Array) });
+      expect(profile.history[0].risk).toMatchObject({
+        score: expect.any(Number),
+        signals: expect.any(Array),
+      });
       expect(profile.channels).toEqual(['EMAIL']);
       const byNumber = (await admin(`/v1/admin/contacts?accountId=${accountId}&q=%2B4474001`)).body.data;
       expect(byNumber.map((c: { masked: string }) => c.masked)).toEqual(['+4*******3456']);
