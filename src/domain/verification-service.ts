@@ -79,8 +79,12 @@ export class VerificationService {
     return s;
   }
 
-  /** Checks scope and limits, stores the codes, then delivers them (in parallel for a dual send). */
-  async send(key: AuthenticatedKey, request: SendRequest): Promise<SendEntry[]> {
+  /**
+   * Checks scope and limits, stores the codes, then delivers them (in parallel for a dual send).
+   * `onStarted` is called once the codes are stored, before any provider is called: from there on
+   * the answer is the send's own (what an Idempotency-Key may replay), not a refusal.
+   */
+  async send(key: AuthenticatedKey, request: SendRequest, onStarted?: () => void): Promise<SendEntry[]> {
     const { store, limits, clock, codeSecret } = this.deps;
     const notEnabled = request.channels.filter((c) => !key.channels.includes(c));
     if (notEnabled.length > 0) {
@@ -169,6 +173,7 @@ export class VerificationService {
     }));
     // A provider is called only once the rows are durable.
     await store.createVerifications(rows);
+    onStarted?.();
 
     // Both channels are fired at once; each settles on its own.
     const results = await Promise.all(
@@ -416,6 +421,17 @@ export class VerificationService {
   }
 
   /**
+   * Whether `key` may verify the request `requestId` names: a key not enabled for that request's
+   * channel is answered as for an unknown request (no oracle), before any attempt is counted. In a
+   * dual pair the named request's channel counts. A key enabled for every channel needs no read.
+   */
+  private async inScope(key: AuthenticatedKey, requestId: string): Promise<boolean> {
+    if (ALL_CHANNELS.every((c) => key.channels.includes(c))) return true;
+    const named = await this.deps.store.getVerification(key.accountId, requestId, key.test);
+    return named !== null && key.channels.includes(named.channel);
+  }
+
+  /**
    * Checks a code. The attempt is counted atomically before the comparison, so parallel guesses
    * can never evaluate more codes than the attempts allow; success consumes the whole group.
    */
@@ -425,6 +441,7 @@ export class VerificationService {
     await this.deps.limits.checkKeyRate('verify', key.id, s);
 
     const now = clock.now();
+    if (!(await this.inScope(key, requestId))) throw notFound();
     // Compare against every code of the group: a dual pair accepts either.
     const pick = (rows: CountedAttempt['rows']) => matchingCodeId(codeSecret, rows, code);
     const outcome = await store.attempt(key.accountId, requestId, now, pick, key.test);
@@ -495,6 +512,9 @@ export class VerificationService {
     return answer(false, 'pending', request.channel, counted.attempts);
   }
 }
+
+/** Every channel: a key enabled for all of them needs no look at the request before verifying. */
+const ALL_CHANNELS: readonly Channel[] = ['EMAIL', 'SMS', 'WHATSAPP'];
 
 /**
  * The scope of an account's destination limits: test and live traffic are counted apart, so the

@@ -7,7 +7,7 @@ import { ApiError, validationError } from './errors.js';
 declare module 'fastify' {
   interface FastifyRequest {
     /** The Idempotency-Key claim this request holds until its answer is stored. */
-    idempotencyClaim?: { scope: string; key: string; claim: string };
+    idempotencyClaim?: { scope: string; key: string; claim: string; started: boolean };
   }
 }
 
@@ -28,14 +28,23 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** Whether an answer is kept for replay: not when a retry may succeed (limits, server faults). */
-const isReplayable = (status: number) => status < 500 && status !== 429;
+/**
+ * Whether an answer is kept for replay: only the answer of a send that ran (its codes stored and
+ * handed to a provider): a success, or a provider's verdict (502, or 400 for a refused
+ * destination). A refusal before that (401, 403, 429, a 400 of the service's own rules) depends
+ * on who asks and when, so a retry runs again; so does a server fault.
+ */
+const isReplayable = (started: boolean, status: number) =>
+  started && (status === 200 || status === 400 || status === 502);
+
+/** The key space of an Idempotency-Key: the API key that sent it (which fixes account and mode). */
+const scopeOf = (request: FastifyRequest) => `key:${request.apiKey.id}`;
 
 /**
  * The Idempotency-Key handling of one route: `checkHeader` refuses a malformed key before
  * anything runs; `claim` (called by the handler once the body is valid) claims the key or answers
- * in its place; `onSend` stores the answer, or releases the key when the answer must not be
- * replayed. The answer is stored before it is sent, so a client that saw it gets it again.
+ * in its place; `started` marks the send as running; `onSend` stores the answer, or releases the
+ * key when the answer must not be replayed. The answer is stored before it is sent, so a client that saw it gets it again.
  */
 export function idempotency(store: IdempotencyStore, clock: Clock, leaseMs: number) {
   const checkHeader: preHandlerHookHandler = (request, _reply, done) => {
@@ -57,7 +66,7 @@ export function idempotency(store: IdempotencyStore, clock: Clock, leaseMs: numb
   async function claim(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const key = request.headers['idempotency-key'];
     if (typeof key !== 'string') return false;
-    const scope = `${request.apiKey.accountId}:${request.apiKey.test ? 'test' : 'live'}`;
+    const scope = scopeOf(request);
     const now = clock.now();
     const token = randomUUID();
     const outcome = await store.claim({
@@ -71,7 +80,7 @@ export function idempotency(store: IdempotencyStore, clock: Clock, leaseMs: numb
     });
     switch (outcome.kind) {
       case 'claimed':
-        request.idempotencyClaim = { scope, key, claim: token };
+        request.idempotencyClaim = { scope, key, claim: token, started: false };
         return false;
       case 'replay':
         reply
@@ -100,7 +109,7 @@ export function idempotency(store: IdempotencyStore, clock: Clock, leaseMs: numb
     if (!held) return payload;
     request.idempotencyClaim = undefined;
     try {
-      if (isReplayable(reply.statusCode)) {
+      if (isReplayable(held.started, reply.statusCode)) {
         await store.complete(held.scope, held.key, held.claim, reply.statusCode, String(payload));
       } else {
         await store.release(held.scope, held.key, held.claim);
@@ -112,5 +121,10 @@ export function idempotency(store: IdempotencyStore, clock: Clock, leaseMs: numb
     return payload;
   };
 
-  return { checkHeader, claim, onSend };
+  /** Marks the send as running: from here on its answer is kept for replay (see isReplayable). */
+  const started = (request: FastifyRequest) => {
+    if (request.idempotencyClaim) request.idempotencyClaim.started = true;
+  };
+
+  return { checkHeader, claim, started, onSend };
 }

@@ -121,6 +121,36 @@ describe('SMS routing by country, with failover', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/\b\d{6}\b/);
   });
 
+  it("keeps a provider's verdict (400 INVALID_DESTINATION, 502 DELIVERY_FAILED) for an Idempotency-Key replay", async () => {
+    const idempotent = (phone: string, idempotencyKey: string) =>
+      svc.app.inject({
+        method: 'POST',
+        url: '/v1/contact/send-code',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'idempotency-key': idempotencyKey,
+        },
+        payload: JSON.stringify({ channel: 'SMS', phone }),
+      });
+    fakes.twilio.answer(() => ({ status: 400, json: { code: 21211, message: 'not a valid phone number' } }));
+    expect((await idempotent('+14155550177', 'k-provider-400')).statusCode).toBe(400);
+    fakes.telnyx.answer(() => ({ status: 503, json: {} }));
+    fakes.twilio.answer(() => ({ status: 500, json: {} }));
+    expect((await idempotent('+33612345677', 'k-provider-502')).statusCode).toBe(502);
+    fakes.reset();
+    const before = counts();
+    for (const [phone, k, status] of [
+      ['+14155550177', 'k-provider-400', 400],
+      ['+33612345677', 'k-provider-502', 502],
+    ] as const) {
+      const replay = await idempotent(phone, k);
+      expect(replay.statusCode).toBe(status);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+    }
+    expect(delta(before)).toEqual({ twilio: 0, vonage: 0, telnyx: 0 });
+  });
+
   it('routes a country without an entry of its own (CA, given in any case) by the * entry', async () => {
     const before = counts();
     const res = await send('+16135550123', { country: 'ca' });

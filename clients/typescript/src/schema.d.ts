@@ -505,7 +505,7 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description NOT_FOUND: unknown requestId, or another account's */
+                /** @description NOT_FOUND: unknown requestId, another account's, or one on a channel the key is not enabled for */
                 404: {
                     headers: {
                         [name: string]: unknown;

@@ -60,7 +60,9 @@ export const sendCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) => 
         throw new ApiError('UNSUPPORTED_NUMBER', `The ${unsupported.message}.`, [unsupported]);
       }
       if (await idempotent.claim(request, reply)) return reply;
-      const entries = await deps.service.send(request.apiKey, result.request);
+      const entries = await deps.service.send(request.apiKey, result.request, () =>
+        idempotent.started(request),
+      );
       return { data: result.request.dual ? entries : entries[0] };
     },
   );

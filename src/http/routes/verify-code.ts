@@ -26,7 +26,7 @@ export const verifyCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) =
           ...errorResponses({
             400: 'VALIDATION_ERROR or INVALID_JSON',
             401: 'UNAUTHORIZED',
-            404: "NOT_FOUND: unknown requestId, or another account's",
+            404: "NOT_FOUND: unknown requestId, another account's, or one on a channel the key is not enabled for",
             413: 'PAYLOAD_TOO_LARGE',
             415: 'UNSUPPORTED_MEDIA_TYPE',
             429: 'TOO_MANY_ATTEMPTS (attempts used up) or RATE_LIMITED (per-key rate), with Retry-After',

@@ -16,7 +16,7 @@ export interface IdempotencyStore {
 }
 
 export interface ClaimRequest {
-  /** Who owns the key space (an account and its mode). */
+  /** Who owns the key space: the API key that sent it (`key:<id>`). */
   scope: string;
   key: string;
   /** Hash of the canonical request body. */
