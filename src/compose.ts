@@ -119,10 +119,10 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     observer: webhookMetrics(metrics.registry),
   });
   webhooks.start();
-  // One throttle for every admin route, the webhook routes included: failures count together.
+  // One throttle for every admin route, the webhook routes and the sign-in included: an address's
+  // wrong tokens count together.
   const adminThrottle = new AdminThrottle(counters, {
     perAddressPerMinute: config.adminAuthFailuresPerMinute,
-    totalPerMinute: config.adminAuthFailuresTotalPerMinute,
   });
   const adminGate: AdminGate = {
     tokenHash: adminTokenHash,

@@ -74,14 +74,7 @@ export const settings = {
     10,
     1,
     100_000,
-    'Failed admin authentications per client address per minute, past which that address gets 429.',
-  ),
-  adminAuthFailuresTotalPerMinute: int(
-    'ADMIN_AUTH_FAILURES_TOTAL_PER_MINUTE',
-    100,
-    1,
-    1_000_000,
-    'Failed admin authentications per minute from all addresses together, past which the admin API answers 429.',
+    'Wrong admin tokens presented (Authorization header of the admin API, or dashboard sign-in) per client address per minute, past which that address gets 429, even with the right token. Requests without credentials and dashboard sessions are neither counted nor refused.',
   ),
   dashboardSessionMinutes: int(
     'DASHBOARD_SESSION_MINUTES',

@@ -64,7 +64,7 @@ export function apiKeyAuth(store: Store, uses?: KeyUseRecorder): onRequestHookHa
 export interface AdminGate {
   /** SHA-256 of the admin token. */
   tokenHash: Buffer;
-  /** Counts failed authentications; a throttled client is answered 429 before its token is read. */
+  /** Counts wrong tokens per address; a throttled address is answered 429 before its token is read. */
   throttle?: AdminThrottle;
   /** Dashboard sessions, admitted in place of the token (writes need the CSRF token). */
   sessions: DashboardSessions;
@@ -76,7 +76,7 @@ export function isAdminToken(gate: AdminGate, token: string | null): boolean {
   return timingSafeEqual(createHash('sha256').update(token).digest(), gate.tokenHash);
 }
 
-/** Logs and counts a failed admin authentication, never with the token itself. */
+/** Logs and counts a wrong admin credential that was presented, never with the token itself. */
 export async function adminAuthFailed(
   gate: AdminGate,
   request: FastifyRequest,
@@ -90,13 +90,19 @@ export async function adminAuthFailed(
   await gate.throttle?.failed(request.ip);
 }
 
+const adminUnauthorized = (reply: FastifyReply) => {
+  reply.header('www-authenticate', 'Bearer realm="contact-verify-admin"');
+  return unauthorized('Send the admin token as "Authorization: Bearer <ADMIN_TOKEN>".');
+};
+
 /**
  * An onRequest hook that admits `Authorization: Bearer <ADMIN_TOKEN>` or, without that header, a
- * dashboard session cookie (see admitSession).
+ * dashboard session cookie (see admitSession). Only a presented Authorization header meets the
+ * throttle: a request with no credential at all is what any web page can make a browser send
+ * cross-site, so counting it would let any page lock operators out; it is refused and forgotten.
  */
 export function adminAuth(gate: AdminGate) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    await gate.throttle?.check(request.ip);
     const token = bearerToken(request);
     if (token === null) {
       const id = sessionCookie(request);
@@ -104,11 +110,12 @@ export function adminAuth(gate: AdminGate) {
         await admitSession(request, gate.sessions, id);
         return;
       }
+      if (request.headers.authorization === undefined) throw adminUnauthorized(reply);
     }
+    await gate.throttle?.check(request.ip);
     if (!isAdminToken(gate, token)) {
       await adminAuthFailed(gate, request, token !== null);
-      reply.header('www-authenticate', 'Bearer realm="contact-verify-admin"');
-      throw unauthorized('Send the admin token as "Authorization: Bearer <ADMIN_TOKEN>".');
+      throw adminUnauthorized(reply);
     }
   };
 }
@@ -123,8 +130,9 @@ export function sessionCookie(request: FastifyRequest): string | undefined {
  * Admits a request by its session cookie. A browser sends the cookie with requests other sites
  * make too, so a write must also prove it comes from the dashboard: the X-CSRF-Token header
  * (which another site cannot read or set) and, when the browser names one, this service's Origin.
- * An unknown or expired session is not counted by the throttle: its id has 256 random bits, and
- * a dashboard left open past its session would otherwise lock its operator out.
+ * Sessions never meet the throttle: an id has 256 random bits (nothing to guess), so a live one is
+ * admitted even from an address that sent wrong tokens, and an unknown or expired one is not
+ * counted (a dashboard left open past its session would otherwise lock its operator out).
  */
 async function admitSession(request: FastifyRequest, sessions: DashboardSessions, id: string) {
   const session = await sessions.find(id);

@@ -17,7 +17,6 @@ export function testConfig(env: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     // Tests call the admin API with wrong tokens on purpose, all from one address.
     ADMIN_AUTH_FAILURES_PER_MINUTE: '100000',
-    ADMIN_AUTH_FAILURES_TOTAL_PER_MINUTE: '100000',
     ...env,
   });
 }
