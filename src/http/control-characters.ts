@@ -20,25 +20,49 @@ const CALLBACKS = '/v1/callbacks/';
  */
 const TEXT_FIELDS = new Set(['customMessage', 'emailFooter', 'text', 'SMS', 'WHATSAPP']);
 
-function findControls(value: unknown, path: string, out: ErrorDetail[]): void {
-  if (typeof value === 'string') {
-    const leaf =
-      path
-        .replace(/\[\d+\]$/, '')
-        .split('.')
-        .pop() ?? path;
-    if ((TEXT_FIELDS.has(leaf) ? CONTROL_IN_TEXT : CONTROL).test(value)) {
-      out.push({
-        field: path,
-        message: `${path} must not contain control characters (${TEXT_FIELDS.has(leaf) ? 'except tab and newline' : 'or bidirectional overrides'})`,
-      });
+function checkString(value: string, path: string, out: ErrorDetail[]): void {
+  const leaf =
+    path
+      .replace(/\[\d+\]$/, '')
+      .split('.')
+      .pop() ?? path;
+  const text = TEXT_FIELDS.has(leaf);
+  if ((text ? CONTROL_IN_TEXT : CONTROL).test(value)) {
+    out.push({
+      field: path,
+      message: `${path} must not contain control characters (${text ? 'except tab and newline' : 'or bidirectional overrides'})`,
+    });
+  }
+}
+
+/**
+ * Every string in `root`, in document order, through an explicit stack: request data is never
+ * walked by recursion, whose depth the sender would choose (JSON bodies are also held to
+ * MAX_JSON_DEPTH by the parser).
+ */
+export function findControls(root: unknown, out: ErrorDetail[]): void {
+  const values: unknown[] = [root];
+  const paths: string[] = [''];
+  while (values.length > 0) {
+    const value = values.pop();
+    const path = paths.pop() as string;
+    if (typeof value === 'string') {
+      checkString(value, path, out);
+    } else if (Buffer.isBuffer(value)) {
+      // A raw upload (the logo) is bytes, not text.
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        values.push(value[i]);
+        paths.push(`${path}[${i}]`);
+      }
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i] as [string, unknown];
+        values.push(item);
+        paths.push(path ? `${path}.${key}` : key);
+      }
     }
-  } else if (Buffer.isBuffer(value)) {
-    // A raw upload (the logo) is bytes, not text.
-  } else if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) findControls(item, `${path}[${i}]`, out);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) findControls(item, path ? `${path}.${key}` : key, out);
   }
 }
 
@@ -53,9 +77,9 @@ export function refuseControlCharacters(app: FastifyInstance): void {
     // its signature: refusing it would lose a delivery report, and nothing of it is shown as is.
     if (request.url.startsWith(CALLBACKS)) return done();
     const details: ErrorDetail[] = [];
-    findControls(request.params, '', details);
-    findControls(request.query, '', details);
-    findControls(request.body, '', details);
+    findControls(request.params, details);
+    findControls(request.query, details);
+    findControls(request.body, details);
     done(details.length > 0 ? validationError(details) : undefined);
   });
 }

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { findControls } from '../../src/http/control-characters.js';
+import type { ErrorDetail } from '../../src/http/errors.js';
+import { nestsDeeperThan } from '../../src/http/json-depth.js';
 import { ADMIN_TOKEN, type TestService } from '../support/app.js';
 import { eachStore } from './stores.js';
 
@@ -170,6 +173,32 @@ eachStore('control characters in every string field', (start) => {
     }
   }, 120_000);
 
+  it('refuses a control character at the bottom of deep nesting: the field up to 32 levels, the depth past them', async () => {
+    const nestedIn = (levels: number, leaf: string) =>
+      `${'['.repeat(levels)}${JSON.stringify(leaf)}${']'.repeat(levels)}`;
+    const post = (payload: string) =>
+      svc.app.inject({
+        method: 'POST',
+        url: '/v1/admin/accounts',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        payload,
+      });
+    // 31 arrays inside the body's object: 32 levels, walked to the string.
+    const shallow = await post(`{"name":${nestedIn(31, 'a\u0000')}}`);
+    expect(shallow.statusCode).toBe(400);
+    expect(shallow.json().error.details.map((d: ErrorDetail) => d.field)).toEqual([
+      `name${'[0]'.repeat(31)}`,
+    ]);
+    for (const levels of [32, 4000]) {
+      const deep = await post(`{"name":${nestedIn(levels, 'a\u0000')}}`);
+      expect(deep.statusCode, deep.body).toBe(400);
+      expect(deep.json().error.code).toBe('VALIDATION_ERROR');
+      expect(deep.json().error.details).toEqual([
+        { field: 'body', message: 'JSON nesting deeper than 32 levels is refused' },
+      ]);
+    }
+  });
+
   it('leaves provider callbacks to their signature check', async () => {
     const res = await svc.app.inject({
       method: 'POST',
@@ -195,4 +224,16 @@ eachStore('control characters in every string field', (start) => {
       400,
     );
   });
+});
+
+it('walks request data with an explicit stack: 100,000 levels neither overflow nor lose the string', () => {
+  let value: unknown = 'bottom\u0000';
+  for (let i = 0; i < 100_000; i++) value = i % 2 ? [value] : { k: value };
+  const details: ErrorDetail[] = [];
+  findControls(value, details);
+  expect(details).toHaveLength(1);
+  expect(details[0]?.field.length).toBeGreaterThan(100_000);
+  expect(nestsDeeperThan(value, 32)).toBe(true);
+  expect(nestsDeeperThan([[['x']]], 3)).toBe(false);
+  expect(nestsDeeperThan([[[[]]]], 3)).toBe(true);
 });

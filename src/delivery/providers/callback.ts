@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.js';
+import { nestsDeeperThan, tooDeep } from '../../http/json-depth.js';
 
 /** A final delivery state a provider reported for one message it accepted earlier. */
 export interface StatusUpdate {
@@ -22,11 +23,15 @@ export const callbackKit = {
   },
   isJson: (request: FastifyRequest) => (request.headers['content-type'] ?? '').includes('json'),
   parseJson(body: string): unknown {
+    let value: unknown;
     try {
-      return JSON.parse(body);
+      value = JSON.parse(body);
     } catch {
       throw new ApiError('INVALID_JSON', 'The body is not valid JSON.');
     }
+    // Read before the signature is checked (Vonage signs the parsed values), so bounded here.
+    if (nestsDeeperThan(value)) throw tooDeep();
+    return value;
   },
   formValues: (body: string) => Object.fromEntries(new URLSearchParams(body).entries()),
   stringValues(json: unknown): Record<string, string> {
