@@ -153,6 +153,8 @@ async function startService(options: BenchOptions, setup: ServiceSetup): Promise
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
+      // The bench delivers live codes through the outbox: production refuses that by default.
+      LIVE_OUTBOX: 'allow',
       HOST: '127.0.0.1',
       PORT: String(port),
       DATABASE_URL: setup.databaseUrl,

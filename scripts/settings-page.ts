@@ -11,7 +11,7 @@ export function settingsPage(): string {
     .filter((s) => !deliveryEnv.has(s.env))
     .map(
       (s) =>
-        `| \`${s.env}\` | ${cell(s.default)} | ${s.secret ? 'yes' : ''} | ${s.description.replace(/\|/g, '\\|')} |`,
+        `| \`${s.env}\` | ${s.defaultText ?? cell(s.default)} | ${s.secret ? 'yes' : ''} | ${s.description.replace(/\|/g, '\\|')} |`,
     );
   return `# Settings
 

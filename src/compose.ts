@@ -73,6 +73,12 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
 
   const delivery = buildDelivery(config, store, clock);
   for (const warning of deliveryWarnings(config)) options.logger.warn(warning);
+  // One line per channel whose live codes are not delivered: a warning when sends are refused,
+  // a plain statement when they are parked in the outbox (LIVE_OUTBOX=allow).
+  for (const [channel, live] of Object.entries(delivery.liveRouting())) {
+    if (live.liveCodes === 'refused') options.logger.warn({ channel }, live.note);
+    else if (live.liveCodes === 'outbox') options.logger.info({ channel }, live.note);
+  }
   const metrics = new ServiceMetrics();
   metrics.watchBreakers(async () => (await store.listBreakers({ trippedOnly: true })).length);
   const service = new VerificationService({

@@ -153,6 +153,13 @@ export const settings = {
     'Verification requests and outbox messages older than this are deleted.',
   ),
   sweepIntervalSeconds: int('SWEEP_INTERVAL_SECONDS', 60, 1, 86400, 'How often the retention sweeper runs.'),
+  liveOutbox: Type.Union([Type.Literal('allow'), Type.Literal('refuse')], {
+    env: 'LIVE_OUTBOX',
+    // Filled in by loadConfig: the default depends on NODE_ENV.
+    defaultText: '`refuse` with `NODE_ENV=production`, else `allow`',
+    description:
+      "What a live key's send does on a channel with no provider: `allow` parks the code in the outbox (never delivered; /health and the dashboard say so), `refuse` answers 503 CHANNEL_UNAVAILABLE and stores nothing. Test keys always use the outbox.",
+  }),
   idempotencyLeaseSeconds: int(
     'IDEMPOTENCY_LEASE_SECONDS',
     60,
@@ -171,7 +178,22 @@ export type Config = Static<typeof ConfigSchema>;
 /** Raised at boot with a message that names the variable at fault. */
 export class ConfigError extends Error {}
 
-type SettingSchema = TSchema & { env: string; secret?: boolean; description?: string; default?: unknown };
+type SettingSchema = TSchema & {
+  env: string;
+  secret?: boolean;
+  description?: string;
+  default?: unknown;
+  /** A default that is not one value, in words (for the settings page). */
+  defaultText?: string;
+};
+
+/**
+ * Defaults that depend on the deployment rather than being one value: a production start
+ * (`NODE_ENV=production`, as the container image sets) never parks live codes in the outbox.
+ */
+function environmentDefaults(env: NodeJS.ProcessEnv): Partial<Record<keyof typeof settings, unknown>> {
+  return { liveOutbox: env.NODE_ENV === 'production' ? 'refuse' : 'allow' };
+}
 
 /**
  * Reads the settings from the environment, falling back to a JSON config file named by
@@ -184,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     const value = env[schema.env] ?? file[schema.env];
     if (value !== undefined && value !== '') raw[key] = value;
   }
+  for (const [key, value] of Object.entries(environmentDefaults(env))) raw[key] ??= value;
   const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
   // One problem per variable: a union reports one error per member and one for itself.
   const seen = new Set<string>();
@@ -217,6 +240,7 @@ function readConfigFile(path: string | undefined): Record<string, unknown> {
 /** Every variable name the service reads, for the misspelling hint at start. */
 export const SETTING_NAMES: readonly string[] = [
   'CONFIG_FILE',
+  'NODE_ENV',
   ...(Object.values(settings) as unknown as SettingSchema[]).map((s) => s.env),
 ];
 
@@ -224,12 +248,14 @@ export const SETTING_NAMES: readonly string[] = [
 export function describeSettings(): Array<{
   env: string;
   default: unknown;
+  defaultText?: string;
   secret: boolean;
   description: string;
 }> {
   return (Object.values(settings) as unknown as SettingSchema[]).map((s) => ({
     env: s.env,
     default: s.default,
+    defaultText: s.defaultText,
     secret: Boolean(s.secret),
     description: s.description ?? '',
   }));

@@ -6,6 +6,9 @@ import type {
   Delivery,
   DeliveryRequest,
   DeliveryResult,
+  LiveCodes,
+  LiveOutbox,
+  LiveRouting,
   OutboxChannel,
   ProviderState,
   SendOutcome,
@@ -22,18 +25,22 @@ export interface DispatcherOptions {
   breaker?: BreakerPolicy;
   /** How long a provider's check() result is reused by /health. */
   checkIntervalMs?: number;
+  /** Whether live codes on a channel with no provider may go to the outbox (default allow). */
+  liveOutbox?: LiveOutbox;
 }
 
 /**
  * Routes each message to its channel's providers in order and fails over to the next one on a
  * retryable failure; a permanent refusal of the destination stops the attempt. A provider whose
- * circuit is open is skipped. Channels without providers, and test keys, use the outbox.
+ * circuit is open is skipped. Test keys use the outbox; so do live codes on a channel without
+ * providers, unless LIVE_OUTBOX=refuse (then available() says no and the service refuses the send).
  */
 export class Dispatcher implements Delivery {
   private readonly clock: Clock;
   private readonly breakers = new Map<ChannelProvider, CircuitBreaker>();
   private readonly checks = new Map<ChannelProvider, { state: ProviderState; at: number }>();
   private readonly checkIntervalMs: number;
+  private readonly liveOutbox: LiveOutbox;
 
   constructor(
     private readonly outbox: OutboxChannel,
@@ -44,6 +51,7 @@ export class Dispatcher implements Delivery {
   ) {
     this.clock = options.clock ?? systemClock;
     this.checkIntervalMs = options.checkIntervalMs ?? 60_000;
+    this.liveOutbox = options.liveOutbox ?? 'allow';
     const policy = options.breaker ?? { failures: 5, cooldownMs: 30_000 };
     for (const p of providers) this.breakers.set(p, new CircuitBreaker(policy, this.clock));
   }
@@ -52,8 +60,36 @@ export class Dispatcher implements Delivery {
     return this.routes[channel]?.({ country, deliveryType }) ?? [];
   }
 
+  private routed(channel: Channel, deliveryType: DeliveryType): boolean {
+    return this.candidates(channel, deliveryType, null).length > 0;
+  }
+
   usesOutbox(channel: Channel, test: boolean, deliveryType: DeliveryType = 'TEXT'): boolean {
-    return test || this.candidates(channel, deliveryType, null).length === 0;
+    return test || !this.routed(channel, deliveryType);
+  }
+
+  available(channel: Channel, test: boolean, deliveryType: DeliveryType = 'TEXT'): boolean {
+    return test || this.liveOutbox === 'allow' || this.routed(channel, deliveryType);
+  }
+
+  liveRouting(): Record<Channel, LiveRouting> {
+    const result = {} as Record<Channel, LiveRouting>;
+    for (const channel of CHANNELS) {
+      const types: DeliveryType[] = channel === 'WHATSAPP' ? ['TEXT', 'CALL'] : ['TEXT'];
+      const unrouted = types.filter((t) => !this.routed(channel, t));
+      const parked: LiveCodes = this.liveOutbox === 'allow' ? 'outbox' : 'refused';
+      result[channel] = { liveCodes: unrouted.includes('TEXT') ? parked : 'delivered' };
+      if (unrouted.length === 0) continue;
+      const which =
+        unrouted.length === types.length
+          ? `Live ${channel} codes`
+          : `Live ${channel} codes with deliveryType ${unrouted.join(' and ')}`;
+      result[channel].note =
+        parked === 'outbox'
+          ? `${which} go to the outbox and are not delivered: no provider is configured (LIVE_OUTBOX=allow).`
+          : `${which} are refused with 503 CHANNEL_UNAVAILABLE: no provider is configured (LIVE_OUTBOX=refuse). Test keys use the outbox.`;
+    }
+    return result;
   }
 
   prepareOutbox(request: DeliveryRequest): { content: string; result: DeliveryResult } {
@@ -67,6 +103,11 @@ export class Dispatcher implements Delivery {
 
   async deliver(request: DeliveryRequest, options: { test: boolean }): Promise<DeliveryResult> {
     const route = options.test ? [] : this.candidates(request.channel, request.deliveryType, request.country);
+    if (route.length === 0 && !options.test && this.liveOutbox === 'refuse') {
+      // The service asks available() before storing anything; a live code never lands here, but
+      // should one, it is not parked.
+      return { ok: false, permanent: false, error: 'no provider is configured', provider: null };
+    }
     if (route.length === 0) return this.viaOutbox(request);
     let lastError = 'every provider of this route is cooling off after repeated failures; retry shortly';
     let lastProvider: string | null = null;
@@ -121,6 +162,7 @@ export class Dispatcher implements Delivery {
       ...this.providers.map((p) => this.stateOf(p)),
     ]);
     const stateOf = new Map(this.providers.map((p, i) => [p, states[i] ?? ('unknown' as const)]));
+    const live = this.liveRouting();
     const result = {} as Awaited<ReturnType<Delivery['health']>>;
     for (const channel of CHANNELS) {
       const own = this.providers.filter((p) => p.channels.includes(channel));
@@ -131,8 +173,12 @@ export class Dispatcher implements Delivery {
       );
       const real = providers.length > 0 ? [...providers] : null;
       if (outboxServes) providers.push({ name: this.outbox.name, state: outboxState });
-      // Real providers decide whether a channel works; the outbox only when there are none.
-      result[channel] = { operational: (real ?? providers).some((p) => p.state !== 'down'), providers };
+      // Real providers decide whether a channel works for live traffic; the outbox only when
+      // there are none and live codes may be parked in it.
+      const operational = real
+        ? real.some((p) => p.state !== 'down')
+        : this.liveOutbox === 'allow' && providers.some((p) => p.state !== 'down');
+      result[channel] = { operational, providers, ...live[channel] };
     }
     return result;
   }

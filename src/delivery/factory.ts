@@ -20,7 +20,11 @@ export function deliveryWarnings(config: Config): string[] {
   const context = { publicBaseUrl: config.publicBaseUrl ?? null, webOtpDomain: undefined };
   if (whatsapp.configured(config, context) && !twilioVoice.configured(config, context)) {
     warnings.push(
-      'WHATSAPP is configured but CALL has no provider (Twilio with a phone-number caller ID: TWILIO_VOICE_FROM, or TWILIO_FROM when it is a number): requests with deliveryType CALL go to the outbox.',
+      `WHATSAPP is configured but CALL has no provider (Twilio with a phone-number caller ID: TWILIO_VOICE_FROM, or TWILIO_FROM when it is a number): live requests with deliveryType CALL ${
+        config.liveOutbox === 'allow'
+          ? 'go to the outbox and are not delivered'
+          : 'are refused with 503 CHANNEL_UNAVAILABLE'
+      }.`,
     );
   }
   return warnings;
@@ -84,5 +88,6 @@ export function buildDelivery(config: Config, store: Store, clock: Clock): Deliv
       cooldownMs: config.circuitBreakerCooldownSeconds * 1000,
     },
     checkIntervalMs: config.providerCheckIntervalSeconds * 1000,
+    liveOutbox: config.liveOutbox,
   });
 }

@@ -51,11 +51,28 @@ export type DeliveryResult =
   | { ok: true; provider: string; providerMessageId: string; outbox: boolean }
   | { ok: false; permanent: boolean; error: string; provider: string | null };
 
+/** What becomes of live codes on a channel: a provider delivers them, the outbox parks them, or sends are refused. */
+export type LiveCodes = 'delivered' | 'outbox' | 'refused';
+
+/** Whether a live code on a channel with no provider may be parked in the outbox (LIVE_OUTBOX). */
+export type LiveOutbox = 'allow' | 'refuse';
+
+/** A channel's handling of live codes, with a sentence for operators when they are not delivered. */
+export interface LiveRouting {
+  /** For the channel's default delivery type (TEXT); the note names any other type that differs. */
+  liveCodes: LiveCodes;
+  note?: string;
+}
+
 /** Chooses providers per channel and destination and fails over between them. */
 export interface Delivery {
   deliver(request: DeliveryRequest, options: { test: boolean }): Promise<DeliveryResult>;
   /** True when this channel's messages go to the outbox (no provider, or a test key). */
   usesOutbox(channel: Channel, test: boolean, deliveryType?: DeliveryType): boolean;
+  /** False when a live code on this channel has no provider and LIVE_OUTBOX=refuse: the send is refused. */
+  available(channel: Channel, test: boolean, deliveryType?: DeliveryType): boolean;
+  /** Per channel: what becomes of live codes (for /health and the start-up log). */
+  liveRouting(): Record<Channel, LiveRouting>;
   /**
    * For a request the outbox takes: the content to keep on its row, written with the row itself
    * (one write per send), and the result of that delivery. Nothing is written here.
@@ -63,6 +80,9 @@ export interface Delivery {
   prepareOutbox(request: DeliveryRequest): { content: string; result: DeliveryResult };
   /** Per channel: whether it can deliver, and each provider's state. */
   health(): Promise<
-    Record<Channel, { operational: boolean; providers: Array<{ name: string; state: ProviderState }> }>
+    Record<
+      Channel,
+      { operational: boolean; providers: Array<{ name: string; state: ProviderState }> } & LiveRouting
+    >
   >;
 }

@@ -13,6 +13,7 @@ export const DOMAIN_ERROR_CODES = [
   'RATE_LIMITED',
   'TOO_MANY_ATTEMPTS',
   'DELIVERY_FAILED',
+  'CHANNEL_UNAVAILABLE',
 ] as const;
 
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

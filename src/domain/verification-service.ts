@@ -30,8 +30,9 @@ export interface SendEntry {
   expiresAt: string;
   to: string;
   deliveryType?: DeliveryType;
-  error?: { code: 'DELIVERY_FAILED' | 'INVALID_DESTINATION'; message: string };
-  risk: RiskAssessment;
+  error?: { code: 'DELIVERY_FAILED' | 'INVALID_DESTINATION' | 'CHANNEL_UNAVAILABLE'; message: string };
+  /** Absent on the entry of a channel that was not attempted (CHANNEL_UNAVAILABLE). */
+  risk?: RiskAssessment;
 }
 
 export interface VerifyResult {
@@ -99,14 +100,12 @@ export class VerificationService {
       );
     }
     const s = this.settingsFor(key);
-    const targets: SendTarget[] = request.channels.map((channel) => ({
+    const wanted: SendTarget[] = request.channels.map((channel) => ({
       channel,
       destination: channel === 'EMAIL' ? (request.email as string) : (request.phone as string),
       country: channel === 'EMAIL' ? null : request.country,
     }));
-    const blocked = targets.find(
-      (t) => t.country && s.allowedCountries && !s.allowedCountries.has(t.country),
-    );
+    const blocked = wanted.find((t) => t.country && s.allowedCountries && !s.allowedCountries.has(t.country));
     if (blocked) {
       throw new DomainError(
         'INVALID_DESTINATION',
@@ -121,6 +120,7 @@ export class VerificationService {
       );
     }
     const now = clock.now();
+    const targets = this.deliverable(key, request, wanted);
     const screened = await this.screen(key, request, targets, s, now);
     await limits.checkKeyRate('send', key.id, s);
     await this.refusalCounted(key, request, targets, now, () =>
@@ -244,7 +244,32 @@ export class VerificationService {
       },
       'code sent',
     );
-    return entries;
+    if (targets.length === wanted.length) return entries;
+    return wanted.map(
+      (t) =>
+        entries.find((e) => e.channel === t.channel) ??
+        unavailableEntry(t, request, new Date(expiresAt), now),
+    );
+  }
+
+  /**
+   * The targets a send may deliver to. Under LIVE_OUTBOX=refuse a live code on a channel with no
+   * provider is refused before anything is screened, charged or stored: 503 CHANNEL_UNAVAILABLE
+   * when no channel is left; in a dual send the other channel goes on alone.
+   */
+  private deliverable(key: AuthenticatedKey, request: SendRequest, wanted: SendTarget[]): SendTarget[] {
+    const { delivery } = this.deps;
+    const targets = wanted.filter((t) => delivery.available(t.channel, key.test, request.deliveryType));
+    if (targets.length > 0) return targets;
+    throw new DomainError(
+      'CHANNEL_UNAVAILABLE',
+      `No provider delivers ${request.channels.join(' or ')} codes on this deployment, and live codes are not parked in the outbox; nothing was sent. The operator must configure a provider (test keys use the outbox).`,
+      wanted.map((t) => ({
+        field: 'channel',
+        channel: t.channel,
+        message: unavailableMessage(t.channel),
+      })),
+    );
   }
 
   /**
@@ -521,6 +546,22 @@ const ALL_CHANNELS: readonly Channel[] = ['EMAIL', 'SMS', 'WHATSAPP'];
  * counter keys of a test key's sends carry the mode.
  */
 const limitScope = (key: AuthenticatedKey): string => (key.test ? `${key.accountId}:test` : key.accountId);
+
+const unavailableMessage = (channel: Channel) => `no provider is configured for ${channel}`;
+
+/** The entry of a dual send's channel that was refused as unavailable: no request was created for it. */
+function unavailableEntry(t: SendTarget, request: SendRequest, expiresAt: Date, now: number): SendEntry {
+  return {
+    // A well-formed id that names nothing: verify with the other entry's requestId.
+    requestId: timeOrderedUuid(now),
+    channel: t.channel,
+    status: 'undelivered',
+    expiresAt: expiresAt.toISOString(),
+    to: maskDestination(t.channel, t.destination),
+    ...(t.channel === 'WHATSAPP' ? { deliveryType: request.deliveryType } : {}),
+    error: { code: 'CHANNEL_UNAVAILABLE', message: `Not sent: ${unavailableMessage(t.channel)}.` },
+  };
+}
 
 const notFound = () =>
   new DomainError('NOT_FOUND', 'No verification request with this requestId exists for this account.');

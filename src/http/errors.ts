@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   INTERNAL: 500,
   DELIVERY_FAILED: 502,
   UNAVAILABLE: 503,
+  CHANNEL_UNAVAILABLE: 503,
 } as const satisfies Record<DomainErrorCode, number> & Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -143,7 +143,12 @@ const SendEntry = Type.Object({
   deliveryType: Type.Optional(enumOf(DELIVERY_TYPES, 'WHATSAPP only.')),
   error: Type.Optional(
     Type.Object({
-      code: Type.Unsafe<string>({ type: 'string', enum: ['DELIVERY_FAILED', 'INVALID_DESTINATION'] }),
+      code: Type.Unsafe<string>({
+        type: 'string',
+        enum: ['DELIVERY_FAILED', 'INVALID_DESTINATION', 'CHANNEL_UNAVAILABLE'],
+        description:
+          "`CHANNEL_UNAVAILABLE`: the channel has no provider and live codes are not parked in the outbox; no request was created for this entry, so verify with the other entry's requestId.",
+      }),
       message: Type.String(),
     }),
   ),
@@ -230,7 +235,22 @@ export const HealthResponse = Type.Object({
   }),
   channels: Type.Record(
     Type.String(),
-    Type.Object({ operational: Type.Boolean(), providers: Type.Array(ProviderHealth) }),
+    Type.Object({
+      operational: Type.Boolean({
+        description:
+          'Whether the channel works for live traffic: false when its providers are down, or when it has none and LIVE_OUTBOX=refuse.',
+      }),
+      providers: Type.Array(ProviderHealth),
+      liveCodes: enumOf(
+        ['delivered', 'outbox', 'refused'],
+        'What becomes of live codes (deliveryType TEXT): a provider delivers them; `outbox`: parked in the outbox and not delivered (no provider, LIVE_OUTBOX=allow); `refused`: sends answer 503 CHANNEL_UNAVAILABLE (no provider, LIVE_OUTBOX=refuse). Test keys always use the outbox.',
+      ),
+      note: Type.Optional(
+        Type.String({
+          description: 'A sentence for operators when some live codes of this channel are not delivered.',
+        }),
+      ),
+    }),
   ),
   pumpingBreakers: Type.Optional(
     Type.Array(

@@ -59,6 +59,13 @@ describe('the TypeScript client', () => {
     expect(s.requests).toHaveLength(1);
   });
 
+  it('never retries 503 CHANNEL_UNAVAILABLE: only the operator can give the channel a provider', async () => {
+    const s = scripted([503, null, failure('CHANNEL_UNAVAILABLE')]);
+    const err = await caught(s.client.health());
+    expect([err.status, err.code]).toEqual([503, 'CHANNEL_UNAVAILABLE']);
+    expect(s.requests).toHaveLength(1);
+  });
+
   it('backs off on a 503 without Retry-After', async () => {
     const s = scripted([503, null, '<html>proxy</html>'], [200, null, { status: 'ok' }]);
     const started = performance.now();

@@ -29,7 +29,7 @@ const sent = (id: string) => () => ({ ok: true as const, providerMessageId: id }
 const transient = () => ({ ok: false as const, retryable: true, error: 'HTTP 503' });
 const refusal = () => ({ ok: false as const, retryable: false, error: 'invalid number' });
 
-function setup(policy = { failures: 2, cooldownMs: 10_000 }) {
+function setup(policy = { failures: 2, cooldownMs: 10_000 }, liveOutbox: 'allow' | 'refuse' = 'allow') {
   const clock = new ManualClock(0);
   const outbox = Object.assign(new Scripted('outbox', sent('msg_1'), ['EMAIL', 'SMS', 'WHATSAPP']), {
     prepare: () => ({ content: '{}', providerMessageId: 'msg_1' }),
@@ -41,7 +41,7 @@ function setup(policy = { failures: 2, cooldownMs: 10_000 }) {
     outbox,
     { SMS: () => [a, b], WHATSAPP: (r) => (r.deliveryType === 'CALL' ? [voice] : []) },
     [a, b, voice],
-    { clock, breaker: policy, checkIntervalMs: 5_000 },
+    { clock, breaker: policy, checkIntervalMs: 5_000, liveOutbox },
   );
   return { clock, outbox, a, b, voice, dispatcher };
 }
@@ -133,8 +133,14 @@ describe('Dispatcher', () => {
         { name: 'a', state: 'up' },
         { name: 'b', state: 'down' },
       ],
+      liveCodes: 'delivered',
     });
-    expect(first.EMAIL).toEqual({ operational: true, providers: [{ name: 'outbox', state: 'up' }] });
+    expect(first.EMAIL).toEqual({
+      operational: true,
+      providers: [{ name: 'outbox', state: 'up' }],
+      liveCodes: 'outbox',
+      note: 'Live EMAIL codes go to the outbox and are not delivered: no provider is configured (LIVE_OUTBOX=allow).',
+    });
     // WhatsApp TEXT still goes to the outbox, but the channel's one real provider is down.
     expect(first.WHATSAPP).toEqual({
       operational: false,
@@ -142,6 +148,8 @@ describe('Dispatcher', () => {
         { name: 'voice', state: 'down' },
         { name: 'outbox', state: 'up' },
       ],
+      liveCodes: 'outbox',
+      note: 'Live WHATSAPP codes with deliveryType TEXT go to the outbox and are not delivered: no provider is configured (LIVE_OUTBOX=allow).',
     });
     await dispatcher.health();
     expect(a.checks).toBe(1);
@@ -157,6 +165,31 @@ describe('Dispatcher', () => {
         { name: 'a', state: 'down' },
         { name: 'b', state: 'up' },
       ],
+      liveCodes: 'delivered',
     });
+  });
+
+  it('LIVE_OUTBOX=refuse: a live code with no provider is unavailable and never parked; test keys still are', async () => {
+    const { outbox, dispatcher } = setup(undefined, 'refuse');
+    expect(dispatcher.available('EMAIL', false)).toBe(false);
+    expect(dispatcher.available('EMAIL', true)).toBe(true);
+    expect(dispatcher.available('SMS', false)).toBe(true);
+    expect(dispatcher.available('WHATSAPP', false, 'CALL')).toBe(true);
+    expect(dispatcher.available('WHATSAPP', false, 'TEXT')).toBe(false);
+    expect(
+      await dispatcher.deliver(deliveryRequest({ channel: 'EMAIL', to: 'a@example.com' }), { test: false }),
+    ).toMatchObject({ ok: false, permanent: false });
+    expect(outbox.calls).toBe(0);
+    expect(
+      await dispatcher.deliver(deliveryRequest({ channel: 'EMAIL', to: 'a@example.com' }), { test: true }),
+    ).toMatchObject({ ok: true, outbox: true });
+    const health = await dispatcher.health();
+    expect(health.EMAIL).toMatchObject({ operational: false, liveCodes: 'refused' });
+    expect(health.SMS).toMatchObject({ operational: true, liveCodes: 'delivered' });
+    expect(health.WHATSAPP.note).toBe(
+      'Live WHATSAPP codes with deliveryType TEXT are refused with 503 CHANNEL_UNAVAILABLE: no provider is configured (LIVE_OUTBOX=refuse). Test keys use the outbox.',
+    );
+    // LIVE_OUTBOX=allow (the default): every channel is available.
+    expect(setup().dispatcher.available('EMAIL', false)).toBe(true);
   });
 });

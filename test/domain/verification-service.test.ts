@@ -23,11 +23,22 @@ class RecordingDelivery implements Delivery {
   usesOutbox(): boolean {
     return false;
   }
+  available(): boolean {
+    return true;
+  }
+  liveRouting() {
+    const delivered = { liveCodes: 'delivered' as const };
+    return { EMAIL: delivered, SMS: delivered, WHATSAPP: delivered };
+  }
   prepareOutbox(): never {
     throw new Error('the recording delivery keeps no outbox');
   }
   async health() {
-    const up = { operational: true, providers: [{ name: 'recording', state: 'up' as const }] };
+    const up = {
+      operational: true,
+      providers: [{ name: 'recording', state: 'up' as const }],
+      liveCodes: 'delivered' as const,
+    };
     return { EMAIL: up, SMS: up, WHATSAPP: up };
   }
   codeFor(to: string): string {
@@ -105,7 +116,7 @@ describe('VerificationService', () => {
     const parsed = validateSendRequest({ channel: 'SMS', phone: '+445612345678' }, new Set());
     expect(parsed.ok && parsed.request.numberFacts).toEqual({ type: 'VOIP', country: 'GB' });
     const [entry] = await send({ channel: 'SMS', phone: '+445612345678' });
-    expect(entry?.risk.signals).toEqual([{ name: 'number_type', weight: 20, detail: 'a VOIP number' }]);
+    expect(entry?.risk?.signals).toEqual([{ name: 'number_type', weight: 20, detail: 'a VOIP number' }]);
   });
 
   it('sends a code that verifies once, and counts a wrong code first', async () => {

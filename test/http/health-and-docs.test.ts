@@ -25,6 +25,8 @@ describe('health, OpenAPI and unknown routes', () => {
       expect(res.body.channels[channel]).toEqual({
         operational: true,
         providers: [{ name: 'outbox', state: 'up' }],
+        liveCodes: 'outbox',
+        note: `Live ${channel} codes go to the outbox and are not delivered: no provider is configured (LIVE_OUTBOX=allow).`,
       });
     }
   });

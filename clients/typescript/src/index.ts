@@ -38,6 +38,8 @@ export type ErrorCode =
   | 'INTERNAL'
   | 'DELIVERY_FAILED'
   | 'UNAVAILABLE'
+  /** 503 that a retry does not cure: no provider for the channel (LIVE_OUTBOX=refuse); never retried. */
+  | 'CHANNEL_UNAVAILABLE'
   /** No answer at all (network failure or timeout): `status` is 0. */
   | 'NETWORK_ERROR';
 
@@ -69,7 +71,7 @@ export interface ClientOptions {
   apiKey: string;
   /** Per-attempt timeout in milliseconds (default 10,000). */
   timeoutMs?: number;
-  /** Retries on 503 and on 429 RATE_LIMITED with `Retry-After` (default 2). */
+  /** Retries on 503 (but CHANNEL_UNAVAILABLE) and on 429 RATE_LIMITED with `Retry-After` (default 2). */
   maxRetries?: number;
   /** A `Retry-After` longer than this (seconds) is not waited for: the error is thrown (default 10). */
   maxRetryAfterSeconds?: number;
@@ -156,6 +158,8 @@ export class ContactVerify {
   /** Milliseconds to wait before retrying `error`, or null when it must not be retried. */
   private retryDelay(error: ContactVerifyError, attempt: number): number | null {
     const cap = this.options.maxRetryAfterSeconds ?? 10;
+    // The operator must configure a provider first: retrying only delays the answer.
+    if (error.code === 'CHANNEL_UNAVAILABLE') return null;
     if (error.status === 503) {
       return error.retryAfter !== null ? Math.min(error.retryAfter, cap) * 1000 : 250 * 2 ** attempt;
     }

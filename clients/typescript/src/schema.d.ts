@@ -39,12 +39,20 @@ export interface paths {
                             };
                             channels: {
                                 [key: string]: {
+                                    /** @description Whether the channel works for live traffic: false when its providers are down, or when it has none and LIVE_OUTBOX=refuse. */
                                     operational: boolean;
                                     providers: {
                                         name: string;
                                         /** @enum {string} */
                                         state: "up" | "down" | "unknown";
                                     }[];
+                                    /**
+                                     * @description What becomes of live codes (deliveryType TEXT): a provider delivers them; `outbox`: parked in the outbox and not delivered (no provider, LIVE_OUTBOX=allow); `refused`: sends answer 503 CHANNEL_UNAVAILABLE (no provider, LIVE_OUTBOX=refuse). Test keys always use the outbox.
+                                     * @enum {string}
+                                     */
+                                    liveCodes: "delivered" | "outbox" | "refused";
+                                    /** @description A sentence for operators when some live codes of this channel are not delivered. */
+                                    note?: string;
                                 };
                             };
                             /** @description SMS-pumping breakers tripped now; any makes the status `degraded`. */
@@ -81,12 +89,20 @@ export interface paths {
                             };
                             channels: {
                                 [key: string]: {
+                                    /** @description Whether the channel works for live traffic: false when its providers are down, or when it has none and LIVE_OUTBOX=refuse. */
                                     operational: boolean;
                                     providers: {
                                         name: string;
                                         /** @enum {string} */
                                         state: "up" | "down" | "unknown";
                                     }[];
+                                    /**
+                                     * @description What becomes of live codes (deliveryType TEXT): a provider delivers them; `outbox`: parked in the outbox and not delivered (no provider, LIVE_OUTBOX=allow); `refused`: sends answer 503 CHANNEL_UNAVAILABLE (no provider, LIVE_OUTBOX=refuse). Test keys always use the outbox.
+                                     * @enum {string}
+                                     */
+                                    liveCodes: "delivered" | "outbox" | "refused";
+                                    /** @description A sentence for operators when some live codes of this channel are not delivered. */
+                                    note?: string;
                                 };
                             };
                             /** @description SMS-pumping breakers tripped now; any makes the status `degraded`. */
@@ -219,8 +235,11 @@ export interface paths {
                                  */
                                 deliveryType?: "TEXT" | "CALL";
                                 error?: {
-                                    /** @enum {string} */
-                                    code: "DELIVERY_FAILED" | "INVALID_DESTINATION";
+                                    /**
+                                     * @description `CHANNEL_UNAVAILABLE`: the channel has no provider and live codes are not parked in the outbox; no request was created for this entry, so verify with the other entry's requestId.
+                                     * @enum {string}
+                                     */
+                                    code: "DELIVERY_FAILED" | "INVALID_DESTINATION" | "CHANNEL_UNAVAILABLE";
                                     message: string;
                                 };
                                 /**
@@ -273,8 +292,11 @@ export interface paths {
                                  */
                                 deliveryType?: "TEXT" | "CALL";
                                 error?: {
-                                    /** @enum {string} */
-                                    code: "DELIVERY_FAILED" | "INVALID_DESTINATION";
+                                    /**
+                                     * @description `CHANNEL_UNAVAILABLE`: the channel has no provider and live codes are not parked in the outbox; no request was created for this entry, so verify with the other entry's requestId.
+                                     * @enum {string}
+                                     */
+                                    code: "DELIVERY_FAILED" | "INVALID_DESTINATION" | "CHANNEL_UNAVAILABLE";
                                     message: string;
                                 };
                                 /**
@@ -395,7 +417,7 @@ export interface paths {
                         "application/json": components["schemas"]["def-0"];
                     };
                 };
-                /** @description UNAVAILABLE: the database or rate-limit store is unreachable */
+                /** @description UNAVAILABLE: the database or rate-limit store is unreachable; or CHANNEL_UNAVAILABLE: no requested channel has a provider and LIVE_OUTBOX=refuse (a live key; nothing was sent or charged) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4410,7 +4432,7 @@ export interface components {
                  * @description Stable machine-readable code.
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_DESTINATION" | "UNSUPPORTED_NUMBER" | "UNAUTHORIZED" | "FORBIDDEN" | "CHANNEL_NOT_ENABLED" | "CONTACT_BLOCKED" | "RISK_TOO_HIGH" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_ATTEMPTS" | "HEADERS_TOO_LARGE" | "INTERNAL" | "DELIVERY_FAILED" | "UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_DESTINATION" | "UNSUPPORTED_NUMBER" | "UNAUTHORIZED" | "FORBIDDEN" | "CHANNEL_NOT_ENABLED" | "CONTACT_BLOCKED" | "RISK_TOO_HIGH" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_ATTEMPTS" | "HEADERS_TOO_LARGE" | "INTERNAL" | "DELIVERY_FAILED" | "UNAVAILABLE" | "CHANNEL_UNAVAILABLE";
                 /** @description What went wrong and what to do. */
                 message: string;
                 details?: {

@@ -11,7 +11,7 @@ export function HealthPage() {
     <>
       <PageHeader
         title="Health"
-        description="What GET /health answers: the database, the rate-limit store and each channel's providers."
+        description="What GET /health answers: the database, the rate-limit store, each channel's providers and what becomes of its live codes."
         actions={
           <button type="button" onClick={health.reload}>
             Refresh
@@ -53,13 +53,11 @@ export function HealthPage() {
               <ul class="plain">
                 {Object.entries(h.channels).map(([name, channel]) => (
                   <li key={name}>
-                    <Badge tone={channel.operational ? 'good' : 'bad'}>
-                      {channel.operational ? 'operational' : 'down'}
-                    </Badge>{' '}
-                    <strong>{name}</strong>{' '}
+                    <ChannelState channel={channel} /> <strong>{name}</strong>{' '}
                     <span class="muted">
                       {channel.providers.map((p) => `${p.name} (${p.state})`).join(', ') || 'no provider'}
                     </span>
+                    {channel.note ? <div class="field-hint">{channel.note}</div> : null}
                   </li>
                 ))}
               </ul>
@@ -83,4 +81,18 @@ export function HealthPage() {
       )}
     </>
   );
+}
+
+type ChannelHealth = Health['channels'][string];
+
+/**
+ * A channel's state for live traffic: a channel whose live codes only reach the outbox is never
+ * shown as plainly operational, since nothing reaches the recipient.
+ */
+function ChannelState(props: { channel: ChannelHealth }) {
+  const { operational, liveCodes } = props.channel;
+  if (liveCodes === 'refused') return <Badge tone="bad">unavailable</Badge>;
+  if (!operational) return <Badge tone="bad">down</Badge>;
+  if (liveCodes === 'outbox') return <Badge tone="warn">not delivered</Badge>;
+  return <Badge tone="good">operational</Badge>;
 }

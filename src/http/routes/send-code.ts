@@ -41,7 +41,7 @@ export const sendCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) => 
             429: 'RATE_LIMITED, with Retry-After; details name the limited channel',
             500: 'INTERNAL',
             502: 'DELIVERY_FAILED: no channel could be delivered',
-            503: 'UNAVAILABLE: the database or rate-limit store is unreachable',
+            503: 'UNAVAILABLE: the database or rate-limit store is unreachable; or CHANNEL_UNAVAILABLE: no requested channel has a provider and LIVE_OUTBOX=refuse (a live key; nothing was sent or charged)',
           }),
         },
       },
