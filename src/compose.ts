@@ -8,7 +8,7 @@ import { buildDelivery, deliveryWarnings, renderOptions } from './delivery/facto
 import type { Delivery } from './delivery/interface.js';
 import { AccountAdmin } from './domain/accounts.js';
 import { type Clock, systemClock } from './domain/clock.js';
-import { RateLimitPolicy } from './domain/rate-limit-policy.js';
+import { counterKeySecret, RateLimitPolicy } from './domain/rate-limit-policy.js';
 import { DEFAULT_BRANDING, deploymentDefaults } from './domain/settings.js';
 import { VerificationService } from './domain/verification-service.js';
 import { AdminThrottle } from './http/admin-throttle.js';
@@ -83,7 +83,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   metrics.watchBreakers(async () => (await store.listBreakers({ trippedOnly: true })).length);
   const service = new VerificationService({
     store,
-    limits: new RateLimitPolicy(counters, metrics.events),
+    limits: new RateLimitPolicy(counters, counterKeySecret(codeSecret), metrics.events),
     delivery,
     clock,
     codeSecret,

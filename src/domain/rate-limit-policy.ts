@@ -1,8 +1,8 @@
+import { createHmac, hkdfSync } from 'node:crypto';
 import type { CounterSpec, RateLimitStore } from '../limits/interface.js';
 import { DomainError, type ErrorDetail } from './errors.js';
 import type { VerificationEvents } from './events.js';
 import type { EffectiveSettings } from './settings.js';
-import { sha256 } from './sha256.js';
 import type { Channel } from './types.js';
 
 const HOUR = 3600;
@@ -25,8 +25,20 @@ export class RateLimitPolicy {
 
   constructor(
     private readonly counters: RateLimitStore,
+    /** Keys the destination digests of counter keys (see counterKeySecret). */
+    private readonly keySecret: Buffer,
     private readonly events: VerificationEvents = {},
   ) {}
+
+  /**
+   * Counter keys name a destination by a digest keyed with a secret derived from CODE_SECRET, so
+   * neither a shared store (Redis) nor the SQLite counter log holds addresses or numbers, and a
+   * reader of the keys cannot find a number by hashing every number there is (an unkeyed digest
+   * of a US number falls to a few seconds of guessing).
+   */
+  private destinationKey(accountId: string, destination: string): string {
+    return `${accountId}:${createHmac('sha256', this.keySecret).update(destination).digest('base64url').slice(0, 22)}`;
+  }
 
   /** Per-key request rate of send-code or verify-code. */
   async checkKeyRate(kind: 'send' | 'verify', keyId: string, s: EffectiveSettings): Promise<void> {
@@ -53,7 +65,7 @@ export class RateLimitPolicy {
     const specs = this.specsOf(s);
     const failures = specs.failures;
     // One digest per destination serves the failure budget and the per-channel counters below.
-    const keys = targets.map((t) => destinationKey(accountId, t.destination));
+    const keys = targets.map((t) => this.destinationKey(accountId, t.destination));
     for (const [i, t] of targets.entries()) {
       const budget = await this.counters.peek(failures, keys[i] as string);
       if (!budget.allowed) {
@@ -121,7 +133,7 @@ export class RateLimitPolicy {
 
   /** Counts a wrong code against the destination's daily failure budget. */
   async recordFailure(accountId: string, destination: string, s: EffectiveSettings): Promise<void> {
-    await this.counters.penalize(this.specsOf(s).failures, destinationKey(accountId, destination));
+    await this.counters.penalize(this.specsOf(s).failures, this.destinationKey(accountId, destination));
   }
 
   private specsOf(s: EffectiveSettings): Specs {
@@ -143,12 +155,9 @@ export class RateLimitPolicy {
 
 type Specs = Record<'keySend' | 'keyVerify' | 'failures' | 'cooldown' | 'hourly' | 'perCountry', CounterSpec>;
 
-/**
- * Counter keys name a destination by a digest, so a shared store (Redis) never holds email
- * addresses or phone numbers in clear.
- */
-const destinationKey = (accountId: string, destination: string): string =>
-  `${accountId}:${sha256(destination, 'base64url').slice(0, 22)}`;
+/** The key of the counters' destination digests, derived (HKDF) from CODE_SECRET for this use only. */
+export const counterKeySecret = (codeSecret: Buffer): Buffer =>
+  Buffer.from(hkdfSync('sha256', codeSecret, 'contact-verify', 'rate-limit-counter-keys', 32));
 
 const fieldOf = (channel: Channel): string => (channel === 'EMAIL' ? 'email' : 'phone');
 

@@ -4,7 +4,7 @@ type OneShot = (algorithm: string, data: string, encoding: 'hex' | 'base64url') 
 /** crypto.hash (Node 20.12+) hashes without building a Hash object: a third of the cost. */
 const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
 
-/** SHA-256 of a string, on the request path (API keys, rate-limit keys). */
+/** SHA-256 of a string, on the request path (API keys). */
 export function sha256(data: string, encoding: 'hex' | 'base64url'): string {
   return oneShot
     ? oneShot('sha256', data, encoding)

@@ -76,7 +76,7 @@ describe('VerificationService', () => {
     await new AccountAdmin(store, clock).ensureDefaultAccount();
     service = new VerificationService({
       store,
-      limits: new RateLimitPolicy(new MemoryRateLimitStore(clock)),
+      limits: new RateLimitPolicy(new MemoryRateLimitStore(clock), Buffer.from('domain-test-counter-key')),
       delivery,
       clock,
       codeSecret: Buffer.from('domain-test-secret'),
