@@ -8,6 +8,9 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# npm ci runs the package's `prepare` script, which must be there; without src/ and dashboard/
+# it builds nothing, so this layer is reused until the dependencies change.
+COPY scripts/ensure-built.mjs ./scripts/
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
