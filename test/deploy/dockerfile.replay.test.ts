@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -53,6 +53,26 @@ const replayed: Replayed[] = [];
 const inStage = (r: Replayed, path: string) =>
   join(r.root, path.startsWith('/') ? path : join(r.workdir, path));
 
+/**
+ * Where better-sqlite3's install script (prebuild-install) finds its prebuilt binary. A Docker
+ * build downloads one from the project's releases; this machine cannot reach them, so the binary
+ * this checkout's `npm ci` compiled is packed as that download. Should its version or Node.js ABI
+ * not be the one npm ci installs, prebuild-install finds no file and the install compiles from
+ * source (minutes on a loaded machine, still correct).
+ */
+function localPrebuilds(): string {
+  const dir = join(scratch, 'prebuilds');
+  mkdirSync(dir, { recursive: true });
+  const module = join(ROOT, 'node_modules/better-sqlite3');
+  const binary = 'build/Release/better_sqlite3.node';
+  if (!existsSync(join(module, binary))) return dir;
+  const { version } = JSON.parse(readFileSync(join(module, 'package.json'), 'utf8')) as { version: string };
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['-czf', join(dir, name), '-C', module, binary]);
+  return dir;
+}
+const prebuilds = localPrebuilds();
+
 // The environment of a RUN: the stage's ENV over a bare PATH and HOME (no NODE_ENV=test, no CI).
 // npm reads the packages from this machine's cache first; the commands themselves are unchanged.
 function runEnv(r: Replayed): NodeJS.ProcessEnv {
@@ -63,6 +83,8 @@ function runEnv(r: Replayed): NodeJS.ProcessEnv {
     npm_config_audit: 'false',
     npm_config_fund: 'false',
     npm_config_update_notifier: 'false',
+    // Read by prebuild-install itself (npm warns that it does not know it).
+    npm_config_better_sqlite3_local_prebuilds: prebuilds,
     ...r.env,
   };
 }
