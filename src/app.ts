@@ -29,6 +29,7 @@ import { verifyCodeRoute } from './http/routes/verify-code.js';
 import { ErrorResponse } from './http/schemas.js';
 import { LimitStoreUnavailable } from './limits/interface.js';
 import { StoreUnavailable } from './store/interface.js';
+import { isStorageFull } from './store/storage-full.js';
 
 /** 16 KiB: a send-code body is a few hundred bytes; anything larger is refused with 413. */
 export const BODY_LIMIT = 16 * 1024;
@@ -176,7 +177,8 @@ const unavailable = () =>
 function toApiError(err: FastifyError, bodyLimit = BODY_LIMIT): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof DomainError) return fromDomainError(err);
-  if (err instanceof StoreUnavailable || err instanceof LimitStoreUnavailable) return unavailable();
+  if (err instanceof StoreUnavailable || err instanceof LimitStoreUnavailable || isStorageFull(err))
+    return unavailable();
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(

@@ -1,0 +1,9 @@
+/**
+ * True when the database refused a write for want of space: SQLite's SQLITE_FULL (the disk, or
+ * the file's size limit). The write and its batch rolled back, so nothing was acknowledged, and
+ * the same request succeeds once space is freed: the HTTP layer answers it as it answers an
+ * unreachable database (503 UNAVAILABLE, retry shortly), not as a failure of the service (500).
+ */
+export function isStorageFull(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'SQLITE_FULL';
+}
