@@ -46,10 +46,16 @@ export class DurableMemoryRateLimitStore implements RateLimitStore {
       family = familyId(spec);
       this.families.set(spec, family);
     }
-    return this.disk.save({ family, key, ...state }).catch((err) => {
-      // Kept for check(): the limits still hold in memory, but would not survive a restart.
-      this.failed = err;
-    });
+    return this.disk.save({ family, key, ...state }).then(
+      () => {
+        // Writing again (space freed on a full disk): healthy again by itself, no restart.
+        this.failed = null;
+      },
+      (err) => {
+        // Kept for check(): the limits still hold in memory, but would not survive a restart.
+        this.failed = err;
+      },
+    );
   }
 
   async consume(spec: CounterSpec, key: string, points = 1): Promise<LimitDecision> {

@@ -8,6 +8,14 @@ import { postJson, type RunningServer, startServer } from '../support/process.js
 
 const ADMIN = 'disk-full-admin-token-of-32-characters';
 
+const health = async (url: string) => {
+  const res = await fetch(`${url}/health`);
+  return {
+    status: res.status,
+    body: (await res.json()) as { status: string; services: Record<string, string> },
+  };
+};
+
 // A real full filesystem: a small tmpfs of the test's own, which needs root (CAP_SYS_ADMIN).
 const dir = mkdtempSync(join(tmpdir(), 'cv-disk-full-'));
 const disk = SmallDisk.mount(join(dir, 'data'), 16);
@@ -16,7 +24,8 @@ if (typeof disk === 'string') console.log(`skipping the disk-full test: ${disk}`
 /**
  * SQLite's disk fills up under a running service: sends are refused with 503 UNAVAILABLE and
  * Retry-After (a state that passes, as an unreachable database), never 500 INTERNAL; nothing
- * acknowledged is lost, and sends succeed again as soon as space is freed, without a restart.
+ * acknowledged is lost, and sends succeed again as soon as space is freed, without a restart;
+ * /health says degraded meanwhile, and healthy again by itself.
  */
 describe.runIf(typeof disk !== 'string')('SQLite with a full disk', () => {
   const small = disk as SmallDisk;
@@ -62,6 +71,14 @@ describe.runIf(typeof disk !== 'string')('SQLite with a full disk', () => {
       expect(res.headers.get('retry-after')).toBe('1');
     }
 
+    // Reads still work; the embedded limits cannot keep their counters in the full file.
+    const full = await health(url);
+    expect(full.status).toBe(200);
+    expect(full.body).toMatchObject({
+      status: 'degraded',
+      services: { database: 'up', rateLimitStore: 'down' },
+    });
+
     small.release();
     let status = 0;
     for (let i = 0; i < 100 && status !== 200; i++) {
@@ -69,6 +86,9 @@ describe.runIf(typeof disk !== 'string')('SQLite with a full disk', () => {
       if (status !== 200) await sleep(100);
     }
     expect(status).toBe(200);
+    // The counters are written again: /health says so by itself, with no restart.
+    await send();
+    expect((await health(url)).body.services).toEqual({ database: 'up', rateLimitStore: 'up' });
 
     // Every acknowledged send, before, during and after, is stored and verifies.
     for (const { requestId, email } of acked) {

@@ -181,3 +181,32 @@ describe.skipIf(!hasRedis)('redis', () => {
     }
   });
 });
+
+describe('sqlite (durable memory) health', () => {
+  it('reports down while counters cannot be written, and up again once they can (a full disk freed)', async () => {
+    let full = false;
+    const saved: string[] = [];
+    const store = new DurableMemoryRateLimitStore({
+      load: () => [],
+      save: async (counter) => {
+        if (full) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+        saved.push(counter.key);
+      },
+      purge: async () => {},
+    });
+    const s = { name: 'health', limit: 100, windowSeconds: 60 };
+    try {
+      await store.penalize(s, 'a');
+      expect(await store.check()).toBe(true);
+      full = true;
+      await store.penalize(s, 'b');
+      expect(await store.check()).toBe(false);
+      full = false;
+      await store.penalize(s, 'b');
+      expect(await store.check()).toBe(true);
+      expect(saved).toEqual(['a', 'b']);
+    } finally {
+      await store.close();
+    }
+  });
+});
