@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   analyticsReader,
+  outboxReader,
   postgresRequests,
   type ReadRequests,
   sqliteRequests,
@@ -71,6 +72,8 @@ const serviceEnv = (databaseUrl: string): Record<string, string> => ({
   // The shortest lifetime, swept often: codes left pending expire during a long campaign.
   CODE_TTL_SECONDS: '60',
   SWEEP_INTERVAL_SECONDS: '2',
+  // A send whose process died holds its Idempotency-Key this long; clients retry past it.
+  IDEMPOTENCY_LEASE_SECONDS: '2',
   WEBHOOKS_ALLOW_PRIVATE: 'true',
   WEBHOOK_POLL_INTERVAL_MS: '250',
   WEBHOOK_TIMEOUT_MS: '5000',
@@ -201,6 +204,7 @@ class Run {
         ADMIN_TOKEN,
         new Date(this.started.getTime() - 3_600_000),
       ),
+      readOutbox: outboxReader(this.service.url, ADMIN_TOKEN),
       deadlineMs: this.options.convergeMs,
     });
     for (const phase of this.ledger.answers.keys()) this.report.faults[phase] = this.ledger.statuses(phase);
@@ -245,6 +249,13 @@ function failuresOf(t: Tally, ledger: Ledger): string[] {
   if (w.doubled.length)
     f.push(`${w.doubled.length} state changes delivered under two event ids: ${few(w.doubled)}`);
   if (w.badSignatures) f.push(`${w.badSignatures} webhook requests with a bad signature`);
+  const i = t.idempotency;
+  if (i.twice.length)
+    f.push(`${i.twice.length} Idempotency-Keys sent more than one request: ${few(i.twice)}`);
+  if (i.mismatched.length)
+    f.push(
+      `${i.mismatched.length} Idempotency-Keys answered a request that is not the stored one: ${few(i.mismatched)}`,
+    );
   const unclean = new Map<string, number>();
   for (const u of ledger.unclean) {
     const key = `${u.kind} ${u.status} ${u.code} during ${u.phase}`;
@@ -306,10 +317,11 @@ async function diskFull(run: Run, disk: SmallDisk): Promise<void> {
   if (refusedSends() === 0) run.report.notes.push('disk full: no send was refused within 20 s');
   run.ledger.phase = 'disk freed';
   disk.release();
-  const ms = await run.backBySelf(
-    'the disk was freed',
-    async () => (await run.service.health())?.status === 200,
-  );
+  // Healthy again in full: the embedded limits write their counters again too.
+  const ms = await run.backBySelf('the disk was freed', async () => {
+    const health = await run.service.health();
+    return health?.status === 200 && health.body.services?.rateLimitStore === 'up';
+  });
   if (ms !== null) run.report.diskBackMs.push(ms);
   run.log(`space freed: sends answered 200 again after ${ms ?? 'a restart'} ms`);
   run.ledger.phase = 'steady';

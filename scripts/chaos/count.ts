@@ -71,6 +71,18 @@ export interface Tally {
     /** Attempts the receiver answered 500 on purpose (retried by the service). */
     refusedOnPurpose: number;
   };
+  /** Sends made with an Idempotency-Key and retried through the faults. */
+  idempotency: {
+    keys: number;
+    /** Keys sent more than once (no answer, 503 or 409 first). */
+    retried: number;
+    /** Retries answered with the first answer (Idempotent-Replayed). */
+    replayed: number;
+    /** Keys whose destination got more than one request: must be 0. */
+    twice: string[];
+    /** Keys answered 200 whose stored request is not the one answered: must be 0. */
+    mismatched: string[];
+  };
   converged: boolean;
   convergeMs: number;
 }
@@ -81,6 +93,8 @@ export interface CountOptions {
   readRequests: ReadRequests;
   /** GET /v1/admin/analytics summed over the campaign's window; null when it did not answer. */
   readAnalytics: () => Promise<Counts | null>;
+  /** GET /v1/admin/outbox?to=: the requests of one destination. */
+  readOutbox: (to: string) => Promise<Array<{ requestId: string }>>;
   deadlineMs: number;
 }
 
@@ -100,14 +114,37 @@ export async function tally(options: CountOptions): Promise<Tally> {
       t.webhooks.missing.length === 0 &&
       t.webhooks.extra.length === 0;
     const late = performance.now() - started > options.deadlineMs;
-    if (t && (agreed || late))
-      return { ...t, converged: agreed, convergeMs: Math.round(performance.now() - started) };
+    if (t && (agreed || late)) {
+      const convergeMs = Math.round(performance.now() - started);
+      return { ...t, idempotency: await idempotency(options), converged: agreed, convergeMs };
+    }
     if (!t && late) throw new Error('the service did not answer analytics before the deadline');
     await sleep(500);
   }
 }
 
-async function once(options: CountOptions): Promise<Omit<Tally, 'converged' | 'convergeMs'> | null> {
+/** Each key's destination is its own: exactly one request there, the one answered. */
+async function idempotency({ ledger, readOutbox }: CountOptions): Promise<Tally['idempotency']> {
+  const twice: string[] = [];
+  const mismatched: string[] = [];
+  for (const sent of ledger.idempotent) {
+    const stored = await readOutbox(sent.to);
+    if (stored.length > 1) twice.push(sent.to);
+    if (sent.requestIds && (stored.length !== 1 || stored[0]?.requestId !== sent.requestIds[0]))
+      mismatched.push(sent.to);
+  }
+  return {
+    keys: ledger.idempotent.length,
+    retried: ledger.idempotent.filter((s) => s.tries > 1).length,
+    replayed: ledger.idempotent.filter((s) => s.replayed).length,
+    twice,
+    mismatched,
+  };
+}
+
+async function once(
+  options: CountOptions,
+): Promise<Omit<Tally, 'idempotency' | 'converged' | 'convergeMs'> | null> {
   const { ledger, receiver } = options;
   const rows = await options.readRequests();
   const analytics = await options.readAnalytics();
@@ -188,5 +225,20 @@ export function analyticsReader(url: string, adminToken: string, from: Date): ()
     } catch {
       return null;
     }
+  };
+}
+
+/** The outbox's messages to one destination (each names its request). */
+export function outboxReader(
+  url: string,
+  adminToken: string,
+): (to: string) => Promise<Array<{ requestId: string }>> {
+  return async (to) => {
+    const res = await fetch(`${url}/v1/admin/outbox?to=${encodeURIComponent(to)}&limit=50`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+      signal: AbortSignal.timeout(15_000),
+    });
+    if (res.status !== 200) throw new Error(`GET /v1/admin/outbox answered ${res.status}`);
+    return ((await res.json()) as { data: Array<{ requestId: string }> }).data;
   };
 }

@@ -16,6 +16,9 @@ export class Ledger {
   readonly missingOnVerify: string[] = [];
   /** 5xx answers other than 503, with the error code: a fault that did not fail cleanly. */
   readonly unclean: Array<{ phase: string; kind: string; status: number; code: string }> = [];
+  /** Sends made with an Idempotency-Key: the requests of the answer that ended their retries. */
+  readonly idempotent: Array<{ to: string; tries: number; requestIds: string[] | null; replayed: boolean }> =
+    [];
   /** Send calls answered 2xx (a dual send is one call, two requests). */
   sendsAcked = 0;
 

@@ -14,6 +14,8 @@ export interface LoadOptions {
 
 interface Answer<T> {
   status: number;
+  /** Idempotent-Replayed: true. */
+  replayed: boolean;
   body: { data: T; error?: { code?: string } };
 }
 
@@ -68,7 +70,8 @@ export class Load {
     // Three destinations per client, taken in turn, so a code left pending is superseded by the
     // next send to its destination; a new set every 150 steps keeps under the hourly caps.
     const gen = Math.floor(i / 150);
-    const slot = action === 9 ? `u${i}` : `s${i % 3}`;
+    // A destination of its own for a code checked later and for a send with an Idempotency-Key.
+    const slot = action === 9 ? `u${i}` : action === 2 ? `k${i}` : `s${i % 3}`;
     const email = `c${c}g${gen}${slot}.${tag}@example.com`;
     const phone = `+1415555${String(1000 + ((gen * 97 + c * 10 + (i % 3)) % 9000)).padStart(4, '0')}`;
     const dual = i % 5 === 0 && action !== 9;
@@ -77,16 +80,14 @@ export class Load {
       : { channel: 'EMAIL', email };
 
     await this.checkOneLater();
-    const sent = await this.send(body);
+    const sent =
+      action === 2 ? await this.sendIdempotent(body, email, `${tag}-${c}-${i}`) : await this.send(body);
     if (sent?.status !== 200) {
       // Down, or refusing: do not spin while a fault lasts.
       await sleep(sent === null || sent.status === 503 ? 100 : 10);
       return;
     }
-    const entries: Array<{ requestId: string }> = Array.isArray(sent.body.data)
-      ? sent.body.data
-      : [sent.body.data];
-    const [first, second] = entries.map((e) => e.requestId);
+    const [first, second] = requestIds(sent.body.data);
     if (!first) return;
     if (action === 6 || action === 7) return; // left pending: superseded later, or expired
     if (action === 9) {
@@ -131,9 +132,38 @@ export class Load {
     if (code !== null) await this.verify(item.requestId, code);
   }
 
-  private async send(body: unknown): Promise<Answer<SendData> | null> {
-    const res = await this.call<SendData>('send', '/v1/contact/send-code', body, this.options.apiKey);
+  private async send(body: unknown, idempotencyKey?: string): Promise<Answer<SendData> | null> {
+    const headers: Record<string, string> = idempotencyKey ? { 'idempotency-key': idempotencyKey } : {};
+    const res = await this.call<SendData>(
+      'send',
+      '/v1/contact/send-code',
+      body,
+      this.options.apiKey,
+      headers,
+    );
     if (res?.status === 200) this.ledger.ack(requestIds(res.body.data));
+    return res;
+  }
+
+  /**
+   * A send as the official clients make it: one Idempotency-Key, retried while nothing answers
+   * (a kill), the service is unavailable, or the key's first request is still held (409).
+   */
+  private async sendIdempotent(body: unknown, to: string, key: string): Promise<Answer<SendData> | null> {
+    let res: Answer<SendData> | null = null;
+    let tries = 0;
+    while (this.running && tries < 60) {
+      tries++;
+      res = await this.send(body, key);
+      if (res !== null && res.status !== 503 && res.status !== 409) break;
+      await sleep(500);
+    }
+    this.ledger.idempotent.push({
+      to,
+      tries,
+      requestIds: res?.status === 200 ? requestIds(res.body.data) : null,
+      replayed: res?.replayed ?? false,
+    });
     return res;
   }
 
@@ -163,7 +193,13 @@ export class Load {
     return /\b(\d{6})\b/.exec(item?.text ?? '')?.[1] ?? null;
   }
 
-  private async call<T>(kind: string, path: string, body: unknown, token: string): Promise<Answer<T> | null> {
+  private async call<T>(
+    kind: string,
+    path: string,
+    body: unknown,
+    token: string,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Answer<T> | null> {
     let res: Response;
     try {
       res = await fetch(`${this.options.url}${path}`, {
@@ -171,6 +207,7 @@ export class Load {
         headers: {
           authorization: `Bearer ${token}`,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...extraHeaders,
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(15_000),
@@ -188,7 +225,7 @@ export class Load {
       return null;
     }
     this.ledger.count(kind, res.status, parsed.error?.code);
-    return { status: res.status, body: parsed };
+    return { status: res.status, body: parsed, replayed: res.headers.get('idempotent-replayed') === 'true' };
   }
 }
 

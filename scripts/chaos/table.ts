@@ -53,6 +53,17 @@ export function table(reports: StoreReport[]): string {
     ],
     ['webhook redeliveries of one webhook-id (de-duplicated)', (r) => String(r.tally.webhooks.redelivered)],
     ['webhook attempts refused by the receiver on purpose', (r) => String(r.tally.webhooks.refusedOnPurpose)],
+    [
+      'Idempotency-Key sends: keys / retried / replayed',
+      (r) => `${r.tally.idempotency.keys} / ${r.tally.idempotency.retried} / ${r.tally.idempotency.replayed}`,
+    ],
+    [
+      'one key, two requests or another answered (must be 0)',
+      (r) => {
+        const n = r.tally.idempotency.twice.length + r.tally.idempotency.mismatched.length;
+        return `${n} ${ok(n === 0)}`;
+      },
+    ],
     ['5xx other than 503 (must be 0)', (r) => String(unclean(r)) + ` ${ok(unclean(r) === 0)}`],
     ['kill -9: start to /health 200 (median / max)', (r) => ms(r.killRestartMs)],
     [
