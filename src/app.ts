@@ -27,6 +27,7 @@ import { insightsRoutes } from './http/routes/insights.js';
 import { sendCodeRoute } from './http/routes/send-code.js';
 import { verifyCodeRoute } from './http/routes/verify-code.js';
 import { ErrorResponse } from './http/schemas.js';
+import { drainOnShutdown } from './http/shutdown.js';
 import { LimitStoreUnavailable } from './limits/interface.js';
 import { StoreUnavailable } from './store/interface.js';
 import { isStorageFull } from './store/storage-full.js';
@@ -49,7 +50,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     childLoggerFactory: (logger) => logger,
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.trustProxy ?? false,
-    return503OnClosing: true,
+    // Refused in the contract's shape by drainOnShutdown instead.
+    return503OnClosing: false,
     ajv: {
       customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false },
     },
@@ -78,11 +80,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         renderError(new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`)),
       );
   });
-  const shutdown = closeKeepAliveOnShutdown(app);
   addSecurityHeaders(app, headers);
+  drainOnShutdown(app);
   refuseControlCharacters(app);
-  app.addHook('onRequest', (request, reply, done) => {
-    if (shutdown.closing) reply.header('connection', 'close');
+  app.addHook('onRequest', (request, _reply, done) => {
     // A DELETE has no body: a JSON content type with nothing after it must not fail as bad JSON.
     if (request.method === 'DELETE' && !hasBody(request)) delete request.headers['content-type'];
     done();
@@ -136,28 +137,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   for (const plugin of deps.plugins ?? []) await app.register(async (instance) => plugin(instance));
   return app;
-}
-
-/**
- * A graceful close lets in-flight requests finish, but keep-alive connections that go idle after
- * the server stopped listening would hold it open until their timeout: answer with
- * `Connection: close` from then on, and close idle connections as they appear.
- */
-function closeKeepAliveOnShutdown(app: FastifyInstance): { closing: boolean } {
-  const state = { closing: false };
-  let sweeper: NodeJS.Timeout | undefined;
-  app.addHook('preClose', (done) => {
-    state.closing = true;
-    app.server.closeIdleConnections();
-    sweeper = setInterval(() => app.server.closeIdleConnections(), 50);
-    sweeper.unref();
-    done();
-  });
-  app.addHook('onClose', (_instance, done) => {
-    clearInterval(sweeper);
-    done();
-  });
-  return state;
 }
 
 const hasBody = (request: FastifyRequest) =>
