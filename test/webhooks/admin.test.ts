@@ -67,6 +67,18 @@ describe('webhook endpoints through the admin API', () => {
     ['IPv6 unique-local', 'http://[fd00::1]/hook'],
     ['IPv4-mapped loopback', 'http://[::ffff:127.0.0.1]/hook'],
     ['IPv4-mapped loopback in hex', 'http://[::ffff:7f00:1]/hook'],
+    ['IPv4-compatible loopback', 'http://[::127.0.0.1]/hook'],
+    ['IPv4-compatible private', 'http://[::10.0.0.1]/hook'],
+    ['IPv4-compatible public (deprecated, routed nowhere)', 'http://[::93.184.215.14]/hook'],
+    ['IPv4-translated loopback', 'http://[::ffff:0:127.0.0.1]/hook'],
+    ['NAT64 loopback', 'http://[64:ff9b::127.0.0.1]/hook'],
+    ['NAT64 private', 'http://[64:ff9b::a00:1]/hook'],
+    ['NAT64 link-local (cloud metadata)', 'http://[64:ff9b::169.254.169.254]/hook'],
+    ['local-use NAT64', 'http://[64:ff9b:1::a00:1]/hook'],
+    ['6to4 of a loopback', 'http://[2002:7f00:1::1]/hook'],
+    ['6to4 of a private address', 'http://[2002:c0a8:1::1]/hook'],
+    ['Teredo', 'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook'],
+    ['reserved IPv6 outside 2000::/3', 'http://[4000::1]/hook'],
     ['loopback written as one number', 'http://2130706433/hook'],
     ['loopback written in octal', 'http://0177.0.0.1/hook'],
     ['unspecified', 'http://0.0.0.0/hook'],
@@ -84,12 +96,47 @@ describe('webhook endpoints through the admin API', () => {
     expect(res.body.error.details[0].field).toBe('url');
   });
 
-  it('judges addresses after IPv4-mapped forms are unwrapped', () => {
+  it('judges an IPv6 address that carries an IPv4 one by the IPv4 address it reaches', () => {
     expect(isPublicAddress('93.184.215.14')).toBe(true);
     expect(isPublicAddress('2606:4700::1111')).toBe(true);
     expect(isPublicAddress('::ffff:10.0.0.1')).toBe(false);
     expect(isPublicAddress('::ffff:93.184.215.14')).toBe(true);
     expect(isPublicAddress('100.64.0.1')).toBe(false);
+    // NAT64 (64:ff9b::/96): what DNS64 gives for a receiver with only an IPv4 address.
+    expect(isPublicAddress('64:ff9b::93.184.215.14')).toBe(true);
+    expect(isPublicAddress('64:ff9b::5db8:d70e')).toBe(true);
+    for (const inside of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+    ]) {
+      // Every form, in dotted and in hex notation: the address a resolver could hand back.
+      const hex = inside
+        .split('.')
+        .map(Number)
+        .reduce<string[]>((out, byte, i) => {
+          if (i % 2 === 0) out.push('');
+          out[out.length - 1] += byte.toString(16).padStart(2, '0');
+          return out;
+        }, [])
+        .join(':');
+      for (const form of [
+        `::${inside}`,
+        `::${hex}`,
+        `::ffff:${inside}`,
+        `::ffff:${hex}`,
+        `::ffff:0:${inside}`,
+        `64:ff9b::${inside}`,
+        `64:ff9b::${hex}`,
+        `64:ff9b:1::${hex}`,
+        `2002:${hex}::1`,
+      ]) {
+        expect(isPublicAddress(form), form).toBe(false);
+      }
+    }
   });
 
   it('validates the body and answers 404 for unknown ids and accounts', async () => {
