@@ -90,8 +90,8 @@ type Health struct {
 	UptimeSeconds float64                  `json:"uptimeSeconds"`
 	Services      map[string]string        `json:"services"`
 	Channels      map[string]ChannelHealth `json:"channels"`
-	// PumpingBreakers lists the SMS-pumping breakers tripped now.
-	PumpingBreakers []PumpingBreaker `json:"pumpingBreakers,omitempty"`
+	// PumpingBreakers counts the SMS-pumping breakers tripped now, per country.
+	PumpingBreakers []PumpingBreakers `json:"pumpingBreakers,omitempty"`
 }
 
 // ChannelHealth says whether a channel can deliver, and the state of each of its providers.
@@ -103,12 +103,11 @@ type ChannelHealth struct {
 	} `json:"providers"`
 }
 
-// PumpingBreaker is an account's SMS sends to one country, stopped since TrippedAt.
-type PumpingBreaker struct {
-	AccountID string    `json:"accountId"`
-	Mode      string    `json:"mode"`
-	Country   string    `json:"country"`
-	TrippedAt time.Time `json:"trippedAt"`
+// PumpingBreakers is how many SMS-pumping breakers (over every account and mode) stop sends to
+// Country; which accounts, on the admin API.
+type PumpingBreakers struct {
+	Country string `json:"country"`
+	Count   int    `json:"count"`
 }
 
 // ErrorDetail is one problem with one field of a request.

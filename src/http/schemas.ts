@@ -255,12 +255,16 @@ export const HealthResponse = Type.Object({
   pumpingBreakers: Type.Optional(
     Type.Array(
       Type.Object({
-        accountId: Type.String(),
-        mode: enumOf(['live', 'test'], ''),
-        country: Type.String(),
-        trippedAt: Type.String({ format: 'date-time' }),
+        country: Type.String({ description: 'ISO 3166-1 alpha-2.' }),
+        count: Type.Integer({
+          minimum: 1,
+          description: 'Breakers tripped for this country, over every account and mode.',
+        }),
       }),
-      { description: 'SMS-pumping breakers tripped now; any makes the status `degraded`.' },
+      {
+        description:
+          'SMS-pumping breakers tripped now, counted per country (sorted by country); any makes the status `degraded`. No account is named here: `GET /v1/admin/breakers` has the details.',
+      },
     ),
   ),
 });

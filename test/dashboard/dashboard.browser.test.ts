@@ -296,6 +296,31 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
     expect(browser.watch.dialogs).toEqual([]);
   });
 
+  it('lists tripped SMS-pumping breakers on the Health page from the admin API (public /health only counts them)', async () => {
+    const patched = await admin('PATCH', `/v1/admin/accounts/${accountId}/settings`, {
+      pumpingMinSends: 10,
+      pumpingMinConversion: 0.2,
+    });
+    expect(patched.status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const phone = `+4474001234${String(i).padStart(2, '0')}`;
+      statuses.push((await send(apiKey, { channel: 'SMS', phone, country: 'GB' })).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    const health = (await (await fetch(`${base}/health`)).json()) as any;
+    expect(health.pumpingBreakers).toEqual([{ country: 'GB', count: 1 }]);
+    expect(JSON.stringify(health)).not.toContain(accountId);
+
+    await go('health');
+    const card = page().getByRole('region', { name: 'Tripped SMS-pumping breakers' });
+    await expect.poll(() => card.textContent()).toContain(accountId);
+    expect(await card.textContent()).toMatch(/GB.*\(live\) since/);
+    await screenshot(page(), 'health-breaker');
+    const reset = await admin('POST', '/v1/admin/breakers/GB/reset', { accountId });
+    expect(reset.status).toBe(200);
+  });
+
   it('refuses a cross-site form post to an admin action while signed in', async () => {
     const contact = (await admin('GET', `/v1/admin/contacts?accountId=${accountId}&q=cid@example.com`)).body
       .data[0];

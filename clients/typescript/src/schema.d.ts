@@ -55,14 +55,12 @@ export interface paths {
                                     note?: string;
                                 };
                             };
-                            /** @description SMS-pumping breakers tripped now; any makes the status `degraded`. */
+                            /** @description SMS-pumping breakers tripped now, counted per country (sorted by country); any makes the status `degraded`. No account is named here: `GET /v1/admin/breakers` has the details. */
                             pumpingBreakers?: {
-                                accountId: string;
-                                /** @enum {string} */
-                                mode: "live" | "test";
+                                /** @description ISO 3166-1 alpha-2. */
                                 country: string;
-                                /** Format: date-time */
-                                trippedAt: string;
+                                /** @description Breakers tripped for this country, over every account and mode. */
+                                count: number;
                             }[];
                         };
                     };
@@ -105,14 +103,12 @@ export interface paths {
                                     note?: string;
                                 };
                             };
-                            /** @description SMS-pumping breakers tripped now; any makes the status `degraded`. */
+                            /** @description SMS-pumping breakers tripped now, counted per country (sorted by country); any makes the status `degraded`. No account is named here: `GET /v1/admin/breakers` has the details. */
                             pumpingBreakers?: {
-                                accountId: string;
-                                /** @enum {string} */
-                                mode: "live" | "test";
+                                /** @description ISO 3166-1 alpha-2. */
                                 country: string;
-                                /** Format: date-time */
-                                trippedAt: string;
+                                /** @description Breakers tripped for this country, over every account and mode. */
+                                count: number;
                             }[];
                         };
                     };

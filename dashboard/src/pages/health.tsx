@@ -2,10 +2,19 @@ import { get } from '../api';
 import { Badge, Card, ErrorBox, Loading, PageHeader, statusTone } from '../components/ui';
 import { dateTime, duration } from '../format';
 import { useLoad } from '../hooks';
-import type { Health } from '../types';
+import type { Breaker, Health } from '../types';
 
 export function HealthPage() {
   const health = useLoad(() => get<Health>('/health'), []);
+  // /health counts tripped breakers per country and names no account: the admin API says which.
+  const breakers = useLoad(
+    () => get<{ data: Breaker[] }>('/v1/admin/breakers').then((r) => r.data.filter((b) => b.tripped)),
+    [],
+  );
+  const reload = () => {
+    health.reload();
+    breakers.reload();
+  };
   const h = health.data;
   return (
     <>
@@ -13,12 +22,12 @@ export function HealthPage() {
         title="Health"
         description="What GET /health answers: the database, the rate-limit store, each channel's providers and what becomes of its live codes."
         actions={
-          <button type="button" onClick={health.reload}>
+          <button type="button" onClick={reload}>
             Refresh
           </button>
         }
       />
-      <ErrorBox error={health.error} />
+      <ErrorBox error={health.error ?? breakers.error} />
       {!h ? (
         <Loading />
       ) : (
@@ -64,11 +73,13 @@ export function HealthPage() {
             </Card>
           </div>
           <Card title="Tripped SMS-pumping breakers">
-            {(h.pumpingBreakers ?? []).length === 0 ? (
+            {!breakers.data ? (
+              <Loading />
+            ) : breakers.data.length === 0 ? (
               <p class="muted">None.</p>
             ) : (
               <ul class="plain">
-                {(h.pumpingBreakers ?? []).map((b) => (
+                {breakers.data.map((b) => (
                   <li key={`${b.accountId}-${b.mode}-${b.country}`}>
                     <Badge tone="bad">{b.country}</Badge> {b.accountId} ({b.mode}) since{' '}
                     {dateTime(b.trippedAt)}

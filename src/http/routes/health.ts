@@ -35,13 +35,20 @@ export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         services: { database: database ? 'up' : 'down', rateLimitStore: rateLimitStore ? 'up' : 'down' },
         channels,
         // Degraded while an SMS-pumping breaker holds sends to a country (docs/analytics.md).
-        pumpingBreakers: breakers.map((b) => ({
-          accountId: b.accountId,
-          mode: b.test ? 'test' : 'live',
-          country: b.country,
-          trippedAt: new Date(b.trippedAt ?? 0).toISOString(),
-        })),
+        pumpingBreakers: countByCountry(breakers),
       };
     },
   );
 };
+
+/**
+ * Tripped breakers as a count per country: /health needs no key, so it names no account (which
+ * accounts and modes, and since when, is on GET /v1/admin/breakers).
+ */
+function countByCountry(breakers: Array<{ country: string }>): Array<{ country: string; count: number }> {
+  const counts = new Map<string, number>();
+  for (const b of breakers) counts.set(b.country, (counts.get(b.country) ?? 0) + 1);
+  return [...counts]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([country, count]) => ({ country, count }));
+}

@@ -90,11 +90,11 @@ class ChannelHealth(TypedDict):
     providers: List[ProviderHealth]
 
 
-class PumpingBreaker(TypedDict):
-    accountId: str
-    mode: str  # live or test
+class PumpingBreakers(TypedDict):
+    """How many SMS-pumping breakers (over every account and mode) stop sends to ``country``."""
+
     country: str
-    trippedAt: str
+    count: int
 
 
 class _HealthRequired(TypedDict):
@@ -108,7 +108,7 @@ class _HealthRequired(TypedDict):
 class Health(_HealthRequired, total=False):
     """The answer of ``GET /health``, as the service sends it (a dict)."""
 
-    pumpingBreakers: List[PumpingBreaker]
+    pumpingBreakers: List[PumpingBreakers]
 
 
 class ContactVerify:
