@@ -108,6 +108,15 @@ export class SqliteStore implements Store {
     // can take the last transactions. FULL would fsync every commit.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    // Settled codes leave no trace in the files. secure_delete zeroes what a statement frees: the
+    // old version of a row an update moved (a pending row's outbox message with its code in
+    // clear) and, being ON rather than FAST, whole pages a deletion hands to the freelist (FAST
+    // left the code hashes of requests the retention deleted there). The WAL keeps old page
+    // images until its frames are overwritten; with journal_size_limit 0, the first commit after
+    // the log starts over (once a checkpoint copied it all, see Checkpointer) cuts the file to
+    // what that commit wrote, so older frames do not linger at its end.
+    this.db.pragma('secure_delete = ON');
+    this.db.pragma('journal_size_limit = 0');
     this.checkpointer =
       path === ':memory:' ? null : new Checkpointer(this.db, path, options.walRestartFrames);
     this.applyMigrations();
