@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
@@ -13,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import pg from 'pg';
+import { list, setting } from './args.js';
 import { Ceilings } from './ceilings.js';
 import { fillPostgres, fillSqlite } from './fill.js';
+import { PostgresAdmin } from './postgres-admin.js';
 import { killAll, run } from './processes.js';
 import { growthLines, tableLines, writeResultsPage } from './report.js';
 import {
@@ -36,20 +36,6 @@ import {
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function setting(name: string, fallback: string): string {
-  const flag = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return (
-    flag?.slice(name.length + 3) ??
-    process.env[`BENCH_${name.toUpperCase().replaceAll('-', '_')}`] ??
-    fallback
-  );
-}
-const list = (value: string) =>
-  value
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
-
 const options: BenchOptions = {
   root,
   durationSeconds: Number(setting('duration', '10')),
@@ -67,16 +53,18 @@ const workerCounts = list(setting('workers', '1,2')).map(Number);
 const writePage = setting('write-page', '1') === '1';
 // ABBA rounds of the paired 1M-against-empty comparison (0 skips it).
 const growthRounds = Number(setting('growth-rounds', '2'));
-const postgresAdmin = setting('postgres-url', 'postgres://postgres@127.0.0.1:5432/postgres');
+const postgres = new PostgresAdmin(
+  setting('postgres-url', 'postgres://postgres@127.0.0.1:5432/postgres'),
+  'cv_bench',
+);
 // A database number of its own, emptied of the service's keys after each scenario.
 const redisUrl = setting('redis-url', 'redis://127.0.0.1:6379/13');
 
 const scratch = mkdtempSync(join(tmpdir(), 'cv-bench-'));
-const createdDatabases: string[] = [];
 
 async function cleanup(): Promise<void> {
   killAll();
-  for (const name of createdDatabases.splice(0)) await dropDatabase(name).catch(() => undefined);
+  if (databases.includes('postgres')) await postgres.dropAll().catch(() => undefined);
   rmSync(scratch, { recursive: true, force: true });
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -107,34 +95,6 @@ async function buildIfNeeded(): Promise<void> {
     if (!existsSync(built)) throw err;
     process.stderr.write(`  tsc reported errors (building anyway): ${err.message.slice(0, 300)}\n`);
   });
-}
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: postgresAdmin, connectionTimeoutMillis: 2000 });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-const dropDatabase = (name: string) => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-const databaseUrl = (name: string) => postgresAdmin.replace(/\/[^/]*$/, `/${name}`);
-
-/** Why PostgreSQL cannot be measured, or null when it can. */
-async function postgresUnavailable(): Promise<string | null> {
-  if (
-    !existsSync(join(root, 'dist/store/postgres')) ||
-    readdirSync(join(root, 'dist/store/postgres')).length === 0
-  ) {
-    return 'no PostgreSQL store in this build';
-  }
-  try {
-    await admin((c) => c.query('SELECT 1'));
-    return null;
-  } catch (err) {
-    return `PostgreSQL not reachable at ${postgresAdmin}: ${(err as Error).message}`;
-  }
 }
 
 /** Deletes the rate-limit keys the service left in the bench's Redis database. */
@@ -184,22 +144,11 @@ async function prepareDatabase(
     if (table === '1m') copyFileSync(await filledSqliteTemplate(now), file);
     return { url: `sqlite:${file}`, readPool: sqlitePool(file, now), dispose: async () => undefined };
   }
-  const template = table === '1m' ? await filledPostgresTemplate(now) : null;
-  const db = `cv_bench_${randomBytes(4).toString('hex')}`;
+  const template = table === '1m' ? await filledPostgresTemplate(now) : '';
   // A copy of the filled database is a file copy inside PostgreSQL: far quicker than a fill.
-  await admin((c) =>
-    c.query(template ? `CREATE DATABASE ${db} TEMPLATE ${template}` : `CREATE DATABASE ${db}`),
-  );
-  createdDatabases.push(db);
-  const url = databaseUrl(db);
-  return {
-    url,
-    readPool: postgresPool(url, now),
-    dispose: async () => {
-      createdDatabases.splice(createdDatabases.indexOf(db), 1);
-      await dropDatabase(db);
-    },
-  };
+  const db = await postgres.create({ template });
+  const url = postgres.url(db);
+  return { url, readPool: postgresPool(url, now), dispose: () => postgres.drop(db) };
 }
 
 /** Migrates the database at `url` and fills it, saying how long that took. */
@@ -221,10 +170,8 @@ async function filledSqliteTemplate(now: number): Promise<string> {
 
 async function filledPostgresTemplate(now: number): Promise<string> {
   if (!postgresTemplate) {
-    const db = `cv_bench_template_${randomBytes(4).toString('hex')}`;
-    await admin((c) => c.query(`CREATE DATABASE ${db}`));
-    createdDatabases.push(db);
-    await migrateAndFill(databaseUrl(db), () => fillPostgres(databaseUrl(db), rows, now));
+    const db = await postgres.create({ label: 'template' });
+    await migrateAndFill(postgres.url(db), () => fillPostgres(postgres.url(db), rows, now));
     postgresTemplate = db;
   }
   return postgresTemplate;
@@ -296,7 +243,7 @@ async function main(): Promise<void> {
   const outcomes: ScenarioOutcome[] = [];
   const growth: GrowthRow[] = [];
   const now = Date.now();
-  const pgReason = databases.includes('postgres') ? await postgresUnavailable() : null;
+  const pgReason = databases.includes('postgres') ? await postgres.unavailable(root) : null;
 
   for (const database of databases) {
     if (database === 'postgres' && pgReason) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -118,6 +118,8 @@ const pick = (r: LoadResult) => ({
 
 export interface ServiceSetup {
   name: string;
+  /** The checkout whose built `dist/main.js` runs; the bench's own by default. */
+  root?: string;
   workers: number;
   /** Rate limits shared by the workers (the service requires it for WORKERS > 1). */
   redisUrl?: string;
@@ -125,10 +127,14 @@ export interface ServiceSetup {
   dataDir: string;
   /** Reads [requestId, code] pairs of every message in the outbox, oldest first. */
   readPool(): Promise<Array<[string, string]>>;
+  /** Settings added to the environment (a preparation step's, never a measurement's). */
+  env?: Record<string, string>;
+  /** With `cpuProf`: the profile's file name in the profiles directory (Node's default otherwise). */
+  profileName?: string;
 }
 
 /** A service the bench started, with an API key, ready to take load. */
-interface RunningService {
+export interface RunningService {
   setup: ServiceSetup;
   url: string;
   token: string;
@@ -138,22 +144,34 @@ interface RunningService {
   stop(): Promise<Pick<ScenarioOutcome, 'logLines' | 'logErrors' | 'codesInLog'>>;
 }
 
-/** Starts the built service on `setup`'s database and creates an API key; null if workers failed. */
-async function startService(options: BenchOptions, setup: ServiceSetup): Promise<RunningService | null> {
+/**
+ * Starts the built service of `setup.root` on `setup`'s database, as production starts it, and
+ * creates an API key (unless `apiKey` is false: the token is then empty); null if workers failed.
+ */
+export async function startService(
+  options: BenchOptions,
+  setup: ServiceSetup,
+  { apiKey = true } = {},
+): Promise<RunningService | null> {
   const port = await freePort();
   const adminToken = randomBytes(24).toString('base64url');
   const logFile = join(setup.dataDir, 'service.log');
   const log = openSync(logFile, 'a');
   const nodeArgs = options.cpuProf
-    ? ['--cpu-prof', `--cpu-prof-dir=${join(options.resultsDir, 'profiles')}`]
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${join(options.resultsDir, 'profiles')}`,
+        ...(setup.profileName ? [`--cpu-prof-name=${setup.profileName}`] : []),
+      ]
     : [];
-  const child = start(process.execPath, [...nodeArgs, join(options.root, 'dist/main.js')], {
+  const child = start(process.execPath, [...nodeArgs, join(setup.root ?? options.root, 'dist/main.js')], {
     cwd: setup.dataDir,
     stdio: ['ignore', log, log],
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
-      // The bench delivers live codes through the outbox: production refuses that by default.
+      // The bench delivers live codes through the outbox: production refuses that by default
+      // (older builds, without the setting, ignore it).
       LIVE_OUTBOX: 'allow',
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -166,8 +184,11 @@ async function startService(options: BenchOptions, setup: ServiceSetup): Promise
       KEY_VERIFY_PER_SECOND: '1000000',
       RESEND_COOLDOWN_SECONDS: '0',
       SENDS_PER_DESTINATION_PER_HOUR: '1000',
+      ...setup.env,
     },
   });
+  // The child holds its own copy of the descriptor.
+  closeSync(log);
   const url = `http://127.0.0.1:${port}`;
   const rss = new RssSampler(child.pid as number);
   const codes = new Set<string>();
@@ -189,7 +210,7 @@ async function startService(options: BenchOptions, setup: ServiceSetup): Promise
         return null;
       }
     }
-    const token = await createKey(url, adminToken);
+    const token = apiKey ? await createKey(url, adminToken) : '';
     return { setup, url, token, rss, codes, stop: stopService };
   } catch (err) {
     await stopService();
@@ -225,22 +246,50 @@ async function measureOn(
   return { row, result };
 }
 
+/** Wrong codes per id before its right one, and the ids load.ts takes at a time (its BLOCK). */
+const WRONG_PER_RIGHT = 3;
+const POOL_BLOCK = 1000;
+
 /**
  * The verify pool of a service that has taken sends: [requestId, code] pairs from its outbox,
  * written to a file for the load generator. The warm-up takes the first ids and returns the
- * offset of the first id not used yet.
+ * offset of the first id not used yet. Past the pool's end ids repeat and answer "already
+ * verified", a cheaper path; so when the `measurements` to come may need more ids than the
+ * sends left (at up to 1.5 times the warm-up's pace, in whole blocks), unmeasured sends at
+ * `sendRps` top the pool up first.
  */
-async function verifyPool(options: BenchOptions, service: RunningService): Promise<VerifyPool> {
+async function verifyPool(
+  options: BenchOptions,
+  service: RunningService,
+  sendRps: number,
+  measurements = 1,
+): Promise<VerifyPool> {
   const file = join(service.setup.dataDir, 'pool.json');
-  const pool = await service.setup.readPool();
-  for (const [, code] of pool) service.codes.add(code);
-  writeFileSync(file, JSON.stringify(pool));
+  const write = async () => {
+    const pool = await service.setup.readPool();
+    for (const [, code] of pool) service.codes.add(code);
+    writeFileSync(file, JSON.stringify(pool));
+    return pool.length;
+  };
+  let size = await write();
   const warm = await load(options, {
     ...jobFor(service, 'verify', 10, options.warmupSeconds),
     poolFile: file,
-    wrongPerRight: 3,
+    wrongPerRight: WRONG_PER_RIGHT,
   });
-  return { file, size: pool.length, offset: (warm.poolUsed ?? 0) + 1 };
+  const offset = (warm.poolUsed ?? 0) + 1;
+  const idsPerMeasurement =
+    Math.ceil(
+      (warm.requestsPerSecond * 1.5 * options.durationSeconds) / (WRONG_PER_RIGHT + 1) / POOL_BLOCK + 1,
+    ) * POOL_BLOCK;
+  const need = offset + idsPerMeasurement * measurements;
+  if (size < need && sendRps > 0) {
+    const seconds = Math.ceil((need - size) / sendRps) + 1;
+    await load(options, jobFor(service, 'send', Math.max(...options.connections), seconds));
+    // Ids are time-ordered: the new ones sort after every id the warm-up used.
+    size = await write();
+  }
+  return { file, size, offset };
 }
 
 interface VerifyPool {
@@ -262,7 +311,7 @@ async function measureVerify(
     ...jobFor(service, 'verify', connections, durationSeconds),
     poolFile: pool.file,
     poolOffset: pool.offset,
-    wrongPerRight: 3,
+    wrongPerRight: WRONG_PER_RIGHT,
   });
   pool.offset += (result.poolUsed ?? 0) + 1;
   if (pool.offset > pool.size)
@@ -287,7 +336,12 @@ export async function measureService(options: BenchOptions, setup: ServiceSetup)
       );
     }
     if (!options.verify) return outcome;
-    const pool = await verifyPool(options, service);
+    const pool = await verifyPool(
+      options,
+      service,
+      rows.at(-1)?.requestsPerSecond ?? 0,
+      options.connections.length,
+    );
     for (const c of options.connections) rows.push(await measureVerify(options, service, pool, c));
     return outcome;
   } finally {
@@ -347,18 +401,22 @@ export async function measureGrowth(
       ratio: Math.round((mean(taken.filled) / mean(taken.empty)) * 100) / 100,
     });
     for (const s of services) await load(options, jobFor(s, 'send', 10, options.warmupSeconds));
+    const sendRps = new Map<RunningService, number>();
     const rows: GrowthRow[] = [
       growthRow(
         'send',
         await alternate(async (s) => {
           const { row } = await measureOn(options, s, 'send', jobFor(s, 'send', connections, duration));
+          sendRps.set(s, row.requestsPerSecond);
           return row.requestsPerSecond;
         }),
       ),
     ];
     if (options.verify) {
       const pools = new Map<RunningService, VerifyPool>();
-      for (const s of services) pools.set(s, await verifyPool(options, s));
+      // The verify pool must last rounds * 2 measurements of `duration` seconds.
+      const measurements = Math.ceil((rounds * 2 * duration) / options.durationSeconds);
+      for (const s of services) pools.set(s, await verifyPool(options, s, sendRps.get(s) ?? 0, measurements));
       rows.push(
         growthRow(
           'verify',
