@@ -122,7 +122,9 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     clock,
     logger: options.logger,
     options: webhookSettings,
-    observer: webhookMetrics(metrics.registry),
+    observer: webhookMetrics(metrics.registry, () =>
+      store.webhooks.countSlowEndpoints(webhookSettings.slowAfterTimeouts),
+    ),
   });
   webhooks.start();
   // One throttle for every admin route, the webhook routes and the sign-in included: an address's

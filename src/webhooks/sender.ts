@@ -23,6 +23,8 @@ export interface PostResult {
   status: number | null;
   /** Why the attempt failed, for the deliveries listing (never the payload). */
   error: string | null;
+  /** No answer within `timeoutMs`: the attempt held its slot for the whole timeout. */
+  timedOut?: boolean;
 }
 
 /** The headers of a signed webhook (Standard Webhooks), signed with the `standardwebhooks` package. */
@@ -97,7 +99,7 @@ export async function postWebhook(post: WebhookPost): Promise<PostResult> {
       },
     );
     const timer = setTimeout(() => {
-      finish({ ok: false, status: null, error: `no answer within ${post.timeoutMs} ms` });
+      finish({ ok: false, status: null, error: `no answer within ${post.timeoutMs} ms`, timedOut: true });
       request.destroy();
     }, post.timeoutMs);
     request.on('error', (err) =>

@@ -13,7 +13,8 @@ export const webhookSettings = {
     default: 1000,
     minimum: 10,
     maximum: 3_600_000,
-    description: 'How often each instance turns new events into deliveries and sends the due ones.',
+    description:
+      'How often each instance turns new events into deliveries and claims due ones for its free slots (a slot that frees up claims at once).',
   }),
   webhookTimeoutMs: Type.Integer({
     env: 'WEBHOOK_TIMEOUT_MS',
@@ -36,6 +37,38 @@ export const webhookSettings = {
     maximum: 30 * 86_400,
     description: 'An endpoint whose attempts have all failed for this long is disabled (and logged).',
   }),
+  webhookConcurrency: Type.Integer({
+    env: 'WEBHOOK_CONCURRENCY',
+    default: 64,
+    minimum: 1,
+    maximum: 1000,
+    description:
+      'Webhook attempts each instance keeps in flight (the main pool); a free slot takes the next due delivery at once.',
+  }),
+  webhookMaxInFlightPerEndpoint: Type.Integer({
+    env: 'WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT',
+    default: 16,
+    minimum: 1,
+    maximum: 1000,
+    description:
+      'Attempts in flight to one endpoint at once, counted over every instance, so one endpoint never takes the whole pool.',
+  }),
+  webhookSlowAfterTimeouts: Type.Integer({
+    env: 'WEBHOOK_SLOW_AFTER_TIMEOUTS',
+    default: 3,
+    minimum: 1,
+    maximum: 1000,
+    description:
+      'Attempts in a row without an answer within WEBHOOK_TIMEOUT_MS that move an endpoint to the slow lane (one attempt in flight, outside the main pool) until one succeeds.',
+  }),
+  webhookSlowLaneConcurrency: Type.Integer({
+    env: 'WEBHOOK_SLOW_LANE_CONCURRENCY',
+    default: 4,
+    minimum: 1,
+    maximum: 100,
+    description:
+      'Webhook attempts each instance keeps in flight to slow-lane endpoints, apart from the main pool.',
+  }),
 };
 
 export interface WebhookOptions {
@@ -45,6 +78,14 @@ export interface WebhookOptions {
   /** Waits before retries 1, 2, … in ms. */
   retryDelaysMs: number[];
   disableAfterMs: number;
+  /** Slots of the main pool. */
+  concurrency: number;
+  /** In-flight cap of one endpoint outside the slow lane, over every instance. */
+  maxInFlightPerEndpoint: number;
+  /** Timeouts in a row that put an endpoint in the slow lane. */
+  slowAfterTimeouts: number;
+  /** Slots of the slow lane. */
+  slowLaneConcurrency: number;
 }
 
 export function webhookOptions(config: {
@@ -53,6 +94,10 @@ export function webhookOptions(config: {
   webhookTimeoutMs: number;
   webhookRetrySchedule: string;
   webhookDisableAfterSeconds: number;
+  webhookConcurrency: number;
+  webhookMaxInFlightPerEndpoint: number;
+  webhookSlowAfterTimeouts: number;
+  webhookSlowLaneConcurrency: number;
 }): WebhookOptions {
   return {
     allowPrivate: config.webhooksAllowPrivate,
@@ -60,5 +105,9 @@ export function webhookOptions(config: {
     timeoutMs: config.webhookTimeoutMs,
     retryDelaysMs: config.webhookRetrySchedule.split(',').map((s) => Math.round(Number(s) * 1000)),
     disableAfterMs: config.webhookDisableAfterSeconds * 1000,
+    concurrency: config.webhookConcurrency,
+    maxInFlightPerEndpoint: config.webhookMaxInFlightPerEndpoint,
+    slowAfterTimeouts: config.webhookSlowAfterTimeouts,
+    slowLaneConcurrency: config.webhookSlowLaneConcurrency,
   };
 }

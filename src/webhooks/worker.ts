@@ -20,27 +20,48 @@ export interface WebhookWorkerDeps {
   clock: Clock;
   logger: Logger;
   options: WebhookOptions;
-  /** Told about every attempt (metrics). */
+  /** Told about every attempt and the attempts in flight (metrics). */
   observer?: WebhookObserver;
-  /** Journal rows and deliveries taken per step (default 100). */
+  /** Journal rows taken per fan-out transaction (default 100). */
   batchSize?: number;
 }
 
+type Lane = 'main' | 'slow';
+
 /**
- * The in-process webhook worker every instance runs. Each step turns new journal rows into
- * deliveries and folds them into the analytics buckets (the fan-out), then leases the due deliveries and sends them in parallel. A lease
- * outlives the attempt's timeout, so an instance that dies mid-attempt leaves its deliveries to
- * be taken again once the lease ends: delivery is at least once, and the event id (webhook-id)
- * lets receivers drop a repeat.
+ * The in-process webhook worker every instance runs. Each step (every WEBHOOK_POLL_INTERVAL_MS)
+ * turns new journal rows into deliveries and folds them into the analytics buckets (the fan-out),
+ * then fills the free slots of its pools with due deliveries. Deliveries are not sent in batches:
+ * each attempt holds one slot, and the moment it is recorded its slot takes the next due delivery,
+ * so a receiver that hangs holds only its own slots, never the others' turn.
+ *
+ * Two pools: the main one (WEBHOOK_CONCURRENCY), where an endpoint has at most
+ * WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT attempts in flight, and the slow lane
+ * (WEBHOOK_SLOW_LANE_CONCURRENCY) for endpoints whose last WEBHOOK_SLOW_AFTER_TIMEOUTS attempts
+ * got no answer in time: one attempt in flight each, apart from the main pool, until one succeeds.
+ * The store counts the caps over every instance's leases.
+ *
+ * A lease outlives the attempt's timeout, so an instance that dies mid-attempt leaves its
+ * deliveries to be taken again once the lease ends: delivery is at least once, and the event id
+ * (webhook-id) lets receivers drop a repeat.
  */
 export class WebhookWorker {
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private stepping: Promise<void> | null = null;
   private stopped = false;
   private readonly batchSize: number;
+  private readonly active: Record<Lane, number> = { main: 0, slow: 0 };
+  private readonly attempts = new Set<Promise<void>>();
+  /** The claim under way; one at a time, run again when slots freed meanwhile. */
+  private claiming: Promise<void> | null = null;
+  private claimAgain = false;
+  /** A claim asked for by finished attempts, run once for all those of one turn of the loop. */
+  private fillQueued = false;
+  private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly deps: WebhookWorkerDeps) {
     this.batchSize = deps.batchSize ?? 100;
+    deps.observer?.watchInFlight(() => ({ ...this.active }));
   }
 
   start(): void {
@@ -48,48 +69,144 @@ export class WebhookWorker {
     this.schedule(this.deps.options.pollIntervalMs);
   }
 
-  /** Stops the timer and waits for a step under way, so the store can be closed after it. */
+  /**
+   * Stops the timer and claims no more; waits for the step and the attempts under way (each ends
+   * within WEBHOOK_TIMEOUT_MS), so the store can be closed after it.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.running;
+    await this.stepping;
+    await this.idle();
   }
 
-  /** One step now (or the one under way): fan out, then send what is due. */
-  runOnce(): Promise<void> {
-    this.running ??= this.step().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+  /**
+   * One step now (or the one under way), then waits until nothing is in flight: the attempts it
+   * started are recorded, and so are those their freed slots took after them.
+   */
+  async runOnce(): Promise<void> {
+    await this.step();
+    await this.idle();
   }
 
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.runOnce().then(() => this.schedule(this.deps.options.pollIntervalMs));
+      void this.step().then(() => this.schedule(this.deps.options.pollIntervalMs));
     }, delayMs);
     this.timer.unref();
   }
 
-  private async step(): Promise<void> {
-    const { store, clock, logger, options } = this.deps;
+  /** Fans out, then fills the free slots; does not wait for the attempts it starts. */
+  private step(): Promise<void> {
+    this.stepping ??= this.fanOutAndFill().finally(() => {
+      this.stepping = null;
+    });
+    return this.stepping;
+  }
+
+  private async fanOutAndFill(): Promise<void> {
+    const { store, clock, logger } = this.deps;
     try {
       // A full batch means more may be waiting: keep going, within a bound per step.
       for (let i = 0; i < 20; i++) {
         if ((await store.fanOut(clock.now(), this.batchSize, webhookPayload)) < this.batchSize) break;
       }
-      for (let i = 0; i < 20 && !this.stopped; i++) {
-        const now = clock.now();
-        const due = await store.claimDue(now, now + leaseMs(options.timeoutMs), this.batchSize);
-        await Promise.all(due.map((d) => this.deliver(d)));
-        if (due.length < this.batchSize) break;
-      }
     } catch (err) {
       // The database may be away; the next step tries again.
-      logger.warn({ err: (err as Error).message }, 'webhook step failed');
+      logger.warn({ err: (err as Error).message }, 'webhook fan-out failed');
     }
+    await this.fill();
+  }
+
+  private fill(): Promise<void> {
+    if (this.claiming) {
+      this.claimAgain = true;
+      return this.claiming;
+    }
+    this.claiming = this.claimForFreeSlots().finally(() => {
+      this.claiming = null;
+      this.settleIdle();
+    });
+    return this.claiming;
+  }
+
+  /** Claims due deliveries for the free slots of both pools and starts them. */
+  private async claimForFreeSlots(): Promise<void> {
+    const { store, clock, logger, options } = this.deps;
+    do {
+      this.claimAgain = false;
+      if (this.stopped) return;
+      const main = options.concurrency - this.active.main;
+      const slow = options.slowLaneConcurrency - this.active.slow;
+      if (main <= 0 && slow <= 0) return;
+      const now = clock.now();
+      let due: DueDelivery[];
+      try {
+        due = await store.claimDue({
+          now,
+          leaseUntil: now + leaseMs(options.timeoutMs),
+          main: Math.max(main, 0),
+          slow: Math.max(slow, 0),
+          perEndpoint: options.maxInFlightPerEndpoint,
+          slowAfter: options.slowAfterTimeouts,
+        });
+      } catch (err) {
+        logger.warn({ err: (err as Error).message }, 'webhook claim failed');
+        return;
+      }
+      for (const d of due) this.launch(d);
+      // Fewer than the free slots: nothing else is due (or every due endpoint is at its cap) until
+      // an attempt ends, which asks again, or the next step.
+    } while (this.claimAgain);
+  }
+
+  private launch(d: DueDelivery): void {
+    const lane: Lane = d.slow ? 'slow' : 'main';
+    this.active[lane]++;
+    const attempt: Promise<void> = this.deliver(d)
+      .catch((err) => {
+        // Not recorded (the database may be away): the lease runs out and the delivery is sent again.
+        this.deps.logger.warn(
+          { err: (err as Error).message, deliveryId: d.id, endpointId: d.endpointId },
+          'webhook attempt not recorded',
+        );
+      })
+      .finally(() => {
+        this.active[lane]--;
+        this.attempts.delete(attempt);
+        this.queueFill();
+      });
+    this.attempts.add(attempt);
+  }
+
+  /** A slot freed: claim for it on the next turn of the loop, with the others freed by then. */
+  private queueFill(): void {
+    if (this.fillQueued || this.stopped) {
+      this.settleIdle();
+      return;
+    }
+    this.fillQueued = true;
+    setImmediate(() => {
+      this.fillQueued = false;
+      void this.fill();
+    });
+  }
+
+  private isIdle(): boolean {
+    return this.attempts.size === 0 && this.claiming === null && !this.fillQueued;
+  }
+
+  private settleIdle(): void {
+    if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  /** Resolves once no attempt is in flight and no claim is under way or queued. */
+  private idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   private async deliver(d: DueDelivery): Promise<void> {
@@ -120,6 +237,7 @@ export class WebhookWorker {
       ok: result.ok,
       responseStatus: result.status,
       error: result.error,
+      timedOut: result.timedOut === true,
       nextAttemptAt,
       disableBefore: now - options.disableAfterMs,
       disabledReason: `every attempt failed for ${Math.round(options.disableAfterMs / 3_600_000)} h; last: ${result.error}`,

@@ -20,6 +20,14 @@ export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   /** Statuses to answer with, in order; 200 after. 0: never answer (the request hangs). */
   answers: number[] = [];
+  /** Leave every request unanswered (a hanging endpoint), whatever `answers` holds. */
+  hang = false;
+  /** Wait this long before answering (a slow receiver). */
+  delayMs = 0;
+  /** Requests not answered yet whose connection is still open: hanging, or waiting for `delayMs`. */
+  open = 0;
+  /** For each request, in order, how many were open when it arrived (itself included). */
+  readonly openAtArrival: number[] = [];
   secret = '';
   private readonly server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -36,10 +44,21 @@ export class WebhookReceiver {
       } catch (err) {
         verifyError = (err as Error).message;
       }
-      const answered = this.answers.shift() ?? 200;
+      const answered = this.hang ? 0 : (this.answers.shift() ?? 200);
       this.received.push({ headers, body, verified, verifyError, answered });
+      this.open++;
+      this.openAtArrival.push(this.open);
+      let closed = false;
+      const close = () => {
+        if (!closed) this.open--;
+        closed = true;
+      };
+      // Answered, or its connection closed (the sender's timeout, or close()): open no more.
+      res.once('close', close);
       if (answered === 0) return;
-      res.writeHead(answered, { 'content-type': 'text/plain' }).end('ok');
+      const answer = () => res.writeHead(answered, { 'content-type': 'text/plain' }).end('ok');
+      if (this.delayMs > 0) setTimeout(answer, this.delayMs);
+      else answer();
     });
   });
 

@@ -222,7 +222,12 @@ describe.each(backends)('webhook delivery from the journal ($name)', ({ postgres
   it('refuses a private address at delivery time without WEBHOOKS_ALLOW_PRIVATE', async () => {
     const hook = await endpoint(service, ['verification.canceled']);
     receiver.received.length = 0;
-    const strict = await startTestService({ ...env(), WEBHOOKS_ALLOW_PRIVATE: 'false' });
+    // A retry far off: a freed slot would otherwise send a retry due within the step.
+    const strict = await startTestService({
+      ...env(),
+      WEBHOOKS_ALLOW_PRIVATE: 'false',
+      WEBHOOK_RETRY_SCHEDULE_SECONDS: '3600',
+    });
     try {
       await db.insert({ type: 'verification.canceled' });
       await strict.webhooks.runOnce();

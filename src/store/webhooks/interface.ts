@@ -6,6 +6,7 @@ import type { RecordedEvent } from '../journal.js';
  * delivery per interested endpoint, in the transaction that marks those rows published (and
  * folds them into the analytics buckets, so every instance's worker folds); workers
  * on every instance then claim due deliveries under a lease, so no two send one at the same time.
+ * A live lease is an attempt in flight: the claims count them per endpoint, over every instance.
  */
 export interface WebhookStore {
   createEndpoint(endpoint: NewWebhookEndpoint): Promise<WebhookEndpoint>;
@@ -30,10 +31,21 @@ export interface WebhookStore {
    * is never sent. Returns the number of journal rows taken (or folded, if more).
    */
   fanOut(now: number, batchSize: number, payloadOf: (event: JournalEvent) => string | null): Promise<number>;
-  /** Leases up to `limit` due deliveries of enabled endpoints until `leaseUntil`. */
-  claimDue(now: number, leaseUntil: number, limit: number): Promise<DueDelivery[]>;
-  /** Records one attempt; disables the endpoint when it has been failing since `disableBefore`. */
+  /**
+   * Leases due deliveries of enabled endpoints until `leaseUntil`, oldest due first, for the free
+   * slots of each lane. An endpoint never gets more than its cap in flight (live leases of every
+   * instance included): `perEndpoint` in the main lane, one in the slow lane. Claims that run at
+   * once on several instances never pass a cap together.
+   */
+  claimDue(claim: ClaimRequest): Promise<DueDelivery[]>;
+  /**
+   * Records one attempt and clears its lease; disables the endpoint when it has been failing
+   * since `disableBefore`. A timed-out attempt adds one to the endpoint's timeouts in a row, a
+   * success resets them.
+   */
   recordAttempt(attempt: AttemptRecord): Promise<{ endpointDisabled: boolean }>;
+  /** Enabled endpoints in the slow lane now (`slowAfter` timeouts in a row or more). */
+  countSlowEndpoints(slowAfter: number): Promise<number>;
   /** Deletes up to `batchSize` finished deliveries created before `before`. */
   sweep(before: number, batchSize: number): Promise<number>;
 }
@@ -83,11 +95,26 @@ export interface WebhookDelivery {
   createdAt: number;
 }
 
+export interface ClaimRequest {
+  now: number;
+  leaseUntil: number;
+  /** Free slots of the main lane: deliveries of endpoints not in the slow lane. */
+  main: number;
+  /** Free slots of the slow lane: deliveries of endpoints with `slowAfter` timeouts in a row or more. */
+  slow: number;
+  /** In-flight cap of an endpoint in the main lane (in the slow lane it is one). */
+  perEndpoint: number;
+  /** Timed-out attempts in a row that put an endpoint in the slow lane, until a success. */
+  slowAfter: number;
+}
+
 /** A claimed delivery with what it takes to send it. */
 export interface DueDelivery extends WebhookDelivery {
   payload: string;
   url: string;
   sealedSecret: string;
+  /** Claimed for the slow lane (its endpoint keeps timing out). */
+  slow: boolean;
 }
 
 export interface AttemptRecord {
@@ -97,6 +124,8 @@ export interface AttemptRecord {
   ok: boolean;
   responseStatus: number | null;
   error: string | null;
+  /** The receiver did not answer within the attempt's timeout. */
+  timedOut: boolean;
   /** When to try again after a failure; null when the schedule is used up (the delivery fails). */
   nextAttemptAt: number | null;
   /** A failing endpoint whose first failure is older than this is disabled. */

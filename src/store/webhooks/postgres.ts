@@ -4,6 +4,7 @@ import { PostgresFold } from '../postgres/fold.js';
 import { inTransaction, queryOn, type Runner } from '../postgres/transaction.js';
 import type {
   AttemptRecord,
+  ClaimRequest,
   EndpointPatch,
   JournalEvent,
   NewWebhookEndpoint,
@@ -22,7 +23,8 @@ const SQL = {
   updateEndpoint: `UPDATE webhook_endpoints SET url = coalesce($2, url), events = coalesce($3, events),
       enabled = coalesce($4, enabled),
       failing_since = CASE WHEN $4 THEN NULL ELSE failing_since END,
-      disabled_reason = CASE WHEN $4 THEN NULL ELSE disabled_reason END
+      disabled_reason = CASE WHEN $4 THEN NULL ELSE disabled_reason END,
+      consecutive_timeouts = CASE WHEN $4 OR $2 IS NOT NULL THEN 0 ELSE consecutive_timeouts END
     WHERE id = $1 AND deleted_at IS NULL RETURNING *`,
   deleteEndpoint:
     'UPDATE webhook_endpoints SET deleted_at = $1, enabled = false WHERE id = $2 AND deleted_at IS NULL',
@@ -40,28 +42,53 @@ const SQL = {
       (id, endpoint_id, event_id, event_type, payload, next_attempt_at, created_at)
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])
     ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
-  claimDue: `WITH due AS (
-      SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+  // One statement. Each endpoint of a lane with free slots offers its oldest due deliveries up to
+  // its cap less its live leases (every instance's); each lane takes the oldest offered. Then the
+  // taken rows are locked, skipping those another claim holds and re-checking the rest on their
+  // newest version: claims at once see the same leases and offer the same rows (ties broken by
+  // id), so together they never take more than the cap; a claim whose snapshot predates another's
+  // leases offers the rows that one took first, and finds them leased.
+  claimDue: `WITH ep AS (
+      SELECT e.id, e.consecutive_timeouts >= $6 AS slow FROM webhook_endpoints e
+      WHERE e.enabled AND CASE WHEN e.consecutive_timeouts >= $6 THEN $4 > 0 ELSE $3 > 0 END),
+    offered AS (
+      SELECT due.id, due.next_attempt_at, ep.slow FROM ep
+      CROSS JOIN LATERAL (SELECT count(*) AS n FROM webhook_deliveries l
+        WHERE l.endpoint_id = ep.id AND l.status = 'pending' AND l.lease_until > $1) busy
+      CROSS JOIN LATERAL (SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+        WHERE d.endpoint_id = ep.id AND d.status = 'pending' AND d.next_attempt_at <= $1
+          AND (d.lease_until IS NULL OR d.lease_until <= $1)
+        ORDER BY d.next_attempt_at, d.id
+        LIMIT greatest(CASE WHEN ep.slow THEN 1 ELSE $5::int END - busy.n, 0)) due),
+    taken AS (
+      (SELECT id, slow FROM offered WHERE NOT slow ORDER BY next_attempt_at, id LIMIT $3)
+      UNION ALL
+      (SELECT id, slow FROM offered WHERE slow ORDER BY next_attempt_at, id LIMIT $4)),
+    locked AS (
+      SELECT d.id, taken.slow FROM webhook_deliveries d JOIN taken ON taken.id = d.id
       WHERE d.status = 'pending' AND d.next_attempt_at <= $1
-        AND (d.lease_until IS NULL OR d.lease_until <= $1) AND e.enabled
-      ORDER BY d.next_attempt_at LIMIT $3
+        AND (d.lease_until IS NULL OR d.lease_until <= $1)
       FOR UPDATE OF d SKIP LOCKED)
     UPDATE webhook_deliveries d SET lease_until = $2
-    FROM due, webhook_endpoints e
-    WHERE d.id = due.id AND e.id = d.endpoint_id
-    RETURNING d.*, e.url, e.secret`,
-  succeeded: `UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, response_status = $1,
+    FROM locked, webhook_endpoints e
+    WHERE d.id = locked.id AND e.id = d.endpoint_id
+    RETURNING d.*, e.url, e.secret, locked.slow`,
+  recordSuccess: `WITH endpoint AS (
+      UPDATE webhook_endpoints SET failing_since = NULL, consecutive_timeouts = 0
+      WHERE id = $4 AND (failing_since IS NOT NULL OR consecutive_timeouts > 0))
+    UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, response_status = $1,
       last_error = NULL, lease_until = NULL, next_attempt_at = NULL, last_attempt_at = $2
     WHERE id = $3`,
   failed: `UPDATE webhook_deliveries SET status = CASE WHEN $2::bigint IS NULL THEN 'failed' ELSE 'pending' END,
       attempts = attempts + 1, response_status = $3, last_error = $4,
       lease_until = NULL, next_attempt_at = $2, last_attempt_at = $5
     WHERE id = $1`,
-  endpointHealthy:
-    'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL',
-  endpointFailing: 'UPDATE webhook_endpoints SET failing_since = $1 WHERE id = $2 AND failing_since IS NULL',
+  endpointFailing: `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, $1),
+      consecutive_timeouts = consecutive_timeouts + CASE WHEN $3 THEN 1 ELSE 0 END
+    WHERE id = $2 AND (failing_since IS NULL OR $3)`,
   disableIfFailing: `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $1
     WHERE id = $2 AND enabled AND failing_since IS NOT NULL AND failing_since <= $3`,
+  countSlow: 'SELECT count(*)::int AS n FROM webhook_endpoints WHERE enabled AND consecutive_timeouts >= $1',
   sweep: `DELETE FROM webhook_deliveries WHERE id IN (
       SELECT id FROM webhook_deliveries WHERE created_at < $1 AND status <> 'pending' LIMIT $2
       FOR UPDATE SKIP LOCKED)`,
@@ -168,24 +195,35 @@ export class PostgresWebhookStore implements WebhookStore {
     });
   }
 
-  async claimDue(now: number, leaseUntil: number, limit: number) {
-    return (await this.query(SQL.claimDue, [now, leaseUntil, limit])).rows.map(rowToDue);
+  async claimDue(c: ClaimRequest) {
+    const { rows } = await this.query(SQL.claimDue, [
+      c.now,
+      c.leaseUntil,
+      c.main,
+      c.slow,
+      c.perEndpoint,
+      c.slowAfter,
+    ]);
+    return rows.map(rowToDue);
   }
 
-  recordAttempt(a: AttemptRecord) {
+  async recordAttempt(a: AttemptRecord) {
+    // A success is one statement: the path every healthy delivery takes.
+    if (a.ok) {
+      await this.query(SQL.recordSuccess, [a.responseStatus, a.now, a.deliveryId, a.endpointId]);
+      return { endpointDisabled: false };
+    }
     return this.transaction(async (client) => {
-      if (a.ok) {
-        await this.query(SQL.succeeded, [a.responseStatus, a.now, a.deliveryId], client);
-        await this.query(SQL.endpointHealthy, [a.endpointId], client);
-        return { endpointDisabled: false };
-      }
-      await this.query(SQL.failed, [a.deliveryId, a.nextAttemptAt, a.responseStatus, a.error, a.now], client);
-      await this.query(SQL.endpointFailing, [a.now, a.endpointId], client);
+      // The endpoint's row before the delivery's: a transaction that disables the endpoint (and
+      // so abandons its deliveries) holds the endpoint first too, so neither waits for the other
+      // while holding what the other needs.
+      await this.query(SQL.endpointFailing, [a.now, a.endpointId, a.timedOut], client);
       const disabled = await this.query(
         SQL.disableIfFailing,
         [a.disabledReason, a.endpointId, a.disableBefore],
         client,
       );
+      await this.query(SQL.failed, [a.deliveryId, a.nextAttemptAt, a.responseStatus, a.error, a.now], client);
       if (disabled.rowCount) await this.query(SQL.abandon, ['endpoint disabled', a.endpointId], client);
       return { endpointDisabled: (disabled.rowCount ?? 0) > 0 };
     });
@@ -193,5 +231,9 @@ export class PostgresWebhookStore implements WebhookStore {
 
   async sweep(before: number, batchSize: number) {
     return (await this.query(SQL.sweep, [before, batchSize])).rowCount ?? 0;
+  }
+
+  async countSlowEndpoints(slowAfter: number) {
+    return Number((await this.query(SQL.countSlow, [slowAfter])).rows[0]?.n ?? 0);
   }
 }

@@ -38,7 +38,26 @@ export const rowToDue = (r: Row): DueDelivery => ({
   payload: String(r.payload),
   url: String(r.url),
   sealedSecret: String(r.secret),
+  slow: r.slow === true || r.slow === 1,
 });
+
+/** A due delivery a claim may take, and the lane it would take it for. */
+export interface ClaimCandidate {
+  id: string;
+  nextAttemptAt: number;
+  slow: boolean;
+}
+
+/** The oldest due candidates that fit the free slots of each lane. */
+export function pickForLanes(candidates: ClaimCandidate[], free: { main: number; slow: number }) {
+  const byDue = [...candidates].sort(
+    (a, b) => a.nextAttemptAt - b.nextAttemptAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+  return [
+    ...byDue.filter((c) => !c.slow).slice(0, free.main),
+    ...byDue.filter((c) => c.slow).slice(0, free.slow),
+  ];
+}
 
 /** A journal row as the fan-out reads it: the journal's own mapping. */
 export const rowToJournalEvent = rowToRecordedEvent;

@@ -4,12 +4,21 @@ import type { SqliteFold } from '../sqlite/fold.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import type {
   AttemptRecord,
+  ClaimRequest,
   EndpointPatch,
   JournalEvent,
   NewWebhookEndpoint,
   WebhookStore,
 } from './interface.js';
-import { deliveriesFor, rowToDelivery, rowToDue, rowToEndpoint, rowToJournalEvent } from './rows.js';
+import {
+  type ClaimCandidate,
+  deliveriesFor,
+  pickForLanes,
+  rowToDelivery,
+  rowToDue,
+  rowToEndpoint,
+  rowToJournalEvent,
+} from './rows.js';
 
 type Row = Record<string, unknown>;
 
@@ -151,11 +160,30 @@ export class SqliteWebhookStore implements WebhookStore {
     return this.journal;
   }
 
-  claimDue(now: number, leaseUntil: number, limit: number) {
+  claimDue(c: ClaimRequest) {
+    // One unit of the single writer: the leases counted here are every process's, and no other
+    // claim runs until these are written.
     return this.tx.write(() => {
-      const ids = (this.s.claimDue.all({ now, leaseUntil, limit }) as Array<{ id: string }>).map((r) => r.id);
-      if (ids.length === 0) return [];
-      return (this.s.readClaimed.all(JSON.stringify(ids)) as Row[]).map(rowToDue);
+      const endpoints = this.s.claimable.all({ now: c.now, slowAfter: c.slowAfter }) as Array<{
+        id: string;
+        slow: number;
+        busy: number;
+      }>;
+      const candidates: ClaimCandidate[] = [];
+      for (const e of endpoints) {
+        const slow = e.slow === 1;
+        const room = Math.min((slow ? 1 : c.perEndpoint) - e.busy, slow ? c.slow : c.main);
+        if (room <= 0) continue;
+        for (const row of this.s.dueOf.all(e.id, c.now, c.now, room) as Array<{ id: string; next: number }>)
+          candidates.push({ id: row.id, nextAttemptAt: row.next, slow });
+      }
+      const picked = pickForLanes(candidates, c);
+      if (picked.length === 0) return [];
+      for (const p of picked) this.s.lease.run(c.leaseUntil, p.id);
+      const slow = new Set(picked.filter((p) => p.slow).map((p) => p.id));
+      return (this.s.readClaimed.all(JSON.stringify(picked.map((p) => p.id))) as Row[]).map((r) =>
+        rowToDue({ ...r, slow: slow.has(String(r.id)) }),
+      );
     });
   }
 
@@ -173,7 +201,7 @@ export class SqliteWebhookStore implements WebhookStore {
         error: a.error,
         now: a.now,
       });
-      this.s.endpointFailing.run(a.now, a.endpointId);
+      this.s.endpointFailing.run({ now: a.now, timedOut: a.timedOut ? 1 : 0, id: a.endpointId });
       const disabled =
         this.s.disableIfFailing.run(a.disabledReason, a.endpointId, a.disableBefore).changes > 0;
       if (disabled) this.s.abandon.run('endpoint disabled', a.endpointId);
@@ -183,6 +211,10 @@ export class SqliteWebhookStore implements WebhookStore {
 
   sweep(before: number, batchSize: number) {
     return this.tx.write(() => this.s.sweep.run(before, batchSize).changes, false);
+  }
+
+  countSlowEndpoints(slowAfter: number) {
+    return this.tx.read(() => (this.s.countSlow.get(slowAfter) as { n: number }).n);
   }
 }
 
@@ -203,7 +235,8 @@ function statements(db: Database) {
       `UPDATE webhook_endpoints SET url = coalesce(@url, url), events = coalesce(@events, events),
          enabled = coalesce(@enabled, enabled),
          failing_since = CASE WHEN @enabled = 1 THEN NULL ELSE failing_since END,
-         disabled_reason = CASE WHEN @enabled = 1 THEN NULL ELSE disabled_reason END
+         disabled_reason = CASE WHEN @enabled = 1 THEN NULL ELSE disabled_reason END,
+         consecutive_timeouts = CASE WHEN @enabled = 1 OR @url IS NOT NULL THEN 0 ELSE consecutive_timeouts END
        WHERE id = @id AND deleted_at IS NULL`,
     ),
     deleteEndpoint: p(
@@ -224,15 +257,20 @@ function statements(db: Database) {
       `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, payload, next_attempt_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
     ),
-    claimDue: p(
-      `UPDATE webhook_deliveries SET lease_until = @leaseUntil
-       WHERE id IN (
-         SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-         WHERE d.status = 'pending' AND d.next_attempt_at <= @now
-           AND (d.lease_until IS NULL OR d.lease_until <= @now) AND e.enabled = 1
-         ORDER BY d.next_attempt_at LIMIT @limit)
-       RETURNING id`,
+    // Each enabled endpoint, its lane and its live leases (attempts in flight on any process).
+    claimable: p(
+      `SELECT e.id, e.consecutive_timeouts >= @slowAfter AS slow,
+         (SELECT count(*) FROM webhook_deliveries l
+          WHERE l.endpoint_id = e.id AND l.status = 'pending' AND l.lease_until > @now) AS busy
+       FROM webhook_endpoints e WHERE e.enabled = 1`,
     ),
+    dueOf: p(
+      `SELECT id, next_attempt_at AS next FROM webhook_deliveries
+       WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at <= ?
+         AND (lease_until IS NULL OR lease_until <= ?)
+       ORDER BY next_attempt_at, id LIMIT ?`,
+    ),
+    lease: p('UPDATE webhook_deliveries SET lease_until = ? WHERE id = ?'),
     readClaimed: p(
       `SELECT d.*, e.url, e.secret FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
        WHERE d.id IN (SELECT value FROM json_each(?)) ORDER BY d.next_attempt_at`,
@@ -248,13 +286,20 @@ function statements(db: Database) {
          lease_until = NULL, next_attempt_at = @next, last_attempt_at = @now
        WHERE id = @id`,
     ),
-    endpointHealthy: p('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ?'),
+    endpointHealthy: p(
+      'UPDATE webhook_endpoints SET failing_since = NULL, consecutive_timeouts = 0 WHERE id = ?',
+    ),
     endpointFailing: p(
-      'UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?) WHERE id = ?',
+      `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, @now),
+         consecutive_timeouts = consecutive_timeouts + @timedOut
+       WHERE id = @id`,
     ),
     disableIfFailing: p(
       `UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?
        WHERE id = ? AND enabled = 1 AND failing_since IS NOT NULL AND failing_since <= ?`,
+    ),
+    countSlow: p(
+      'SELECT count(*) AS n FROM webhook_endpoints WHERE enabled = 1 AND consecutive_timeouts >= ?',
     ),
     sweep: p(
       `DELETE FROM webhook_deliveries WHERE id IN (
