@@ -5,7 +5,7 @@ import type { DueDelivery, WebhookStore } from '../store/webhooks/interface.js';
 import { webhookPayload } from './events.js';
 import type { WebhookObserver } from './metrics.js';
 import type { SecretBox } from './secrets.js';
-import { postWebhook } from './sender.js';
+import { postWebhook, WebhookAgents } from './sender.js';
 import type { WebhookOptions } from './settings.js';
 
 /**
@@ -58,6 +58,7 @@ export class WebhookWorker {
   /** A claim asked for by finished attempts, run once for all those of one turn of the loop. */
   private fillQueued = false;
   private idleWaiters: Array<() => void> = [];
+  private readonly agents = new WebhookAgents();
 
   constructor(private readonly deps: WebhookWorkerDeps) {
     this.batchSize = deps.batchSize ?? 100;
@@ -79,6 +80,7 @@ export class WebhookWorker {
     this.timer = null;
     await this.stepping;
     await this.idle();
+    this.agents.destroy();
   }
 
   /**
@@ -226,6 +228,7 @@ export class WebhookWorker {
           at: new Date(clock.now()),
           timeoutMs: options.timeoutMs,
           allowPrivate: options.allowPrivate,
+          agents: this.agents,
         })
       : { ok: false, status: null, error: 'signing secret unreadable (CODE_SECRET changed?)' };
     const now = clock.now();
