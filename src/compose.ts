@@ -25,11 +25,12 @@ import { ServiceMetrics } from './metrics/metrics.js';
 import { metricsRoute } from './metrics/route.js';
 import { openStore } from './store/factory.js';
 import type { Store } from './store/interface.js';
+import { toleratedNote } from './store/migrations.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import { Sweeper } from './store/sweeper.js';
 import { WebhookAdmin } from './webhooks/admin.js';
 import { webhookMetrics } from './webhooks/metrics.js';
-import { SecretBox } from './webhooks/secrets.js';
+import { resealWebhookSecrets, SecretBox } from './webhooks/secrets.js';
 import { webhookOptions } from './webhooks/settings.js';
 import { WebhookWorker } from './webhooks/worker.js';
 
@@ -68,7 +69,8 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   const admin = new AccountAdmin(store, clock);
   await admin.ensureDefaultAccount();
 
-  const codeSecret = await resolveCodeSecret(config, store);
+  if (store.newerMigrations.length > 0) options.logger.warn(toleratedNote([...store.newerMigrations]));
+  const { current: codeSecret, previous: previousCodeSecrets } = await resolveCodeSecrets(config, store);
   const { adminTokenHash, generatedAdminToken } = await resolveAdminToken(config, store);
 
   const delivery = buildDelivery(config, store, clock);
@@ -87,6 +89,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     delivery,
     clock,
     codeSecret,
+    previousCodeSecrets,
     defaults: deploymentDefaults(config, {
       ...DEFAULT_BRANDING,
       brandName: config.brandName ?? DEFAULT_BRANDING.brandName,
@@ -115,7 +118,16 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   });
   sweeper.start();
   const webhookSettings = webhookOptions(config);
-  const secrets = new SecretBox(codeSecret);
+  const secrets = new SecretBox(codeSecret, previousCodeSecrets);
+  if (previousCodeSecrets.length > 0) {
+    // A rotation of CODE_SECRET: the signing secrets move under the new one, so that dropping
+    // CODE_SECRET_PREVIOUS later loses none (the CLI's `webhooks reseal` does the same).
+    const report = await resealWebhookSecrets(store.webhooks, secrets);
+    options.logger.info(
+      { resealed: report.resealed, unreadable: report.unreadable },
+      'webhook signing secrets sealed again under CODE_SECRET',
+    );
+  }
   const webhooks = new WebhookWorker({
     store: store.webhooks,
     secrets,
@@ -134,11 +146,12 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   });
   const adminGate: AdminGate = {
     tokenHash: adminTokenHash,
+    previousTokenHash: config.adminTokenPrevious ? sha256(config.adminTokenPrevious) : undefined,
     throttle: adminThrottle,
     sessions: new DashboardSessions(
       store.sessions,
       clock,
-      csrfKeyFrom(codeSecret),
+      [codeSecret, ...previousCodeSecrets].map(csrfKeyFrom),
       config.dashboardSessionMinutes * 60,
     ),
   };
@@ -199,6 +212,16 @@ export async function resolveCodeSecret(config: Config, store: Store): Promise<B
   );
 }
 
+/** The code secret, and the one a rotation replaces (CODE_SECRET_PREVIOUS) while it is set. */
+export async function resolveCodeSecrets(
+  config: Config,
+  store: Store,
+): Promise<{ current: Buffer; previous: Buffer[] }> {
+  const current = await resolveCodeSecret(config, store);
+  const previous = config.codeSecretPrevious ? [Buffer.from(config.codeSecretPrevious)] : [];
+  return { current, previous: previous.filter((p) => !p.equals(current)) };
+}
+
 /** The rate-limit store: Redis when configured (its own clock), else this process's, on `clock`. */
 async function openCounters(config: Config, store: Store, clock: Clock): Promise<RateLimitStore> {
   if (!config.redisUrl) {
@@ -215,8 +238,9 @@ async function openCounters(config: Config, store: Store, clock: Clock): Promise
  * ADMIN_TOKEN from the configuration, or one generated on first start: only its SHA-256 is
  * stored, so it is printed once and never again.
  */
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
+
 async function resolveAdminToken(config: Config, store: Store) {
-  const sha256 = (s: string) => createHash('sha256').update(s).digest();
   if (config.adminToken) return { adminTokenHash: sha256(config.adminToken), generatedAdminToken: null };
   const candidate = `cva_${randomBytes(32).toString('base64url')}`;
   const stored = await store.getOrCreateSetting('admin_token_sha256', sha256(candidate).toString('hex'));

@@ -5,6 +5,7 @@ import { systemClock } from '../domain/clock.js';
 import { CHANNELS, type Channel } from '../domain/types.js';
 import { openStore } from '../store/factory.js';
 import type { Store } from '../store/interface.js';
+import { backup, closeAllSessions, OPERATION_USAGE, restore } from './operations.js';
 import { WEBHOOK_COMMANDS, WEBHOOK_USAGE, webhookCommand } from './webhooks.js';
 
 const USAGE = `contact-verify: manage accounts, API keys and the database from a shell.
@@ -18,6 +19,7 @@ Usage:
   contact-verify keys revoke <key-id>
   contact-verify keys rotate <key-id>
 ${WEBHOOK_USAGE}
+${OPERATION_USAGE}
   contact-verify migrate
 
 Settings come from the same environment variables as the service (DATABASE_URL, CONFIG_FILE …).
@@ -32,8 +34,12 @@ const COMMANDS = [
   'keys update',
   'keys revoke',
   'keys rotate',
+  'sessions close-all',
   ...WEBHOOK_COMMANDS,
 ];
+
+/** Commands of one word and a file, which open the database file themselves (not the store). */
+const FILE_COMMANDS = ['backup', 'restore'];
 
 /** A command's outcome: what to print, and the exit code. */
 type Outcome = { out: unknown; text: string; code?: number };
@@ -62,9 +68,16 @@ export async function runCli(
   if (values.help || !group) return { output: USAGE, code: group || values.help ? 0 : 2 };
 
   const command = `${group} ${action ?? ''}`.trim();
-  if (!COMMANDS.includes(command)) return { output: `unknown command "${command}"\n\n${USAGE}`, code: 2 };
+  const fileCommand = FILE_COMMANDS.includes(group);
+  if (!fileCommand && !COMMANDS.includes(command))
+    return { output: `unknown command "${command}"\n\n${USAGE}`, code: 2 };
 
   const config = loadConfig(env);
+  const print = (result: Outcome) => ({
+    output: values.json ? JSON.stringify(result.out, isoTimes, 2) : result.text,
+    code: result.code ?? 0,
+  });
+  if (fileCommand) return print(await (group === 'backup' ? backup : restore)(config, action));
   const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   try {
     const admin = new AccountAdmin(store, systemClock);
@@ -72,11 +85,10 @@ export async function runCli(
     const result =
       group === 'webhooks'
         ? await webhookCommand(config, store, action ?? '', id, values)
-        : await dispatch(store, admin, group, action, id, values);
-    return {
-      output: values.json ? JSON.stringify(result.out, isoTimes, 2) : result.text,
-      code: result.code ?? 0,
-    };
+        : command === 'sessions close-all'
+          ? await closeAllSessions(store)
+          : await dispatch(store, admin, group, action, id, values);
+    return print(result);
   } finally {
     await store.close();
   }

@@ -1,18 +1,19 @@
-import { resolveCodeSecret } from '../compose.js';
+import { resolveCodeSecrets } from '../compose.js';
 import type { Config } from '../config/schema.js';
 import { systemClock } from '../domain/clock.js';
 import type { Store } from '../store/interface.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../store/webhooks/interface.js';
 import { WebhookAdmin } from '../webhooks/admin.js';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/events.js';
-import { SecretBox } from '../webhooks/secrets.js';
+import { resealWebhookSecrets, SecretBox } from '../webhooks/secrets.js';
 import { UrlRefused } from '../webhooks/url-guard.js';
 
 export const WEBHOOK_USAGE = `  contact-verify webhooks create --url <url> --events <type,…> [--account <id>]
   contact-verify webhooks list [--account <id>]
   contact-verify webhooks delete <endpoint-id>
   contact-verify webhooks deliveries <endpoint-id>
-  contact-verify webhooks replay <endpoint-id> --delivery <delivery-id>`;
+  contact-verify webhooks replay <endpoint-id> --delivery <delivery-id>
+  contact-verify webhooks reseal                   # after a CODE_SECRET rotation (CODE_SECRET_PREVIOUS set)`;
 
 export const WEBHOOK_COMMANDS = [
   'webhooks create',
@@ -20,6 +21,7 @@ export const WEBHOOK_COMMANDS = [
   'webhooks delete',
   'webhooks deliveries',
   'webhooks replay',
+  'webhooks reseal',
 ];
 
 type Outcome = { out: unknown; text: string; code?: number };
@@ -44,12 +46,9 @@ export async function webhookCommand(
   values: { url?: string; events?: string; account?: string; delivery?: string },
 ): Promise<Outcome> {
   const fail = (text: string): Outcome => ({ out: { error: text }, text, code: 2 });
-  const admin = new WebhookAdmin(
-    store,
-    new SecretBox(await resolveCodeSecret(config, store)),
-    systemClock,
-    config.webhooksAllowPrivate,
-  );
+  const { current, previous } = await resolveCodeSecrets(config, store);
+  const box = new SecretBox(current, previous);
+  const admin = new WebhookAdmin(store, box, systemClock, config.webhooksAllowPrivate);
   switch (action) {
     case 'create': {
       const events = (values.events ?? '')
@@ -93,6 +92,20 @@ export async function webhookCommand(
       const delivery = await admin.replay(id, values.delivery);
       if (!delivery) return fail(`no delivery ${values.delivery} on ${id}`);
       return { out: delivery, text: `queued ${delivery.id} again` };
+    }
+    case 'reseal': {
+      const report = await resealWebhookSecrets(store.webhooks, box);
+      const unreadable = report.unreadable.length;
+      return {
+        out: report,
+        text:
+          `${report.resealed} signing secret(s) sealed again under CODE_SECRET` +
+          (unreadable > 0
+            ? `; ${unreadable} sealed under neither CODE_SECRET nor CODE_SECRET_PREVIOUS: ${report.unreadable.join(', ')}`
+            : ''),
+        // Endpoints whose secrets no key opens cannot be signed for: the operator must act.
+        code: unreadable > 0 ? 1 : 0,
+      };
     }
     default:
       return fail(`unknown command "webhooks ${action}"`);

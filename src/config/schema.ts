@@ -69,6 +69,15 @@ export const settings = {
       minLength: 32,
     }),
   ),
+  adminTokenPrevious: Type.Optional(
+    Type.String({
+      env: 'ADMIN_TOKEN_PREVIOUS',
+      description:
+        'The admin token being replaced, still accepted beside ADMIN_TOKEN while a rotation rolls over every instance; remove it once done (docs/operations.md).',
+      secret: true,
+      minLength: 32,
+    }),
+  ),
   adminAuthFailuresPerMinute: int(
     'ADMIN_AUTH_FAILURES_PER_MINUTE',
     10,
@@ -86,6 +95,11 @@ export const settings = {
   codeSecret: optionalString(
     'CODE_SECRET',
     'HMAC secret for code hashes; takes precedence over the stored one. Set it in production (kept apart from the database). When unset, one is generated on first start and stored in the database.',
+    true,
+  ),
+  codeSecretPrevious: optionalString(
+    'CODE_SECRET_PREVIOUS',
+    'The code secret being replaced, during a rotation of CODE_SECRET: codes sent under it still verify until they expire, webhook signing secrets sealed under it are sealed again under CODE_SECRET at start, and dashboard CSRF tokens made with it are still accepted. New codes use CODE_SECRET. Remove it once the longest code lifetime has passed (docs/operations.md).',
     true,
   ),
   ...accountLimitSettings(),

@@ -23,15 +23,20 @@ export function codeMatches(secret: Buffer, requestId: string, code: string, sto
 /**
  * The id of the first row whose stored hash matches `code`, or null. Every row is compared, with
  * no early stop: a dual pair accepts either code, and the time taken does not tell which matched.
+ * `secrets` is the current secret, then any previous one still accepted during a rotation (a code
+ * hashed before the rotation verifies until it expires); each is tried on every row.
  */
 export function matchingCodeId(
-  secret: Buffer,
+  secrets: Buffer | readonly Buffer[],
   rows: ReadonlyArray<{ id: string; codeHash: Buffer }>,
   code: string,
 ): string | null {
+  const keys: readonly Buffer[] = Buffer.isBuffer(secrets) ? [secrets] : (secrets as readonly Buffer[]);
   let winner: string | null = null;
   for (const row of rows) {
-    if (codeMatches(secret, row.id, code, row.codeHash) && winner === null) winner = row.id;
+    for (const secret of keys) {
+      if (codeMatches(secret, row.id, code, row.codeHash) && winner === null) winner = row.id;
+    }
   }
   return winner;
 }

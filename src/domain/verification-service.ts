@@ -48,7 +48,10 @@ export interface VerificationDeps {
   limits: RateLimitPolicy;
   delivery: Delivery;
   clock: Clock;
+  /** The secret new codes are hashed with. */
   codeSecret: Buffer;
+  /** Secrets replaced by a rotation: codes hashed with them still verify until they expire. */
+  previousCodeSecrets?: readonly Buffer[];
   defaults: EffectiveSettings;
   logger: Logger;
   events?: VerificationEvents;
@@ -468,7 +471,8 @@ export class VerificationService {
     const now = clock.now();
     if (!(await this.inScope(key, requestId))) throw notFound();
     // Compare against every code of the group: a dual pair accepts either.
-    const pick = (rows: CountedAttempt['rows']) => matchingCodeId(codeSecret, rows, code);
+    const secrets = [codeSecret, ...(this.deps.previousCodeSecrets ?? [])];
+    const pick = (rows: CountedAttempt['rows']) => matchingCodeId(secrets, rows, code);
     const outcome = await store.attempt(key.accountId, requestId, now, pick, key.test);
     const { request, counted } = outcome;
     if (!request) throw notFound();

@@ -64,16 +64,22 @@ export function apiKeyAuth(store: Store, uses?: KeyUseRecorder): onRequestHookHa
 export interface AdminGate {
   /** SHA-256 of the admin token. */
   tokenHash: Buffer;
+  /** SHA-256 of the token a rotation replaces (ADMIN_TOKEN_PREVIOUS), accepted until it is removed. */
+  previousTokenHash?: Buffer;
   /** Counts wrong tokens per address; a throttled address is answered 429 before its token is read. */
   throttle?: AdminThrottle;
   /** Dashboard sessions, admitted in place of the token (writes need the CSRF token). */
   sessions: DashboardSessions;
 }
 
-/** Whether `token` is the admin token, compared as digests in constant time. */
+/** Whether `token` is the admin token (or the one being rotated out), compared as digests in constant time. */
 export function isAdminToken(gate: AdminGate, token: string | null): boolean {
   if (token === null) return false;
-  return timingSafeEqual(createHash('sha256').update(token).digest(), gate.tokenHash);
+  const digest = createHash('sha256').update(token).digest();
+  const current = timingSafeEqual(digest, gate.tokenHash);
+  // Compared even when the current one matched: the time taken does not tell which it was.
+  const previous = gate.previousTokenHash ? timingSafeEqual(digest, gate.previousTokenHash) : false;
+  return current || previous;
 }
 
 /** Logs and counts a wrong admin credential that was presented, never with the token itself. */

@@ -14,6 +14,7 @@ import type { ContactHistoryEntry, ContactRecord, DestinationSignals } from './c
 import type { IdempotencyStore } from './idempotency/interface.js';
 import type { AnalyticsQuery, AnalyticsRows, Refusal } from './insights.js';
 import type { EventFilter, RecordedEvent } from './journal.js';
+import type { AppliedMigration } from './migrations.js';
 import type { SessionStore } from './sessions/interface.js';
 import type { WebhookStore } from './webhooks/interface.js';
 
@@ -90,8 +91,13 @@ export interface Store {
   readonly webhooks: WebhookStore;
   /** Sessions of the operator dashboard. */
   readonly sessions: SessionStore;
-  /** Applies the numbered migrations not yet applied; safe to run from several processes. */
+  /**
+   * Applies the numbered migrations not yet applied; safe to run from several processes. Rejects
+   * with NewerSchemaError when a newer version migrated the database past what this one knows.
+   */
   migrate(): Promise<number[]>;
+  /** The migrations of a newer version this one runs on because each is marked tolerated. */
+  readonly newerMigrations: readonly AppliedMigration[];
   /** Resolves true when the database answers a trivial query. */
   check(): Promise<boolean>;
   close(): Promise<void>;

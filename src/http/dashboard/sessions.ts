@@ -24,12 +24,20 @@ const sha256Hex = (value: string) => createHash('sha256').update(value).digest('
  * derives the same one.
  */
 export class DashboardSessions {
+  private readonly csrfKeys: readonly Buffer[];
+
+  /**
+   * `csrfKey`: the server key of CSRF tokens; during a rotation of CODE_SECRET, the current key
+   * first, then the previous one, whose tokens (held by dashboards already open) are still accepted.
+   */
   constructor(
     private readonly store: SessionStore,
     private readonly clock: Clock,
-    private readonly csrfKey: Buffer,
+    csrfKey: Buffer | readonly Buffer[],
     readonly lifetimeSeconds: number,
-  ) {}
+  ) {
+    this.csrfKeys = Buffer.isBuffer(csrfKey) ? [csrfKey] : (csrfKey as readonly Buffer[]);
+  }
 
   async open(): Promise<DashboardSession> {
     const id = randomBytes(32).toString('base64url');
@@ -54,11 +62,16 @@ export class DashboardSessions {
   csrfMatches(session: DashboardSession, given: string | string[] | undefined): boolean {
     if (typeof given !== 'string') return false;
     const digest = (value: string) => createHash('sha256').update(value).digest();
-    return timingSafeEqual(digest(given), digest(session.csrfToken));
+    const presented = digest(given);
+    let matched = false;
+    for (const key of this.csrfKeys) {
+      if (timingSafeEqual(presented, digest(this.csrfToken(session.id, key)))) matched = true;
+    }
+    return matched;
   }
 
-  private csrfToken(id: string): string {
-    return createHmac('sha256', this.csrfKey).update(id).digest('base64url');
+  private csrfToken(id: string, key: Buffer = this.csrfKeys[0] as Buffer): string {
+    return createHmac('sha256', key).update(id).digest('base64url');
   }
 }
 

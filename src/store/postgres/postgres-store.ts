@@ -49,6 +49,7 @@ import {
   type RecordedEvent,
   rowToRecordedEvent,
 } from '../journal.js';
+import type { AppliedMigration } from '../migrations.js';
 import {
   type AccountRow,
   type ApiKeyRow,
@@ -133,6 +134,8 @@ interface ConsumeCall {
  */
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
+  /** Migrations of a newer version this one runs on, each marked tolerated (see migrations.ts). */
+  newerMigrations: AppliedMigration[] = [];
   readonly idempotency: PostgresIdempotencyStore;
   readonly webhooks: PostgresWebhookStore;
   readonly sessions: PostgresSessionStore;
@@ -188,7 +191,9 @@ export class PostgresStore implements Store {
 
   async migrate(): Promise<number[]> {
     try {
-      return await applyMigrations(this.pool);
+      const { applied, newer } = await applyMigrations(this.pool);
+      this.newerMigrations = newer;
+      return applied;
     } catch (err) {
       throw toStoreError(err);
     }

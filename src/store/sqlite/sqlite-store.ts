@@ -53,7 +53,7 @@ import {
   type RecordedEvent,
   rowToRecordedEvent,
 } from '../journal.js';
-import { loadMigrations } from '../migrations.js';
+import type { AppliedMigration } from '../migrations.js';
 import {
   type AccountRow,
   type ApiKeyRow,
@@ -75,11 +75,14 @@ import { Checkpointer } from './checkpointer.js';
 import { SqliteCounterPersistence } from './counter-persistence.js';
 import { SqliteFold } from './fold.js';
 import { GroupCommit } from './group-commit.js';
+import { applySqliteMigrations } from './migrate.js';
 import { SqliteSignals } from './signals.js';
 
 /** The embedded default store: one better-sqlite3 connection in WAL mode with group commit. */
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
+  /** Migrations of a newer version this one runs on, each marked tolerated (see migrations.ts). */
+  newerMigrations: AppliedMigration[] = [];
   readonly idempotency: SqliteIdempotencyStore;
   readonly webhooks: SqliteWebhookStore;
   readonly sessions: SqliteSessionStore;
@@ -119,7 +122,14 @@ export class SqliteStore implements Store {
     this.db.pragma('journal_size_limit = 0');
     this.checkpointer =
       path === ':memory:' ? null : new Checkpointer(this.db, path, options.walRestartFrames);
-    this.applyMigrations();
+    try {
+      this.applyMigrations();
+    } catch (err) {
+      // A database this version may not run on (NewerSchemaError) is left as it was found.
+      void this.checkpointer?.stop();
+      this.db.close();
+      throw err;
+    }
     this.stmts = prepare(this.db);
     this.signals = new SqliteSignals(this.db);
     const sql = contactSql('sqlite');
@@ -147,28 +157,9 @@ export class SqliteStore implements Store {
   }
 
   private applyMigrations(): number[] {
-    this.db.exec(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
-    );
-    const applied = new Set(
-      (this.db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map(
-        (r) => r.version,
-      ),
-    );
-    const done: number[] = [];
-    for (const m of loadMigrations('sqlite')) {
-      if (applied.has(m.version)) continue;
-      this.db
-        .transaction(() => {
-          this.db.exec(m.sql);
-          this.db
-            .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
-            .run(m.version, m.name, Date.now());
-        })
-        .immediate();
-      done.push(m.version);
-    }
-    return done;
+    const { applied, newer } = applySqliteMigrations(this.db);
+    this.newerMigrations = newer;
+    return applied;
   }
 
   async migrate(): Promise<number[]> {

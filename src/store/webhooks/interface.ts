@@ -17,6 +17,10 @@ export interface WebhookStore {
   updateEndpoint(id: string, patch: EndpointPatch): Promise<WebhookEndpoint | null>;
   /** Deletes an endpoint (kept as deleted) and abandons its pending deliveries. */
   deleteEndpoint(id: string, now: number): Promise<boolean>;
+  /** The sealed signing secret of every endpoint not deleted (for a rotation of CODE_SECRET). */
+  sealedSecrets(): Promise<Array<{ id: string; sealedSecret: string }>>;
+  /** Replaces an endpoint's sealed secret if it is still `expected`; false when it was not. */
+  replaceSealedSecret(id: string, expected: string, next: string): Promise<boolean>;
 
   /** Newest first. */
   listDeliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]>;

@@ -20,6 +20,8 @@ const SQL = {
     'SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL AND account_id = $1 ORDER BY created_at, id',
   enabledEndpoints: 'SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL AND enabled',
   getEndpoint: 'SELECT * FROM webhook_endpoints WHERE id = $1 AND deleted_at IS NULL',
+  sealedSecrets: 'SELECT id, secret FROM webhook_endpoints WHERE deleted_at IS NULL ORDER BY id',
+  replaceSealedSecret: 'UPDATE webhook_endpoints SET secret = $1 WHERE id = $2 AND secret = $3',
   updateEndpoint: `UPDATE webhook_endpoints SET url = coalesce($2, url), events = coalesce($3, events),
       enabled = coalesce($4, enabled),
       failing_since = CASE WHEN $4 THEN NULL ELSE failing_since END,
@@ -127,6 +129,15 @@ export class PostgresWebhookStore implements WebhookStore {
       ? await this.query(SQL.listEndpointsOf, [accountId])
       : await this.query(SQL.listEndpoints);
     return rows.map(rowToEndpoint);
+  }
+
+  async sealedSecrets() {
+    const { rows } = await this.query(SQL.sealedSecrets);
+    return rows.map((r) => ({ id: r.id as string, sealedSecret: r.secret as string }));
+  }
+
+  async replaceSealedSecret(id: string, expected: string, next: string) {
+    return ((await this.query(SQL.replaceSealedSecret, [next, id, expected])).rowCount ?? 0) === 1;
   }
 
   async getEndpoint(id: string) {

@@ -216,6 +216,19 @@ export class SqliteWebhookStore implements WebhookStore {
   countSlowEndpoints(slowAfter: number) {
     return this.tx.read(() => (this.s.countSlow.get(slowAfter) as { n: number }).n);
   }
+
+  sealedSecrets() {
+    return this.tx.read(() =>
+      (this.s.sealedSecrets.all() as Array<{ id: string; secret: string }>).map((r) => ({
+        id: r.id,
+        sealedSecret: r.secret,
+      })),
+    );
+  }
+
+  replaceSealedSecret(id: string, expected: string, next: string) {
+    return this.tx.write(() => this.s.replaceSealedSecret.run(next, id, expected).changes === 1, false);
+  }
 }
 
 function statements(db: Database) {
@@ -231,6 +244,8 @@ function statements(db: Database) {
     ),
     enabledEndpoints: p('SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL AND enabled = 1'),
     getEndpoint: p('SELECT * FROM webhook_endpoints WHERE id = ? AND deleted_at IS NULL'),
+    sealedSecrets: p('SELECT id, secret FROM webhook_endpoints WHERE deleted_at IS NULL ORDER BY id'),
+    replaceSealedSecret: p('UPDATE webhook_endpoints SET secret = ? WHERE id = ? AND secret = ?'),
     updateEndpoint: p(
       `UPDATE webhook_endpoints SET url = coalesce(@url, url), events = coalesce(@events, events),
          enabled = coalesce(@enabled, enabled),
