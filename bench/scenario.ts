@@ -464,8 +464,14 @@ async function createKey(url: string, adminToken: string): Promise<string> {
 }
 
 /** [requestId, code] of every EMAIL message the outbox took since `since` (not the fill's). */
-function toPool(rows: Array<{ id: string; outbox: string }>): Array<[string, string]> {
-  return rows.map((r) => [r.id, (JSON.parse(r.outbox) as { request: { code: string } }).request.code]);
+function toPool(
+  rows: Array<{ id: string; outbox: string; outbox_code?: string | null }>,
+): Array<[string, string]> {
+  // The code in clear beside the stored message, or (trees before that column) in it.
+  return rows.map((r) => [
+    r.id,
+    r.outbox_code ?? (JSON.parse(r.outbox) as { request: { code: string } }).request.code,
+  ]);
 }
 
 export function sqlitePool(path: string, since: number) {
@@ -475,7 +481,7 @@ export function sqlitePool(path: string, since: number) {
       return toPool(
         db
           .prepare(
-            `SELECT id, outbox FROM verifications
+            `SELECT * FROM verifications
              WHERE created_at >= ? AND channel = 'EMAIL' AND outbox IS NOT NULL ORDER BY id`,
           )
           .all(since) as never,
@@ -492,7 +498,7 @@ export function postgresPool(url: string, since: number) {
     await client.connect();
     try {
       const { rows } = await client.query(
-        `SELECT id::text AS id, outbox FROM verifications
+        `SELECT *, id::text AS id FROM verifications
          WHERE created_at >= $1 AND channel = 'EMAIL' AND outbox IS NOT NULL ORDER BY id`,
         [since],
       );

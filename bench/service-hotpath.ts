@@ -197,6 +197,8 @@ async function serveTree(spec: string): Promise<void> {
   /** One wave of requests, then one step of the worker. */
   const wave = async (from: number, count: number, run: (i: number) => Promise<void>) => {
     await Promise.all(Array.from({ length: count }, (_, j) => run(from + j)));
+    // The fold, where the tree runs it on its own timer, then the webhook worker's step.
+    await service.folds?.runOnce();
     await service.webhooks.runOnce();
   };
   const cpuMs = () => {
@@ -226,11 +228,15 @@ async function serveTree(spec: string): Promise<void> {
         const reader = new BetterSqlite3(db, { readonly: true });
         pool = (
           reader
-            .prepare(
-              'SELECT id, outbox FROM verifications WHERE created_at >= ? AND outbox IS NOT NULL ORDER BY id',
-            )
-            .all(since) as Array<{ id: string; outbox: string }>
-        ).map((r) => [r.id, (JSON.parse(r.outbox) as { request: { code: string } }).request.code] as const);
+            .prepare('SELECT * FROM verifications WHERE created_at >= ? AND outbox IS NOT NULL ORDER BY id')
+            .all(since) as Array<{ id: string; outbox: string; outbox_code?: string | null }>
+        ).map(
+          (r) =>
+            [
+              r.id,
+              r.outbox_code ?? (JSON.parse(r.outbox) as { request: { code: string } }).request.code,
+            ] as const,
+        );
         reader.close();
         last = cpuMs();
         return pool.length;

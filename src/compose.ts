@@ -24,6 +24,7 @@ import { MemoryRateLimitStore } from './limits/memory-store.js';
 import { ServiceMetrics } from './metrics/metrics.js';
 import { metricsRoute } from './metrics/route.js';
 import { openStore } from './store/factory.js';
+import { FoldWorker } from './store/fold-worker.js';
 import type { Store } from './store/interface.js';
 import { toleratedNote } from './store/migrations.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
@@ -46,6 +47,8 @@ export interface Service {
   admin: AccountAdmin;
   /** The in-process webhook worker (tests run steps with runOnce). */
   webhooks: WebhookWorker;
+  /** The in-process fold of the change log (tests run it with runOnce). */
+  folds: FoldWorker;
   /** Set when this start generated the admin token: the only time it can be shown. */
   generatedAdminToken: string | null;
   /** Closes the HTTP server (in-flight requests finish), then the stores. */
@@ -64,7 +67,7 @@ export interface ComposeOptions {
 /** Builds the whole service from its configuration: store, limits, providers, domain, HTTP. */
 export async function compose(config: Config, options: ComposeOptions): Promise<Service> {
   const clock = options.clock ?? systemClock;
-  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
+  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize, clock });
   const counters = await openCounters(config, store, clock);
   const admin = new AccountAdmin(store, clock);
   await admin.ensureDefaultAccount();
@@ -117,6 +120,8 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     ],
   });
   sweeper.start();
+  const folds = new FoldWorker({ store, logger: options.logger, intervalMs: config.foldIntervalMs });
+  folds.start();
   const webhookSettings = webhookOptions(config);
   const secrets = new SecretBox(codeSecret, previousCodeSecrets);
   if (previousCodeSecrets.length > 0) {
@@ -192,11 +197,13 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     delivery,
     admin,
     webhooks,
+    folds,
     generatedAdminToken,
     async close() {
       await app.close();
       await keyUses.stop();
       await sweeper.stop();
+      await folds.stop();
       await webhooks.stop();
       await counters.close();
       await store.close();

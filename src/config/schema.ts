@@ -174,6 +174,13 @@ export const settings = {
     description:
       "What a live key's send does on a channel with no provider: `allow` parks the code in the outbox (never delivered; /health and the dashboard say so), `refuse` answers 503 CHANNEL_UNAVAILABLE and stores nothing. Test keys always use the outbox.",
   }),
+  foldIntervalMs: int(
+    'FOLD_INTERVAL_MS',
+    250,
+    10,
+    3_600_000,
+    'How often each instance folds the changes of requests into analytics, contacts and webhook deliveries (off the request path; reads of analytics and contacts fold first).',
+  ),
   idempotencyLeaseSeconds: int(
     'IDEMPOTENCY_LEASE_SECONDS',
     60,

@@ -2,11 +2,27 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import type { CounterSpec, RateLimitStore } from '../limits/interface.js';
 import { DomainError, type ErrorDetail } from './errors.js';
 import type { VerificationEvents } from './events.js';
+import type { WindowCounts } from './pumping-breaker.js';
 import type { EffectiveSettings } from './settings.js';
 import type { Channel } from './types.js';
 
 const HOUR = 3600;
 const DAY = 86400;
+const HOUR_MS = HOUR * 1000;
+
+/**
+ * The SMS/WhatsApp sends and verifications of an account, mode and country by clock hour: what
+ * the SMS-pumping breaker and the country_conversion risk signal read at send time. Counted with
+ * the rate limits, so that they are exact at once on every instance (shared through Redis when
+ * there are several) and, on the embedded default, kept over a restart. A counter of one hour
+ * lives two, through the next hour that reads it as the previous one.
+ */
+const COUNTRY_WINDOW = {
+  sent: { name: 'country-window-sent', limit: 2 ** 31 - 1, windowSeconds: 2 * HOUR },
+  verified: { name: 'country-window-verified', limit: 2 ** 31 - 1, windowSeconds: 2 * HOUR },
+} satisfies Record<string, CounterSpec>;
+const countryHourKey = (scope: string, country: string, at: number) =>
+  `${scope}:${country}:${at - (at % HOUR_MS)}`;
 
 /** One destination a send is about to reach. */
 export interface SendTarget {
@@ -129,6 +145,27 @@ export class RateLimitPolicy {
       await Promise.all(taken.map((t) => this.counters.refund(t.spec, t.key)));
       throw limited('Rate limit exceeded for this destination; retry later.', refusals, retryAfter);
     }
+  }
+
+  /** Counts a phone send to `country` in its hour (see COUNTRY_WINDOW). */
+  async countCountrySend(scope: string, country: string, now: number): Promise<void> {
+    await this.counters.penalize(COUNTRY_WINDOW.sent, countryHourKey(scope, country, now));
+  }
+
+  /** Counts a verified phone request to `country` in the hour it was sent in. */
+  async countCountryVerified(scope: string, country: string, sentAt: number): Promise<void> {
+    await this.counters.penalize(COUNTRY_WINDOW.verified, countryHourKey(scope, country, sentAt));
+  }
+
+  /** The sends and verifications to `country` in the current and the previous clock hour. */
+  async countryWindow(scope: string, country: string, now: number): Promise<WindowCounts> {
+    const hours = [now, now - HOUR_MS].map((at) => countryHourKey(scope, country, at));
+    const [sent, verified] = await Promise.all(
+      [COUNTRY_WINDOW.sent, COUNTRY_WINDOW.verified].map(async (spec) =>
+        (await Promise.all(hours.map((h) => this.counters.count(spec, h)))).reduce((a, b) => a + b, 0),
+      ),
+    );
+    return { sent: sent as number, verified: verified as number };
   }
 
   /** Counts a wrong code against the destination's daily failure budget. */

@@ -1,5 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { DestinationSignals } from '../store/contacts.js';
+import type { WindowCounts } from './pumping-breaker.js';
 import type { Channel } from './types.js';
 
 /** One reason behind a risk score. */
@@ -34,6 +35,8 @@ export interface RiskInput {
   /** The number's type and range as the request's check found them; read from the number when absent. */
   numberFacts?: { type: string | null; country: string | null } | null;
   signals: DestinationSignals;
+  /** The account's SMS/WhatsApp sends and verifications to the country this hour and the last. */
+  countryHour?: WindowCounts;
 }
 
 /** The facts libphonenumber-js knows of a number: its type and the country its range is in. */
@@ -86,7 +89,7 @@ export function assessRisk(input: RiskInput): RiskAssessment {
         Math.min(35, 7 * signals.neighboursLastHour),
         `${signals.neighboursLastHour} other numbers of the same block were first seen in the last hour`,
       );
-    const { sent, verified } = signals.countryHour;
+    const { sent, verified } = input.countryHour ?? { sent: 0, verified: 0 };
     if (sent >= 20 && verified / sent < 0.2)
       add(
         'country_conversion',

@@ -101,15 +101,12 @@ export type NewVerification = Omit<
   Verification,
   'status' | 'attempts' | 'verifiedAt' | 'provider' | 'providerMessageId'
 > & {
-  /** The outbox's content when the outbox takes the message: written with the row itself. */
+  /** The outbox's content when the outbox takes the message (its code masked): written with the row. */
   outbox: string | null;
+  /** The code of an outbox message, kept in clear only while the request is pending. */
+  outboxCode?: string | null;
   /** The risk assessment of the send (JSON), stored on the request. */
   risk?: string | null;
-  /**
-   * The contact it goes to, as the sender proposes it: the store keeps instead the id the
-   * destination's contact or its earlier requests already name (see docs/analytics.md, Contacts).
-   */
-  contactId?: string | null;
 };
 
 /** A message as its recipient sees it; what the outbox stores and providers send. */

@@ -1,14 +1,13 @@
 import type { Logger } from 'pino';
 import type { Delivery, DeliveryRequest, DeliveryResult } from '../delivery/interface.js';
-import type { DestinationSignals } from '../store/contacts.js';
-import type { CountedAttempt, Store } from '../store/interface.js';
+import type { LiveCode, Store } from '../store/interface.js';
 import type { Clock } from './clock.js';
 import { generateCode, hashCode, matchingCodeId } from './codes.js';
 import { DomainError } from './errors.js';
 import type { VerificationEvents } from './events.js';
 import { timeOrderedUuid } from './ids.js';
 import { maskDestination } from './masking.js';
-import { type BreakerState, decideBreaker } from './pumping-breaker.js';
+import { type BreakerState, decideBreaker, type WindowCounts } from './pumping-breaker.js';
 import type { RateLimitPolicy, SendTarget } from './rate-limit-policy.js';
 import { assessRisk, type RiskAssessment } from './risk.js';
 import type { SendRequest } from './send-request.js';
@@ -170,13 +169,18 @@ export class VerificationService {
       expiresAt,
       deliveryStatus: outbox[i] ? 'outbox' : 'queued',
       outbox: outbox[i]?.content ?? null,
+      outboxCode: outbox[i] ? (codes[i] as string) : null,
       test: key.test,
-      risk: JSON.stringify(screened[i]?.risk),
-      contactId: screened[i]?.contactId,
+      risk: JSON.stringify(screened[i]),
     }));
     // A provider is called only once the rows are durable.
     await store.createVerifications(rows);
     onStarted?.();
+    await Promise.all(
+      targets.map((t) =>
+        t.channel !== 'EMAIL' && t.country ? limits.countCountrySend(limitScope(key), t.country, now) : null,
+      ),
+    );
 
     // Both channels are fired at once; each settles on its own.
     const results = await Promise.all(
@@ -196,7 +200,7 @@ export class VerificationService {
         status: result.ok ? 'pending' : 'undelivered',
         expiresAt: new Date(expiresAt).toISOString(),
         to: maskDestination(t.channel, t.destination),
-        risk: screened[i]?.risk as RiskAssessment,
+        risk: screened[i] as RiskAssessment,
       };
       if (t.channel === 'WHATSAPP') entry.deliveryType = request.deliveryType;
       if (!result.ok) {
@@ -211,6 +215,7 @@ export class VerificationService {
       await Promise.all(
         ids.map((id) =>
           store.recordDelivery(id, {
+            at: clock.now(),
             deliveryStatus: 'failed',
             provider: null,
             providerMessageId: null,
@@ -277,8 +282,7 @@ export class VerificationService {
 
   /**
    * Refuses a send to a blocked contact (403 CONTACT_BLOCKED) or one whose risk reaches the
-   * account's threshold (403 RISK_TOO_HIGH), counting the refusal; else the risk of each target
-   * and the contact it goes to (a contact made before, or the id the fold will make it with).
+   * account's threshold (403 RISK_TOO_HIGH), counting the refusal; else the risk of each target.
    */
   private async screen(
     key: AuthenticatedKey,
@@ -286,8 +290,8 @@ export class VerificationService {
     targets: SendTarget[],
     s: EffectiveSettings,
     now: number,
-  ): Promise<Array<{ risk: RiskAssessment; contactId: string }>> {
-    const { store } = this.deps;
+  ): Promise<RiskAssessment[]> {
+    const { store, limits } = this.deps;
     const refuse = async (t: SendTarget, reason: string) =>
       store.recordRefusal({
         accountId: key.accountId,
@@ -300,25 +304,26 @@ export class VerificationService {
       });
     const assessed = await Promise.all(
       targets.map(async (t) => {
-        const signals = await store.destinationSignals(
-          key.accountId,
-          key.test,
-          t.destination,
-          t.country,
-          now,
-        );
-        return { t, signals, risk: assessRisk({ ...t, numberFacts: request.numberFacts, signals }) };
+        const phoneCountry = t.channel !== 'EMAIL' ? t.country : null;
+        const [signals, countryHour] = await Promise.all([
+          store.destinationSignals(key.accountId, key.test, t.destination, t.country, now),
+          phoneCountry ? limits.countryWindow(limitScope(key), phoneCountry, now) : NO_COUNTS,
+        ]);
+        const risk = assessRisk({ ...t, numberFacts: request.numberFacts, signals, countryHour });
+        return { t, signals, countryHour, risk };
       }),
     );
-    for (const { t, signals, risk } of assessed) {
-      if (signals.contact?.blocked) {
+    for (const { t, signals, countryHour, risk } of assessed) {
+      if (signals.blocked) {
         await refuse(t, 'blocked');
         throw new DomainError('CONTACT_BLOCKED', 'An operator blocked this destination; no code was sent.', [
           { field: t.channel === 'EMAIL' ? 'email' : 'phone', channel: t.channel, message: 'blocked' },
         ]);
       }
       if (t.channel !== 'EMAIL' && t.country)
-        await this.checkBreaker(key, t.country, signals, s, now, () => refuse(t, 'breaker'));
+        await this.checkBreaker(key, t.country, signals.breaker, countryHour, s, now, () =>
+          refuse(t, 'breaker'),
+        );
       if (s.riskThreshold !== null && risk.score >= s.riskThreshold) {
         await refuse(t, 'risk');
         throw new DomainError(
@@ -328,14 +333,7 @@ export class VerificationService {
         );
       }
     }
-    // A destination never seen gets a new time-ordered id, the same for both rows of a dual send
-    // to one number; the store keeps the id its contact or earlier requests already have.
-    const proposed = new Map<string, string>();
-    return assessed.map(({ t, signals, risk }) => {
-      const contactId = signals.contact?.id ?? proposed.get(t.destination) ?? timeOrderedUuid(now);
-      proposed.set(t.destination, contactId);
-      return { risk, contactId };
-    });
+    return assessed.map(({ risk }) => risk);
   }
 
   /**
@@ -345,14 +343,14 @@ export class VerificationService {
   private async checkBreaker(
     key: AuthenticatedKey,
     country: string,
-    signals: Pick<DestinationSignals, 'breaker' | 'countryHour'>,
+    state: BreakerState | null,
+    countryHour: WindowCounts,
     s: EffectiveSettings,
     now: number,
     countRefusal: () => Promise<void>,
   ): Promise<void> {
     const { store } = this.deps;
-    const state = signals.breaker;
-    const decision = decideBreaker(state, signals.countryHour, s, now, country);
+    const decision = decideBreaker(state, countryHour, s, now, country);
     if (decision.action === 'allow') return;
     const base: BreakerState = state ?? {
       accountId: key.accountId,
@@ -380,6 +378,28 @@ export class VerificationService {
       [{ field: 'country', message: decision.detail }],
       600,
     );
+  }
+
+  /**
+   * Resets the SMS-pumping breaker of an account, mode and country: sends resume, and the sends
+   * that tripped it (which stay in the window for up to two hours) no longer count. Null when the
+   * account has no breaker there.
+   */
+  async resetBreaker(accountId: string, test: boolean, country: string): Promise<BreakerState | null> {
+    const { store, limits, clock } = this.deps;
+    const state = await store.getBreaker(accountId, test, country);
+    if (!state) return null;
+    const now = clock.now();
+    const counts = await limits.countryWindow(test ? `${accountId}:test` : accountId, country, now);
+    const reset: BreakerState = {
+      ...state,
+      trippedAt: null,
+      detail: null,
+      resetAt: now,
+      baseline: { hour: now - (now % 3_600_000), ...counts },
+    };
+    await store.saveBreaker(reset);
+    return reset;
   }
 
   /** Runs a limit check; a refusal is counted for analytics (by the limit's kind) and rethrown. */
@@ -423,12 +443,14 @@ export class VerificationService {
     this.deps.events?.sent?.(target.channel, result, performance.now() - started);
     if (result.ok && !result.outbox) {
       await this.deps.store.recordDelivery(request.verificationId, {
+        at: this.deps.clock.now(),
         deliveryStatus: 'sent',
         provider: result.provider,
         providerMessageId: result.providerMessageId,
       });
     } else if (!result.ok) {
       await this.deps.store.recordDelivery(request.verificationId, {
+        at: this.deps.clock.now(),
         deliveryStatus: 'failed',
         provider: result.provider,
         providerMessageId: null,
@@ -449,17 +471,6 @@ export class VerificationService {
   }
 
   /**
-   * Whether `key` may verify the request `requestId` names: a key not enabled for that request's
-   * channel is answered as for an unknown request (no oracle), before any attempt is counted. In a
-   * dual pair the named request's channel counts. A key enabled for every channel needs no read.
-   */
-  private async inScope(key: AuthenticatedKey, requestId: string): Promise<boolean> {
-    if (ALL_CHANNELS.every((c) => key.channels.includes(c))) return true;
-    const named = await this.deps.store.getVerification(key.accountId, requestId, key.test);
-    return named !== null && key.channels.includes(named.channel);
-  }
-
-  /**
    * Checks a code. The attempt is counted atomically before the comparison, so parallel guesses
    * can never evaluate more codes than the attempts allow; success consumes the whole group.
    */
@@ -469,11 +480,13 @@ export class VerificationService {
     await this.deps.limits.checkKeyRate('verify', key.id, s);
 
     const now = clock.now();
-    if (!(await this.inScope(key, requestId))) throw notFound();
-    // Compare against every code of the group: a dual pair accepts either.
+    // Compare against every code of the group (a dual pair accepts either), under the code secret
+    // and the previous ones of a rotation. A request of a channel the key is not enabled for is not
+    // found (the store checks it on the request it reads).
     const secrets = [codeSecret, ...(this.deps.previousCodeSecrets ?? [])];
-    const pick = (rows: CountedAttempt['rows']) => matchingCodeId(secrets, rows, code);
-    const outcome = await store.attempt(key.accountId, requestId, now, pick, key.test);
+    const pick = (rows: LiveCode[]) => matchingCodeId(secrets, rows, code);
+    const scope = ALL_CHANNELS.every((c) => key.channels.includes(c)) ? undefined : key.channels;
+    const outcome = await store.attempt(key.accountId, requestId, now, pick, key.test, scope);
     const { request, counted } = outcome;
     if (!request) throw notFound();
     const answer = (
@@ -500,8 +513,14 @@ export class VerificationService {
         attemptsRemaining: Math.max(0, request.maxAttempts - attempts),
       };
     };
+    // Nothing was counted: the request was settled, expired or used up when read, or (a parallel
+    // attempt having counted or consumed in between) it moved on since, and is read again.
     const settled = async (): Promise<VerifyResult> => {
-      const current = (await store.getVerification(key.accountId, requestId, key.test)) ?? request;
+      const live =
+        request.status === 'pending' && request.expiresAt > now && request.attempts < request.maxAttempts;
+      const current = live
+        ? ((await store.getVerification(key.accountId, requestId, key.test)) ?? request)
+        : request;
       if (
         current.status === 'failed' ||
         (current.status === 'pending' && current.attempts >= current.maxAttempts)
@@ -524,6 +543,8 @@ export class VerificationService {
     const match = counted.rows.find((r) => r.id === outcome.winnerId);
     if (match) {
       if (outcome.consumed) {
+        if (match.channel !== 'EMAIL' && match.country)
+          await this.deps.limits.countCountryVerified(limitScope(key), match.country, request.createdAt);
         this.deps.logger.info(
           { requestId, channel: match.channel, attempts: counted.attempts },
           'code verified',
@@ -534,10 +555,9 @@ export class VerificationService {
     }
 
     await this.deps.limits.recordFailure(limitScope(key), request.destination, s);
-    if (counted.attempts >= counted.maxAttempts) {
-      await store.settleGroup(request.groupId, 'failed', now);
+    // The last wrong guess failed the group in the statement that counted it.
+    if (counted.attempts >= counted.maxAttempts)
       return answer(false, 'failed', request.channel, counted.attempts);
-    }
     return answer(false, 'pending', request.channel, counted.attempts);
   }
 }
@@ -566,6 +586,7 @@ function unavailableEntry(t: SendTarget, request: SendRequest, expiresAt: Date, 
     error: { code: 'CHANNEL_UNAVAILABLE', message: `Not sent: ${unavailableMessage(t.channel)}.` },
   };
 }
+const NO_COUNTS: WindowCounts = { sent: 0, verified: 0 };
 
 const notFound = () =>
   new DomainError('NOT_FOUND', 'No verification request with this requestId exists for this account.');

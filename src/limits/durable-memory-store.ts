@@ -78,6 +78,10 @@ export class DurableMemoryRateLimitStore implements RateLimitStore {
     return this.memory.peek(spec, key);
   }
 
+  count(spec: CounterSpec, key: string): Promise<number> {
+    return this.memory.count(spec, key);
+  }
+
   async check(): Promise<boolean> {
     return this.failed === null;
   }

@@ -28,6 +28,8 @@ export interface RateLimitStore {
   penalize(spec: CounterSpec, key: string, points?: number): Promise<void>;
   /** Reads a counter without changing it. */
   peek(spec: CounterSpec, key: string): Promise<LimitDecision>;
+  /** The points a counter holds in its current window (0 when it has none). */
+  count(spec: CounterSpec, key: string): Promise<number>;
   check(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -105,6 +105,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     };
   }
 
+  async count(spec: CounterSpec, key: string): Promise<number> {
+    const table = this.family(spec);
+    const slot = table.find(key, this.clock.now());
+    return slot >= 0 ? table.usedAt(slot) : 0;
+  }
+
   private sweep(now: number): void {
     for (const table of this.families.values()) table.sweep(now);
   }

@@ -120,6 +120,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     return this.guard(() => peekWith(this.limiter(spec), spec, key));
   }
 
+  count(spec: CounterSpec, key: string): Promise<number> {
+    return this.guard(async () => (await this.limiter(spec).get(key))?.consumedPoints ?? 0);
+  }
+
   async check(): Promise<boolean> {
     if (this.redis.status !== 'ready') return false;
     try {

@@ -1,7 +1,6 @@
 import type { BreakerState } from '../domain/pumping-breaker.js';
 import type { Channel, DeliveryStatus, VerificationStatus } from '../domain/types.js';
 import { BREAKER_COLUMNS, rowToBreaker } from './breakers.js';
-import { SETTLED, unfolded } from './journal.js';
 
 /** Contacts as the store keeps them (migration 020), and the SQL both dialects share. */
 
@@ -36,16 +35,14 @@ export interface ContactHistoryEntry {
 
 /** What the risk score reads of a destination at send time. */
 export interface DestinationSignals {
-  /** Its contact as the batch fold made it (its id, whether an operator blocked it); null before its first fold. */
-  contact: { id: string; blocked: boolean } | null;
+  /** Whether an operator blocked its contact. */
+  blocked: boolean;
   /** Its requests of this mode that the retention keeps: the history the score reads (not the contact's counters, which the fold keeps a moment behind). */
   history: { sends: number; verified: number; wrongCodes: number };
   /** Sends to it in the last hour. */
   sendsLastHour: number;
   /** Other numbers of the same block the account sent to in the last hour. */
   neighboursLastHour: number;
-  /** The account's SMS/WhatsApp sends and verifications for this country and mode in the current and the previous clock hour. */
-  countryHour: { sent: number; verified: number };
   /** The SMS-pumping breaker of the account, mode and country, read with the rest; null when none (or no country). */
   breaker: BreakerState | null;
 }
@@ -103,13 +100,12 @@ export const historyColumns = (hourAgo: string) => {
     ${verified} AS h_verified, coalesce(sum(v.attempts), 0) - ${verified} AS h_wrong_codes`;
 };
 
-/** The signals of a row with historyColumns, the contact's id and blocked_at (null when none) and the rest. */
+/** The signals of a row with historyColumns, the contact's blocked_at (null when none) and the rest. */
 export const rowToSignals = (r: Record<string, unknown>): DestinationSignals => ({
-  contact: r.id === null || r.id === undefined ? null : { id: String(r.id), blocked: r.blocked_at != null },
+  blocked: r.blocked_at != null,
   history: { sends: num(r.h_sends), verified: num(r.h_verified), wrongCodes: num(r.h_wrong_codes) },
   sendsLastHour: num(r.h_last_hour),
   neighboursLastHour: num(r.neighbours),
-  countryHour: { sent: num(r.country_sent), verified: num(r.country_verified) },
   breaker: r.breaker_country == null ? null : rowToBreaker(unprefixed(r, 'breaker_')),
 });
 
@@ -123,37 +119,17 @@ const unprefixed = (r: Record<string, unknown>, prefix: string) =>
 export const numberBlock = (destination: string) =>
   destination.startsWith('+') && destination.length > 6 ? destination.slice(0, -2) : null;
 
-/** The id of the contact of `destination` in `account` and mode `test`, as a scalar subquery (null when none). */
-export const contactIdOf = (account: string, destination: string, test: string) =>
-  `(SELECT k.id FROM contacts k WHERE k.account_id = ${account} AND k.destination = ${destination} AND k.test = ${test})`;
-
-/**
- * The contact id a new request names, as SQL over its `account`, `destination`, `test` and the
- * `proposed` id (both dialects): its contact's, else the id its earlier requests name (a contact
- * not folded yet), else the proposed one, which the service makes time-ordered so that a new
- * contact lands at the end of the id index instead of on a page of its own. On SQLite this runs
- * in the write unit, so two sends to a new destination cannot name two ids; on PostgreSQL two
- * sends in concurrent transactions can (see docs/analytics.md, Contacts).
- */
-export const keptContactId = (account: string, destination: string, test: string, proposed: string) =>
-  `coalesce(${contactIdOf(account, destination, test)},
-    (SELECT w.contact_id FROM verifications w WHERE w.destination = ${destination} AND w.account_id = ${account}
-      AND w.test = ${test} AND w.contact_id IS NOT NULL LIMIT 1),
-    ${proposed})`;
-
 /** The contacts SQL of one dialect (`?` placeholders numbered for PostgreSQL). */
 export function contactSql(dialect: 'sqlite' | 'postgres') {
   const fix = dialect === 'postgres' ? numbered : (s: string) => s;
-  const cast = (type: string) => (dialect === 'postgres' ? `?::${type}` : '?');
   const bool = (column: string) => (dialect === 'postgres' ? `${column} = ?::boolean` : `${column} = ?`);
-  // A contact's wrong codes are folded when their request settles (migration 080): those of its
-  // requests still pending, or settled but not folded yet, are added from the requests.
+  // A contact's wrong codes are folded when their request settles: those of its requests still
+  // pending are added from the requests (reads fold the settled ones first).
   const columns = `c.id, c.account_id, c.test, c.destination, c.channel, c.masked, c.first_seen, c.last_seen,
     c.sends, c.verified, c.failed, c.blocked_at, c.blocked_reason, c.risk, c.wrong_codes + (
       SELECT coalesce(sum(v.wrong_codes), 0) FROM verifications v
       WHERE v.destination = c.destination AND v.account_id = c.account_id AND v.test = c.test
-        AND v.wrong_codes > 0 AND (v.status = 'pending' OR v.id IN (
-          SELECT e.request_id FROM events e WHERE ${unfolded(dialect)} AND e.type IN (${SETTLED})))
+        AND v.wrong_codes > 0 AND v.status = 'pending'
     ) AS wrong_codes`;
   return {
     get: fix(`SELECT ${columns} FROM contacts c WHERE c.id = ?`),
@@ -162,26 +138,13 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
       `SELECT ${columns} FROM contacts c WHERE c.account_id = ? AND c.destination >= ? AND c.destination < ?
        ORDER BY c.destination, c.test LIMIT ?`,
     ),
-    // By destination (its index): contact_id has no index, and on PostgreSQL a request can name
-    // another id for the same contact (keptContactId).
+    // A contact's requests are those to its destination (index verifications_destination).
     history: fix(
       `SELECT id, channel, status, purpose, provider, delivery_status, created_at, expires_at, verified_at, risk
        FROM verifications WHERE destination = ? AND account_id = ? AND ${bool('test')}
        ORDER BY id DESC LIMIT ?`,
     ),
-    // Phone sends to a country by the hour, kept in the statement of each change (migration 060),
-    // so a send sees the one just before it.
-    countryHour: fix(
-      `SELECT coalesce(sum(sent), 0) AS sent, coalesce(sum(verified), 0) AS verified FROM country_window
-       WHERE account_id = ? AND ${bool('test')} AND hour >= ? AND country = ?`,
-    ),
     block: fix('UPDATE contacts SET blocked_at = ?, blocked_reason = ? WHERE id = ?'),
-    // The block's event, from the contact row just changed (same transaction).
-    blockEvent: fix(
-      `INSERT INTO events (id, account_id, test, type, channel, to_masked, contact_id, created_at, data)
-       SELECT ${cast('text')}, account_id, test, ${cast('text')}, channel, masked, id, ${cast('bigint')},
-         ${cast('jsonb')} FROM contacts WHERE id = ?`,
-    ),
   };
 }
 

@@ -1,37 +1,35 @@
 import { TTV_BIN_EDGES } from '../domain/analytics.js';
-import { contactIdOf } from './contacts.js';
-import { SETTLED } from './journal.js';
+import type { WebhookEvent, WebhookEventType } from '../webhooks/events.js';
+import { SETTLED_KINDS } from './changes.js';
 
 /**
- * The batch fold of the journal into the analytics buckets (migration 060) and the contacts
- * (migration 070), shared by both dialects: `batch` is a predicate on `e` (events) naming the
- * rows of one batch, which the caller holds (SQLite: a range of seq past the cursor; PostgreSQL:
- * locked rows not yet folded). Each table gets one grouped statement per batch, in key order so
- * that two folds lock rows in the same order. Every count goes to the hour (and day) its request
- * was sent in (its cohort).
+ * The fold of the change log (migration 100) into what is read later: the hourly and daily
+ * analytics buckets, the seconds-to-verify histograms, the contacts, and the events webhooks
+ * announce. SQL shared by both dialects over `rows`, a relation `c` of one batch of changes
+ * (SQLite: a range of seq in the one writer's transaction; PostgreSQL: the rows one statement
+ * took with FOR UPDATE SKIP LOCKED). Every table gets one grouped upsert per batch, in key order
+ * so that two folds lock rows in the same order. Counts go to the hour (and day) their request
+ * was sent in (its cohort). Every part adds, so batches fold in any order.
  */
-export function foldSql(dialect: 'sqlite' | 'postgres', batch: string) {
-  const yes = dialect === 'postgres' ? 'true' : '1';
-  const cohort = 'coalesce(v.created_at, e.created_at)';
+export function foldSql(dialect: 'sqlite' | 'postgres', rows: string, madeContacts?: string) {
+  const pg = dialect === 'postgres';
+  const cohort = (width: number) => `v.created_at - v.created_at % ${width}`;
   const key = (width: number) =>
-    `e.account_id, e.test, ${cohort} - ${cohort} % ${width}, e.channel, coalesce(e.country, ''), coalesce(e.purpose, '')`;
-  const count = (type: string) => `sum(CASE WHEN e.type = 'verification.${type}' THEN 1 ELSE 0 END)`;
-  // A request's wrong codes count when it settles (migration 080); those journaled as rows of
-  // their own before that migration count as they were.
-  const wrongCodes = `sum(CASE WHEN e.type IN (${SETTLED}) THEN coalesce(v.wrong_codes, 0)
-    WHEN e.type = 'verification.attempt_failed' THEN 1 ELSE 0 END)`;
-  // A send counts under the provider that took the message; when the fold comes first, under ''
-  // (the request is marked sent_unplaced and trigger journal_provider moves it later).
-  const provider = `CASE WHEN e.type = 'verification.created' THEN coalesce(v.provider, '') ELSE coalesce(e.provider, '') END`;
+    `v.account_id, v.test, ${cohort(width)}, v.channel, coalesce(v.country, ''), coalesce(v.purpose, '')`;
+  const count = (kind: string) => `sum(CASE WHEN c.kind = '${kind}' THEN 1 ELSE 0 END)`;
+  const wrongCodes = `sum(CASE WHEN c.kind IN (${SETTLED_KINDS}) THEN v.wrong_codes ELSE 0 END)`;
+  // A send counts under '' until its provider is known; the change that names the provider moves
+  // it there (one row taken away from '', one added to the provider). The outbox is known at once.
+  const sides = `JOIN (SELECT 0 AS side UNION ALL SELECT 1) s ON s.side = 0 OR c.kind = 'dispatched'`;
+  const provider = `CASE WHEN c.kind = 'dispatched' AND s.side = 0 THEN '' ELSE coalesce(c.provider, '') END`;
+  const sent = `sum(CASE WHEN c.kind = 'created' THEN 1 WHEN c.kind = 'dispatched' THEN 2 * s.side - 1 ELSE 0 END)`;
   const sums = (table: string, time: string, width: number) =>
     `INSERT INTO ${table} AS a (account_id, test, ${time}, channel, country, purpose, provider, sent, delivered,
        undelivered, verified, failed, expired, canceled, wrong_codes)
-     SELECT ${key(width)}, ${provider}, ${count('created')}, ${count('delivered')}, ${count('undelivered')},
+     SELECT ${key(width)}, ${provider}, ${sent}, ${count('delivered')}, ${count('undelivered')},
        ${count('verified')}, ${count('failed')}, ${count('expired')}, ${count('canceled')}, ${wrongCodes}
-     FROM events e LEFT JOIN verifications v ON v.id = e.request_id
-     WHERE ${batch} AND e.channel IS NOT NULL AND e.type IN ('verification.created', 'verification.delivered',
-       'verification.undelivered', 'verification.verified', 'verification.failed', 'verification.expired',
-       'verification.canceled', 'verification.attempt_failed')
+     FROM ${rows} JOIN verifications v ON v.id = c.request_id ${sides}
+     WHERE c.kind IN ('created', 'dispatched', 'delivered', 'undelivered', ${SETTLED_KINDS})
      GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7
      ON CONFLICT (account_id, test, ${time}, channel, country, purpose, provider) DO UPDATE SET
        sent = a.sent + excluded.sent, delivered = a.delivered + excluded.delivered,
@@ -42,65 +40,98 @@ export function foldSql(dialect: 'sqlite' | 'postgres', batch: string) {
   const bin = `CASE ${TTV_BIN_EDGES.map((b, i) => `WHEN ${seconds} <= ${b} THEN ${i}`).join(' ')} ELSE ${TTV_BIN_EDGES.length} END`;
   const ttv = (table: string, time: string, width: number) =>
     `INSERT INTO ${table} AS t (account_id, test, ${time}, channel, country, purpose, provider, bin, count)
-     SELECT ${key(width)}, coalesce(e.provider, ''), ${bin}, count(*)
-     FROM events e JOIN verifications v ON v.id = e.request_id
-     WHERE ${batch} AND e.type = 'verification.verified' AND v.verified_at IS NOT NULL
+     SELECT ${key(width)}, coalesce(c.provider, ''), ${bin}, count(*)
+     FROM ${rows} JOIN verifications v ON v.id = c.request_id
+     WHERE c.kind = 'verified' AND v.verified_at IS NOT NULL
      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
      ON CONFLICT (account_id, test, ${time}, channel, country, purpose, provider, bin) DO UPDATE SET
        count = t.count + excluded.count`;
-  // Contacts (migration 070): made on their first send and counted here, not on the hot path. A
-  // send names its contact's id (keptContactId in contacts.ts), and the contact is made under the
-  // id of the latest send of its first batch; the latest send of a batch sets what a contact shows
-  // of its last send (channel, masked destination, risk).
+  // A contact is one destination per account and mode, made by the first batch that names it
+  // (under a new time-ordered id) and counted by every batch; the latest request of a batch sets
+  // what it shows of its last send (channel, masked destination, risk).
   const later = (column: string) =>
-    `${column} = CASE WHEN excluded.last_seen >= c.last_seen THEN excluded.${column} ELSE c.${column} END`;
-  const counted = `e.seq > coalesce((SELECT from_seq FROM contacts_fold), 0)`;
-  const contactSends = `INSERT INTO contacts AS c (id, account_id, test, destination, channel, masked, first_seen,
-       last_seen, sends, risk)
-     SELECT contact_id, account_id, test, destination, channel, masked, first_seen, created_at, sends, risk FROM (
-       SELECT v.contact_id, v.account_id, v.test, v.destination, v.channel, coalesce(v.masked, e.to_masked, '') AS masked,
-         v.created_at, v.risk, min(v.created_at) OVER w AS first_seen, count(*) OVER w AS sends,
-         row_number() OVER (PARTITION BY v.account_id, v.destination, v.test ORDER BY v.created_at DESC, v.id DESC) AS latest
-       FROM events e JOIN verifications v ON v.id = e.request_id
-       WHERE ${batch} AND ${counted} AND e.type = 'verification.created' AND v.contact_id IS NOT NULL
-       WINDOW w AS (PARTITION BY v.account_id, v.destination, v.test)
+    `${column} = CASE WHEN excluded.last_seen >= k.last_seen THEN excluded.${column} ELSE k.${column} END`;
+  const newId = pg
+    ? 'journal_uuid7(first_seen)'
+    : `lower(substr(printf('%012x', first_seen), 1, 8) || '-' || substr(printf('%012x', first_seen), 9, 4)
+        || '-7' || substr(hex(randomblob(2)), 2, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1)
+        || substr(hex(randomblob(2)), 2, 3) || '-' || hex(randomblob(6)))`;
+  const perContact = 'PARTITION BY v.account_id, v.destination, v.test';
+  const contacts = `INSERT INTO contacts AS k (id, account_id, test, destination, channel, masked, first_seen,
+       last_seen, sends, verified, failed, wrong_codes, risk)
+     SELECT ${newId}, account_id, test, destination, channel, masked, first_seen, last_seen, sends, verified,
+       failed, wrong_codes, risk FROM (
+       SELECT v.account_id, v.test, v.destination, v.channel, coalesce(v.masked, '') AS masked, v.risk,
+         min(v.created_at) OVER w AS first_seen, max(v.created_at) OVER w AS last_seen,
+         sum(CASE WHEN c.kind = 'created' THEN 1 ELSE 0 END) OVER w AS sends,
+         sum(CASE WHEN c.kind = 'verified' THEN 1 ELSE 0 END) OVER w AS verified,
+         sum(CASE WHEN c.kind = 'failed' THEN 1 ELSE 0 END) OVER w AS failed,
+         sum(CASE WHEN c.kind IN (${SETTLED_KINDS}) THEN v.wrong_codes ELSE 0 END) OVER w AS wrong_codes,
+         row_number() OVER (${perContact} ORDER BY v.created_at DESC, v.id DESC, c.seq DESC) AS latest
+       FROM ${rows} JOIN verifications v ON v.id = c.request_id
+       WHERE c.kind IN ('created', ${SETTLED_KINDS})
+       WINDOW w AS (${perContact})
      ) s WHERE latest = 1
      ORDER BY account_id, destination, test
-     ON CONFLICT (account_id, destination, test) DO UPDATE SET sends = c.sends + excluded.sends,
-       first_seen = ${dialect === 'postgres' ? 'least' : 'min'}(c.first_seen, excluded.first_seen),
+     ON CONFLICT (account_id, destination, test) DO UPDATE SET sends = k.sends + excluded.sends,
+       verified = k.verified + excluded.verified, failed = k.failed + excluded.failed,
+       wrong_codes = k.wrong_codes + excluded.wrong_codes,
+       first_seen = ${pg ? 'least' : 'min'}(k.first_seen, excluded.first_seen),
        ${later('channel')}, ${later('masked')}, ${later('risk')},
-       last_seen = ${dialect === 'postgres' ? 'greatest' : 'max'}(c.last_seen, excluded.last_seen)`;
-  // On PostgreSQL two first sends to a destination in concurrent transactions can name two ids
-  // (keptContactId): outcomes count on the contact of the request's destination, and on the id
-  // the row names only when its request is gone. On SQLite a request always names its contact's id.
-  const contactOf =
-    dialect === 'postgres'
-      ? `coalesce(${contactIdOf('v.account_id', 'v.destination', 'v.test')}, e.contact_id)`
-      : 'e.contact_id';
-  const contactOutcomes = `UPDATE contacts AS c SET verified = c.verified + o.verified, failed = c.failed + o.failed,
-       wrong_codes = c.wrong_codes + o.wrong_codes
-     FROM (
-       SELECT ${contactOf} AS contact_id, ${count('verified')} AS verified, ${count('failed')} AS failed,
-         ${wrongCodes} AS wrong_codes
-       FROM events e LEFT JOIN verifications v ON v.id = e.request_id
-       WHERE ${batch} AND ${counted} AND e.contact_id IS NOT NULL
-         AND e.type IN (${SETTLED}, 'verification.attempt_failed')
-       GROUP BY 1 ORDER BY 1
-     ) o
-     WHERE c.id = o.contact_id`;
+       last_seen = ${pg ? 'greatest' : 'max'}(k.last_seen, excluded.last_seen)`;
+  // What webhooks announce of each change: the request or contact it names, with the contact of a
+  // request's destination, made before this read or (`madeContacts`, the rows the contacts upsert
+  // returned) by the same statement. A dispatched change only moves a count: rowToWebhookEvent
+  // makes no event of it.
+  const sameContact = (alias: string) =>
+    `${alias}.account_id = v.account_id AND ${alias}.destination = v.destination AND ${alias}.test = v.test`;
+  const events = `SELECT c.seq, c.kind, c.at, c.request_id, c.provider,
+       coalesce(v.account_id, k.account_id) AS account_id, coalesce(v.test, k.test) AS test, v.group_id,
+       coalesce(v.channel, k.channel) AS channel, v.country, v.purpose, coalesce(v.masked, k.masked) AS masked,
+       coalesce(k.id, ${madeContacts ? 'm.id, ' : ''}d.id) AS contact_id, v.status
+     FROM ${rows}
+     LEFT JOIN verifications v ON v.id = c.request_id
+     LEFT JOIN contacts d ON ${sameContact('d')}
+     ${madeContacts ? `LEFT JOIN ${madeContacts} m ON ${sameContact('m')}` : ''}
+     LEFT JOIN contacts k ON k.id = c.contact_id
+     ORDER BY c.seq`;
   return {
-    // A message the outbox kept never gets a provider: nothing to move later, so no row to mark.
-    markUnplaced: `UPDATE verifications SET sent_unplaced = ${yes}
-      WHERE provider IS NULL AND delivery_status <> 'outbox' AND id IN (
-        SELECT e.request_id FROM events e WHERE ${batch} AND e.type = 'verification.created')`,
     upserts: [
       sums('analytics_hourly', 'hour', 3_600_000),
       sums('analytics_daily', 'day', 86_400_000),
       ttv('analytics_ttv', 'hour', 3_600_000),
       ttv('analytics_ttv_daily', 'day', 86_400_000),
-      // Sends first: a contact made in this batch is then there for its outcomes.
-      contactSends,
-      contactOutcomes,
+      contacts,
     ],
+    events,
   };
 }
+
+/** The event of one row of foldSql's `events` (`id`: its new event id); null when it announces none. */
+export function rowToWebhookEvent(r: Record<string, unknown>, id: string): WebhookEvent | null {
+  const kind = String(r.kind);
+  if (kind === 'dispatched' || r.account_id === null || r.account_id === undefined) return null;
+  const contact = kind.startsWith('contact.');
+  const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  return {
+    id,
+    type: (contact ? kind : `verification.${kind}`) as WebhookEventType,
+    accountId: String(r.account_id),
+    test: r.test === true || r.test === 1,
+    requestId: str(r.request_id),
+    groupId: str(r.group_id),
+    contactId: str(r.contact_id),
+    channel: str(r.channel),
+    toMasked: str(r.masked),
+    country: str(r.country),
+    purpose: str(r.purpose),
+    // A settling change names the status it settled in; a created one, pending; a delivery
+    // report, the request's status as it is.
+    status: contact ? null : kind === 'created' ? 'pending' : isSettled(kind) ? kind : str(r.status),
+    provider: str(r.provider),
+    createdAt: Number(r.at),
+  };
+}
+
+const isSettled = (kind: string) =>
+  kind === 'verified' || kind === 'failed' || kind === 'expired' || kind === 'canceled';

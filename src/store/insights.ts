@@ -1,10 +1,9 @@
 import type { Channel } from '../domain/types.js';
-import { SETTLED, unfolded } from './journal.js';
 
 /**
- * What the analytics API and the contact profiles read, and the refusals they count: the
- * tables folded from the journal (migration 020). SQL shared by both dialects, with `?`
- * placeholders turned into `$n` for PostgreSQL.
+ * What the analytics API reads, and the refusals it counts: the buckets folded from the change
+ * log (src/store/fold.ts). SQL shared by both dialects, with `?` placeholders turned into `$n`
+ * for PostgreSQL.
  */
 
 export const GROUP_BY = ['channel', 'country', 'purpose', 'provider'] as const;
@@ -79,8 +78,8 @@ export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) 
   const whereOf = (column: string) =>
     `(? IS NULL OR account_id = ?) AND test = ? AND ${column} >= ? AND ${column} < ?`;
   const cast = dialect === 'postgres' ? '::bigint' : '';
-  // Wrong codes are folded when their request settles (migration 080): those of requests still
-  // pending, or settled but not folded yet, are read from the requests, in the same statement.
+  // Wrong codes are folded when their request settles: those of requests still pending are read
+  // from the requests, in the same statement (a read folds the settled ones first).
   const width = daily ? 86_400_000 : 3_600_000;
   const cohort = `v.created_at - v.created_at % ${width}`;
   const live = (grp: string, from: string, where: string) =>
@@ -98,7 +97,7 @@ export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) 
   return {
     params,
     // The pending requests are found by their partial index (verifications_pending_expiry).
-    bucketParams: [...params, from, ...params, ...params],
+    bucketParams: [...params, from, ...params],
     buckets: fix(
       `SELECT ${start(time)} AS start, grp, sum(sent)${cast} AS sent, sum(delivered)${cast} AS delivered,
          sum(undelivered)${cast} AS undelivered, sum(verified)${cast} AS verified, sum(failed)${cast} AS failed,
@@ -109,10 +108,12 @@ export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) 
          FROM ${sums} WHERE ${whereOf(time)}
          UNION ALL
          ${live(liveGroup("coalesce(v.provider, '')"), 'verifications v', "v.status = 'pending' AND v.expires_at > ?")}
-         UNION ALL
-         ${live(liveGroup("coalesce(e.provider, '')"), 'events e JOIN verifications v ON v.id = e.request_id', `${unfolded(dialect)} AND e.type IN (${SETTLED})`)}
        ) b
-       GROUP BY 1, 2 ORDER BY 1, 2`,
+       GROUP BY 1, 2
+       -- A send moved to the provider that took it leaves a bucket of zeros behind.
+       HAVING sum(sent) <> 0 OR sum(delivered) <> 0 OR sum(undelivered) <> 0 OR sum(verified) <> 0
+         OR sum(failed) <> 0 OR sum(expired) <> 0 OR sum(canceled) <> 0 OR sum(wrong_codes) <> 0
+       ORDER BY 1, 2`,
     ),
     ttv: fix(
       `SELECT ${start(time)} AS start, ${group('hourly')} AS grp, bin, sum(count)${cast} AS count

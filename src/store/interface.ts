@@ -1,4 +1,4 @@
-import type { BreakerState, WindowCounts } from '../domain/pumping-breaker.js';
+import type { BreakerState } from '../domain/pumping-breaker.js';
 import type {
   Account,
   AccountSettings,
@@ -13,14 +13,16 @@ import type {
 import type { ContactHistoryEntry, ContactRecord, DestinationSignals } from './contacts.js';
 import type { IdempotencyStore } from './idempotency/interface.js';
 import type { AnalyticsQuery, AnalyticsRows, Refusal } from './insights.js';
-import type { EventFilter, RecordedEvent } from './journal.js';
 import type { AppliedMigration } from './migrations.js';
 import type { SessionStore } from './sessions/interface.js';
 import type { WebhookStore } from './webhooks/interface.js';
 
+/** A live row of a group as an attempt reads it: what the guess is compared with. */
+export type LiveCode = Pick<Verification, 'id' | 'channel' | 'codeHash'>;
+
 /** The rows of a verification group whose attempt was just counted. */
 export interface CountedAttempt {
-  rows: Array<Pick<Verification, 'id' | 'channel' | 'codeHash'>>;
+  rows: Array<Pick<Verification, 'id' | 'channel' | 'country'>>;
   attempts: number;
   maxAttempts: number;
 }
@@ -28,7 +30,15 @@ export interface CountedAttempt {
 /** What verify needs of the request an attempt was made on. */
 export type AttemptTarget = Pick<
   Verification,
-  'id' | 'groupId' | 'channel' | 'destination' | 'status' | 'attempts' | 'maxAttempts' | 'expiresAt'
+  | 'id'
+  | 'groupId'
+  | 'channel'
+  | 'destination'
+  | 'status'
+  | 'attempts'
+  | 'maxAttempts'
+  | 'expiresAt'
+  | 'createdAt'
 >;
 
 /** What one verify attempt did; see Store.attempt. */
@@ -59,6 +69,8 @@ export interface ApiKeyPatch {
 }
 
 export interface DeliveryRecord {
+  /** When it was found, epoch ms. */
+  at: number;
   deliveryStatus: DeliveryStatus;
   provider: string | null;
   providerMessageId: string | null;
@@ -130,24 +142,28 @@ export interface Store {
 
   /**
    * Inserts the requests of one send (one, or two for a dual pair) and cancels every earlier
-   * pending request of the same account, channel and destination.
+   * pending request of the same account, channel, destination and mode. Like every method that
+   * changes a request or a contact, it appends its changes (src/store/changes.ts) in the same unit.
    */
   createVerifications(rows: NewVerification[]): Promise<void>;
   /** `test`: the mode of the asking key; a request of the other mode is not found. */
   getVerification(accountId: string, id: string, test?: boolean): Promise<Verification | null>;
   /**
-   * One verify attempt, the only way to verify: reads the request; unless it is no longer pending,
-   * expired or out of attempts, counts one attempt atomically against every pending request of its
-   * group (N parallel guesses count N); asks `pick` which counted row the code matches; and
-   * consumes that row, cancelling its siblings (true for exactly one caller).
+   * One verify attempt, the only way to verify: reads the request and, unless it is no longer
+   * pending or expired, the live rows of its group; asks `pick` which row the code matches; then
+   * one conditional statement counts the attempt on the group while attempts remain (N parallel
+   * guesses count N), consumes the group when the pick matched (true for exactly one caller),
+   * fails it on the last wrong guess, and counts a wrong guess on the request it was made on.
    */
   attempt(
     accountId: string,
     requestId: string,
     now: number,
-    pick: (rows: CountedAttempt['rows']) => string | null,
+    pick: (rows: LiveCode[]) => string | null,
     /** The mode of the asking key, as in getVerification. */
     test?: boolean,
+    /** The channels of the asking key: a request of another channel is not found (nothing counted). */
+    channels?: readonly Channel[],
   ): Promise<AttemptOutcome>;
   /** Moves the pending requests of a group to `status` when the condition for it holds. */
   settleGroup(
@@ -161,21 +177,27 @@ export interface Store {
     provider: string,
     providerMessageId: string,
     deliveryStatus: DeliveryStatus,
-    error?: string | null,
+    error: string | null,
+    now: number,
   ): Promise<boolean>;
 
   /**
-   * Keeps the outbox's `content` (opaque to the store) on a stored request. Sends usually write it
-   * with the row (NewVerification.outbox); this is for a message routed to the outbox later.
+   * Keeps the outbox's `content` (opaque to the store, the code masked) and the `code` in clear
+   * (kept only while the request is pending) on a stored request. Sends usually write them with
+   * the row (NewVerification.outbox); this is for a message routed to the outbox later.
    */
-  addOutboxMessage(verificationId: string, content: string): Promise<void>;
+  addOutboxMessage(verificationId: string, content: string, code: string): Promise<void>;
   /** Newest first. `to` filters on the normalised destination. */
   listOutbox(filter: { accountId?: string; to?: string; limit: number }): Promise<OutboxEntry[]>;
 
-  /** Journal rows (table events), oldest first: what the store recorded of each change. */
-  listEvents(filter: EventFilter): Promise<RecordedEvent[]>;
+  /**
+   * Folds up to `batchSize` changes into the analytics buckets, the contacts and the webhook
+   * queue (src/store/fold.ts), off the request path; returns how many it folded. Instances share
+   * the work. Reads of analytics and contacts fold what is left first.
+   */
+  fold(batchSize: number): Promise<number>;
 
-  /** Sums of the analytics buckets (folded from the journal) for one query. */
+  /** Sums of the analytics buckets (folded from the change log) for one query. */
   analytics(query: AnalyticsQuery): Promise<AnalyticsRows>;
   /** Counts a send refused before any request existed (limit, risk, blocked contact, breaker). */
   recordRefusal(refusal: Refusal): Promise<void>;
@@ -195,8 +217,6 @@ export interface Store {
   /** Blocks (`reason` a string) or unblocks (null) a contact, with its journal event. */
   setContactBlocked(id: string, block: { reason: string } | null, now: number): Promise<ContactRecord | null>;
 
-  /** An account's SMS/WhatsApp sends and verifications to `country` in the current and previous hour. */
-  countryWindow(accountId: string, test: boolean, country: string, now: number): Promise<WindowCounts>;
   getBreaker(accountId: string, test: boolean, country: string): Promise<BreakerState | null>;
   saveBreaker(state: BreakerState): Promise<void>;
   /** Breakers of one account (or all), only the tripped ones when `trippedOnly`. */
@@ -213,6 +233,10 @@ export interface OutboxEntry {
   channel: Channel;
   to: string;
   content: string;
+  /** The code in clear while the request is pending; null once it settled (the content masks it). */
+  code: string | null;
+  /** Made with a test key. */
+  test: boolean;
   createdAt: number;
 }
 

@@ -6,7 +6,14 @@ import type {
   Channel,
   Verification,
 } from '../domain/types.js';
-import type { AttemptTarget, CountedAttempt, NewApiKey, OutboxEntry } from './interface.js';
+import type {
+  AttemptOutcome,
+  AttemptTarget,
+  CountedAttempt,
+  LiveCode,
+  NewApiKey,
+  OutboxEntry,
+} from './interface.js';
 
 /** Row shapes and their mapping to domain records, shared by the SQL stores. */
 
@@ -91,40 +98,104 @@ export const rowToVerification = (r: Record<string, unknown>): Verification => (
 
 /**
  * The attempt counted on a group, from the rows its counting UPDATE returned (`id`, `channel`,
- * `code_hash`, `attempts`, `max_attempts`, each name after `prefix`); null when none was counted.
- * Every row of a group carries the same attempts.
+ * `country`, `attempts`, `max_attempts`); null when none was counted. Every row of a group
+ * carries the same attempts.
  */
-export function rowsToCountedAttempt(
-  rows: Array<Record<string, unknown>>,
-  prefix = '',
-): CountedAttempt | null {
+export function rowsToCountedAttempt(rows: Array<Record<string, unknown>>): CountedAttempt | null {
   const first = rows[0];
   if (!first) return null;
   return {
     rows: rows.map((r) => ({
-      id: String(r[`${prefix}id`]),
-      channel: r[`${prefix}channel`] as Verification['channel'],
-      codeHash: r[`${prefix}code_hash`] as Buffer,
+      id: String(r.id),
+      channel: r.channel as Verification['channel'],
+      country: strOrNull(r.country),
     })),
-    attempts: num(first[`${prefix}attempts`]),
-    maxAttempts: num(first[`${prefix}max_attempts`]),
+    attempts: num(first.attempts),
+    maxAttempts: num(first.max_attempts),
   };
 }
 
-/** The request an attempt was counted on, from its row of readAndCountAttempt, as it was before. */
-export const countedTarget = (r: Record<string, unknown>): AttemptTarget => ({
-  id: String(r.id),
-  groupId: String(r.group_id),
-  channel: r.channel as Channel,
-  destination: String(r.destination),
-  status: 'pending',
-  attempts: num(r.attempts) - 1,
-  maxAttempts: num(r.max_attempts),
-  expiresAt: num(r.expires_at),
-});
+/** The attempted request's columns that attemptRead reads, of table alias `alias`. */
+export const ATTEMPT_READ_SELECT = (alias: string) =>
+  [
+    'id',
+    'group_id',
+    'channel',
+    'destination',
+    'status',
+    'attempts',
+    'max_attempts',
+    'expires_at',
+    'created_at',
+  ]
+    .map((c) => `${alias}.${c}`)
+    .join(', ');
+
+/**
+ * The first half of an attempt, read by both dialects as one row per live row of the request's
+ * group (`counted_id`, `counted_channel`, `counted_code_hash`; nulls when none is live): the
+ * request as it stands, and the rows whose codes the guess is compared with.
+ */
+export function attemptRead(read: Array<Record<string, unknown>>): {
+  request: AttemptTarget | null;
+  live: LiveCode[];
+} {
+  const first = read[0];
+  if (!first) return { request: null, live: [] };
+  const live = read
+    .filter((r) => r.counted_id !== null && r.counted_id !== undefined)
+    .map((r) => ({
+      id: String(r.counted_id),
+      channel: r.counted_channel as Verification['channel'],
+      codeHash: r.counted_code_hash as Buffer,
+    }));
+  const request: AttemptTarget = {
+    id: String(first.id),
+    groupId: String(first.group_id),
+    channel: first.channel as Channel,
+    destination: String(first.destination),
+    status: first.status as Verification['status'],
+    attempts: num(first.attempts),
+    maxAttempts: num(first.max_attempts),
+    expiresAt: num(first.expires_at),
+    createdAt: num(first.created_at),
+  };
+  return { request, live };
+}
+
+/**
+ * The first half of an attempt as the asking key may see it: a request of a channel the key is
+ * not enabled for is not found, exactly as an unknown one (no oracle).
+ */
+export function attemptReadFor(
+  read: Array<Record<string, unknown>>,
+  channels: readonly Channel[] | undefined,
+): ReturnType<typeof attemptRead> {
+  const seen = attemptRead(read);
+  return seen.request && channels && !channels.includes(seen.request.channel)
+    ? { request: null, live: [] }
+    : seen;
+}
+
+/** The live row `pick` chose, or null: an id that is not one of them matches nothing. */
+export function pickWinner(live: LiveCode[], pick: (rows: LiveCode[]) => string | null): string | null {
+  const id = pick(live);
+  return live.some((r) => r.id === id) ? id : null;
+}
+
+/** What an attempt did, from the rows its counting statement changed (none: nothing counted). */
+export function attemptOutcome(
+  request: AttemptTarget,
+  guessed: string | null,
+  decided: Array<Record<string, unknown>>,
+): AttemptOutcome {
+  const counted = rowsToCountedAttempt(decided);
+  const consumed = guessed !== null && decided.some((r) => r.id === guessed && r.status === 'verified');
+  return { request, counted, winnerId: counted ? guessed : null, consumed };
+}
 
 /** The columns rowToOutboxEntry reads. */
-export const OUTBOX_SELECT = 'id, account_id, channel, destination, outbox, created_at';
+export const OUTBOX_SELECT = 'id, account_id, channel, destination, outbox, outbox_code, test, created_at';
 
 export const rowToOutboxEntry = (r: Record<string, unknown>): OutboxEntry => ({
   verificationId: String(r.id),
@@ -132,6 +203,8 @@ export const rowToOutboxEntry = (r: Record<string, unknown>): OutboxEntry => ({
   channel: r.channel as Channel,
   to: String(r.destination),
   content: String(r.outbox),
+  code: strOrNull(r.outbox_code),
+  test: Boolean(r.test),
   createdAt: num(r.created_at),
 });
 

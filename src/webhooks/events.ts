@@ -1,16 +1,41 @@
-import { EVENT_TYPES, type EventType } from '../store/journal.js';
-import type { JournalEvent } from '../store/webhooks/interface.js';
+/**
+ * The events webhooks announce, and the body each is sent with. A leaf module: the fold
+ * (src/store/fold.ts) turns each change of a request or a contact into one of these events.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  'verification.created',
+  'verification.delivered',
+  'verification.undelivered',
+  'verification.verified',
+  'verification.failed',
+  'verification.expired',
+  'verification.canceled',
+  'contact.blocked',
+  'contact.unblocked',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** Journal types that stay inside the service: a wrong code is counted, never announced. */
-type InternalEventType = 'verification.attempt_failed';
-export type WebhookEventType = Exclude<EventType, InternalEventType>;
-
-/** The event types an endpoint may subscribe to: every journal type but the internal ones. */
-export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = EVENT_TYPES.filter(
-  (t): t is WebhookEventType => t !== 'verification.attempt_failed',
-);
-
-const sendable = new Set<string>(WEBHOOK_EVENT_TYPES);
+/** One event, as the fold reads it from a change and the request or contact it names. */
+export interface WebhookEvent {
+  /** The public event id (webhook-id), a UUIDv7 of the change's time. */
+  id: string;
+  type: WebhookEventType;
+  accountId: string;
+  test: boolean;
+  requestId: string | null;
+  groupId: string | null;
+  contactId: string | null;
+  channel: string | null;
+  /** The destination masked as in send-code answers. */
+  toMasked: string | null;
+  country: string | null;
+  purpose: string | null;
+  /** The request's status after the change. */
+  status: string | null;
+  provider: string | null;
+  /** When the change was made, epoch ms. */
+  createdAt: number;
+}
 
 /** What a receiver gets in `data`: facts of the event, never a code or a full destination. */
 export interface WebhookEventData {
@@ -23,7 +48,6 @@ export interface WebhookEventData {
   groupId?: string;
   contactId?: string;
   channel?: string;
-  /** The destination masked as in send-code answers. */
   to?: string;
   country?: string;
   purpose?: string;
@@ -33,11 +57,9 @@ export interface WebhookEventData {
 
 /**
  * The body of a webhook, `{type, timestamp, data}` as the Standard Webhooks specification
- * suggests, or null for an event that is never sent (verification.attempt_failed). Fields the
- * journal row lacks are left out rather than sent as null.
+ * suggests. Fields the event lacks are left out rather than sent as null.
  */
-export function webhookPayload(event: JournalEvent): string | null {
-  if (!sendable.has(event.type)) return null;
+export function webhookPayload(event: WebhookEvent): string {
   const timestamp = new Date(event.createdAt).toISOString();
   const data: WebhookEventData = {
     id: event.id,

@@ -2,7 +2,6 @@ import { randomInt } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
 import type { DueDelivery, WebhookStore } from '../store/webhooks/interface.js';
-import { webhookPayload } from './events.js';
 import type { WebhookObserver } from './metrics.js';
 import type { SecretBox } from './secrets.js';
 import { postWebhook, WebhookAgents } from './sender.js';
@@ -22,16 +21,14 @@ export interface WebhookWorkerDeps {
   options: WebhookOptions;
   /** Told about every attempt and the attempts in flight (metrics). */
   observer?: WebhookObserver;
-  /** Journal rows taken per fan-out transaction (default 100). */
-  batchSize?: number;
 }
 
 type Lane = 'main' | 'slow';
 
 /**
  * The in-process webhook worker every instance runs. Each step (every WEBHOOK_POLL_INTERVAL_MS)
- * turns new journal rows into deliveries and folds them into the analytics buckets (the fan-out),
- * then fills the free slots of its pools with due deliveries. Deliveries are not sent in batches:
+ * fills the free slots of its pools with due deliveries (the fold queues them: see
+ * src/store/fold.ts). Deliveries are not sent in batches:
  * each attempt holds one slot, and the moment it is recorded its slot takes the next due delivery,
  * so a receiver that hangs holds only its own slots, never the others' turn.
  *
@@ -49,7 +46,6 @@ export class WebhookWorker {
   private timer: NodeJS.Timeout | null = null;
   private stepping: Promise<void> | null = null;
   private stopped = false;
-  private readonly batchSize: number;
   private readonly active: Record<Lane, number> = { main: 0, slow: 0 };
   private readonly attempts = new Set<Promise<void>>();
   /** The claim under way; one at a time, run again when slots freed meanwhile. */
@@ -61,7 +57,6 @@ export class WebhookWorker {
   private readonly agents = new WebhookAgents();
 
   constructor(private readonly deps: WebhookWorkerDeps) {
-    this.batchSize = deps.batchSize ?? 100;
     deps.observer?.watchInFlight(() => ({ ...this.active }));
   }
 
@@ -101,26 +96,15 @@ export class WebhookWorker {
     this.timer.unref();
   }
 
-  /** Fans out, then fills the free slots; does not wait for the attempts it starts. */
+  /**
+   * Fills the free slots with due deliveries (the fold queues them); does not wait for the
+   * attempts it starts.
+   */
   private step(): Promise<void> {
-    this.stepping ??= this.fanOutAndFill().finally(() => {
+    this.stepping ??= this.fill().finally(() => {
       this.stepping = null;
     });
     return this.stepping;
-  }
-
-  private async fanOutAndFill(): Promise<void> {
-    const { store, clock, logger } = this.deps;
-    try {
-      // A full batch means more may be waiting: keep going, within a bound per step.
-      for (let i = 0; i < 20; i++) {
-        if ((await store.fanOut(clock.now(), this.batchSize, webhookPayload)) < this.batchSize) break;
-      }
-    } catch (err) {
-      // The database may be away; the next step tries again.
-      logger.warn({ err: (err as Error).message }, 'webhook fan-out failed');
-    }
-    await this.fill();
   }
 
   private fill(): Promise<void> {

@@ -165,28 +165,19 @@ function analyticsSuite(name: string, env: () => Record<string, string>) {
       expect((await admin('/v1/admin/outbox?to=blocked@example.com')).body.data).toHaveLength(outboxBefore);
       await svc.post(`/v1/admin/contacts/${contact.id}/unblock`, {}, ADMIN_TOKEN);
       expect((await send({ channel: 'EMAIL', email: 'blocked@example.com' })).status).toBe(200);
-      const events = await svc.store.listEvents({ contactId: contact.id, limit: 50 });
-      expect(events.map((e) => e.type)).toContain('contact.blocked');
-      expect(events.map((e) => e.type)).toContain('contact.unblocked');
     });
 
-    it('every request to a new number names one contact: a dual SMS and WhatsApp pair, then a resend', async () => {
+    it('every request to a new number counts on one contact: a dual SMS and WhatsApp pair, then a resend', async () => {
       const phone = '+447400123999';
       const dual = (await send({ channels: ['SMS', 'WHATSAPP'], phone, country: 'GB' })).body.data;
       expect(dual).toHaveLength(2);
       clock.advance(60_000);
-      const again = (await send({ channel: 'SMS', phone, country: 'GB' })).body.data;
-      const named = await Promise.all(
-        [...dual.map((d: { requestId: string }) => d.requestId), again.requestId].map(
-          async (requestId: string) => (await svc.store.listEvents({ requestId, limit: 1 }))[0]?.contactId,
-        ),
-      );
-      expect(new Set(named).size).toBe(1);
-      const [contact] = (await admin(`/v1/admin/contacts?accountId=${accountId}&q=%2B447400123999`)).body
-        .data;
-      expect(contact).toMatchObject({ id: named[0], counts: { sends: 3 } });
+      expect((await send({ channel: 'SMS', phone, country: 'GB' })).status).toBe(200);
+      const found = (await admin(`/v1/admin/contacts?accountId=${accountId}&q=%2B447400123999`)).body.data;
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatchObject({ counts: { sends: 3 } });
       // Time-ordered (UUIDv7), not derived from the number.
-      expect(contact.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(found[0].id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     });
 
     it('refuses a send whose risk reaches the account threshold with 403 RISK_TOO_HIGH', async () => {

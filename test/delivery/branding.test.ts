@@ -170,9 +170,12 @@ describe('built-in texts in every locale', () => {
       verificationId: 'v',
       accountId: 'acc_default',
       content: JSON.stringify(kept),
+      code: '123456',
       createdAt: 0,
     };
     expect(renderOutboxEntry(entry as never).text).toBe('ES 123456');
+    // Once its request settled the store keeps no code: the message shows it masked.
+    expect(renderOutboxEntry({ ...entry, code: null } as never).text).toBe('ES ******');
   });
 
   it('renders an outbox message kept before locales existed in English', () => {
@@ -182,6 +185,7 @@ describe('built-in texts in every locale', () => {
       verificationId: 'v',
       accountId: 'acc_default',
       content: JSON.stringify(content),
+      code: '123456',
       createdAt: 0,
     };
     expect(renderOutboxEntry(entry as never).text).toBe('123456 is your Acme verification code.');

@@ -78,6 +78,7 @@ describe('delivery status callbacks', () => {
       // Another message, whose id the service learns only after the provider called back.
       const early = await sendVia({ channel: 'SMS', phone: '+14155550104' });
       await svc.store.recordDelivery(early.requestId, {
+        at: Date.now(),
         deliveryStatus: 'queued',
         provider: null,
         providerMessageId: null,
@@ -86,6 +87,7 @@ describe('delivery status callbacks', () => {
       const answered = inject('POST', '/v1/callbacks/twilio', body, signed(body));
       await new Promise((r) => setTimeout(r, 50));
       await svc.store.recordDelivery(early.requestId, {
+        at: Date.now(),
         deliveryStatus: 'sent',
         provider: 'twilio',
         providerMessageId: 'SM-early',

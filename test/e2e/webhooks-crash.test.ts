@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { journalInsertSql, journalValues } from '../support/journal.js';
+import { changeStatements } from '../support/changes.js';
 import { postJson, type RunningServer, startServer } from '../support/process.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -48,8 +48,8 @@ describe('webhooks across a kill -9', () => {
   }
 
   it('delivers the event of a send whose process was killed before any delivery', async () => {
-    // The first process never runs its worker: the send's event waits in the journal.
-    const a = await start({ WEBHOOK_POLL_INTERVAL_MS: '3600000' });
+    // The first process never folds nor runs its worker: the send's change waits in the log.
+    const a = await start({ WEBHOOK_POLL_INTERVAL_MS: '3600000', FOLD_INTERVAL_MS: '3600000' });
     const created = await postJson(
       `${a.url}/v1/admin/webhooks`,
       { url: receiverUrl, events: ['verification.created'] },
@@ -91,8 +91,11 @@ describe('webhooks across a kill -9', () => {
     // The first request hangs: the process is killed while it holds the delivery's lease.
     receiver.answers = [0];
     const db = new BetterSqlite3(path);
-    const values = journalValues({ type: 'verification.verified', status: 'verified' }, 'sqlite');
-    db.prepare(journalInsertSql('sqlite')).run(...values);
+    const { statements, subjectId } = changeStatements(
+      { type: 'verification.verified', status: 'verified' },
+      'sqlite',
+    );
+    for (const { sql, params } of statements) db.prepare(sql).run(...params);
     db.close();
     await receiver.waitFor(1);
     await kill(a);
@@ -101,7 +104,7 @@ describe('webhooks across a kill -9', () => {
     const [first, second] = await receiver.waitFor(2, 20_000);
     expect(second?.answered).toBe(200);
     expect(second?.verifyError).toBeNull();
-    expect(second?.headers['webhook-id']).toBe(values[0]);
-    expect(first?.headers['webhook-id']).toBe(values[0]);
+    expect(first?.verified?.data.requestId).toBe(subjectId);
+    expect(second?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
   });
 });

@@ -16,6 +16,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A store on a file (SQLite) or a database of its own (PostgreSQL), and a way to read it raw. */
 interface Backend {
   env(): Promise<Record<string, string>>;
+  /** What the database holds of each outbox message: its content and the code kept beside it. */
   outboxColumns(): Promise<string[]>;
   codeHash(id: string): Promise<Buffer>;
   done(): Promise<void>;
@@ -34,9 +35,9 @@ function sqliteBackend(): Backend {
   return {
     env: async () => ({ DATABASE_URL: `sqlite:${file}` }),
     outboxColumns: async () =>
-      read<{ outbox: string }>('SELECT outbox FROM verifications WHERE outbox IS NOT NULL').map(
-        (r) => r.outbox,
-      ),
+      read<{ outbox: string; outbox_code: string | null }>(
+        'SELECT outbox, outbox_code FROM verifications WHERE outbox IS NOT NULL',
+      ).map((r) => `${r.outbox} ${r.outbox_code ?? ''}`),
     codeHash: async (id) =>
       read<{ code_hash: Buffer }>('SELECT code_hash FROM verifications WHERE id = ?', id)[0]!.code_hash,
     done: async () => {},
@@ -60,9 +61,11 @@ function postgresBackend(): Backend {
       return { DATABASE_URL: db.url };
     },
     outboxColumns: async () =>
-      (await read<{ outbox: string }>('SELECT outbox FROM verifications WHERE outbox IS NOT NULL')).map(
-        (r) => r.outbox,
-      ),
+      (
+        await read<{ outbox: string; outbox_code: string | null }>(
+          'SELECT outbox, outbox_code FROM verifications WHERE outbox IS NOT NULL',
+        )
+      ).map((r) => `${r.outbox} ${r.outbox_code ?? ''}`),
     codeHash: async (id) =>
       (await read<{ code_hash: Buffer }>('SELECT code_hash FROM verifications WHERE id = $1', [id]))[0]!
         .code_hash,

@@ -1,19 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CountedAttempt, Store } from '../../src/store/interface.js';
+import type { Store } from '../../src/store/interface.js';
 import { apiKey, DAY, dualPair, MINUTE, outboxContent, T0, verification } from './fixtures.js';
-
-/**
- * The two steps each backend builds Store.attempt from, not part of the Store interface: the
- * suite checks them on their own (parallel counting, one winning consume) on both backends.
- */
-export interface AttemptSteps {
-  registerAttempt(groupId: string, now: number): Promise<CountedAttempt | null>;
-  consume(groupId: string, winnerId: string, now: number): Promise<boolean>;
-}
 
 /** How a backend gives the suite a store on an empty, migrated database, and takes it back. */
 export interface StoreHarness {
-  open(): Promise<Store & AttemptSteps>;
+  open(): Promise<Store>;
   close(store: Store): Promise<void>;
 }
 
@@ -26,7 +17,12 @@ const times = <T>(count: number, work: (i: number) => Promise<T>) =>
  */
 export function storeConformance(name: string, harness: StoreHarness): void {
   describe(`Store conformance: ${name}`, () => {
-    let store: Store & AttemptSteps;
+    let store: Store;
+    const none = () => null;
+    /** A wrong guess on `id` (of account acc_1) at `now`. */
+    const wrong = (id: string, now = T0) => store.attempt('acc_1', id, now, none);
+    /** A right guess on `id` that matches `winner`'s code. */
+    const right = (id: string, winner = id, now = T0) => store.attempt('acc_1', id, now, () => winner);
     beforeEach(async () => {
       store = await harness.open();
     });
@@ -224,7 +220,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect((await store.getVerification('acc_1', second.id))?.status).toBe('pending');
         expect((await store.getVerification('acc_1', otherChannel.id))?.status).toBe('pending');
         expect((await store.getVerification('acc_2', otherAccount.id))?.status).toBe('pending');
-        expect(await store.consume(first.groupId, first.id, T0)).toBe(false);
+        expect((await right(first.id)).consumed).toBe(false);
       });
 
       it('keeps one live code per destination when sends race', async () => {
@@ -266,53 +262,68 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect((await store.getVerification('acc_1', existing.id))?.destination).toBe(existing.destination);
       });
 
-      it('counts 60 parallel attempts atomically: exactly max_attempts succeed', async () => {
+      it('counts 60 parallel attempts atomically: exactly max_attempts count, the last fails the request', async () => {
         const v = verification({ maxAttempts: 5 });
         await store.createVerifications([v]);
-        const counted = (await times(60, () => store.registerAttempt(v.groupId, T0 + 1))).filter((c) => c);
+        const counted = (await times(60, () => wrong(v.id, T0 + 1))).filter((o) => o.counted);
         expect(counted).toHaveLength(5);
-        expect(counted.map((c) => c?.attempts).sort()).toEqual([1, 2, 3, 4, 5]);
-        expect(counted[0]).toMatchObject({ maxAttempts: 5, rows: [{ id: v.id, channel: 'EMAIL' }] });
-        expect(counted[0]?.rows[0]?.codeHash.equals(v.codeHash)).toBe(true);
-        expect((await store.getVerification('acc_1', v.id))?.attempts).toBe(5);
-        expect(await store.registerAttempt(v.groupId, T0 + 2)).toBeNull();
+        expect(counted.map((o) => o.counted?.attempts).sort()).toEqual([1, 2, 3, 4, 5]);
+        expect(counted[0]?.counted).toMatchObject({ maxAttempts: 5, rows: [{ id: v.id, channel: 'EMAIL' }] });
+        expect(await store.getVerification('acc_1', v.id)).toMatchObject({ attempts: 5, status: 'failed' });
+        expect((await wrong(v.id, T0 + 2)).counted).toBeNull();
       });
 
-      it('consumes a code once under 30 parallel calls', async () => {
+      it('consumes a code once under 30 parallel right guesses', async () => {
         const v = verification();
         await store.createVerifications([v]);
-        const results = await times(30, () => store.consume(v.groupId, v.id, T0 + 7));
-        expect(results.filter(Boolean)).toHaveLength(1);
+        const results = await times(30, () => right(v.id, v.id, T0 + 7));
+        expect(results.filter((o) => o.consumed)).toHaveLength(1);
         expect(await store.getVerification('acc_1', v.id)).toMatchObject({
           status: 'verified',
           verifiedAt: T0 + 7,
+          attempts: 1,
         });
-        expect(await store.registerAttempt(v.groupId, T0 + 8)).toBeNull();
+        expect((await wrong(v.id, T0 + 8)).counted).toBeNull();
       });
 
       it('shares attempts across a dual pair, verifies the winner and cancels its sibling', async () => {
         const [email, sms] = dualPair({ maxAttempts: 5 });
         await store.createVerifications([email, sms]);
-        const first = await store.registerAttempt(email.groupId, T0 + 1);
-        expect(first?.attempts).toBe(1);
-        expect(first?.rows.map((r) => r.channel).sort()).toEqual(['EMAIL', 'SMS']);
-        const counted = (await times(60, () => store.registerAttempt(email.groupId, T0 + 1))).filter(
-          (c) => c,
-        );
-        expect(counted).toHaveLength(4);
+        let seen: string[] = [];
+        const first = await store.attempt('acc_1', email.id, T0 + 1, (rows) => {
+          seen = rows.map((r) => r.channel).sort();
+          return null;
+        });
+        expect(seen).toEqual(['EMAIL', 'SMS']);
+        expect(first.counted?.attempts).toBe(1);
+        expect(first.counted?.rows.map((r) => r.channel).sort()).toEqual(['EMAIL', 'SMS']);
+        await wrong(sms.id, T0 + 1);
         for (const row of [email, sms])
-          expect((await store.getVerification('acc_1', row.id))?.attempts).toBe(5);
+          expect((await store.getVerification('acc_1', row.id))?.attempts).toBe(2);
 
-        const [winA, winB] = await Promise.all([
-          store.consume(email.groupId, sms.id, T0 + 2),
-          store.consume(email.groupId, email.id, T0 + 2),
+        // Either request id accepts the code of either row; of two right guesses one wins.
+        const [viaEmail, viaSms] = await Promise.all([
+          right(email.id, sms.id, T0 + 2),
+          right(sms.id, email.id, T0 + 2),
         ]);
-        expect([winA, winB].filter(Boolean)).toHaveLength(1);
-        const winner = winA ? sms : email;
-        const sibling = winA ? email : sms;
+        expect([viaEmail.consumed, viaSms.consumed].filter(Boolean)).toHaveLength(1);
+        const winner = viaEmail.consumed ? sms : email;
+        const sibling = viaEmail.consumed ? email : sms;
         expect((await store.getVerification('acc_1', winner.id))?.status).toBe('verified');
         expect((await store.getVerification('acc_1', sibling.id))?.status).toBe('canceled');
-        expect(await store.consume(email.groupId, sibling.id, T0 + 3)).toBe(false);
+        expect((await right(sibling.id, sibling.id, T0 + 3)).consumed).toBe(false);
+      });
+
+      it('fails a dual pair on its last wrong guess, on both rows', async () => {
+        const [email, sms] = dualPair({ maxAttempts: 5 });
+        await store.createVerifications([email, sms]);
+        const counted = (await times(60, () => wrong(email.id, T0 + 1))).filter((o) => o.counted);
+        expect(counted).toHaveLength(5);
+        for (const row of [email, sms])
+          expect(await store.getVerification('acc_1', row.id)).toMatchObject({
+            attempts: 5,
+            status: 'failed',
+          });
       });
 
       it('refuses attempts once a request expired, and settles it expired', async () => {
@@ -320,7 +331,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         await store.createVerifications([email, sms]);
         await store.settleGroup(email.groupId, 'expired', email.expiresAt - 1);
         expect((await store.getVerification('acc_1', email.id))?.status).toBe('pending');
-        expect(await store.registerAttempt(email.groupId, email.expiresAt)).toBeNull();
+        expect((await wrong(email.id, email.expiresAt)).counted).toBeNull();
         await store.settleGroup(email.groupId, 'expired', email.expiresAt);
         for (const row of [email, sms]) {
           expect(await store.getVerification('acc_1', row.id)).toMatchObject({
@@ -331,15 +342,17 @@ export function storeConformance(name: string, harness: StoreHarness): void {
       });
 
       it('settles a group failed only once its attempts are used up', async () => {
-        const v = verification({ maxAttempts: 2 });
+        const v = verification({ maxAttempts: 3 });
         await store.createVerifications([v]);
-        await store.registerAttempt(v.groupId, T0);
+        await wrong(v.id);
         await store.settleGroup(v.groupId, 'failed', T0);
         expect((await store.getVerification('acc_1', v.id))?.status).toBe('pending');
-        await store.registerAttempt(v.groupId, T0);
-        await store.settleGroup(v.groupId, 'failed', T0);
+        // The guess that uses the attempts up fails the request in the statement that counts it.
+        await wrong(v.id);
+        await wrong(v.id);
         expect((await store.getVerification('acc_1', v.id))?.status).toBe('failed');
-        expect(await store.consume(v.groupId, v.id, T0)).toBe(false);
+        await store.settleGroup(v.groupId, 'failed', T0);
+        expect((await right(v.id)).consumed).toBe(false);
       });
     });
 
@@ -351,13 +364,15 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         await store.createVerifications([sent]);
         await store.createVerifications([failed]);
         await store.createVerifications([verified]);
-        await store.consume(verified.groupId, verified.id, T0);
+        await right(verified.id);
         await store.recordDelivery(sent.id, {
+          at: T0,
           deliveryStatus: 'sent',
           provider: 'twilio',
           providerMessageId: 'SM1',
         });
         const cancel = {
+          at: T0,
           deliveryStatus: 'failed',
           provider: null,
           providerMessageId: null,
@@ -382,21 +397,20 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         const v = verification();
         await store.createVerifications([v]);
         await store.recordDelivery(v.id, {
+          at: T0,
           deliveryStatus: 'sent',
           provider: 'vonage',
           providerMessageId: 'm-1',
         });
-        expect(await store.recordDeliveryByProviderId('vonage', 'm-1', 'delivered')).toBe(true);
+        expect(await store.recordDeliveryByProviderId('vonage', 'm-1', 'delivered', null, T0)).toBe(true);
         expect((await store.getVerification('acc_1', v.id))?.deliveryStatus).toBe('delivered');
-        expect(await store.recordDeliveryByProviderId('twilio', 'm-1', 'failed', 'x')).toBe(false);
-        expect(await store.recordDeliveryByProviderId('vonage', 'm-2', 'failed')).toBe(false);
+        expect(await store.recordDeliveryByProviderId('twilio', 'm-1', 'failed', 'x', T0)).toBe(false);
+        expect(await store.recordDeliveryByProviderId('vonage', 'm-2', 'failed', null, T0)).toBe(false);
       });
     });
 
-    // Store.attempt reads, counts, compares and consumes in one call: the only way to verify. It
-    // must behave exactly as its two steps above do.
+    // Store.attempt reads, compares, counts and consumes in one call: the only way to verify.
     describe('attempt', () => {
-      const none = () => null;
       const attempt: Store['attempt'] = (...args) => store.attempt(...args);
 
       it('counts the attempt before the comparison and consumes the picked row once', async () => {
@@ -426,7 +440,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect((await attempt('acc_1', v.id, T0, none)).counted?.attempts).toBe(2);
         const third = await attempt('acc_1', v.id, T0, () => v.id);
         expect(third).toMatchObject({ counted: null, winnerId: null, consumed: false });
-        expect((await store.getVerification('acc_1', v.id))?.attempts).toBe(2);
+        expect(await store.getVerification('acc_1', v.id)).toMatchObject({ attempts: 2, status: 'failed' });
       });
 
       it('answers no request for an unknown id or another account', async () => {
@@ -523,20 +537,30 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         const [a, b, c, done] = [verification(), verification(), verification(), verification()];
         const [email, sms] = dualPair();
         for (const rows of [[a], [b], [c], [done], [email, sms]]) await store.createVerifications(rows);
-        expect(await store.consume(done.groupId, done.id, T0)).toBe(true);
-        // Started together: a store that batches the consumes of one turn gets them in one batch.
-        const consumed = await Promise.all([
-          store.consume(a.groupId, a.id, T0),
-          store.consume(email.groupId, email.id, T0),
-          store.consume(b.groupId, b.id, T0),
-          store.consume(a.groupId, a.id, T0),
-          store.consume(sms.groupId, sms.id, T0),
-          store.consume(done.groupId, done.id, T0),
-          store.consume(b.groupId, a.id, T0),
-          store.consume(c.groupId, 'no-such-id', T0),
-          store.consume(c.groupId, c.id, T0),
+        expect((await right(done.id)).consumed).toBe(true);
+        // Started together: a store that batches the attempts of one turn gets them in one batch.
+        const outcomes = await Promise.all([
+          right(a.id),
+          right(email.id),
+          right(b.id),
+          right(a.id),
+          right(sms.id),
+          right(done.id),
+          right(b.id, a.id),
+          right(c.id, 'no-such-id'),
+          right(c.id),
         ]);
-        expect(consumed).toEqual([true, true, true, false, false, false, false, false, true]);
+        expect(outcomes.map((o) => o.consumed)).toEqual([
+          true,
+          true,
+          true,
+          false,
+          false,
+          false,
+          false,
+          false,
+          true,
+        ]);
         const status = async (v: { id: string }) => (await store.getVerification('acc_1', v.id))?.status;
         for (const v of [a, b, c, done]) expect(await status(v)).toBe('verified');
         expect([await status(email), await status(sms)]).toEqual(['verified', 'canceled']);
@@ -551,13 +575,16 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         const silent = verification({ destination: 'a@example.com', deliveryStatus: 'sent' });
         for (const v of [a1, b, a2, silent]) await store.createVerifications([v]);
         const content = new Map([a1, b, a2].map((v) => [v.id, outboxContent()]));
-        for (const [id, text] of content) await store.addOutboxMessage(id, text);
+        for (const [id, text] of content) await store.addOutboxMessage(id, text, '123456');
         const entry = (v: typeof a1) => ({
           verificationId: v.id,
           accountId: v.accountId,
           channel: v.channel,
           to: v.destination,
           content: content.get(v.id),
+          // a1 was superseded by `silent` before its message was kept: no code in clear.
+          code: v === a1 ? null : '123456',
+          test: false,
           createdAt: v.createdAt,
         });
         const ids = (entries: Array<{ verificationId: string }>) => entries.map((e) => e.verificationId);
@@ -573,19 +600,54 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(await store.listOutbox({ to: 'nobody@example.com', limit: 5 })).toEqual([]);
       });
 
-      it('lists a message written with its request', async () => {
-        const v = verification({ destination: 'with-row@example.com', outbox: outboxContent() });
+      it('lists a message written with its request, its code in clear only while the request is pending', async () => {
+        const v = verification({
+          destination: 'with-row@example.com',
+          outbox: outboxContent(),
+          outboxCode: '654321',
+          test: true,
+        });
         await store.createVerifications([v]);
+        const listed = {
+          verificationId: v.id,
+          accountId: v.accountId,
+          channel: v.channel,
+          to: v.destination,
+          content: v.outbox,
+          code: '654321',
+          test: true,
+          createdAt: v.createdAt,
+        };
+        expect(await store.listOutbox({ to: 'with-row@example.com', limit: 5 })).toEqual([listed]);
+        await store.attempt('acc_1', v.id, T0, () => v.id, true);
         expect(await store.listOutbox({ to: 'with-row@example.com', limit: 5 })).toEqual([
-          {
-            verificationId: v.id,
-            accountId: v.accountId,
-            channel: v.channel,
-            to: v.destination,
-            content: v.outbox,
-            createdAt: v.createdAt,
-          },
+          { ...listed, code: null },
         ]);
+      });
+
+      it('erases the code of every way a request leaves pending', async () => {
+        const made = Array.from({ length: 6 }, () =>
+          verification({ outbox: outboxContent(), outboxCode: '111111' }),
+        );
+        const [verified, failed, expired, swept, superseded, undelivered] = made as [
+          ReturnType<typeof verification>,
+          ...ReturnType<typeof verification>[],
+        ];
+        for (const v of made) await store.createVerifications([v]);
+        await right(verified.id);
+        for (let i = 0; i < 5; i++) await wrong(failed!.id);
+        await store.settleGroup(expired!.groupId, 'expired', expired!.expiresAt);
+        await store.createVerifications([verification({ destination: superseded!.destination })]);
+        await store.recordDelivery(undelivered!.id, {
+          at: T0,
+          deliveryStatus: 'failed',
+          provider: null,
+          providerMessageId: null,
+          cancel: true,
+        });
+        await store.sweep(swept!.expiresAt, 365 * DAY, 100);
+        const codes = new Map((await store.listOutbox({ limit: 20 })).map((e) => [e.verificationId, e.code]));
+        for (const v of made) expect(codes.get(v.id)).toBeNull();
       });
     });
 
@@ -601,8 +663,8 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         for (const row of [...old, ...overdue, live]) await store.createVerifications([row]);
         // Old rows were settled long ago; only the recent overdue ones wait for the sweeper.
         for (const row of old) await store.settleGroup(row.groupId, 'expired', T0 + MINUTE);
-        await store.addOutboxMessage(old[0]!.id, outboxContent());
-        await store.addOutboxMessage(live.id, outboxContent());
+        await store.addOutboxMessage(old[0]!.id, outboxContent(), '123456');
+        await store.addOutboxMessage(live.id, outboxContent(), '123456');
 
         const first = await store.sweep(now, retention, 2);
         expect(first.expired).toBe(2);

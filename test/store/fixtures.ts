@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { uuidV7 } from '../../src/domain/ids.js';
 import type { Channel, NewVerification } from '../../src/domain/types.js';
 import type { NewApiKey } from '../../src/store/interface.js';
+import type { ClaimRequest } from '../../src/store/webhooks/interface.js';
 
 /** Builders for store rows; every call makes unique ids, so tests never collide. */
 
@@ -75,3 +76,13 @@ export function apiKey(accountId: string, overrides: Partial<NewApiKey> = {}): N
 export function outboxContent(text = `Your code is ${unique()}`): string {
   return JSON.stringify({ text });
 }
+
+/** A claim of every delivery queued so far (any time, any endpoint, any lane), for tests that read them. */
+export const claimAll = (): ClaimRequest => ({
+  now: Date.now() + DAY,
+  leaseUntil: Date.now() + 2 * DAY,
+  main: 1000,
+  slow: 1000,
+  perEndpoint: 1000,
+  slowAfter: 1000,
+});

@@ -4,7 +4,7 @@ import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { createTestDatabase, type TestDatabase, truncateAll } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
 import { storeConformance } from './conformance.js';
-import { journalConformance } from './journal.conformance.js';
+import { foldConformance } from './fold.conformance.js';
 
 // One database for the file (created and dropped here), emptied before each test.
 describe.runIf(hasPostgres)('PostgreSQL store', () => {
@@ -25,7 +25,7 @@ describe.runIf(hasPostgres)('PostgreSQL store', () => {
     close: (store: Store) => store.close(),
   });
 
-  journalConformance('PostgreSQL', {
+  foldConformance('PostgreSQL', {
     async open() {
       await truncateAll(db.url);
       return new PostgresStore(db.url);

@@ -124,7 +124,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       await store.createVerifications([v]);
       // A stalled server (bytes stop, sockets stay open) times out instead of hanging requests.
       proxy.hang();
-      await expect(store.registerAttempt(v.groupId, T0 + 1)).rejects.toMatchObject(unavailable);
+      await expect(store.attempt('acc_1', v.id, T0 + 1, () => null)).rejects.toMatchObject(unavailable);
       expect(await store.check()).toBe(false);
       proxy.restore();
       await expect.poll(() => store.check(), { timeout: 5000 }).toBe(true);
@@ -146,7 +146,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       // Hold the row so the store's attempt waits on it, then end the store's backend under it.
       await admin.query('BEGIN');
       await admin.query('SELECT 1 FROM verifications WHERE id = $1 FOR UPDATE', [v.id]);
-      const waiting = store.registerAttempt(v.groupId, T0 + 1);
+      const waiting = store.attempt('acc_1', v.id, T0 + 1, () => null);
       const outcome = waiting.then(
         () => null,
         (err: Error) => err,
@@ -166,7 +166,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       );
       expect(await outcome).toMatchObject({ name: 'StoreUnavailable', cause: { code: '57P01' } });
       await admin.query('ROLLBACK');
-      expect((await store.registerAttempt(v.groupId, T0 + 2))?.attempts).toBe(1);
+      expect((await store.attempt('acc_1', v.id, T0 + 2, () => null)).counted?.attempts).toBe(1);
     } finally {
       await admin.end();
       await store.close();
@@ -216,31 +216,44 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
     }
   });
 
-  it('settles a group once when one batch of consumes names it twice, whatever the join plan', async () => {
+  it('settles each group once when one turn brings right guesses for both rows of every pair, whatever the join plan', async () => {
     // An UPDATE changes a row once however many joined rows name it, and which one wins is up to
-    // the plan: two winners of one group in one statement could both be marked verified. A merge
-    // join (nested loops and hash joins off) orders the joined rows differently from the default
-    // plan; without the one-winner-per-group rule of consumeMany this test fails under it.
+    // the plan: two winners of one group in one statement could both be marked verified. So a
+    // batch decides one guess per group, and a second guess on a group runs after it. A merge
+    // join (nested loops and hash joins off) orders the joined rows differently from the default.
     await withFreshDatabase(async (store, admin) => {
-      await admin.query('SET enable_nestloop = off; SET enable_hashjoin = off');
       const pairs = Array.from({ length: 20 }, (_, i): [NewVerification, NewVerification] => {
         const [email, sms] = dualPair();
         return [email, { ...sms, destination: `+1415555${String(100 + i).padStart(4, '0')}` }];
       });
       for (const pair of pairs) await store.createVerifications(pair);
-      // The SMS row of each pair first, then the email row, then the SMS row again.
-      const calls = [
+      // The SMS row of each pair first, then the email row, then the SMS row again: one turn.
+      const guesses = [
         ...pairs.map(([, sms]) => sms),
         ...pairs.map(([email]) => email),
         ...pairs.map(([, sms]) => sms),
       ];
-      const { rows } = await admin.query(SQL.consumeMany, [
-        calls.map((v) => v.id),
-        calls.map((v) => v.groupId),
-        calls.map(() => T0),
-      ]);
-      expect(rows.map((r) => Number(r.n)).sort((x, y) => x - y)).toEqual(pairs.map((_, i) => i + 1));
+      const outcomes = await Promise.all(guesses.map((v) => store.attempt('acc_1', v.id, T0, () => v.id)));
+      expect(outcomes.filter((o) => o.consumed)).toHaveLength(20);
       for (const [email, sms] of pairs) {
+        expect((await store.getVerification('acc_1', sms.id))?.status).toBe('verified');
+        expect((await store.getVerification('acc_1', email.id))?.status).toBe('canceled');
+      }
+      // The batch statement itself, under a merge join: one winner per group given.
+      const more = Array.from({ length: 20 }, (_, i): [NewVerification, NewVerification] => {
+        const [email, sms] = dualPair();
+        return [email, { ...sms, destination: `+1415556${String(100 + i).padStart(4, '0')}` }];
+      });
+      for (const pair of more) await store.createVerifications(pair);
+      await admin.query('SET enable_nestloop = off; SET enable_hashjoin = off');
+      const { rows } = await admin.query(SQL.countOrConsumeMany.text, [
+        more.map(([email]) => email.groupId),
+        more.map(([, sms]) => sms.id),
+        more.map(() => T0),
+        more.map(([email]) => email.id),
+      ]);
+      expect(rows.filter((r) => r.status === 'verified')).toHaveLength(20);
+      for (const [email, sms] of more) {
         expect((await store.getVerification('acc_1', sms.id))?.status).toBe('verified');
         expect((await store.getVerification('acc_1', email.id))?.status).toBe('canceled');
       }
@@ -261,12 +274,11 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
         [T0, T0 + 10 * MINUTE],
       );
       const plans: Array<[string, string, unknown[]]> = [
-        ['countAttempt', SQL.countAttempt, ['v42', T0]],
         ['readGroup', SQL.readGroup, ['v42', 'acc_1', false, T0]],
-        ['countOrConsume', SQL.countOrConsume, ['v42', 'v42', T0, 'v42']],
-        ['consume', SQL.consume, ['v42', T0, 'v42']],
+        ['countOrConsume', SQL.countOrConsume.text, ['v42', 'v42', T0, 'v42']],
+        ['countOrConsume (wrong)', SQL.countOrConsume.text, ['v42', null, T0, 'v42']],
         ['expireGroup', SQL.expireGroup, ['v42', T0]],
-        ['failGroup', SQL.failGroup, ['v42']],
+        ['failGroup', SQL.failGroup, ['v42', T0]],
       ];
       for (const [name, sql, params] of plans) {
         const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
@@ -286,7 +298,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
           }),
         );
         const column = (k: keyof NewVerification) => batch.map((v) => v[k]);
-        const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${SQL.supersedeAndInsert}`, [
+        const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${SQL.supersedeAndInsert.text}`, [
           column('id'),
           column('accountId'),
           column('groupId'),
@@ -302,7 +314,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
           column('deliveryStatus'),
           column('outbox'),
           batch.map(() => false),
-          batch.map((v) => `contact-${v.id}`),
+          batch.map(() => '123456'),
           batch.map(() => 'u***@example.com'),
           batch.map(() => null),
         ]);
@@ -319,15 +331,19 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       const batches: Array<[string, string, (ids: string[]) => unknown[]]> = [
         [
           'readGroups',
-          SQL.readGroups,
+          SQL.readGroups.text,
           (ids) => [ids, ids.map(() => 'acc_1'), ids.map(() => false), ids.map(() => T0)],
         ],
         [
-          'countOrConsumeMany',
-          SQL.countOrConsumeMany,
+          'countOrConsumeMany (wrong)',
+          SQL.countOrConsumeMany.text,
           (ids) => [ids, ids.map(() => null), ids.map(() => T0), ids],
         ],
-        ['consumeMany', SQL.consumeMany, (ids) => [ids, ids, ids.map(() => T0)]],
+        [
+          'countOrConsumeMany (right)',
+          SQL.countOrConsumeMany.text,
+          (ids) => [ids, ids, ids.map(() => T0), ids],
+        ],
       ];
       for (const [name, sql, params] of batches) {
         for (const size of [2, 50]) {

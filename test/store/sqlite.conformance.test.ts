@@ -5,7 +5,7 @@ import { afterAll } from 'vitest';
 import type { Store } from '../../src/store/interface.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { storeConformance } from './conformance.js';
-import { journalConformance } from './journal.conformance.js';
+import { foldConformance } from './fold.conformance.js';
 
 storeConformance('SQLite :memory:', {
   open: async () => new SqliteStore(':memory:'),
@@ -21,7 +21,7 @@ storeConformance('SQLite file', {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-journalConformance('SQLite :memory:', {
+foldConformance('SQLite :memory:', {
   open: async () => new SqliteStore(':memory:'),
   close: (store: Store) => store.close(),
 });

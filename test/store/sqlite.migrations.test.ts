@@ -40,10 +40,10 @@ describe('SQLite migrations', () => {
     v1.close();
 
     const store = new SqliteStore(path);
+    const next = verification({ destination: 'kept@example.com', createdAt: T0 + 1000 });
     try {
       expect((await store.getVerification('acc_1', old.id))?.status).toBe('pending');
-      // The new code cancels the old one: the trigger of migration 002 is in place.
-      const next = verification({ destination: 'kept@example.com', createdAt: T0 + 1000 });
+      // The new code cancels the old one.
       await store.createVerifications([next]);
       expect((await store.getVerification('acc_1', old.id))?.status).toBe('canceled');
       expect((await store.getVerification('acc_1', next.id))?.status).toBe('pending');
@@ -57,8 +57,14 @@ describe('SQLite migrations', () => {
           name: string;
         }>
       ).map((r) => r.name);
-      expect(names).toContain('verifications_supersede');
+      expect(names).toContain('verifications_destination');
       expect(names).not.toContain('verifications_created');
+      // No trigger writes on the hot table: its changes are logged by the statements themselves.
+      expect(probe.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all()).toEqual([]);
+      expect(probe.prepare('SELECT kind, request_id FROM changes ORDER BY seq').all()).toEqual([
+        { kind: 'canceled', request_id: old.id },
+        { kind: 'created', request_id: next.id },
+      ]);
       const versions = probe.prepare('SELECT version FROM schema_migrations ORDER BY version').all();
       expect(versions).toEqual(loadMigrations('sqlite').map((m) => ({ version: m.version })));
     } finally {

@@ -33,14 +33,24 @@ describe('SQLite statements on the request and sweep paths', () => {
     expect(details).not.toMatch(/SCAN verifications/);
   });
 
-  it('a verify attempt finds its request by primary key and its group by index', async () => {
-    const details = await planOf('readAndCountAttempt', 'id', 'acc_1', 0, T0, T0);
-    expect(details).toMatch(/SEARCH verifications USING INDEX verifications_group \(group_id=\?\)/);
-    expect(details).toMatch(/SEARCH verifications USING PRIMARY KEY \(id=\?\)/);
-    expect(details).not.toMatch(/SCAN verifications/);
+  it('a verify attempt finds its request by primary key and its group by index, and counts by the group index', async () => {
+    const read = await planOf('readGroup', { id: 'id', account: 'acc_1', mode: 0, now: T0 });
+    expect(read).toMatch(/SEARCH r USING PRIMARY KEY \(id=\?\)/);
+    expect(read).toMatch(/SEARCH g USING INDEX verifications_group \(group_id=\?\)/);
+    for (const [name, params] of [
+      ['countWrong', ['id', 'group', T0]],
+      ['countAndConsume', ['id', T0, 'group', T0]],
+    ] as const) {
+      const details = await planOf(name, ...params);
+      expect(details).toMatch(/SEARCH verifications USING INDEX verifications_group \(group_id=\?\)/);
+      expect(details).not.toMatch(/SCAN/);
+    }
   });
 
-  it('a send is one INSERT: the trigger cancels the pending code of the same destination and channel only', async () => {
+  it('a send cancels the pending code of the same destination, channel and mode only, found by its index', async () => {
+    expect(await planOf('supersede', 'a@example.com', 'acc_1', 'EMAIL', 0)).toMatch(
+      /SEARCH verifications USING INDEX verifications_destination \(destination=\?\)/,
+    );
     const store = new SqliteStore(join(dir, 'supersede.db'));
     try {
       const first = verification({ destination: 'same@example.com', createdAt: T0 });

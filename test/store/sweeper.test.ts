@@ -78,7 +78,7 @@ describe('retention sweeper', () => {
       verification({ destination: `x${Math.random()}@example.com` }),
     );
     for (const row of rows) await store.createVerifications([row]);
-    await store.addOutboxMessage(rows[0]!.id, outboxContent());
+    await store.addOutboxMessage(rows[0]!.id, outboxContent(), '123456');
 
     expect(await sweeper.run()).toEqual({ expired: 0, deleted: 0 });
     clock.advance(11 * MINUTE);

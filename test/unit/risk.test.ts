@@ -8,11 +8,10 @@ const quiet = (overrides: Partial<DestinationSignals> = {}, input: Partial<RiskI
   destination: '+447400123456',
   country: 'GB',
   signals: {
-    contact: null,
+    blocked: false,
     history: { sends: 0, verified: 0, wrongCodes: 0 },
     sendsLastHour: 0,
     neighboursLastHour: 0,
-    countryHour: { sent: 0, verified: 0 },
     breaker: null,
     ...overrides,
   },
@@ -78,8 +77,10 @@ describe('risk score', () => {
   });
 
   it('rises when the account’s conversion for the country is low this hour', () => {
-    expect(signalNames(quiet({ countryHour: { sent: 50, verified: 2 } }))).toEqual(['country_conversion']);
-    expect(signalNames(quiet({ countryHour: { sent: 50, verified: 40 } }))).toEqual([]);
+    expect(signalNames(quiet({}, { countryHour: { sent: 50, verified: 2 } }))).toEqual([
+      'country_conversion',
+    ]);
+    expect(signalNames(quiet({}, { countryHour: { sent: 50, verified: 40 } }))).toEqual([]);
   });
 
   it('adds up to at most 100, and names the level', () => {
@@ -88,10 +89,9 @@ describe('risk score', () => {
         {
           sendsLastHour: 9,
           neighboursLastHour: 9,
-          countryHour: { sent: 90, verified: 1 },
           history: history({ sends: 9 }),
         },
-        { destination: '+445612345678' },
+        { destination: '+445612345678', countryHour: { sent: 90, verified: 1 } },
       ),
     );
     expect(risky.score).toBe(100);

@@ -8,7 +8,8 @@ import { type RenderOptions, renderMessage } from '../messages.js';
  * What the outbox stores of a message: the inputs of the renderer, not its output. A branded
  * email is a few kilobytes of HTML; its inputs are a hundred bytes. Written on every send and read
  * only when someone opens the outbox, the message is rendered on read, by the same function a
- * provider uses, so it is still exactly what the recipient would have seen.
+ * provider uses, so it is still exactly what the recipient would have seen. The code is stored
+ * masked: the store keeps it in clear beside the content only while the request is pending.
  */
 interface StoredContent {
   /** Format version, for a renderer that changes later. */
@@ -29,7 +30,16 @@ export function encodeOutboxContent(request: DeliveryRequest, options: RenderOpt
   const branding = brandingOf(request);
   const content: StoredContent = {
     v: 1,
-    request: { channel, to, code, codeTtlSeconds, deliveryType, purpose, customMessage, branding },
+    request: {
+      channel,
+      to,
+      code: maskCode(code),
+      codeTtlSeconds,
+      deliveryType,
+      purpose,
+      customMessage,
+      branding,
+    },
   };
   // English, the default, is left out: most messages are kept as they were before locales.
   if (locale !== 'en') content.request.locale = locale;
@@ -49,11 +59,18 @@ function brandingOf({ branding, locale, channel }: DeliveryRequest): Branding {
   return own === undefined ? rest : { ...rest, templates: { [locale]: { [channel]: own } } };
 }
 
-/** The message of an outbox entry as its recipient sees it (the admin API's shape). */
+/** A code as a settled message shows it. */
+export const maskCode = (code: string) => '*'.repeat(code.length);
+
+/**
+ * The message of an outbox entry as its recipient sees it (the admin API's shape), with the code
+ * in clear while its request is pending and masked once it settled.
+ */
 export function renderOutboxEntry(entry: OutboxEntry): OutboxMessage {
   const content = JSON.parse(entry.content) as StoredContent;
   const request: DeliveryRequest = {
     ...content.request,
+    code: entry.code ?? maskCode(content.request.code),
     locale: content.request.locale ?? 'en',
     verificationId: entry.verificationId,
     accountId: entry.accountId,

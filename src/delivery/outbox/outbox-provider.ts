@@ -29,7 +29,7 @@ export class OutboxProvider implements OutboxChannel {
   /** Keeps the message on a request row that is already stored (when routing ends here late). */
   async send(request: DeliveryRequest): Promise<SendOutcome> {
     const { content, providerMessageId } = this.prepare(request);
-    await this.store.addOutboxMessage(request.verificationId, content);
+    await this.store.addOutboxMessage(request.verificationId, content, request.code);
     return { ok: true, providerMessageId };
   }
 

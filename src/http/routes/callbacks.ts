@@ -45,7 +45,8 @@ export const callbackRoutes = (deps: CallbackDeps) => async (app: FastifyInstanc
         u.provider,
         u.providerMessageId,
         u.status,
-        u.error,
+        u.error ?? null,
+        deps.clock.now(),
       );
       if (found) return;
       const pause = delays[attempt];

@@ -356,20 +356,8 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
       rejectInvalid(request);
       const country = request.params.country.toUpperCase();
       const test = request.body.mode === 'test';
-      const { accountId } = request.body;
-      const state = await deps.store.getBreaker(accountId, test, country);
-      if (!state) throw new ApiError('NOT_FOUND', `No breaker for ${country} in this account and mode.`);
-      const now = deps.clock.now();
-      // The sends that tripped it stay in the window for up to two hours: the reset subtracts them.
-      const counts = await deps.store.countryWindow(accountId, test, country, now);
-      const reset: BreakerState = {
-        ...state,
-        trippedAt: null,
-        detail: null,
-        resetAt: now,
-        baseline: { hour: now - (now % 3_600_000), ...counts },
-      };
-      await deps.store.saveBreaker(reset);
+      const reset = await deps.service.resetBreaker(request.body.accountId, test, country);
+      if (!reset) throw new ApiError('NOT_FOUND', `No breaker for ${country} in this account and mode.`);
       return { data: breakerView(reset) };
     },
   );

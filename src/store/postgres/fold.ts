@@ -1,52 +1,80 @@
 import type pg from 'pg';
-import { foldSql } from '../fold.js';
+import { timeOrderedUuid } from '../../domain/ids.js';
+import type { WebhookEvent } from '../../webhooks/events.js';
+import { foldSql, rowToWebhookEvent } from '../fold.js';
+import type { PostgresWebhookStore } from '../webhooks/postgres.js';
 import { isRetryable, toStoreError } from './pg-errors.js';
 import { inTransaction, type Runner } from './transaction.js';
 
-const SQL = {
-  ...foldSql('postgres', 'e.seq = ANY($1::bigint[]) AND NOT e.folded'),
-  // For a read: waits for rows another fold holds (then skips them, folded), so that every row
-  // committed before the read is counted when it answers.
-  // An unfolded row is unpublished (the fan-out sets both): the partial index of those serves.
-  take: 'SELECT seq FROM events WHERE published = false AND NOT folded ORDER BY seq LIMIT $1 FOR UPDATE',
-  mark: 'UPDATE events SET folded = true WHERE seq = ANY($1::bigint[])',
+/**
+ * One batch of the fold as one statement: it deletes the first `$1` changes no other fold holds
+ * (or, for a read that must count everything committed before it, waits for those another fold
+ * holds), and adds them up in the same statement, so every instance folds without ever holding a
+ * lock a send waits on. With `events`, it also returns the batch's events, the contacts made by
+ * this very statement included.
+ */
+function batchSql(wait: boolean, events: boolean): string {
+  const sql = foldSql('postgres', 'batch c', 'made');
+  const take = `SELECT seq FROM changes ORDER BY seq LIMIT $1 FOR UPDATE${wait ? '' : ' SKIP LOCKED'}`;
+  const [hourly, daily, ttv, ttvDaily, contacts] = sql.upserts;
+  return `WITH batch AS (DELETE FROM changes WHERE seq = ANY(ARRAY(${take})) RETURNING *),
+    hourly AS (${hourly}), daily AS (${daily}), ttv AS (${ttv}), ttv_daily AS (${ttvDaily}),
+    made AS (${contacts} RETURNING k.id, k.account_id, k.destination, k.test)
+    ${events ? sql.events : 'SELECT count(*) AS n FROM batch'}`;
+}
+
+const STATEMENTS = {
+  skip: { name: 'fold_skip', text: batchSql(false, false) },
+  wait: { name: 'fold_wait', text: batchSql(true, false) },
+  skipEvents: { name: 'fold_skip_events', text: batchSql(false, true) },
+  waitEvents: { name: 'fold_wait_events', text: batchSql(true, true) },
 };
 
 /**
- * The batch fold of the journal into the analytics buckets on PostgreSQL (migration 060). seq
- * values are taken before commit, so rows are not folded by a cursor but by their flag: the
- * fan-out folds the rows it holds (FOR UPDATE SKIP LOCKED, so instances share the work) and marks
- * them folded in the rewrite that publishes them; an analytics read folds what is left first.
+ * The fold of the change log on PostgreSQL (src/store/fold.ts). seq values are taken before
+ * commit, so there is no cursor: a batch is the changes one statement deletes, and instances
+ * share the work with FOR UPDATE SKIP LOCKED.
  */
 export class PostgresFold {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly webhooks: PostgresWebhookStore,
+  ) {}
 
-  /** Adds rows `seqs` (held by the caller's transaction; those already folded are skipped). */
-  static async add(client: Runner, seqs: number[]): Promise<void> {
-    try {
-      await client.query(SQL.markUnplaced, [seqs]);
-      for (const upsert of SQL.upserts) await client.query(upsert, [seqs]);
-    } catch (err) {
-      throw toStoreError(err);
+  /**
+   * Folds up to `limit` changes; returns how many. `wait`: also the changes another fold holds
+   * (they are gone once it commits), so that a read after it counts everything committed before.
+   */
+  async run(limit: number, now: number, wait = false): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (!(await this.webhooks.anyEndpointEnabled())) {
+          const { rows } = await this.pool.query(wait ? STATEMENTS.wait : STATEMENTS.skip, [limit]);
+          return Number(rows[0]?.n ?? 0);
+        }
+        return await inTransaction(this.pool, (client) => this.withEvents(client, limit, now, wait));
+      } catch (err) {
+        // Two folds can meet on a bucket row; PostgreSQL rolls one back, which simply runs again.
+        if (!isRetryable(err) || attempt >= 3) throw toStoreError(err);
+      }
     }
   }
 
-  /** Folds every row committed so far, in batches of `batchSize` (one transaction each). */
-  async all(batchSize = 5_000): Promise<void> {
-    for (let attempt = 1; ; ) {
-      try {
-        const taken = await inTransaction(this.pool, async (client) => {
-          const seqs = (await client.query(SQL.take, [batchSize])).rows.map((r) => Number(r.seq));
-          if (seqs.length === 0) return 0;
-          await PostgresFold.add(client, seqs);
-          await client.query(SQL.mark, [seqs]);
-          return seqs.length;
-        });
-        if (taken < batchSize) return;
-      } catch (err) {
-        // Two folds can meet on a bucket row; PostgreSQL rolls one back, which simply runs again.
-        if (!isRetryable(err) || attempt++ >= 3) throw err;
-      }
+  private async withEvents(client: Runner, limit: number, now: number, wait: boolean): Promise<number> {
+    const { rows } = await client.query(wait ? STATEMENTS.waitEvents : STATEMENTS.skipEvents, [limit]);
+    const events: WebhookEvent[] = [];
+    for (const row of rows) {
+      const event = rowToWebhookEvent(row, timeOrderedUuid(Number(row.at)));
+      if (event) events.push(event);
+    }
+    await this.webhooks.enqueueOn(client, events, now);
+    return rows.length;
+  }
+
+  /** Folds every change committed so far, waiting for folds under way. */
+  async all(now: number, batchSize = 5_000): Promise<void> {
+    while ((await this.run(batchSize, now, true)) >= batchSize) {
+      // a full batch: more may wait
     }
   }
 }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { timeOrderedUuid } from '../../domain/ids.js';
+import { type Clock, systemClock } from '../../domain/clock.js';
 import { maskDestination } from '../../domain/masking.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
 import type {
@@ -7,9 +7,9 @@ import type {
   AccountSettings,
   ApiKeyRecord,
   AuthenticatedKey,
+  Channel,
   DeliveryStatus,
   NewVerification,
-  Verification,
 } from '../../domain/types.js';
 import { breakerParams, breakerSql, rowToBreaker } from '../breakers.js';
 import {
@@ -34,28 +34,23 @@ import {
 import type {
   ApiKeyPatch,
   AttemptOutcome,
-  CountedAttempt,
   DeliveryRecord,
+  LiveCode,
   NewApiKey,
   OutboxEntry,
   Store,
   StoredLogo,
   SweepResult,
 } from '../interface.js';
-import {
-  type EventFilter,
-  listEventsParams,
-  listEventsSql,
-  type RecordedEvent,
-  rowToRecordedEvent,
-} from '../journal.js';
 import type { AppliedMigration } from '../migrations.js';
 import {
   type AccountRow,
   type ApiKeyRow,
+  attemptOutcome,
+  attemptReadFor,
   newKeyRecord,
   noRequestForOutbox,
-  rowsToCountedAttempt,
+  pickWinner,
   rowToAccount,
   rowToApiKey,
   rowToAuthenticatedKey,
@@ -67,7 +62,7 @@ import { PostgresWebhookStore } from '../webhooks/postgres.js';
 import { PostgresFold } from './fold.js';
 import { applyMigrations } from './migrate.js';
 import { isRetryable, toStoreError } from './pg-errors.js';
-import { SQL } from './statements.js';
+import { type Named, SQL } from './statements.js';
 import { inTransaction, type Runner } from './transaction.js';
 import { settleBatch, TurnBatch } from './turn-batch.js';
 
@@ -80,6 +75,8 @@ export interface PostgresStoreOptions {
   queryTimeoutMs?: number;
   /** Told about connection errors of idle pooled clients (which are dropped and replaced). */
   onIdleError?: (err: Error) => void;
+  /** Times what the fold makes (default: the system clock). */
+  clock?: Clock;
 }
 
 type Params = unknown[];
@@ -118,14 +115,6 @@ interface DecideCall {
   resolve: (rows: AttemptRow[]) => void;
   reject: (err: unknown) => void;
 }
-interface ConsumeCall {
-  groupId: string;
-  winnerId: string;
-  now: number;
-  resolve: (consumed: boolean) => void;
-  reject: (err: unknown) => void;
-}
-
 /**
  * The shared store for many instances: node-postgres with a pool. Every counter is one guarded
  * statement, so concurrent requests on any number of instances count exactly. While the database
@@ -147,11 +136,10 @@ export class PostgresStore implements Store {
   private readonly reads = new TurnBatch<ReadCall>((batch) => this.readBatch(batch));
   /** The second halves of the verify attempts of one event-loop turn, decided together. */
   private readonly decisions = new TurnBatch<DecideCall>((batch) => this.decideBatch(batch));
-  /** The consumes of right codes of the current event-loop turn, settled together (see consume). */
-  private readonly consumes = new TurnBatch<ConsumeCall>((batch) => this.consumeBatch(batch));
   /** The risk screen's reads for the sends of one event-loop turn, read together. */
   private readonly signals = new TurnBatch<SignalsCall>((batch) => this.signalsBatch(batch));
-  private readonly fold: PostgresFold;
+  private readonly folder: PostgresFold;
+  private readonly clock: Clock;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = new pg.Pool({
@@ -166,17 +154,26 @@ export class PostgresStore implements Store {
     // An idle client whose server went away (restart, 57P01) emits 'error'; the pool drops it.
     // Unhandled, that event would end the process.
     this.pool.on('error', (err) => options.onIdleError?.(err));
+    this.clock = options.clock ?? systemClock;
     this.idempotency = new PostgresIdempotencyStore(this.pool);
     this.webhooks = new PostgresWebhookStore(this.pool);
     this.sessions = new PostgresSessionStore(this.pool);
-    this.fold = new PostgresFold(this.pool);
+    this.folder = new PostgresFold(this.pool, this.webhooks);
   }
 
-  /** One statement through the pool, retried when PostgreSQL rolled it back for a deadlock. */
-  private async query<R extends pg.QueryResultRow>(text: string, params: Params = [], runner?: Runner) {
+  /**
+   * One statement through the pool, retried when PostgreSQL rolled it back for a deadlock. A
+   * named statement is prepared once per connection and its plan reused.
+   */
+  private async query<R extends pg.QueryResultRow>(
+    statement: string | Named,
+    params: Params = [],
+    runner?: Runner,
+  ) {
+    const config = typeof statement === 'string' ? { text: statement } : statement;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await (runner ?? this.pool).query<R>(text, params);
+        return await (runner ?? this.pool).query<R>({ ...config, values: params });
       } catch (err) {
         if (!runner && isRetryable(err) && attempt < 3) continue;
         throw toStoreError(err);
@@ -216,7 +213,6 @@ export class PostgresStore implements Store {
     await this.sends.flush();
     await this.reads.flush();
     await this.decisions.flush();
-    await this.consumes.flush();
     await this.signals.flush();
     await this.pool.end();
   }
@@ -396,7 +392,7 @@ export class PostgresStore implements Store {
       col('deliveryStatus'),
       col('outbox'),
       rows.map((v) => v.test === true),
-      rows.map((v) => v.contactId ?? null),
+      rows.map((v) => (v.outbox === null ? null : (v.outboxCode ?? null))),
       rows.map((v) => maskDestination(v.channel, v.destination)),
       rows.map((v) => v.risk ?? null),
     ]);
@@ -405,10 +401,6 @@ export class PostgresStore implements Store {
   async getVerification(accountId: string, id: string, test = false) {
     const row = (await this.query(SQL.getVerification, [id, accountId, test])).rows[0];
     return row ? rowToVerification(row) : null;
-  }
-
-  async registerAttempt(groupId: string, now: number): Promise<CountedAttempt | null> {
-    return rowsToCountedAttempt((await this.query(SQL.countAttempt, [groupId, now])).rows);
   }
 
   /**
@@ -423,30 +415,20 @@ export class PostgresStore implements Store {
     accountId: string,
     requestId: string,
     now: number,
-    pick: (rows: CountedAttempt['rows']) => string | null,
+    pick: (rows: LiveCode[]) => string | null,
     test = false,
+    channels?: readonly Channel[],
   ): Promise<AttemptOutcome> {
     const read = await new Promise<AttemptRow[]>((resolve, reject) =>
       this.reads.add({ requestId, accountId, test, now, resolve, reject }),
     );
-    const first = read[0];
-    if (!first) return { request: null, counted: null, winnerId: null, consumed: false };
-    const request = rowToVerification(first);
-    const live = read.filter((r) => r.counted_id !== null);
-    if (live.length === 0) return { request, counted: null, winnerId: null, consumed: false };
-    const guessed = pick(
-      live.map((r) => ({
-        id: String(r.counted_id),
-        channel: r.counted_channel as Verification['channel'],
-        codeHash: r.counted_code_hash as Buffer,
-      })),
-    );
+    const { request, live } = attemptReadFor(read, channels);
+    if (!request || live.length === 0) return { request, counted: null, winnerId: null, consumed: false };
+    const guessed = pickWinner(live, pick);
     const rows = await new Promise<AttemptRow[]>((resolve, reject) =>
       this.decisions.add({ groupId: request.groupId, requestId, winnerId: guessed, now, resolve, reject }),
     );
-    const counted = rowsToCountedAttempt(rows);
-    const consumed = guessed !== null && rows.some((r) => r.id === guessed);
-    return { request, counted, winnerId: counted ? guessed : null, consumed };
+    return attemptOutcome(request, guessed, rows);
   }
 
   /** The reads of one turn in one statement; a read changes nothing, so none waits for another. */
@@ -509,35 +491,8 @@ export class PostgresStore implements Store {
     );
   }
 
-  /** Consumes a matched code; the consumes of one event-loop turn are one statement. */
-  consume(groupId: string, winnerId: string, now: number): Promise<boolean> {
-    return new Promise((resolve, reject) => this.consumes.add({ groupId, winnerId, now, resolve, reject }));
-  }
-
-  private async consumeBatch(batch: ConsumeCall[]): Promise<void> {
-    await settleBatch(
-      batch,
-      async (calls) => {
-        const { rows } = await this.query<{ n: string }>(SQL.consumeMany, [
-          calls.map((c) => c.winnerId),
-          calls.map((c) => c.groupId),
-          calls.map((c) => c.now),
-        ]);
-        const consumed = new Set(rows.map((r) => Number(r.n) - 1));
-        for (const [i, call] of calls.entries()) call.resolve(consumed.has(i));
-        return [];
-      },
-      (call) =>
-        this.query(SQL.consume, [call.winnerId, call.now, call.groupId]).then(
-          (result) => call.resolve((result.rowCount ?? 0) > 0),
-          call.reject,
-        ),
-    );
-  }
-
   async settleGroup(groupId: string, status: 'expired' | 'failed', now: number) {
-    if (status === 'expired') await this.query(SQL.expireGroup, [groupId, now]);
-    else await this.query(SQL.failGroup, [groupId]);
+    await this.query(status === 'expired' ? SQL.expireGroup : SQL.failGroup, [groupId, now]);
   }
 
   async recordDelivery(id: string, d: DeliveryRecord) {
@@ -548,6 +503,7 @@ export class PostgresStore implements Store {
       d.error ?? null,
       id,
       d.cancel === true,
+      d.at,
     ]);
   }
 
@@ -555,19 +511,21 @@ export class PostgresStore implements Store {
     provider: string,
     providerMessageId: string,
     deliveryStatus: DeliveryStatus,
-    error?: string | null,
+    error: string | null,
+    now: number,
   ) {
-    const result = await this.query(SQL.recordDeliveryByProvider, [
+    const { rows } = await this.query(SQL.recordDeliveryByProvider, [
       deliveryStatus,
-      error ?? null,
+      error,
       provider,
       providerMessageId,
+      now,
     ]);
-    return (result.rowCount ?? 0) > 0;
+    return Number(rows[0]?.n ?? 0) > 0;
   }
 
-  async addOutboxMessage(verificationId: string, content: string) {
-    const { rowCount } = await this.query(SQL.setOutbox, [content, verificationId]);
+  async addOutboxMessage(verificationId: string, content: string, code: string) {
+    const { rowCount } = await this.query(SQL.setOutbox, [content, code, verificationId]);
     if (!rowCount) throw noRequestForOutbox(verificationId);
   }
 
@@ -580,14 +538,18 @@ export class PostgresStore implements Store {
     return rows.map(rowToOutboxEntry);
   }
 
-  async listEvents(filter: EventFilter): Promise<RecordedEvent[]> {
-    const { rows } = await this.query(listEventsSql('postgres'), Object.values(listEventsParams(filter)));
-    return rows.map(rowToRecordedEvent);
+  /** Folds up to `batchSize` changes no other instance holds (see PostgresFold). */
+  fold(batchSize: number): Promise<number> {
+    return this.folder.run(batchSize, this.clock.now());
+  }
+
+  /** Counts agree with the requests at every read: changes not folded yet are folded first. */
+  private foldPending(): Promise<void> {
+    return this.folder.all(this.clock.now());
   }
 
   async analytics(query: AnalyticsQuery) {
-    // Counts agree with the requests at every read: rows not folded yet are folded first.
-    await this.fold.all();
+    await this.foldPending();
     const sql = analyticsSql('postgres', query);
     const [buckets, ttv, refusals] = await Promise.all([
       this.query(sql.buckets, sql.bucketParams),
@@ -603,13 +565,13 @@ export class PostgresStore implements Store {
 
   async getContact(id: string) {
     // Contacts are made and counted by the fold: what it has not reached yet is folded first.
-    await this.fold.all();
+    await this.foldPending();
     const row = (await this.query(CONTACT_SQL.get, [id])).rows[0];
     return row ? rowToContact(row) : null;
   }
 
   async searchContacts(accountId: string, prefix: string, limit: number) {
-    await this.fold.all();
+    await this.foldPending();
     const { rows } = await this.query(CONTACT_SQL.search, [accountId, prefix, prefixEnd(prefix), limit]);
     return rows.map(rowToContact);
   }
@@ -658,14 +620,13 @@ export class PostgresStore implements Store {
       calls.map((c) => c.now - 3_600_000),
       blocks,
       blocks.map((b) => (b ? prefixEnd(b) : null)),
-      calls.map((c) => c.now - (c.now % 3_600_000) - 3_600_000),
       calls.map((c) => c.country),
     ]);
     for (const row of rows) calls[Number(row.n) - 1]?.resolve(rowToSignals(row));
   }
 
   async setContactBlocked(id: string, block: { reason: string } | null, now: number) {
-    await this.fold.all();
+    await this.foldPending();
     return this.transaction(async (client) => {
       const changed = await this.query(
         CONTACT_SQL.block,
@@ -674,29 +635,18 @@ export class PostgresStore implements Store {
       );
       if (!changed.rowCount) return null;
       await this.query(
-        CONTACT_SQL.blockEvent,
+        'INSERT INTO changes (kind, contact_id, at, data) VALUES ($1, $2, $3, $4::jsonb)',
         [
-          timeOrderedUuid(now),
           block ? 'contact.blocked' : 'contact.unblocked',
+          id,
           now,
           block ? JSON.stringify({ reason: block.reason }) : null,
-          id,
         ],
         client,
       );
       const row = (await this.query(CONTACT_SQL.get, [id], client)).rows[0];
       return row ? rowToContact(row) : null;
     });
-  }
-
-  async countryWindow(accountId: string, test: boolean, country: string, now: number) {
-    const { rows } = await this.query(CONTACT_SQL.countryHour, [
-      accountId,
-      test,
-      now - (now % 3_600_000) - 3_600_000,
-      country,
-    ]);
-    return { sent: Number(rows[0]?.sent ?? 0), verified: Number(rows[0]?.verified ?? 0) };
   }
 
   async getBreaker(accountId: string, test: boolean, country: string) {
@@ -720,12 +670,8 @@ export class PostgresStore implements Store {
     const cutoff = now - retentionMs;
     // Plain statements, not one transaction: each batch commits on its own, and SKIP LOCKED lets
     // sweepers on other instances take other rows instead of waiting for these.
-    const expired = (await this.query(SQL.sweepExpire, [now, batchSize])).rowCount ?? 0;
+    const expired = Number((await this.query(SQL.sweepExpire, [now, batchSize])).rows[0]?.n ?? 0);
     const deleted = (await this.query(SQL.sweepDelete, [cutoff, batchSize])).rowCount ?? 0;
-    // Raw events go with the retention too; the analytics buckets folded from them stay.
-    await this.query(SQL.sweepEvents, [cutoff, batchSize]);
-    // The breaker's window is the current and the previous hour: older counts are never read.
-    await this.query(SQL.sweepCountryWindow, [now - (now % 3_600_000) - 2 * 3_600_000]);
     return { expired, deleted };
   }
 }

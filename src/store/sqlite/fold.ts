@@ -1,55 +1,63 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { foldSql } from '../fold.js';
+import { timeOrderedUuid } from '../../domain/ids.js';
+import type { WebhookEvent } from '../../webhooks/events.js';
+import { foldSql, rowToWebhookEvent } from '../fold.js';
+import type { SqliteWebhookStore } from '../webhooks/sqlite.js';
 
 /**
- * The batch fold of the journal into the analytics buckets on SQLite (migration 060). One writer
- * and rows committed in seq order make a cursor on seq safe: the fold adds the rows past it and
- * moves it, rewriting no journal row. Every method runs inside the caller's write unit.
+ * The fold of the change log on SQLite. One writer commits changes in seq order, so a batch is
+ * the first rows of the table: the fold adds them up (src/store/fold.ts), hands their events to
+ * the webhook queue when an endpoint is enabled, and deletes them. Every method runs inside the
+ * caller's write unit.
  */
 export class SqliteFold {
   private readonly s: {
-    cursor: Statement;
-    last: Statement;
+    any: Statement;
     upto: Statement;
-    move: Statement;
-    markUnplaced: Statement;
     upserts: Statement[];
+    events: Statement;
+    done: Statement;
   };
 
-  constructor(db: Database) {
-    const sql = foldSql('sqlite', 'e.seq > @from AND e.seq <= @to');
+  constructor(
+    db: Database,
+    private readonly webhooks: SqliteWebhookStore,
+  ) {
+    const sql = foldSql('sqlite', '(SELECT * FROM changes WHERE seq <= @to) c');
     this.s = {
-      cursor: db.prepare('SELECT last_seq FROM analytics_fold WHERE id = 1').pluck(),
-      last: db.prepare('SELECT max(seq) FROM events').pluck(),
-      upto: db
-        .prepare('SELECT max(seq) FROM (SELECT seq FROM events WHERE seq > ? ORDER BY seq LIMIT ?)')
-        .pluck(),
-      move: db.prepare('UPDATE analytics_fold SET last_seq = ? WHERE id = 1'),
-      markUnplaced: db.prepare(sql.markUnplaced),
+      any: db.prepare('SELECT 1 FROM changes LIMIT 1').pluck(),
+      upto: db.prepare('SELECT max(seq) FROM (SELECT seq FROM changes ORDER BY seq LIMIT ?)').pluck(),
       upserts: sql.upserts.map((text) => db.prepare(text)),
+      events: db.prepare(sql.events),
+      done: db.prepare('DELETE FROM changes WHERE seq <= ?'),
     };
   }
 
-  /** Whether journal rows wait to be folded (a read: no write lock needed to ask). */
+  /** Whether changes wait to be folded (a read: no write lock needed to ask). */
   pending(): boolean {
-    return Number(this.s.last.get() ?? 0) > Number(this.s.cursor.get());
+    return this.s.any.get() !== undefined;
   }
 
-  /** Folds up to `limit` rows past the cursor; returns how many seq values it covered. */
-  run(limit: number): number {
-    const from = Number(this.s.cursor.get());
-    const to = this.s.upto.get(from, limit) as number | null;
+  /** Folds up to `limit` changes; returns how many it folded. */
+  run(limit: number, now: number): number {
+    const to = this.s.upto.get(limit) as number | null;
     if (to === null) return 0;
-    const range = { from, to };
-    this.s.markUnplaced.run(range);
+    const range = { to };
     for (const upsert of this.s.upserts) upsert.run(range);
-    this.s.move.run(to);
-    return to - from;
+    if (this.webhooks.anyEndpointEnabled()) {
+      const events: WebhookEvent[] = [];
+      for (const row of this.s.events.all(range) as Array<Record<string, unknown>>) {
+        const event = rowToWebhookEvent(row, timeOrderedUuid(Number(row.at)));
+        if (event) events.push(event);
+      }
+      this.webhooks.enqueue(events, now);
+    }
+    return this.s.done.run(to).changes;
   }
 
-  /** Folds every row committed so far. */
-  all(batchSize = 10_000): void {
-    while (this.run(batchSize) >= batchSize) {
+  /** Folds every change committed so far. */
+  all(now: number, batchSize = 10_000): void {
+    while (this.run(batchSize, now) >= batchSize) {
       // a full batch: more may wait
     }
   }

@@ -2,9 +2,9 @@ import type { Database, Statement } from 'better-sqlite3';
 import { breakerColumns, historyColumns } from '../contacts.js';
 
 /**
- * The risk screen's read of one destination on SQLite: its requests, its contact as the batch
- * fold made it, and for a phone its number block, its country's hour and breaker, in one
- * statement. See docs/analytics.md.
+ * The risk screen's read of one destination on SQLite: its requests, whether its contact is
+ * blocked, and for a phone its number block and its country's breaker, in one statement. See
+ * docs/analytics.md.
  */
 export class SqliteSignals {
   private readonly stmts: Record<'email' | 'phone', Statement>;
@@ -27,7 +27,6 @@ export class SqliteSignals {
     block: string | null;
     blockEnd: string | null;
     hourAgo: number;
-    windowStart: number;
     country: string | null;
   }): Record<string, unknown> {
     const phone = p.block !== null || p.country !== null;
@@ -37,7 +36,7 @@ export class SqliteSignals {
   }
 }
 
-/** The risk screen's read: a destination's requests and contact, and for a phone its block, its country's hour and breaker. */
+/** The risk screen's read: a destination's requests and contact, and for a phone its block and its country's breaker. */
 function signalsSql(phone: boolean): string {
   const phoneColumns = `,
     CASE WHEN @block IS NULL THEN 0 ELSE (
@@ -45,19 +44,13 @@ function signalsSql(phone: boolean): string {
       WHERE n.destination >= @block AND n.destination < @blockEnd AND n.destination <> @destination
         AND n.account_id = @account AND n.test = @mode AND n.created_at > @hourAgo
     ) END AS neighbours,
-    cw.country_sent, cw.country_verified, ${breakerColumns}`;
-  const countryHour = `
-    CROSS JOIN (
-      SELECT coalesce(sum(w.sent), 0) AS country_sent, coalesce(sum(w.verified), 0) AS country_verified
-      FROM country_window w
-      WHERE @country IS NOT NULL AND w.account_id = @account AND w.test = @mode
-        AND w.hour >= @windowStart AND w.country = @country
-    ) cw
+    ${breakerColumns}`;
+  const breaker = `
     LEFT JOIN pumping_breakers b ON b.account_id = @account AND b.test = @mode AND b.country = @country`;
-  return `SELECT c.id, c.blocked_at, h.*${phone ? phoneColumns : ''}
+  return `SELECT c.blocked_at, h.*${phone ? phoneColumns : ''}
     FROM (
       SELECT ${historyColumns('@hourAgo')} FROM verifications v
       WHERE v.destination = @destination AND v.account_id = @account AND v.test = @mode
     ) h
-    LEFT JOIN contacts c ON c.account_id = @account AND c.destination = @destination AND c.test = @mode${phone ? countryHour : ''}`;
+    LEFT JOIN contacts c ON c.account_id = @account AND c.destination = @destination AND c.test = @mode${phone ? breaker : ''}`;
 }

@@ -2,7 +2,8 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import BetterSqlite3 from 'better-sqlite3';
-import { timeOrderedUuid, timeOrderedUuidFloor } from '../../domain/ids.js';
+import { type Clock, systemClock } from '../../domain/clock.js';
+import { timeOrderedUuidFloor } from '../../domain/ids.js';
 import { maskDestination } from '../../domain/masking.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
 import type {
@@ -10,15 +11,16 @@ import type {
   AccountSettings,
   ApiKeyRecord,
   AuthenticatedKey,
+  Channel,
   DeliveryStatus,
   NewVerification,
 } from '../../domain/types.js';
 import { breakerParams, breakerSql, rowToBreaker } from '../breakers.js';
+import { APPEND_CHANGE_SQL, type RequestChange, settledKind } from '../changes.js';
 import {
   type ContactRecord,
   contactSql,
   type DestinationSignals,
-  keptContactId,
   numberBlock,
   prefixEnd,
   rowToContact,
@@ -37,31 +39,25 @@ import {
 import type {
   ApiKeyPatch,
   AttemptOutcome,
-  AttemptTarget,
-  CountedAttempt,
   DeliveryRecord,
+  LiveCode,
   NewApiKey,
   OutboxEntry,
   Store,
   StoredLogo,
   SweepResult,
 } from '../interface.js';
-import {
-  type EventFilter,
-  listEventsParams,
-  listEventsSql,
-  type RecordedEvent,
-  rowToRecordedEvent,
-} from '../journal.js';
 import type { AppliedMigration } from '../migrations.js';
 import {
   type AccountRow,
   type ApiKeyRow,
-  countedTarget,
+  ATTEMPT_READ_SELECT,
+  attemptOutcome,
+  attemptReadFor,
   newKeyRecord,
   noRequestForOutbox,
   OUTBOX_SELECT,
-  rowsToCountedAttempt,
+  pickWinner,
   rowToAccount,
   rowToApiKey,
   rowToAuthenticatedKey,
@@ -86,7 +82,8 @@ export class SqliteStore implements Store {
   readonly idempotency: SqliteIdempotencyStore;
   readonly webhooks: SqliteWebhookStore;
   readonly sessions: SqliteSessionStore;
-  private readonly fold: SqliteFold;
+  private readonly folder: SqliteFold;
+  private readonly clock: Clock;
   private readonly db: Database;
   private readonly tx: GroupCommit;
   private readonly stmts: ReturnType<typeof prepare>;
@@ -98,9 +95,10 @@ export class SqliteStore implements Store {
 
   /**
    * `path` is a file path or `:memory:`. `walRestartFrames` (tests) overrides the WAL length past
-   * which the checkpointer starts the log over.
+   * which the checkpointer starts the log over; `clock` times what the fold makes.
    */
-  constructor(path: string, options: { walRestartFrames?: number } = {}) {
+  constructor(path: string, options: { walRestartFrames?: number; clock?: Clock } = {}) {
+    this.clock = options.clock ?? systemClock;
     if (path !== ':memory:') createPrivately(path);
     this.db = new BetterSqlite3(path);
     this.db.pragma('journal_mode = WAL');
@@ -146,8 +144,8 @@ export class SqliteStore implements Store {
     const checkpointer = this.checkpointer;
     this.tx = new GroupCommit(this.db, checkpointer ? () => checkpointer.restartPending() : undefined);
     this.idempotency = new SqliteIdempotencyStore(this.db, this.tx);
-    this.fold = new SqliteFold(this.db);
-    this.webhooks = new SqliteWebhookStore(this.db, this.tx, this.fold);
+    this.webhooks = new SqliteWebhookStore(this.db, this.tx);
+    this.folder = new SqliteFold(this.db, this.webhooks);
     this.sessions = new SqliteSessionStore(this.db, this.tx);
   }
 
@@ -318,12 +316,20 @@ export class SqliteStore implements Store {
     });
   }
 
+  /**
+   * One send: each row cancels the pending request of its destination, channel and mode, is
+   * inserted, and appends its changes (created, and canceled for what it superseded), in one
+   * write unit.
+   */
   createVerifications(rows: NewVerification[]) {
-    // The INSERT cancels the destination's pending code itself (trigger verifications_supersede),
-    // and the journal's triggers record it (migrations 020 and 070); its contact is made by the
-    // batch fold. One row is one statement: no savepoint needed.
     return this.tx.write(() => {
       for (const v of rows) {
+        const mode = v.test ? 1 : 0;
+        const superseded = this.stmts.supersede.all(v.destination, v.accountId, v.channel, mode) as Array<{
+          id: string;
+          provider: string | null;
+        }>;
+        for (const old of superseded) this.appendChange('canceled', old.id, v.createdAt, old.provider);
         this.stmts.insertVerification.run(
           v.id,
           v.accountId,
@@ -339,20 +345,20 @@ export class SqliteStore implements Store {
           v.expiresAt,
           v.deliveryStatus,
           v.outbox,
-          // keptContactId: its contact's, then its earlier requests', then the proposed one.
-          v.accountId,
-          v.destination,
-          v.test ? 1 : 0,
-          v.destination,
-          v.accountId,
-          v.test ? 1 : 0,
-          v.contactId ?? null,
+          v.outbox === null ? null : v.outboxCode,
           maskDestination(v.channel, v.destination),
           v.risk ?? null,
-          v.test ? 1 : 0,
+          mode,
         );
+        this.appendChange('created', v.id, v.createdAt, v.deliveryStatus === 'outbox' ? 'outbox' : null);
       }
+      // A savepoint keeps the rows of a dual send together. A single row needs none: should its
+      // insert fail, what ran before it (a supersede, with its change) stands on its own.
     }, rows.length > 1);
+  }
+
+  private appendChange(kind: RequestChange['kind'], requestId: string, at: number, provider: string | null) {
+    this.stmts.appendChange.run(kind, requestId, at, provider);
   }
 
   getVerification(accountId: string, id: string, test = false) {
@@ -364,89 +370,109 @@ export class SqliteStore implements Store {
     });
   }
 
-  registerAttempt(groupId: string, now: number) {
-    return this.tx.write(() => this.countAttempt(groupId, now), false);
-  }
-
-  private countAttempt(groupId: string, now: number): CountedAttempt | null {
-    return rowsToCountedAttempt(this.stmts.countAttempt.all(groupId, now) as Array<Record<string, unknown>>);
-  }
-
+  /**
+   * A verify attempt in one write unit: reads the request and the live rows of its group, asks
+   * `pick` which row the guess matches, then one counting update decides (see decideAttempt).
+   */
   attempt(
     accountId: string,
     requestId: string,
     now: number,
-    pick: (rows: CountedAttempt['rows']) => string | null,
+    pick: (rows: LiveCode[]) => string | null,
     test = false,
+    channels?: readonly Channel[],
   ) {
-    const mode = test ? 1 : 0;
     return this.tx.write((): AttemptOutcome => {
-      // One statement finds the request and counts the attempt on its group, in the common case
-      // where the request is live; as in the stepwise path, only a pending, unexpired request
-      // counts one (a superseded request of a dual pair must not spend its sibling's attempts).
-      const rows = this.stmts.readAndCountAttempt.all(requestId, accountId, mode, now, now) as Array<
-        Record<string, unknown>
-      >;
-      const own = rows.find((r) => r.id === requestId);
-      let counted = rowsToCountedAttempt(rows);
-      let request: AttemptTarget | null = own ? countedTarget(own) : null;
-      if (!request) {
-        // Nothing counted, or (a row changed under a sibling) not on this request: read it as it
-        // stands, so that the caller can tell not found, settled, expired and used up apart.
-        const row = this.stmts.getVerification.get(requestId, accountId, mode) as
-          | Record<string, unknown>
-          | undefined;
-        request = row ? rowToVerification(row) : null;
-        if (!request) counted = null;
-      }
-      const winnerId = counted ? pick(counted.rows) : null;
-      const consumed =
-        request !== null &&
-        winnerId !== null &&
-        this.stmts.consume.run(winnerId, now, request.groupId, winnerId).changes > 0;
-      if (counted && request && winnerId === null) this.stmts.countWrongCode.run(request.id);
-      return { request, counted, winnerId, consumed };
-      // No savepoint: the unit's writes are single statements (the count, then the consume or the
-      // wrong code's count), and should a later one fail, keeping the first (the attempt counted)
-      // errs on the side of the attempts limit.
+      const read = this.stmts.readGroup.all({
+        id: requestId,
+        account: accountId,
+        mode: test ? 1 : 0,
+        now,
+      }) as Array<Record<string, unknown>>;
+      const { request, live } = attemptReadFor(read, channels);
+      if (!request || live.length === 0) return { request, counted: null, winnerId: null, consumed: false };
+      const guessed = pickWinner(live, pick);
+      return attemptOutcome(request, guessed, this.decideAttempt(request.groupId, guessed, now, requestId));
+      // No savepoint: the unit writes one statement, and the changes it appends after it.
     }, false);
   }
 
-  consume(groupId: string, winnerId: string, now: number) {
-    return this.tx.write(() => this.stmts.consume.run(winnerId, now, groupId, winnerId).changes > 0, false);
+  /**
+   * Counts one attempt on the group's pending rows while attempts remain; a match consumes the
+   * group (the winner verified, its siblings canceled), the last wrong guess fails it, and a wrong
+   * guess is counted on the request it was made on. Settled rows append their changes.
+   */
+  private decideAttempt(groupId: string, winnerId: string | null, now: number, guessedOn: string) {
+    const rows = (
+      winnerId === null
+        ? this.stmts.countWrong.all(guessedOn, groupId, now)
+        : this.stmts.countAndConsume.all(winnerId, now, groupId, now)
+    ) as Array<Record<string, unknown>>;
+    for (const r of rows)
+      if (r.status !== 'pending')
+        this.appendChange(settledKind(String(r.status)), String(r.id), now, (r.provider as string) ?? null);
+    return rows;
   }
 
   settleGroup(groupId: string, status: 'expired' | 'failed', now: number) {
     return this.tx.write(() => {
-      if (status === 'expired') this.stmts.expireGroup.run(groupId, now);
-      else this.stmts.failGroup.run(groupId);
+      const settled = (
+        status === 'expired' ? this.stmts.expireGroup.all(groupId, now) : this.stmts.failGroup.all(groupId)
+      ) as Array<{ id: string; provider: string | null }>;
+      for (const r of settled) this.appendChange(status, r.id, now, r.provider);
     });
   }
 
+  /**
+   * What a delivery attempt found: the provider that took the message (a 'dispatched' change, so
+   * the send counts under it), a delivery state (delivered or undelivered changes when it moves
+   * there), and the cancel of a request nobody received.
+   */
   recordDelivery(id: string, d: DeliveryRecord) {
+    const now = d.at;
     return this.tx.write(() => {
+      const before = this.stmts.deliveryOf.get(id) as
+        | { delivery_status: string; provider: string | null; status: string }
+        | undefined;
+      if (!before) return;
       this.stmts.recordDelivery.run(d.deliveryStatus, d.provider, d.providerMessageId, d.error ?? null, id);
-      if (d.cancel) this.stmts.cancel.run(id);
+      const provider = d.provider ?? before.provider;
+      if (d.provider !== null && before.provider === null) this.appendChange('dispatched', id, now, provider);
+      this.appendDeliveryChange(id, before.delivery_status, d.deliveryStatus, now, provider);
+      if (d.cancel && this.stmts.cancel.run(id).changes > 0) this.appendChange('canceled', id, now, provider);
     });
+  }
+
+  private appendDeliveryChange(id: string, from: string, to: string, now: number, provider: string | null) {
+    if (from === to) return;
+    if (to === 'delivered') this.appendChange('delivered', id, now, provider);
+    else if (to === 'failed') this.appendChange('undelivered', id, now, provider);
   }
 
   recordDeliveryByProviderId(
     provider: string,
     providerMessageId: string,
     deliveryStatus: DeliveryStatus,
-    error?: string | null,
+    error: string | null,
+    now: number,
   ) {
-    return this.tx.write(
-      () =>
-        this.stmts.recordDeliveryByProvider.run(deliveryStatus, error ?? null, provider, providerMessageId)
-          .changes > 0,
-    );
+    return this.tx.write(() => {
+      const before = this.stmts.deliveryByProvider.all(provider, providerMessageId) as Array<{
+        id: string;
+        delivery_status: string;
+      }>;
+      if (before.length === 0) return false;
+      this.stmts.recordDeliveryByProvider.run(deliveryStatus, error ?? null, provider, providerMessageId);
+      for (const r of before)
+        this.appendDeliveryChange(r.id, r.delivery_status, deliveryStatus, now, provider);
+      return true;
+    });
   }
 
-  addOutboxMessage(verificationId: string, content: string) {
+  addOutboxMessage(verificationId: string, content: string, code: string) {
     // One statement, atomic by itself: no savepoint needed.
     return this.tx.write(() => {
-      if (this.stmts.setOutbox.run(content, verificationId).changes === 0)
+      if (this.stmts.setOutbox.run(content, code, verificationId).changes === 0)
         throw noRequestForOutbox(verificationId);
     }, false);
   }
@@ -461,21 +487,18 @@ export class SqliteStore implements Store {
     });
   }
 
-  listEvents(filter: EventFilter): Promise<RecordedEvent[]> {
-    return this.tx.read(() =>
-      (this.stmts.listEvents.all(listEventsParams(filter)) as Array<Record<string, unknown>>).map(
-        rowToRecordedEvent,
-      ),
-    );
+  /** Folds up to `batchSize` changes (src/store/fold.ts) in one write unit; returns how many. */
+  fold(batchSize: number): Promise<number> {
+    return this.tx.write(() => this.folder.run(batchSize, this.clock.now()));
   }
 
   /**
-   * Counts agree with the requests at every read of analytics and contacts: the rows the fold has
-   * not reached yet are folded first (asking costs two index lookups when none wait).
+   * Counts agree with the requests at every read of analytics and contacts: the changes the fold
+   * has not reached yet are folded first (asking costs one lookup when none wait).
    */
   private async foldPending(): Promise<void> {
-    const fold = this.fold;
-    if (await this.tx.read(() => fold.pending())) await this.tx.write(() => fold.all());
+    const folder = this.folder;
+    if (await this.tx.read(() => folder.pending())) await this.tx.write(() => folder.all(this.clock.now()));
   }
 
   async analytics(query: AnalyticsQuery) {
@@ -543,7 +566,6 @@ export class SqliteStore implements Store {
           block,
           blockEnd: block ? prefixEnd(block) : null,
           hourAgo: now - 3_600_000,
-          windowStart: now - (now % 3_600_000) - 3_600_000,
           country,
         }),
       );
@@ -554,29 +576,13 @@ export class SqliteStore implements Store {
     await this.foldPending();
     return this.tx.write(() => {
       if (this.contacts.block.run(block ? now : null, block?.reason ?? null, id).changes === 0) return null;
-      this.contacts.blockEvent.run(
-        timeOrderedUuid(now),
+      this.stmts.appendContactChange.run(
         block ? 'contact.blocked' : 'contact.unblocked',
+        id,
         now,
         block ? JSON.stringify({ reason: block.reason }) : null,
-        id,
       );
       return rowToContact(this.contacts.get.get(id) as Record<string, unknown>);
-    });
-  }
-
-  countryWindow(accountId: string, test: boolean, country: string, now: number) {
-    return this.tx.read(() => {
-      const row = this.contacts.countryHour.get(
-        accountId,
-        test ? 1 : 0,
-        now - (now % 3_600_000) - 3_600_000,
-        country,
-      ) as {
-        sent: number;
-        verified: number;
-      };
-      return { sent: Number(row.sent), verified: Number(row.verified) };
     });
   }
 
@@ -608,14 +614,14 @@ export class SqliteStore implements Store {
 
   sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult> {
     return this.tx.write(() => {
-      const expired = this.stmts.sweepExpire.run(now, batchSize).changes;
+      const expired = this.stmts.sweepExpire.all(now, batchSize) as Array<{
+        id: string;
+        provider: string | null;
+      }>;
+      for (const r of expired) this.appendChange('expired', r.id, now, r.provider);
       const cutoff = now - retentionMs;
       const deleted = this.stmts.sweepDelete.run(timeOrderedUuidFloor(cutoff), cutoff, batchSize).changes;
-      // Raw events go with the retention too; the analytics buckets folded from them stay.
-      this.stmts.sweepEvents.run(cutoff, batchSize);
-      // The breaker's window is the current and the previous hour: older counts are never read.
-      this.stmts.sweepCountryWindow.run(now - (now % 3_600_000) - 2 * 3_600_000);
-      return { expired, deleted };
+      return { expired: expired.length, deleted };
     });
   }
 }
@@ -631,22 +637,15 @@ function createPrivately(path: string): void {
   chmodSync(path, 0o600);
 }
 
-/**
- * Counts an attempt on every pending row of the group `group` (an SQL expression). The attempt is
- * counted before the code is compared, and only while attempts remain: N parallel guesses can
- * never evaluate more than max_attempts codes. Returns what rowsToCountedAttempt and
- * countedTarget read.
- */
-const countAttemptSql = (group: string) =>
-  `UPDATE verifications SET attempts = attempts + 1
-   WHERE group_id = ${group} AND status = 'pending' AND attempts < max_attempts AND expires_at > ?
-   RETURNING id, group_id, channel, destination, code_hash, attempts, max_attempts, expires_at`;
+/** What a decided attempt returns of each row it counted (see rowsToCountedAttempt). */
+const DECIDED = 'id, channel, country, attempts, max_attempts, status, provider';
 
 function prepare(db: Database) {
   const s = (sql: string): Statement => db.prepare(sql);
   return {
     ping: s('SELECT 1'),
-    listEvents: s(listEventsSql('sqlite')),
+    appendChange: s(APPEND_CHANGE_SQL),
+    appendContactChange: s('INSERT INTO changes (kind, contact_id, at, data) VALUES (?, ?, ?, ?)'),
     insertSetting: s('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
     getSetting: s('SELECT value FROM settings WHERE name = ?'),
     insertAccount: s('INSERT INTO accounts (id, name, settings, created_at) VALUES (?, ?, ?, ?)'),
@@ -677,48 +676,77 @@ function prepare(db: Database) {
     recordKeyUse: s(
       'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
     ),
+    // One live code per destination, channel and mode: a send cancels the pending one first.
+    supersede: s(
+      `UPDATE verifications SET status = 'canceled', outbox_code = NULL
+       WHERE destination = ? AND account_id = ? AND channel = ? AND test = ? AND status = 'pending'
+       RETURNING id, provider`,
+    ),
     insertVerification: s(
       `INSERT INTO verifications (id, account_id, group_id, channel, destination, delivery_type, country, purpose,
-         code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, contact_id, masked, risk, test)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${keptContactId('?', '?', '?', '?')}, ?, ?, ?)`,
+         code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, outbox_code, masked, risk, test)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     getVerification: s(
       `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = ? AND account_id = ? AND test = ?`,
     ),
-    countAttempt: s(countAttemptSql('?')),
-    // countAttempt for the group of a live request, found by its id: one statement per verify.
-    readAndCountAttempt: s(
-      countAttemptSql(`(SELECT group_id FROM verifications
-                        WHERE id = ? AND account_id = ? AND test = ? AND status = 'pending' AND expires_at > ?)`),
+    // The first half of an attempt: the request, and when it is pending and unexpired, the live
+    // rows of its group, whose codes the caller compares with the guess.
+    readGroup: s(
+      `SELECT ${ATTEMPT_READ_SELECT('r')}, g.id AS counted_id, g.channel AS counted_channel,
+         g.code_hash AS counted_code_hash
+       FROM verifications r LEFT JOIN verifications g ON g.group_id = r.group_id
+         AND r.status = 'pending' AND r.expires_at > @now AND g.status = 'pending' AND g.expires_at > @now
+       WHERE r.id = @id AND r.account_id = @account AND r.test = @mode
+       ORDER BY g.id`,
     ),
-    // A wrong code, on the request it was made on (migration 080): the fold counts it when the
-    // request settles, so a settled request's count never changes.
-    countWrongCode: s(
-      `UPDATE verifications SET wrong_codes = wrong_codes + 1 WHERE id = ? AND status = 'pending'`,
-    ),
-    consume: s(
+    // The second half, one statement: counts the attempt on the group's pending rows while
+    // attempts remain: N parallel guesses never decide more than max_attempts. A wrong guess is
+    // counted on the request it was made on, and the last one fails the group; a match consumes
+    // it (the winner verified, its siblings canceled). A settled row's outbox code is erased.
+    countWrong: s(
       `UPDATE verifications
-       SET status = CASE WHEN id = ? THEN 'verified' ELSE 'canceled' END, verified_at = ?
-       WHERE group_id = ? AND status = 'pending'
-         AND EXISTS (SELECT 1 FROM verifications w WHERE w.id = ? AND w.status = 'pending')`,
+       SET attempts = attempts + 1, wrong_codes = wrong_codes + (id = ?),
+         status = CASE WHEN attempts + 1 >= max_attempts THEN 'failed' ELSE status END,
+         outbox_code = CASE WHEN attempts + 1 >= max_attempts THEN NULL ELSE outbox_code END
+       WHERE group_id = ? AND status = 'pending' AND attempts < max_attempts AND expires_at > ?
+       RETURNING ${DECIDED}`,
+    ),
+    countAndConsume: s(
+      `UPDATE verifications
+       SET attempts = attempts + 1, status = CASE WHEN id = ? THEN 'verified' ELSE 'canceled' END,
+         verified_at = ?, outbox_code = NULL
+       WHERE group_id = ? AND status = 'pending' AND attempts < max_attempts AND expires_at > ?
+       RETURNING ${DECIDED}`,
     ),
     expireGroup: s(
-      `UPDATE verifications SET status = 'expired' WHERE group_id = ? AND status = 'pending' AND expires_at <= ?`,
+      `UPDATE verifications SET status = 'expired', outbox_code = NULL
+       WHERE group_id = ? AND status = 'pending' AND expires_at <= ? RETURNING id, provider`,
     ),
     failGroup: s(
-      `UPDATE verifications SET status = 'failed'
-       WHERE group_id = ? AND status = 'pending' AND attempts >= max_attempts`,
+      `UPDATE verifications SET status = 'failed', outbox_code = NULL
+       WHERE group_id = ? AND status = 'pending' AND attempts >= max_attempts RETURNING id, provider`,
     ),
+    deliveryOf: s('SELECT delivery_status, provider, status FROM verifications WHERE id = ?'),
+    // A provider the request already names is kept: a later record of the same attempt has none.
     recordDelivery: s(
-      `UPDATE verifications SET delivery_status = ?, provider = ?, provider_message_id = ?, delivery_error = ?
+      `UPDATE verifications SET delivery_status = ?, provider = coalesce(?, provider),
+         provider_message_id = coalesce(?, provider_message_id), delivery_error = ?
        WHERE id = ?`,
     ),
-    cancel: s(`UPDATE verifications SET status = 'canceled' WHERE id = ? AND status = 'pending'`),
+    cancel: s(
+      `UPDATE verifications SET status = 'canceled', outbox_code = NULL WHERE id = ? AND status = 'pending'`,
+    ),
+    deliveryByProvider: s(
+      'SELECT id, delivery_status FROM verifications WHERE provider = ? AND provider_message_id = ?',
+    ),
     recordDeliveryByProvider: s(
       `UPDATE verifications SET delivery_status = ?, delivery_error = ?
        WHERE provider = ? AND provider_message_id = ?`,
     ),
-    setOutbox: s('UPDATE verifications SET outbox = ? WHERE id = ?'),
+    setOutbox: s(
+      `UPDATE verifications SET outbox = ?, outbox_code = CASE WHEN status = 'pending' THEN ? END WHERE id = ?`,
+    ),
     // Newest first by id: ids are time-ordered (UUIDv7), and monotonic within a process.
     listOutbox: s(
       `SELECT ${OUTBOX_SELECT} FROM verifications
@@ -731,17 +759,11 @@ function prepare(db: Database) {
        ORDER BY id DESC LIMIT @limit`,
     ),
     sweepExpire: s(
-      `UPDATE verifications SET status = 'expired'
-       WHERE id IN (SELECT id FROM verifications WHERE status = 'pending' AND expires_at <= ? LIMIT ?)`,
+      `UPDATE verifications SET status = 'expired', outbox_code = NULL
+       WHERE id IN (SELECT id FROM verifications WHERE status = 'pending' AND expires_at <= ? LIMIT ?)
+       RETURNING id, provider`,
     ),
     // Oldest first along the primary key (ids are UUIDv7): no index of its own on created_at.
-    // Oldest first along seq, which follows time: the scan stops at the first row to keep.
-    sweepCountryWindow: s('DELETE FROM country_window WHERE hour < ?'),
-    sweepEvents: s(
-      // Never a row the analytics fold has not counted yet.
-      `DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE created_at < ?
-         AND seq <= (SELECT last_seq FROM analytics_fold) ORDER BY seq LIMIT ?)`,
-    ),
     sweepDelete: s(
       `DELETE FROM verifications
        WHERE id IN (SELECT id FROM verifications WHERE id < ? AND created_at < ? LIMIT ?)`,

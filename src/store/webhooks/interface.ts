@@ -1,12 +1,9 @@
-import type { RecordedEvent } from '../journal.js';
-
 /**
- * Webhook endpoints and the durable queue of their deliveries. The fan-out turns journal rows
- * (table `events`, written by the stores in the transaction of each state change) into one
- * delivery per interested endpoint, in the transaction that marks those rows published (and
- * folds them into the analytics buckets, so every instance's worker folds); workers
- * on every instance then claim due deliveries under a lease, so no two send one at the same time.
- * A live lease is an attempt in flight: the claims count them per endpoint, over every instance.
+ * Webhook endpoints and the durable queue of their deliveries. The fold (src/store/fold.ts) queues
+ * one delivery per interested endpoint for each change it folds, in the transaction that folds
+ * it; workers on every instance then claim due deliveries under a lease, so no two send one at
+ * the same time. A live lease is an attempt in flight: the claims count them per endpoint, over
+ * every instance.
  */
 export interface WebhookStore {
   createEndpoint(endpoint: NewWebhookEndpoint): Promise<WebhookEndpoint>;
@@ -27,14 +24,6 @@ export interface WebhookStore {
   /** Sends a delivery again as soon as a worker is free; null when the endpoint has no such delivery. */
   replayDelivery(endpointId: string, deliveryId: string, now: number): Promise<WebhookDelivery | null>;
 
-  /**
-   * Takes up to `batchSize` unpublished journal rows (skipping rows another instance holds),
-   * writes a delivery for each enabled endpoint that wants its type, folds rows into the analytics
-   * buckets (src/store/fold.ts) and marks the rows published (SQLite: both by moving a cursor on
-   * seq), in one transaction. `payloadOf` builds the body to sign, or null for an event that
-   * is never sent. Returns the number of journal rows taken (or folded, if more).
-   */
-  fanOut(now: number, batchSize: number, payloadOf: (event: JournalEvent) => string | null): Promise<number>;
   /**
    * Leases due deliveries of enabled endpoints until `leaseUntil`, oldest due first, for the free
    * slots of each lane. An endpoint never gets more than its cap in flight (live leases of every
@@ -136,6 +125,3 @@ export interface AttemptRecord {
   disableBefore: number;
   disabledReason: string;
 }
-
-/** One row of the journal (table `events`), as the fan-out reads it. */
-export type JournalEvent = RecordedEvent;

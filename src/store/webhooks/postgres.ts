@@ -1,16 +1,15 @@
 import type pg from 'pg';
 import { timeOrderedUuid } from '../../domain/ids.js';
-import { PostgresFold } from '../postgres/fold.js';
+import { type WebhookEvent, webhookPayload } from '../../webhooks/events.js';
 import { inTransaction, queryOn, type Runner } from '../postgres/transaction.js';
 import type {
   AttemptRecord,
   ClaimRequest,
   EndpointPatch,
-  JournalEvent,
   NewWebhookEndpoint,
   WebhookStore,
 } from './interface.js';
-import { deliveriesFor, rowToDelivery, rowToDue, rowToEndpoint, rowToJournalEvent } from './rows.js';
+import { deliveriesFor, rowToDelivery, rowToDue, rowToEndpoint } from './rows.js';
 
 const SQL = {
   insertEndpoint: `INSERT INTO webhook_endpoints (id, account_id, url, events, enabled, secret, created_at)
@@ -36,10 +35,7 @@ const SQL = {
     'SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
   replay: `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $1, lease_until = NULL
     WHERE id = $2 AND endpoint_id = $3 RETURNING *`,
-  // Journal rows no other instance holds: a second fan-out takes the next ones instead of waiting.
-  takeEvents: 'SELECT * FROM events WHERE published = false ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED',
-  // Published and folded in one rewrite of each row.
-  publish: 'UPDATE events SET published = true, folded = true WHERE seq = ANY($1::bigint[])',
+  anyEnabled: 'SELECT 1 FROM webhook_endpoints WHERE deleted_at IS NULL AND enabled LIMIT 1',
   insertDeliveries: `INSERT INTO webhook_deliveries
       (id, endpoint_id, event_id, event_type, payload, next_attempt_at, created_at)
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])
@@ -96,11 +92,8 @@ const SQL = {
       FOR UPDATE SKIP LOCKED)`,
 };
 
-/** Webhooks on PostgreSQL: the fan-out and the claims use SKIP LOCKED so instances share the work. */
+/** Webhooks on PostgreSQL: the claims use SKIP LOCKED so instances share the work. */
 export class PostgresWebhookStore implements WebhookStore {
-  /** Whether the journal table exists; once seen it stays (it comes with the analytics migrations). */
-  private journalSeen = false;
-
   constructor(private readonly pool: pg.Pool) {}
 
   private query(text: string, params: unknown[] = [], runner?: Runner) {
@@ -175,35 +168,28 @@ export class PostgresWebhookStore implements WebhookStore {
     return row ? rowToDelivery(row) : null;
   }
 
-  async fanOut(now: number, batchSize: number, payloadOf: (event: JournalEvent) => string | null) {
-    if (!this.journalSeen) {
-      const { rows } = await this.query("SELECT to_regclass('events') IS NOT NULL AS present");
-      if (!rows[0]?.present) return 0;
-      this.journalSeen = true;
-    }
-    return this.transaction(async (client) => {
-      const events = (await this.query(SQL.takeEvents, [batchSize], client)).rows.map(rowToJournalEvent);
-      if (events.length === 0) return 0;
-      // The analytics fold goes with the fan-out, which every instance runs (endpoints or not).
-      await PostgresFold.add(
-        client,
-        events.map((e) => e.seq),
-      );
-      const endpoints = (await this.query(SQL.enabledEndpoints, [], client)).rows.map(rowToEndpoint);
-      const cols: unknown[][] = [[], [], [], [], [], [], []];
-      for (const event of events) {
-        const targets = deliveriesFor(event, endpoints);
-        const payload = targets.length > 0 ? payloadOf(event) : null;
-        if (payload === null) continue;
-        for (const endpoint of targets) {
-          const values = [timeOrderedUuid(now), endpoint.id, event.id, event.type, payload, now, now];
-          for (const [i, v] of values.entries()) cols[i]?.push(v);
-        }
+  /** Whether any endpoint could want an event (the fold reads events only then). */
+  async anyEndpointEnabled(): Promise<boolean> {
+    return (await this.query(SQL.anyEnabled)).rows.length > 0;
+  }
+
+  /**
+   * Queues a delivery of each event for every enabled endpoint of its account that wants its type,
+   * on the fold's transaction `client`, so an event is queued exactly when its change is folded.
+   */
+  async enqueueOn(client: Runner, events: WebhookEvent[], now: number): Promise<void> {
+    const endpoints = (await this.query(SQL.enabledEndpoints, [], client)).rows.map(rowToEndpoint);
+    const cols: unknown[][] = [[], [], [], [], [], [], []];
+    for (const event of events) {
+      const targets = deliveriesFor(event, endpoints);
+      if (targets.length === 0) continue;
+      const payload = webhookPayload(event);
+      for (const endpoint of targets) {
+        const values = [timeOrderedUuid(now), endpoint.id, event.id, event.type, payload, now, now];
+        for (const [i, v] of values.entries()) cols[i]?.push(v);
       }
-      if ((cols[0]?.length ?? 0) > 0) await this.query(SQL.insertDeliveries, cols, client);
-      await this.query(SQL.publish, [events.map((e) => e.seq)], client);
-      return events.length;
-    });
+    }
+    if ((cols[0]?.length ?? 0) > 0) await this.query(SQL.insertDeliveries, cols, client);
   }
 
   async claimDue(c: ClaimRequest) {

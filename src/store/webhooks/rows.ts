@@ -1,5 +1,5 @@
-import { rowToRecordedEvent } from '../journal.js';
-import type { DueDelivery, JournalEvent, WebhookDelivery, WebhookEndpoint } from './interface.js';
+import type { WebhookEvent } from '../../webhooks/events.js';
+import type { DueDelivery, WebhookDelivery, WebhookEndpoint } from './interface.js';
 
 /** Row mapping shared by the SQLite and PostgreSQL webhook stores (BIGINT arrives as a string). */
 
@@ -59,11 +59,8 @@ export function pickForLanes(candidates: ClaimCandidate[], free: { main: number;
   ];
 }
 
-/** A journal row as the fan-out reads it: the journal's own mapping. */
-export const rowToJournalEvent = rowToRecordedEvent;
-
-/** The deliveries one journal row gives: one per enabled endpoint of its account that wants its type. */
-export function deliveriesFor(event: JournalEvent, endpoints: WebhookEndpoint[]): WebhookEndpoint[] {
+/** The endpoints one event goes to: every enabled endpoint of its account that wants its type. */
+export function deliveriesFor(event: WebhookEvent, endpoints: WebhookEndpoint[]): WebhookEndpoint[] {
   return endpoints.filter(
     (e) => e.enabled && e.accountId === event.accountId && e.events.includes(event.type),
   );

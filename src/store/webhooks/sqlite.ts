@@ -1,12 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { timeOrderedUuid } from '../../domain/ids.js';
-import type { SqliteFold } from '../sqlite/fold.js';
+import { type WebhookEvent, webhookPayload } from '../../webhooks/events.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import type {
   AttemptRecord,
   ClaimRequest,
   EndpointPatch,
-  JournalEvent,
   NewWebhookEndpoint,
   WebhookStore,
 } from './interface.js';
@@ -17,7 +16,6 @@ import {
   rowToDelivery,
   rowToDue,
   rowToEndpoint,
-  rowToJournalEvent,
 } from './rows.js';
 
 type Row = Record<string, unknown>;
@@ -29,13 +27,10 @@ type Row = Record<string, unknown>;
  */
 export class SqliteWebhookStore implements WebhookStore {
   private readonly s: ReturnType<typeof statements>;
-  /** Prepared when the journal table exists (it comes with the analytics migrations). */
-  private journal: { take: Statement; skip: Statement; publish: Statement } | null = null;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly tx: GroupCommit,
-    private readonly fold: SqliteFold,
   ) {
     this.s = statements(db);
   }
@@ -102,62 +97,25 @@ export class SqliteWebhookStore implements WebhookStore {
     }, false);
   }
 
-  fanOut(now: number, batchSize: number, payloadOf: (event: JournalEvent) => string | null) {
-    const journal = this.prepareJournal();
-    if (!journal) return Promise.resolve(0);
-    return this.tx.write(() => {
-      // The analytics fold goes with the fan-out, which every instance runs (endpoints or not).
-      const folded = Math.min(this.fold.run(batchSize), batchSize);
-      const endpoints = (this.s.enabledEndpoints.all() as Row[]).map(rowToEndpoint);
-      if (endpoints.length === 0) {
-        // Nothing to deliver to: the cursor passes the batch without reading its rows.
-        const last = journal.skip.get(batchSize) as { last: number | null; n: number };
-        if (last.last !== null) journal.publish.run(last.last);
-        return Math.max(last.n, folded);
-      }
-      const events = (journal.take.all(batchSize) as Row[]).map(rowToJournalEvent);
-      if (events.length === 0) return folded;
-      for (const event of events) {
-        const targets = deliveriesFor(event, endpoints);
-        const payload = targets.length > 0 ? payloadOf(event) : null;
-        if (payload !== null) {
-          for (const endpoint of targets) {
-            this.s.insertDelivery.run(
-              timeOrderedUuid(now),
-              endpoint.id,
-              event.id,
-              event.type,
-              payload,
-              now,
-              now,
-            );
-          }
-        }
-      }
-      journal.publish.run(events.at(-1)?.seq);
-      return Math.max(events.length, folded);
-    });
+  /** Whether any endpoint could want an event (the fold reads events only then). */
+  anyEndpointEnabled(): boolean {
+    return this.s.anyEnabled.get() !== undefined;
   }
 
-  private prepareJournal() {
-    if (this.journal) return this.journal;
-    const exists = this.db
-      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'webhook_fanout'")
-      .get();
-    if (!exists) return null;
-    // A cursor on seq (migration 060): one writer, rows committed in seq order, so none is skipped
-    // and no journal row is rewritten to mark it published.
-    this.journal = {
-      take: this.db.prepare(
-        'SELECT * FROM events WHERE seq > (SELECT last_seq FROM webhook_fanout WHERE id = 1) ORDER BY seq LIMIT ?',
-      ),
-      skip: this.db.prepare(
-        `SELECT max(seq) AS last, count(*) AS n FROM (SELECT seq FROM events
-           WHERE seq > (SELECT last_seq FROM webhook_fanout WHERE id = 1) ORDER BY seq LIMIT ?)`,
-      ),
-      publish: this.db.prepare('UPDATE webhook_fanout SET last_seq = ? WHERE id = 1'),
-    };
-    return this.journal;
+  /**
+   * Queues a delivery of each event for every enabled endpoint of its account that wants its type,
+   * with the body signed at each attempt. Runs inside the fold's write unit, so an event is queued
+   * exactly when its change is folded.
+   */
+  enqueue(events: WebhookEvent[], now: number): void {
+    const endpoints = (this.s.enabledEndpoints.all() as Row[]).map(rowToEndpoint);
+    for (const event of events) {
+      const targets = deliveriesFor(event, endpoints);
+      if (targets.length === 0) continue;
+      const payload = webhookPayload(event);
+      for (const endpoint of targets)
+        this.s.insertDelivery.run(timeOrderedUuid(now), endpoint.id, event.id, event.type, payload, now, now);
+    }
   }
 
   claimDue(c: ClaimRequest) {
@@ -243,6 +201,7 @@ function statements(db: Database) {
       'SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL AND account_id = ? ORDER BY created_at, id',
     ),
     enabledEndpoints: p('SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL AND enabled = 1'),
+    anyEnabled: p('SELECT 1 FROM webhook_endpoints WHERE deleted_at IS NULL AND enabled = 1 LIMIT 1').pluck(),
     getEndpoint: p('SELECT * FROM webhook_endpoints WHERE id = ? AND deleted_at IS NULL'),
     sealedSecrets: p('SELECT id, secret FROM webhook_endpoints WHERE deleted_at IS NULL ORDER BY id'),
     replaceSealedSecret: p('UPDATE webhook_endpoints SET secret = ? WHERE id = ? AND secret = ?'),

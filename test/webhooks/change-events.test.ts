@@ -13,7 +13,7 @@ const backends = [
 
 /**
  * Real state changes (send, supersede, wrong and right codes, attempts used up, expiry by the
- * sweeper, delivery reports) reach a loopback receiver as signed webhooks through the journal.
+ * sweeper, delivery reports) reach a loopback receiver as signed webhooks through the change log.
  */
 describe.each(backends)('webhooks for real state changes ($name)', ({ postgres }) => {
   let db: TestDatabase | undefined;
@@ -67,6 +67,7 @@ describe.each(backends)('webhooks for real state changes ($name)', ({ postgres }
     const deadline = Date.now() + 10_000;
     let mine: ReceivedWebhook[] = [];
     while (Date.now() < deadline) {
+      await service.folds.runOnce();
       await service.webhooks.runOnce();
       mine = receiver.received.filter((r) => r.verified?.data.requestId === requestId);
       if (mine.length >= count) break;
@@ -121,6 +122,7 @@ describe.each(backends)('webhooks for real state changes ($name)', ({ postgres }
   it('delivered and undelivered as the delivery layer records them, with the provider', async () => {
     const delivered = await send('delivered@example.com');
     await service.store.recordDelivery(delivered, {
+      at: Date.now(),
       deliveryStatus: 'delivered',
       provider: 'smtp',
       providerMessageId: 'msg-1',
@@ -131,6 +133,7 @@ describe.each(backends)('webhooks for real state changes ($name)', ({ postgres }
 
     const undelivered = await send('undelivered@example.com');
     await service.store.recordDelivery(undelivered, {
+      at: Date.now(),
       deliveryStatus: 'failed',
       provider: 'smtp',
       providerMessageId: null,
@@ -159,6 +162,7 @@ describe.each(backends)('webhooks for real state changes ($name)', ({ postgres }
     const deadline = Date.now() + 10_000;
     let mine: ReceivedWebhook[] = [];
     while (Date.now() < deadline && mine.length < 2) {
+      await service.folds.runOnce();
       await service.webhooks.runOnce();
       mine = receiver.received.filter(
         (r) => r.verified?.data.contactId === contactId && r.verified?.type.startsWith('contact.'),

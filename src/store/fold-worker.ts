@@ -1,0 +1,65 @@
+import type { Logger } from 'pino';
+import type { Store } from './interface.js';
+
+export interface FoldWorkerOptions {
+  store: Pick<Store, 'fold'>;
+  logger: Logger;
+  intervalMs: number;
+  /** Changes per batch (default 5,000): larger batches spread each statement's cost thinner. */
+  batchSize?: number;
+}
+
+/** Batches per run at most, so a huge backlog does not hold one run for ever. */
+const MAX_BATCHES_PER_RUN = 100;
+
+/**
+ * Folds the change log (src/store/fold.ts) every `intervalMs`, off the request path: every
+ * instance runs one, and they share the work (the store's batches are disjoint). Reads of
+ * analytics and contacts fold what is left themselves, so nothing waits for this timer.
+ */
+export class FoldWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+  private readonly batchSize: number;
+
+  constructor(private readonly options: FoldWorkerOptions) {
+    this.batchSize = options.batchSize ?? 5_000;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.runOnce(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Folds until a batch comes back short (or the one run under way); resolves how many it folded. */
+  runOnce(): Promise<number> {
+    this.running ??= this.foldAll().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** Stops the timer, waits for a run under way, then folds what is left before the store closes. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+    await this.runOnce();
+  }
+
+  private async foldAll(): Promise<number> {
+    let folded = 0;
+    try {
+      for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
+        const n = await this.options.store.fold(this.batchSize);
+        folded += n;
+        if (n < this.batchSize) break;
+      }
+    } catch (err) {
+      // The database may be away; the next run takes up where this one stopped.
+      this.options.logger.warn({ err: (err as Error).message }, 'fold stopped early');
+    }
+    return folded;
+  }
+}

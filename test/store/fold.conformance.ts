@@ -1,0 +1,388 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/interface.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventData } from '../../src/webhooks/events.js';
+import type { StoreHarness } from './conformance.js';
+import { claimAll, DAY, dualPair, MINUTE, T0, verification } from './fixtures.js';
+
+/**
+ * The change log and its fold, on every backend: each change of a request or a contact is
+ * appended by the call that makes it, and the fold announces it once (a webhook delivery per
+ * endpoint that wants it), counts it once (analytics, contacts), with the request's mode, masked
+ * destination and contact, and never a code.
+ */
+export function foldConformance(name: string, harness: StoreHarness): void {
+  describe(`Change log and fold conformance: ${name}`, () => {
+    let store: Store;
+    let endpointId: string;
+    beforeEach(async () => {
+      store = await harness.open();
+      endpointId = `we_${Math.random().toString(36).slice(2)}`;
+      for (const accountId of ['acc_1', 'acc_2'])
+        await store.webhooks.createEndpoint({
+          id: `${endpointId}_${accountId}`,
+          accountId,
+          url: 'https://example.com/hooks',
+          events: [...WEBHOOK_EVENT_TYPES],
+          enabled: true,
+          sealedSecret: 'sealed',
+          createdAt: T0,
+        });
+    });
+    afterEach(() => harness.close(store));
+
+    const none = () => null;
+    const first = (rows: Array<{ id: string }>) => rows[0]?.id ?? null;
+    /** Every event announced so far to acc_1's endpoint, oldest change first. */
+    const announced = async (): Promise<WebhookEventData[]> => {
+      await store.fold(10_000);
+      const due = await store.webhooks.claimDue(claimAll());
+      return due
+        .filter((d) => d.endpointId === `${endpointId}_acc_1`)
+        .map((d) => (JSON.parse(d.payload) as { data: WebhookEventData }).data)
+        .sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id.localeCompare(b.id));
+    };
+    const typesOf = (events: WebhookEventData[], requestId: string) =>
+      events.filter((e) => e.requestId === requestId).map((e) => e.type);
+    /** The analytics of acc_1's live requests by `groupBy`, only the sums that are not zero. */
+    const sums = async (groupBy: 'channel' | 'provider', field: 'wrongCodes' | 'sent' | 'delivered') => {
+      const { buckets } = await store.analytics({
+        accountId: 'acc_1',
+        test: false,
+        from: T0 - DAY,
+        to: T0 + DAY,
+        intervalMs: 3_600_000,
+        groupBy,
+      });
+      const by: Record<string, number> = {};
+      for (const b of buckets) if (b[field] !== 0) by[b.group] = (by[b.group] ?? 0) + b[field];
+      return by;
+    };
+
+    it('announces a send with its mode, masked destination and contact; a resend cancels the first', async () => {
+      const jane = { test: true, destination: 'jane@example.com' };
+      const sent = verification(jane);
+      await store.createVerifications([sent]);
+      const resent = verification({ ...jane, createdAt: T0 + 1 });
+      await store.createVerifications([resent]);
+      const [created, canceled, again, ...rest] = await announced();
+      expect(rest).toEqual([]);
+      expect([created?.type, canceled?.type, again?.type]).toEqual([
+        'verification.created',
+        'verification.canceled',
+        'verification.created',
+      ]);
+      expect([created?.requestId, canceled?.requestId, again?.requestId]).toEqual([
+        sent.id,
+        sent.id,
+        resent.id,
+      ]);
+      expect(created).toMatchObject({
+        accountId: 'acc_1',
+        test: true,
+        channel: 'EMAIL',
+        to: 'j***@example.com',
+        status: 'pending',
+        groupId: sent.id,
+        timestamp: new Date(T0).toISOString(),
+      });
+      expect(canceled).toMatchObject({ status: 'canceled', timestamp: new Date(T0 + 1).toISOString() });
+      const [contact] = await store.searchContacts('acc_1', 'jane@example.com', 5);
+      expect(contact?.test).toBe(true);
+      for (const e of [created, canceled, again]) expect(e?.contactId).toBe(contact?.id);
+      expect(contact?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const ids = [created, canceled, again].map((e) => e?.id);
+      expect(new Set(ids).size).toBe(3);
+      for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(JSON.stringify(await announced())).not.toContain('jane@example.com');
+    });
+
+    it('counts a wrong code on its request, announces the right one and the dual sibling it cancels', async () => {
+      const [email, sms] = dualPair();
+      await store.createVerifications([email, sms]);
+      await store.attempt('acc_1', email.id, T0 + MINUTE, none);
+      // Counted while its request is pending, on the request it was made on.
+      expect(await sums('channel', 'wrongCodes')).toEqual({ EMAIL: 1 });
+      await store.attempt(
+        'acc_1',
+        email.id,
+        T0 + 2 * MINUTE,
+        (rows) => rows.find((r) => r.channel === 'SMS')?.id ?? null,
+      );
+      const events = await announced();
+      expect(events.map((e) => `${e.type} ${e.channel}`).sort()).toEqual([
+        'verification.canceled EMAIL',
+        'verification.created EMAIL',
+        'verification.created SMS',
+        'verification.verified SMS',
+      ]);
+      // Settled and folded, the wrong code is counted once, still on the EMAIL request.
+      expect(await sums('channel', 'wrongCodes')).toEqual({ EMAIL: 1 });
+      const verified = events.find((e) => e.type === 'verification.verified');
+      expect(verified).toMatchObject({ to: '+1******0100', status: 'verified', country: 'US' });
+      expect(verified?.timestamp).toBe(new Date(T0 + 2 * MINUTE).toISOString());
+    });
+
+    it('announces attempts used up, expiry (also the sweeper’s) and delivery outcomes', async () => {
+      const used = verification({ maxAttempts: 1 });
+      const late = verification();
+      const swept = verification();
+      for (const v of [used, late, swept]) await store.createVerifications([v]);
+      await store.attempt('acc_1', used.id, T0 + 1, none);
+      await store.settleGroup(used.groupId, 'failed', T0 + 2);
+      await store.settleGroup(late.groupId, 'expired', T0 + 11 * MINUTE);
+      await store.sweep(T0 + 20 * MINUTE, 365 * DAY, 100);
+      let events = await announced();
+      expect(typesOf(events, used.id)).toEqual(['verification.created', 'verification.failed']);
+      expect(await sums('channel', 'wrongCodes')).toEqual({ EMAIL: 1 });
+      expect(typesOf(events, late.id)).toEqual(['verification.created', 'verification.expired']);
+      expect(typesOf(events, swept.id)).toEqual(['verification.created', 'verification.expired']);
+
+      const sms = verification({
+        channel: 'SMS',
+        destination: '+447700900123',
+        country: 'GB',
+        deliveryStatus: 'queued',
+      });
+      await store.createVerifications([sms]);
+      await store.recordDelivery(sms.id, {
+        at: T0 + 3,
+        deliveryStatus: 'sent',
+        provider: 'twilio',
+        providerMessageId: 'SM1',
+      });
+      await store.recordDeliveryByProviderId('twilio', 'SM1', 'delivered', null, T0 + 4);
+      // The same report again changes nothing.
+      await store.recordDeliveryByProviderId('twilio', 'SM1', 'delivered', null, T0 + 5);
+      const failed = verification({
+        channel: 'SMS',
+        destination: '+447700900124',
+        country: 'GB',
+        deliveryStatus: 'queued',
+      });
+      await store.createVerifications([failed]);
+      await store.recordDelivery(failed.id, {
+        at: T0 + 6,
+        deliveryStatus: 'failed',
+        provider: 'vonage',
+        providerMessageId: null,
+        error: 'down',
+      });
+      await store.recordDelivery(failed.id, {
+        at: T0 + 7,
+        deliveryStatus: 'failed',
+        provider: null,
+        providerMessageId: null,
+        cancel: true,
+      });
+      events = await announced();
+      expect(typesOf(events, sms.id)).toEqual(['verification.created', 'verification.delivered']);
+      expect(events.find((e) => e.type === 'verification.delivered')).toMatchObject({
+        provider: 'twilio',
+        status: 'pending',
+      });
+      expect(typesOf(events, failed.id)).toEqual([
+        'verification.created',
+        'verification.undelivered',
+        'verification.canceled',
+      ]);
+      // A send counts under the provider that took it (or was the last one tried), once.
+      expect(await sums('provider', 'sent')).toEqual({ outbox: 3, twilio: 1, vonage: 1 });
+      expect(await sums('provider', 'delivered')).toEqual({ twilio: 1 });
+    });
+
+    it('announces the blocks and unblocks of a contact', async () => {
+      const v = verification({ destination: 'blocked@example.com' });
+      await store.createVerifications([v]);
+      await store.fold(10_000);
+      const [contact] = await store.searchContacts('acc_1', 'blocked@example.com', 1);
+      if (!contact) throw new Error('no contact');
+      expect((await store.setContactBlocked(contact.id, { reason: 'abuse' }, T0 + MINUTE))?.blocked).toEqual({
+        at: T0 + MINUTE,
+        reason: 'abuse',
+      });
+      expect((await store.setContactBlocked(contact.id, null, T0 + 2 * MINUTE))?.blocked).toBeNull();
+      expect(await store.setContactBlocked('no-such-contact', null, T0)).toBeNull();
+      const events = (await announced()).filter((e) => e.type.startsWith('contact.'));
+      expect(events.map((e) => e.type)).toEqual(['contact.blocked', 'contact.unblocked']);
+      expect(events[0]).toMatchObject({
+        contactId: contact.id,
+        accountId: 'acc_1',
+        to: 'b******@example.com',
+      });
+    });
+
+    it('gathers the risk signals of a destination: velocity, its history, its number block, its breaker', async () => {
+      const now = T0 + 30 * MINUTE;
+      const sms = (destination: string, at: number) =>
+        verification({
+          channel: 'SMS',
+          destination,
+          country: 'GB',
+          createdAt: at,
+          expiresAt: at + 10 * MINUTE,
+        });
+      const target = '+447400123400';
+      const sent = sms(target, now - 3 * MINUTE);
+      await store.createVerifications([sent]);
+      await store.attempt('acc_1', sent.id, now - 2 * MINUTE, none);
+      await store.createVerifications([sms(target, now - MINUTE)]);
+      // An old send, outside the hour, and three neighbours of the block sent to within it.
+      await store.createVerifications([sms('+447400123499', now - 2 * 60 * MINUTE)]);
+      for (const last of ['01', '02', '03'])
+        await store.createVerifications([sms(`+4474001234${last}`, now - MINUTE)]);
+      await store.createVerifications([sms('+447400999999', now - MINUTE)]);
+      // Read from the requests themselves, before any fold made the contact.
+      const signals = await store.destinationSignals('acc_1', false, target, 'GB', now);
+      expect(signals).toEqual({
+        blocked: false,
+        sendsLastHour: 2,
+        neighboursLastHour: 3,
+        history: { sends: 2, verified: 0, wrongCodes: 1 },
+        breaker: null,
+      });
+      expect(await store.destinationSignals('acc_1', true, target, 'GB', now)).toMatchObject({
+        history: { sends: 0, verified: 0, wrongCodes: 0 },
+        sendsLastHour: 0,
+      });
+      // Asked at one moment (PostgreSQL reads them in one statement), each answer is its own:
+      // the same as asked alone, in the order asked, with an email and an unknown number between.
+      const asked: Array<[boolean, string, string | null]> = [
+        [false, '+447400123401', 'GB'],
+        [true, target, 'GB'],
+        [false, 'nobody@example.com', null],
+        [false, target, 'GB'],
+        [false, '+447400555555', null],
+      ];
+      const together = await Promise.all(
+        asked.map(([test, to, country]) => store.destinationSignals('acc_1', test, to, country, now)),
+      );
+      const alone = [];
+      for (const [test, to, country] of asked)
+        alone.push(await store.destinationSignals('acc_1', test, to, country, now));
+      expect(together).toEqual(alone);
+      expect(together[3]).toEqual(signals);
+      expect(together[2]).toMatchObject({ blocked: false, sendsLastHour: 0, neighboursLastHour: 0 });
+      // The country's breaker comes with the rest: of this account, mode and country only.
+      const tripped = {
+        accountId: 'acc_1',
+        test: false,
+        country: 'GB',
+        trippedAt: now - MINUTE,
+        detail: 'tripped',
+        resetAt: null,
+        baseline: { hour: T0, sent: 4, verified: 1 },
+      };
+      await store.saveBreaker(tripped);
+      await store.saveBreaker({ ...tripped, country: 'FR', detail: 'other country' });
+      const read = await Promise.all(
+        asked.map(([test, to, country]) => store.destinationSignals('acc_1', test, to, country, now)),
+      );
+      expect(read.map((r) => r.breaker)).toEqual([tripped, null, null, tripped, null]);
+      expect(await store.getBreaker('acc_1', false, 'GB')).toEqual(tripped);
+      expect(await store.listBreakers({ accountId: 'acc_1', trippedOnly: true })).toHaveLength(2);
+      await store.saveBreaker({ ...tripped, trippedAt: null, detail: null });
+      expect((await store.listBreakers({ trippedOnly: true })).map((b) => b.country)).toEqual(['FR']);
+      expect((await store.listBreakers({})).map((b) => b.country)).toEqual(['FR', 'GB']);
+      // A blocked contact is what the screen refuses.
+      await store.fold(10_000);
+      const [contact] = await store.searchContacts('acc_1', target, 1);
+      await store.setContactBlocked(contact?.id as string, { reason: 'x' }, now);
+      expect((await store.destinationSignals('acc_1', false, target, 'GB', now)).blocked).toBe(true);
+      expect((await store.destinationSignals('acc_1', true, target, 'GB', now)).blocked).toBe(false);
+    });
+
+    it('makes and counts the contacts from the log: sends, outcomes, first and last seen, the last send', async () => {
+      const to = { destination: '+447700900555', channel: 'SMS' as const, country: 'GB' };
+      const contactOf = async (test = false) =>
+        (await store.searchContacts('acc_1', to.destination, 5)).find((c) => c.test === test);
+      const a = verification({ ...to, risk: '{"score":10}' });
+      await store.createVerifications([a]);
+      await store.attempt('acc_1', a.id, T0 + 1, none);
+      await store.attempt('acc_1', a.id, T0 + 2, first);
+      // Folded between the sends: later batches add to the contact the first one made.
+      const made = await contactOf();
+      expect(made?.counts).toEqual({ sends: 1, verified: 1, failed: 0, wrongCodes: 1 });
+      const b = verification({
+        ...to,
+        channel: 'WHATSAPP',
+        createdAt: T0 + MINUTE,
+        maxAttempts: 1,
+        risk: '{"score":40}',
+      });
+      await store.createVerifications([b]);
+      await store.attempt('acc_1', b.id, T0 + MINUTE + 1, none);
+      const c = verification({ ...to, createdAt: T0 + 2 * MINUTE, risk: '{"score":70}' });
+      const other = verification({ ...to, test: true, createdAt: T0 + 2 * MINUTE });
+      await store.createVerifications([c]);
+      await store.createVerifications([other]);
+      const contact = await store.getContact(made?.id as string);
+      expect(contact).toMatchObject({
+        id: made?.id,
+        accountId: 'acc_1',
+        test: false,
+        destination: '+447700900555',
+        masked: '+4*******0555',
+        channel: 'SMS',
+        firstSeen: T0,
+        lastSeen: T0 + 2 * MINUTE,
+        counts: { sends: 3, verified: 1, failed: 1, wrongCodes: 2 },
+        risk: '{"score":70}',
+        blocked: null,
+      });
+      expect((await contactOf(true))?.counts.sends).toBe(1);
+      // A wrong code on a request still pending counts at once, in the profile and the search;
+      // once the request settles and is folded, it still counts once.
+      await store.attempt('acc_1', c.id, T0 + 2 * MINUTE + 1, none);
+      expect((await store.getContact(made?.id as string))?.counts.wrongCodes).toBe(3);
+      expect(
+        (await store.searchContacts('acc_1', '+447700900555', 10)).map((x) => x.counts.wrongCodes),
+      ).toEqual([3, 0]);
+      await store.settleGroup(c.groupId, 'expired', T0 + 20 * MINUTE);
+      expect((await store.getContact(made?.id as string))?.counts).toEqual({
+        sends: 3,
+        verified: 1,
+        failed: 1,
+        wrongCodes: 3,
+      });
+      expect((await store.searchContacts('acc_1', '+4477009005', 10)).map((x) => x.test)).toEqual([
+        false,
+        true,
+      ]);
+      expect(
+        (await store.contactHistory(contact as NonNullable<typeof contact>, 10)).map((h) => h.requestId),
+      ).toEqual([c.id, b.id, a.id]);
+      expect(await store.getContact('no-such-contact')).toBeNull();
+    });
+
+    it('a verify on a settled request announces and counts nothing', async () => {
+      const v = verification();
+      await store.createVerifications([v]);
+      await store.attempt('acc_1', v.id, T0 + 1, first);
+      await store.attempt('acc_1', v.id, T0 + 2, first);
+      await store.attempt('acc_1', v.id, T0 + 3, none);
+      expect(typesOf(await announced(), v.id)).toEqual(['verification.created', 'verification.verified']);
+      expect(await sums('channel', 'wrongCodes')).toEqual({});
+    });
+
+    it('folds each change once, however many folds run at once', async () => {
+      const sent = Array.from({ length: 120 }, (_, i) =>
+        verification({ createdAt: T0 + i, destination: `many${i}@example.com` }),
+      );
+      await Promise.all(sent.map((v) => store.createVerifications([v])));
+      await Promise.all(sent.slice(0, 60).map((v) => store.attempt('acc_1', v.id, T0 + MINUTE, first)));
+      const folded = await Promise.all(Array.from({ length: 6 }, () => store.fold(25)));
+      expect(folded.every((n) => n <= 25)).toBe(true);
+      const { buckets } = await store.analytics({
+        accountId: 'acc_1',
+        test: false,
+        from: T0 - DAY,
+        to: T0 + DAY,
+        intervalMs: 3_600_000,
+      });
+      expect(buckets.reduce((n, b) => n + b.sent, 0)).toBe(120);
+      expect(buckets.reduce((n, b) => n + b.verified, 0)).toBe(60);
+      expect((await announced()).length).toBe(180);
+      expect(await store.fold(100)).toBe(0);
+    });
+  });
+}
