@@ -45,7 +45,13 @@ const fanOut = async () => {
 // What a send stores beside the request: a rendered outbox message's inputs and a risk assessment.
 const OUTBOX = JSON.stringify({
   v: 1,
-  request: { channel: 'EMAIL', to: 'u@example.com', code: '******', codeTtlSeconds: 600, deliveryType: 'TEXT' },
+  request: {
+    channel: 'EMAIL',
+    to: 'u@example.com',
+    code: '******',
+    codeTtlSeconds: 600,
+    deliveryType: 'TEXT',
+  },
 });
 const RISK = JSON.stringify({ score: 0, level: 'low', signals: [] });
 

@@ -14,7 +14,7 @@ const DAY = 86_400_000;
 
 /**
  * Settled codes leave no trace in the SQLite files of a running service: once a request leaves
- * pending, its code (kept in clear in the outbox's stored message while pending) is found neither
+ * pending, its code (kept in clear beside the outbox's stored message while pending) is found neither
  * in the database file nor in the WAL after a checkpoint, not in a page's free space, not in an
  * old WAL frame; once the retention deletes a request, its code hash is gone from both files too.
  * Each check has a positive control: a pending request's code and a live request's hash are found.
@@ -31,7 +31,8 @@ describe('SQLite files after codes settle (secure_delete, WAL truncation)', () =
     dir = mkdtempSync(join(tmpdir(), 'cv-secure-delete-'));
     file = join(dir, 'verify.db');
     svc = await startTestService(
-      { DATABASE_URL: `sqlite:${file}`, CODE_SECRET, RESEND_COOLDOWN_SECONDS: '0' },
+      // Ten digits: a code found in the files is the code, never digits of an id or a time.
+      { DATABASE_URL: `sqlite:${file}`, CODE_SECRET, RESEND_COOLDOWN_SECONDS: '0', CODE_LENGTH: '10' },
       { clock },
     );
     key = await svc.createKey();
@@ -81,7 +82,8 @@ describe('SQLite files after codes settle (secure_delete, WAL truncation)', () =
     return [readFileSync(file), existsSync(`${file}-wal`) ? readFileSync(`${file}-wal`) : Buffer.alloc(0)];
   };
   const found = (bytes: Buffer[], needle: string | Buffer) => bytes.some((b) => b.includes(needle));
-  const inOutbox = (code: string) => `"code":"${code}"`;
+  // The code as the store keeps it beside a pending outbox message (in clear, as text).
+  const inOutbox = (code: string) => code;
 
   it('a settled code is in neither file once checkpointed; a pending one is', async () => {
     const verified = [];
