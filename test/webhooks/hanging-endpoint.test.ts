@@ -113,7 +113,7 @@ describe.each(backends)('a hanging webhook endpoint beside a healthy one ($name)
 
   it('gives an endpoint that keeps timing out one attempt at a time, and its pool back after a success', async () => {
     const svc = await start({
-      // Steps are run by the test, once every event is in the journal.
+      // Steps are run by the test, once every event is folded into its deliveries.
       WEBHOOK_POLL_INTERVAL_MS: '3600000',
       WEBHOOK_TIMEOUT_MS: '500',
       WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.2,0.2,0.2,0.2,0.2,0.2,0.2,0.2',
@@ -123,6 +123,7 @@ describe.each(backends)('a hanging webhook endpoint beside a healthy one ($name)
     const hanging = await endpoint(svc, { hang: true });
     const healthy = await endpoint(svc);
     const requestIds = await send(svc, 12);
+    await svc.folds.runOnce();
     // Resolves once nothing is in flight: after the hanging endpoint recovers below.
     const run = svc.webhooks.runOnce();
 
