@@ -97,6 +97,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
       ...DEFAULT_BRANDING,
       brandName: config.brandName ?? DEFAULT_BRANDING.brandName,
     }),
+    defaultsGiven: config.given,
     logger: options.logger,
     events: metrics.events,
   });

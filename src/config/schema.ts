@@ -194,7 +194,10 @@ export const settings = {
 };
 
 export const ConfigSchema = Type.Object(settings);
-export type Config = Static<typeof ConfigSchema>;
+export type Config = Static<typeof ConfigSchema> & {
+  /** The settings the deployment gave (environment or CONFIG_FILE); the others hold their defaults. */
+  readonly given: ReadonlySet<keyof typeof settings>;
+};
 
 /** Raised at boot with a message that names the variable at fault. */
 export class ConfigError extends Error {}
@@ -227,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     const value = env[schema.env] ?? file[schema.env];
     if (value !== undefined && value !== '') raw[key] = value;
   }
+  const given = new Set(Object.keys(raw) as Array<keyof typeof settings>);
   for (const [key, value] of Object.entries(environmentDefaults(env))) raw[key] ??= value;
   const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
   // One problem per variable: a union reports one error per member and one for itself.
@@ -246,7 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (databaseProblem) problems.push(databaseProblem);
   if (problems.length === 0) problems.push(...deliveryConfigProblems(settings, converted as Config));
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-  return converted as Config;
+  return { ...(converted as Omit<Config, 'given'>), given };
 }
 
 function readConfigFile(path: string | undefined): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import {
   ACCOUNT_LIMITS,
+  ACCOUNT_ONLY_SETTINGS,
   type AccountLimitName,
   type AccountLimits,
   type AccountOnlyValues,
@@ -63,4 +64,83 @@ export function effectiveSettings(defaults: EffectiveSettings, account: AccountS
   }
   if (branding) merged.branding = { ...defaults.branding, ...branding };
   return merged;
+}
+
+/** Where a value in force comes from: the built-in default, the deployment's setting, or the account. */
+export type SettingSource = 'default' | 'environment' | 'account';
+
+/** One per-account setting as it holds for an account. */
+export interface SettingInForce {
+  name: string;
+  value: number | null;
+  source: SettingSource;
+  /** What an account without an override gets: the deployment's setting, or the built-in default. */
+  deployment: number | null;
+  default: number | null;
+  /** The deployment's variable; null for a setting only an account sets. */
+  env: string | null;
+  min: number;
+  max: number;
+  description: string;
+}
+
+export interface SettingsInForce {
+  limits: SettingInForce[];
+  /** null: every country. */
+  allowedCountries: { value: string[] | null; source: SettingSource; deployment: string[] | null };
+}
+
+const sortedList = (set: ReadonlySet<string> | null) => (set === null ? null : [...set].sort());
+
+/**
+ * Each setting an account may override, with the value its requests use and where that comes
+ * from; `given` names the settings the deployment set (the others hold their built-in defaults).
+ */
+export function settingsInForce(
+  defaults: EffectiveSettings,
+  given: ReadonlySet<string>,
+  account: AccountSettings,
+): SettingsInForce {
+  const inForce = effectiveSettings(defaults, account);
+  const own = account as Record<string, unknown>;
+  const limits: SettingInForce[] = [];
+  for (const [name, l] of Object.entries(ACCOUNT_LIMITS)) {
+    const key = name as AccountLimitName;
+    const source = typeof own[name] === 'number' ? 'account' : given.has(name) ? 'environment' : 'default';
+    limits.push({
+      name,
+      value: inForce[key],
+      source,
+      deployment: defaults[key],
+      default: l.default,
+      env: l.env,
+      min: l.min,
+      max: l.max,
+      description: l.description,
+    });
+  }
+  for (const [name, s] of Object.entries(ACCOUNT_ONLY_SETTINGS)) {
+    const key = name as keyof AccountOnlyValues;
+    const source = typeof own[name] === 'number' ? 'account' : 'default';
+    limits.push({
+      name,
+      value: inForce[key],
+      source,
+      deployment: s.default,
+      default: s.default,
+      env: null,
+      min: s.min,
+      max: s.max,
+      description: s.description,
+    });
+  }
+  const narrowed = account.allowedCountries && parseCountryList(account.allowedCountries) !== null;
+  return {
+    limits,
+    allowedCountries: {
+      value: sortedList(inForce.allowedCountries),
+      source: narrowed ? 'account' : given.has('allowedCountries') ? 'environment' : 'default',
+      deployment: sortedList(defaults.allowedCountries),
+    },
+  };
 }

@@ -11,7 +11,12 @@ import { type BreakerState, decideBreaker, type WindowCounts } from './pumping-b
 import type { RateLimitPolicy, SendTarget } from './rate-limit-policy.js';
 import { assessRisk, type RiskAssessment } from './risk.js';
 import type { SendRequest } from './send-request.js';
-import { type EffectiveSettings, effectiveSettings } from './settings.js';
+import {
+  type EffectiveSettings,
+  effectiveSettings,
+  type SettingsInForce,
+  settingsInForce,
+} from './settings.js';
 import type {
   AccountSettings,
   AuthenticatedKey,
@@ -52,6 +57,8 @@ export interface VerificationDeps {
   /** Secrets replaced by a rotation: codes hashed with them still verify until they expire. */
   previousCodeSecrets?: readonly Buffer[];
   defaults: EffectiveSettings;
+  /** The settings of `defaults` the deployment set; the others are built-in defaults. */
+  defaultsGiven?: ReadonlySet<string>;
   logger: Logger;
   events?: VerificationEvents;
 }
@@ -70,6 +77,11 @@ export class VerificationService {
   /** An account's settings over the deployment defaults (what its sends use; the branding preview). */
   settingsOf(accountSettings: AccountSettings): EffectiveSettings {
     return effectiveSettings(this.deps.defaults, accountSettings);
+  }
+
+  /** Each setting an account may override: the value its requests use and where it comes from. */
+  settingsInForce(accountSettings: AccountSettings): SettingsInForce {
+    return settingsInForce(this.deps.defaults, this.deps.defaultsGiven ?? new Set(), accountSettings);
   }
 
   /** Settings for requests made with `key`: deployment defaults with the account's overrides. */

@@ -958,6 +958,115 @@ export interface paths {
         };
         trace?: never;
     };
+    "/v1/admin/accounts/{id}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The limits and settings in force for an account, and where each comes from */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                accountId: string;
+                                limits: {
+                                    /** @description As in PATCH /v1/admin/accounts/{id}/settings. */
+                                    name: string;
+                                    /** @description In force; null: off. */
+                                    value: number | null;
+                                    /**
+                                     * @description default: the built-in value; environment: the deployment's variable (or CONFIG_FILE); account: this account's override.
+                                     * @enum {string}
+                                     */
+                                    source: "default" | "environment" | "account";
+                                    /** @description What an account without an override gets. */
+                                    deployment: number | null;
+                                    /** @description Built in. */
+                                    default: number | null;
+                                    /** @description The deployment variable; null for a setting only an account sets. */
+                                    env: string | null;
+                                    min: number;
+                                    max: number;
+                                    description: string;
+                                }[];
+                                allowedCountries: {
+                                    /** @description ISO 3166-1 alpha-2 codes; null: every country. */
+                                    value: string[] | null;
+                                    /**
+                                     * @description default: the built-in value; environment: the deployment's variable (or CONFIG_FILE); account: this account's override.
+                                     * @enum {string}
+                                     */
+                                    source: "default" | "environment" | "account";
+                                    /** @description ISO 3166-1 alpha-2 codes; null: every country. */
+                                    deployment: string[] | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR or INVALID_JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/api-keys": {
         parameters: {
             query?: never;
@@ -987,7 +1096,7 @@ export interface paths {
                                 name: string;
                                 /** @description The first characters of the secret. */
                                 prefix: string;
-                                channels: string[];
+                                channels: ("EMAIL" | "SMS" | "WHATSAPP")[];
                                 accountId: string;
                                 test: boolean;
                                 /** Format: date-time */
@@ -1195,7 +1304,7 @@ export interface paths {
                                 name: string;
                                 /** @description The first characters of the secret. */
                                 prefix: string;
-                                channels: string[];
+                                channels: ("EMAIL" | "SMS" | "WHATSAPP")[];
                                 accountId: string;
                                 test: boolean;
                                 /** Format: date-time */

@@ -138,13 +138,18 @@ export function KeysPage(props: { scope: Scope }) {
             Create one above, then send a code with it: see the README's quick start.
           </Empty>
         ) : (
-          <DataTable columns={['Name', 'Prefix', 'Channels', 'Created', 'Last used', 'State']} actions>
+          <DataTable columns={['Name and id', 'Prefix', 'Channels', 'Created', 'Last used', 'State']} actions>
             {list.map((key) => (
               <tr key={key.id} data-key-id={key.id}>
                 <td>
                   {key.name} {key.test && <Badge tone="info">test</Badge>}
+                  <div>
+                    <code class="muted" data-testid="key-id">
+                      {key.id}
+                    </code>
+                  </div>
                 </td>
-                <td>
+                <td data-testid="key-prefix">
                   <code>{key.prefix}…</code>
                 </td>
                 <td>
@@ -172,9 +177,7 @@ export function KeysPage(props: { scope: Scope }) {
                   )}
                 </td>
                 <td>{dateTime(key.createdAt)}</td>
-                <td title={key.lastUsedAt ?? undefined}>
-                  {key.lastUsedAt === undefined ? '—' : relative(key.lastUsedAt)}
-                </td>
+                <td title={key.lastUsedAt ?? undefined}>{relative(key.lastUsedAt)}</td>
                 <td>
                   {key.revokedAt ? <Badge tone="bad">revoked</Badge> : <Badge tone="good">active</Badge>}
                 </td>

@@ -1,54 +1,56 @@
 import { useState } from 'preact/hooks';
-import { patch, post } from '../api';
+import { get, patch, post } from '../api';
 import type { Scope } from '../app';
-import { Card, ErrorBox, Field, Notice, PageHeader } from '../components/ui';
-import { useAction } from '../hooks';
-import type { Account, AccountSettings } from '../types';
+import { Badge, Card, DataTable, ErrorBox, Field, Loading, Notice, PageHeader } from '../components/ui';
+import { useAction, useLoad } from '../hooks';
+import type { Account, AccountLimits, AccountSettings, LimitInForce, SettingSource } from '../types';
 
 type NumericKey = Exclude<keyof AccountSettings, 'allowedCountries' | 'branding'>;
 
-const NUMERIC: { key: NumericKey; label: string; hint: string; step?: string }[] = [
-  { key: 'codeLength', label: 'Code length', hint: 'Digits in a code.' },
-  { key: 'codeTtlSeconds', label: 'Code lifetime (s)', hint: 'How long a code can be checked.' },
-  { key: 'maxAttempts', label: 'Attempts per code', hint: 'Checks allowed per request.' },
-  {
-    key: 'resendCooldownSeconds',
-    label: 'Resend cooldown (s)',
-    hint: 'Wait between two sends to one destination.',
-  },
-  { key: 'sendsPerDestinationPerHour', label: 'Sends per destination per hour', hint: 'Per channel.' },
-  {
-    key: 'failuresPerDestinationPerDay',
-    label: 'Wrong codes per destination per day',
-    hint: 'Past this, sends are refused.',
-  },
-  { key: 'keySendPerSecond', label: 'Sends per key per second', hint: 'send-code calls per API key.' },
-  { key: 'keyVerifyPerSecond', label: 'Checks per key per second', hint: 'verify-code calls per API key.' },
-  { key: 'countrySendsPerHour', label: 'SMS/WhatsApp sends per country per hour', hint: 'Per account.' },
-  {
-    key: 'riskThreshold',
-    label: 'Risk threshold',
-    hint: 'Sends scoring at or above it are refused (0–100).',
-  },
-  {
-    key: 'pumpingMinSends',
-    label: 'Pumping breaker: minimum sends',
-    hint: 'Sends to a country before the breaker judges it.',
-  },
-  {
-    key: 'pumpingMinConversion',
-    label: 'Pumping breaker: minimum conversion',
-    hint: 'Below this verified share (0–1) the breaker trips.',
-    step: '0.01',
-  },
-];
+/** How the page names each setting; what it means, its bounds and its value come from the service. */
+const LABELS: Record<NumericKey, { label: string; step?: string }> = {
+  codeLength: { label: 'Code length' },
+  codeTtlSeconds: { label: 'Code lifetime (s)' },
+  maxAttempts: { label: 'Attempts per code' },
+  resendCooldownSeconds: { label: 'Resend cooldown (s)' },
+  sendsPerDestinationPerHour: { label: 'Sends per destination per hour' },
+  failuresPerDestinationPerDay: { label: 'Wrong codes per destination per day' },
+  keySendPerSecond: { label: 'Sends per key per second' },
+  keyVerifyPerSecond: { label: 'Checks per key per second' },
+  countrySendsPerHour: { label: 'SMS/WhatsApp sends per country per hour' },
+  riskThreshold: { label: 'Risk threshold' },
+  pumpingMinSends: { label: 'Pumping breaker: minimum sends' },
+  pumpingMinConversion: { label: 'Pumping breaker: minimum conversion', step: '0.01' },
+};
+const NUMERIC = Object.keys(LABELS) as NumericKey[];
 
 const toText = (value: number | undefined) => (value === undefined ? '' : String(value));
+const shown = (value: number | null) => (value === null ? 'off' : String(value));
+const countryList = (value: string[] | null) => (value === null ? 'every country' : value.join(', '));
+
+/** Where a value in force comes from, in the operator's words. */
+function SourceBadge(props: { source: SettingSource; env?: string | null }) {
+  if (props.source === 'account') return <Badge tone="info">account</Badge>;
+  if (props.source === 'environment')
+    return (
+      <>
+        <Badge>environment</Badge> {props.env ? <code>{props.env}</code> : null}
+      </>
+    );
+  return <Badge>default</Badge>;
+}
 
 export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: string) => void }) {
   const { account } = props.scope;
+  const limits = useLoad(
+    () =>
+      get<{ data: AccountLimits }>(`/v1/admin/accounts/${encodeURIComponent(account.id)}/limits`).then(
+        (r) => r.data,
+      ),
+    [account.id],
+  );
   const [values, setValues] = useState<Record<string, string>>(() =>
-    Object.fromEntries(NUMERIC.map(({ key }) => [key, toText(account.settings[key])])),
+    Object.fromEntries(NUMERIC.map((key) => [key, toText(account.settings[key])])),
   );
   const [countries, setCountries] = useState((account.settings.allowedCountries ?? []).join(', '));
   const [saved, setSaved] = useState(false);
@@ -59,7 +61,7 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
     setSaved(false);
     // An emptied field goes back to the service-wide default (null).
     const body: Record<string, unknown> = {};
-    for (const { key } of NUMERIC) {
+    for (const key of NUMERIC) {
       const text = values[key]?.trim() ?? '';
       if (text !== toText(account.settings[key])) body[key] = text === '' ? null : Number(text);
     }
@@ -75,39 +77,75 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
         if (ok) {
           setSaved(true);
           props.scope.reloadAccount();
+          limits.reload();
         }
       });
   };
 
+  const inForce = limits.data;
+  const rows = (inForce?.limits ?? []).filter((l): l is LimitInForce & { name: NumericKey } =>
+    Object.hasOwn(LABELS, l.name),
+  );
   return (
     <>
       <PageHeader
         title="Limits & settings"
-        description={`Overrides for ${account.name}. Leave a field empty to use the service-wide default.`}
+        description={`The values in force for ${account.name} and where each comes from: the built-in default, the deployment's environment, or this account. Leave an override empty to use the deployment's value.`}
       />
+      <ErrorBox error={limits.error} />
       <form onSubmit={save}>
         <Card title="Limits">
-          <div class="form-grid">
-            {NUMERIC.map(({ key, label, hint, step }) => (
-              <Field key={key} label={label} hint={hint}>
-                <input
-                  type="number"
-                  name={key}
-                  inputMode="decimal"
-                  step={step ?? '1'}
-                  min="0"
-                  placeholder="default"
-                  value={values[key]}
-                  onInput={(e) => setValues({ ...values, [key]: e.currentTarget.value })}
-                />
-              </Field>
-            ))}
-          </div>
+          {!inForce ? (
+            <Loading />
+          ) : (
+            <DataTable columns={['Setting', 'In force', 'From', 'Override for this account']}>
+              {rows.map((l) => (
+                <tr key={l.name} data-limit={l.name}>
+                  <td>
+                    <strong>{LABELS[l.name].label}</strong>
+                    <div class="field-hint">{l.description}</div>
+                  </td>
+                  <td class="number" data-testid="in-force">
+                    {shown(l.value)}
+                  </td>
+                  <td data-testid="source">
+                    <SourceBadge source={l.source} env={l.env} />
+                    {l.source === 'account' && (
+                      <div class="field-hint">deployment: {shown(l.deployment)}</div>
+                    )}
+                  </td>
+                  <td>
+                    <input
+                      type="number"
+                      name={l.name}
+                      aria-label={LABELS[l.name].label}
+                      inputMode="decimal"
+                      step={LABELS[l.name].step ?? '1'}
+                      min={l.min}
+                      max={l.max}
+                      placeholder={`${shown(l.deployment)} (${l.min}–${l.max})`}
+                      value={values[l.name]}
+                      onInput={(e) => setValues({ ...values, [l.name]: e.currentTarget.value })}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+          )}
         </Card>
         <Card title="Countries">
+          {inForce && (
+            <p data-testid="countries-in-force">
+              In force: <strong>{countryList(inForce.allowedCountries.value)}</strong>{' '}
+              <SourceBadge source={inForce.allowedCountries.source} env="ALLOWED_COUNTRIES" />
+              {inForce.allowedCountries.source === 'account' && (
+                <span class="muted"> (deployment: {countryList(inForce.allowedCountries.deployment)})</span>
+              )}
+            </p>
+          )}
           <Field
             label="Allowed countries for SMS and WhatsApp"
-            hint="ISO codes separated by commas (e.g. US, GB, DE); empty: the service-wide list."
+            hint="ISO codes separated by commas (e.g. US, GB, DE): narrows the deployment's list, never widens it; empty: the deployment's list."
           >
             <input
               name="allowedCountries"

@@ -9,7 +9,7 @@ import { BrandingPatch, brandingProblems, brandingView } from '../branding-schem
 import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
-import { errorResponses } from '../schemas.js';
+import { ChannelSchema, errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
 import { brandingAdminRoutes } from './branding.js';
 
@@ -100,7 +100,7 @@ const KeyView = Type.Object({
   id: Type.String(),
   name: Type.String(),
   prefix: Type.String({ description: 'The first characters of the secret.' }),
-  channels: Type.Array(Type.String()),
+  channels: Type.Array(ChannelSchema),
   accountId: Type.String(),
   test: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' }),
@@ -123,6 +123,42 @@ const OutboxMessage = Type.Object({
   }),
   html: Type.Optional(Type.String({ description: 'EMAIL only.' })),
   createdAt: Type.String({ format: 'date-time' }),
+});
+
+const Source = Type.Unsafe<'default' | 'environment' | 'account'>({
+  type: 'string',
+  enum: ['default', 'environment', 'account'],
+  description:
+    "default: the built-in value; environment: the deployment's variable (or CONFIG_FILE); account: this account's override.",
+});
+const numberOrNull = (description?: string) => Type.Union([Type.Number(), Type.Null()], { description });
+const CountriesOrNull = Type.Union([Type.Array(Type.String()), Type.Null()], {
+  description: 'ISO 3166-1 alpha-2 codes; null: every country.',
+});
+
+/** The settings an account may override, each with the value in force and where it comes from. */
+const AccountLimitsView = Type.Object({
+  accountId: Type.String(),
+  limits: Type.Array(
+    Type.Object({
+      name: Type.String({ description: 'As in PATCH /v1/admin/accounts/{id}/settings.' }),
+      value: numberOrNull('In force; null: off.'),
+      source: Source,
+      deployment: numberOrNull('What an account without an override gets.'),
+      default: numberOrNull('Built in.'),
+      env: Type.Union([Type.String(), Type.Null()], {
+        description: 'The deployment variable; null for a setting only an account sets.',
+      }),
+      min: Type.Number(),
+      max: Type.Number(),
+      description: Type.String(),
+    }),
+  ),
+  allowedCountries: Type.Object({
+    value: CountriesOrNull,
+    source: Source,
+    deployment: CountriesOrNull,
+  }),
 });
 
 const keyView = (k: ApiKeyRecord) => ({
@@ -241,6 +277,21 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       const account = await deps.admin.updateSettings(request.params.id, request.body);
       if (!account) throw new ApiError('NOT_FOUND', 'No account with this id.');
       return { data: accountView(account, publicBaseUrl) };
+    },
+  );
+
+  app.get<{ Params: Static<typeof IdParams> }>(
+    '/accounts/:id/limits',
+    {
+      schema: doc('The limits and settings in force for an account, and where each comes from', {
+        params: IdParams,
+        response: { 200: Type.Object({ data: AccountLimitsView }), ...adminErrors },
+      }),
+    },
+    async (request) => {
+      const account = await deps.admin.getAccount(request.params.id);
+      if (!account) throw new ApiError('NOT_FOUND', 'No account with this id.');
+      return { data: { accountId: account.id, ...deps.service.settingsInForce(account.settings) } };
     },
   );
 
