@@ -8,6 +8,7 @@ import Fastify, {
   LogController,
   type onResponseHookHandler,
 } from 'fastify';
+import { components } from './http/components.js';
 import { refuseControlCharacters } from './http/control-characters.js';
 import type { AppDeps } from './http/deps.js';
 import { ApiError, DomainError, fromDomainError, renderError } from './http/errors.js';
@@ -26,7 +27,6 @@ import { healthRoutes } from './http/routes/health.js';
 import { insightsRoutes } from './http/routes/insights.js';
 import { sendCodeRoute } from './http/routes/send-code.js';
 import { verifyCodeRoute } from './http/routes/verify-code.js';
-import { ErrorResponse } from './http/schemas.js';
 import { drainOnShutdown } from './http/shutdown.js';
 import { LimitStoreUnavailable } from './limits/interface.js';
 import { StoreUnavailable } from './store/interface.js';
@@ -60,7 +60,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // JSON only: Fastify's default text/plain parser would let other bodies reach validation.
   app.removeContentTypeParser('text/plain');
   jsonParserNamingPoisonedKeys(app, BODY_LIMIT);
-  app.addSchema(ErrorResponse);
+  // Every named schema, before any route refers to one (plugins' routes included).
+  for (const schema of components()) app.addSchema(schema);
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const apiError = toApiError(err, request.routeOptions.bodyLimit);
     if (apiError.code === 'INTERNAL' || apiError.code === 'UNAVAILABLE') {
@@ -107,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
 
-  await app.register(swagger, openApiOptions(deps.version));
+  await app.register(swagger, openApiOptions(deps.version, deps.renderOptions?.publicBaseUrl));
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 

@@ -14,11 +14,38 @@ const errorTable = Object.entries(ERROR_STATUS)
   .map(([code, status]) => `| ${status} | \`${code}\` |`)
   .join('\n');
 
-/** The OpenAPI 3.1 document's frame; the paths come from the route schemas. */
-export function openApiOptions(version: string): SwaggerOptions {
+/**
+ * Where clients reach the service: PUBLIC_BASE_URL when the deployment names it, else `/`, which
+ * OpenAPI reads relative to where the document was fetched (this service's own origin).
+ */
+export function openApiServers(
+  publicBaseUrl: string | null | undefined,
+): Array<{ url: string; description: string }> {
+  return publicBaseUrl
+    ? [{ url: publicBaseUrl, description: 'This deployment (PUBLIC_BASE_URL).' }]
+    : [
+        {
+          url: '/',
+          description:
+            'The origin this document was fetched from, e.g. http://127.0.0.1:8080 (a deployment that sets PUBLIC_BASE_URL names it here).',
+        },
+      ];
+}
+
+/** The OpenAPI 3.1 document's frame; the paths and named schemas come from the route schemas. */
+export function openApiOptions(version: string, publicBaseUrl?: string | null): SwaggerOptions {
   return {
+    // The paths are documented as routed: a PUBLIC_BASE_URL with a path prefix (a proxy's) must
+    // not be cut from them.
+    stripBasePath: false,
+    // A named schema keeps its name (`$id`) under components.schemas instead of `def-<n>`.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
     openapi: {
       openapi: '3.1.0',
+      servers: openApiServers(publicBaseUrl),
       info: {
         title: 'Contact Verification Service',
         version,
@@ -79,9 +106,34 @@ Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed
       ],
     },
     transformObject: (documents) =>
-      nameExamples((documents as { openapiObject: OpenApiDocument }).openapiObject),
+      referencesWithAnnotations(
+        nameExamples((documents as { openapiObject: OpenApiDocument }).openapiObject),
+      ),
   };
 }
+
+/**
+ * `{allOf: [{$ref}], description}`, which `ref()` writes so that a field keeps its own description
+ * through @fastify/swagger, becomes `{$ref, description}` (OpenAPI 3.1 allows annotations beside a
+ * reference): generated clients then see the named type itself.
+ */
+export function referencesWithAnnotations<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(referencesWithAnnotations) as T;
+  if (node === null || typeof node !== 'object') return node;
+  const entries = Object.entries(node as Record<string, unknown>).map(([k, v]) => [
+    k,
+    referencesWithAnnotations(v),
+  ]);
+  const object = Object.fromEntries(entries) as Record<string, unknown>;
+  const { allOf, ...rest } = object;
+  const only = Array.isArray(allOf) && allOf.length === 1 ? (allOf[0] as Record<string, unknown>) : null;
+  const annotationsOnly = Object.keys(rest).every((k) => ANNOTATIONS.has(k));
+  if (only && Object.keys(only).length === 1 && typeof only.$ref === 'string' && annotationsOnly)
+    return { $ref: only.$ref, ...rest } as T;
+  return object as T;
+}
+
+const ANNOTATIONS = new Set(['description', 'default', 'examples', 'title', 'deprecated']);
 
 type OpenApiDocument = {
   paths?: Record<

@@ -1,16 +1,30 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { CHANNELS, DELIVERY_TYPES, VERIFICATION_STATUSES } from '../domain/types.js';
+import { component, enumeration, envelope, ref } from './components.js';
 import { ERROR_CODES } from './errors.js';
 
 /**
- * Request and response schemas. Fastify validates requests with them, serialises answers with
- * them, and @fastify/swagger turns the same objects into the OpenAPI document.
+ * Request and response schemas of the public API and the schemas every part shares. Fastify
+ * validates requests with them, serialises answers with them, and @fastify/swagger turns the same
+ * objects into the OpenAPI document, each named one under `components.schemas`.
  */
 
 export const enumOf = <T extends readonly string[]>(values: T, description: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
 
-export const ChannelSchema = enumOf(CHANNELS, 'Delivery channel.');
+export const Channel = enumeration('Channel', CHANNELS, 'Delivery channel.');
+export const DeliveryType = enumeration(
+  'DeliveryType',
+  DELIVERY_TYPES,
+  'How a WHATSAPP code is delivered: TEXT (a message, the default) or CALL (read out in a call).',
+);
+export const VerificationStatus = enumeration(
+  'VerificationStatus',
+  VERIFICATION_STATUSES,
+  'State of a verification request: pending → verified | expired | failed (attempts used up) | canceled (superseded, or its dual sibling was verified).',
+);
+/** Test and live keys are two worlds inside an account. */
+export const Mode = enumeration('Mode', ['live', 'test'] as const, 'Requests of live keys, or of test keys.');
 
 /** A BCP 47 language tag, as send-code and the branding preview take it. */
 export const LocaleTag = Type.String({
@@ -54,67 +68,81 @@ export const SEND_CODE_EXAMPLES = [
   },
 ] as const;
 
-export const SendCodeBody = Type.Object(
-  {
-    channel: Type.Optional(ChannelSchema),
-    channels: Type.Optional(
-      Type.Array(ChannelSchema, {
-        minItems: 2,
-        maxItems: 2,
-        uniqueItems: true,
-        description: 'Dual-channel mode: exactly two different channels, sent in parallel.',
-      }),
-    ),
-    email: Type.Optional(
-      Type.String({ format: 'email', maxLength: 254, description: 'Required when EMAIL is used.' }),
-    ),
-    phone: phoneField('Required when SMS or WHATSAPP is used: + and country code.'),
-    whatsappNumber: phoneField('Alternative name of `phone`.'),
-    phoneNumber: phoneField('Alternative name of `phone`.'),
-    country: Type.Optional(
-      Type.String({
-        pattern: '^[A-Za-z]{2}$',
-        description: 'ISO 3166-1 alpha-2, any case; inferred from the number when omitted.',
-      }),
-    ),
-    deliveryType: Type.Optional(enumOf(DELIVERY_TYPES, 'WHATSAPP only: TEXT (default) or CALL.')),
-    purpose: Type.Optional(
-      Type.String({ maxLength: 100, description: 'Free-text label for logs and analytics.' }),
-    ),
-    customMessage: Type.Optional(
-      Type.String({ maxLength: 500, description: 'Plain text added to the email body (HTML-escaped).' }),
-    ),
-    locale: Type.Optional(LocaleTag),
-  },
-  {
-    description: 'Exactly one of `channel` and `channels`.',
-    // Whole requests, one per way of sending: the reference page offers them by name, and a test
-    // posts each to the service.
-    examples: SEND_CODE_EXAMPLES.map((e) => e.value),
-  },
+export const SendCodeBody = component(
+  'SendCodeRequest',
+  Type.Object(
+    {
+      channel: Type.Optional(ref(Channel, { description: 'One channel.' })),
+      channels: Type.Optional(
+        Type.Array(ref(Channel), {
+          minItems: 2,
+          maxItems: 2,
+          uniqueItems: true,
+          description: 'Dual-channel mode: exactly two different channels, sent in parallel.',
+        }),
+      ),
+      email: Type.Optional(
+        Type.String({ format: 'email', maxLength: 254, description: 'Required when EMAIL is used.' }),
+      ),
+      phone: phoneField('Required when SMS or WHATSAPP is used: + and country code.'),
+      whatsappNumber: phoneField('Alternative name of `phone`.'),
+      phoneNumber: phoneField('Alternative name of `phone`.'),
+      country: Type.Optional(
+        Type.String({
+          pattern: '^[A-Za-z]{2}$',
+          description: 'ISO 3166-1 alpha-2, any case; inferred from the number when omitted.',
+        }),
+      ),
+      deliveryType: Type.Optional(
+        ref(DeliveryType, { description: 'WHATSAPP only: TEXT (default) or CALL.' }),
+      ),
+      purpose: Type.Optional(
+        Type.String({ maxLength: 100, description: 'Free-text label for logs and analytics.' }),
+      ),
+      customMessage: Type.Optional(
+        Type.String({ maxLength: 500, description: 'Plain text added to the email body (HTML-escaped).' }),
+      ),
+      locale: Type.Optional(LocaleTag),
+    },
+    {
+      description: 'Exactly one of `channel` and `channels`.',
+      // Whole requests, one per way of sending: the reference page offers them by name, and a test
+      // posts each to the service.
+      examples: SEND_CODE_EXAMPLES.map((e) => e.value),
+    },
+  ),
+);
+
+const RiskLevel = enumeration('RiskLevel', ['low', 'medium', 'high'] as const, 'The band of the score.');
+
+const RiskSignal = component(
+  'RiskSignal',
+  Type.Object({
+    name: Type.String({
+      description:
+        'destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion',
+    }),
+    weight: Type.Integer({ description: 'What it added to the score.' }),
+    detail: Type.String(),
+  }),
 );
 
 /** data.risk of a send entry: the fraud score of the send and the signals behind it. */
-export const RiskSchema = Type.Object(
-  {
-    score: Type.Integer({ minimum: 0, maximum: 100 }),
-    level: Type.Unsafe<'low' | 'medium' | 'high'>({ type: 'string', enum: ['low', 'medium', 'high'] }),
-    signals: Type.Array(
-      Type.Object({
-        name: Type.String({
-          description:
-            'destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion',
-        }),
-        weight: Type.Integer(),
-        detail: Type.String(),
-      }),
-    ),
-  },
-  {
-    examples: [
-      { score: 20, level: 'low', signals: [{ name: 'number_type', weight: 20, detail: 'a VOIP number' }] },
-    ],
-  },
+export const Risk = component(
+  'Risk',
+  Type.Object(
+    {
+      score: Type.Integer({ minimum: 0, maximum: 100 }),
+      level: ref(RiskLevel),
+      signals: Type.Array(ref(RiskSignal)),
+    },
+    {
+      description: 'The fraud score of a send (0–100) and the signals behind it.',
+      examples: [
+        { score: 20, level: 'low', signals: [{ name: 'number_type', weight: 20, detail: 'a VOIP number' }] },
+      ],
+    },
+  ),
 );
 
 export const SendCodeHeaders = Type.Object({
@@ -130,36 +158,49 @@ export const SendCodeHeaders = Type.Object({
   ),
 });
 
-const SendEntry = Type.Object({
-  requestId: Type.String({ format: 'uuid', description: 'Keep it to verify the code.' }),
-  channel: ChannelSchema,
-  status: Type.Unsafe<'pending' | 'undelivered'>({
-    type: 'string',
-    enum: ['pending', 'undelivered'],
-    description: '`undelivered` only in a dual answer whose other channel was delivered.',
-  }),
-  expiresAt: Type.String({ format: 'date-time' }),
-  to: Type.String({ description: 'Masked destination.' }),
-  deliveryType: Type.Optional(enumOf(DELIVERY_TYPES, 'WHATSAPP only.')),
-  error: Type.Optional(
-    Type.Object({
-      code: Type.Unsafe<string>({
+const SendCodeEntryStatus = enumeration(
+  'SendCodeEntryStatus',
+  ['pending', 'undelivered'] as const,
+  '`undelivered` only in a dual answer whose other channel was delivered.',
+);
+
+const SendCodeEntryError = component(
+  'SendCodeEntryError',
+  Type.Object(
+    {
+      code: Type.Unsafe<'DELIVERY_FAILED' | 'INVALID_DESTINATION' | 'CHANNEL_UNAVAILABLE'>({
         type: 'string',
         enum: ['DELIVERY_FAILED', 'INVALID_DESTINATION', 'CHANNEL_UNAVAILABLE'],
         description:
           "`CHANNEL_UNAVAILABLE`: the channel has no provider and live codes are not parked in the outbox; no request was created for this entry, so verify with the other entry's requestId.",
       }),
       message: Type.String(),
-    }),
+    },
+    { description: 'Why the channel of an undelivered entry of a dual answer was not delivered.' },
   ),
-  risk: Type.Optional(RiskSchema),
-});
+);
 
-export const SendCodeResponse = Type.Object({
-  data: Type.Union([SendEntry, Type.Array(SendEntry, { minItems: 2, maxItems: 2 })], {
+/** One channel's part of a send-code answer. */
+export const SendCodeEntry = component(
+  'SendCodeEntry',
+  Type.Object({
+    requestId: Type.String({ format: 'uuid', description: 'Keep it to verify the code.' }),
+    channel: ref(Channel),
+    status: ref(SendCodeEntryStatus),
+    expiresAt: Type.String({ format: 'date-time' }),
+    to: Type.String({ description: 'Masked destination.' }),
+    deliveryType: Type.Optional(ref(DeliveryType, { description: 'WHATSAPP only.' })),
+    error: Type.Optional(ref(SendCodeEntryError)),
+    risk: Type.Optional(ref(Risk)),
+  }),
+);
+
+export const SendCodeResponse = envelope(
+  'SendCodeResponse',
+  Type.Union([ref(SendCodeEntry), Type.Array(ref(SendCodeEntry), { minItems: 2, maxItems: 2 })], {
     description: 'An object for one channel; an array in the order of `channels` for two.',
   }),
-});
+);
 
 const CodeField = (description: string) =>
   Type.Optional(Type.String({ pattern: '^[0-9]{4,10}$', description, examples: ['042817'] }));
@@ -173,98 +214,156 @@ export const VERIFY_CODE_EXAMPLES = [
   },
 ] as const;
 
-export const VerifyCodeBody = Type.Object(
-  {
-    requestId: Type.String({ format: 'uuid', description: 'A requestId from send-code.' }),
-    otpCode: CodeField('The code the user entered, as a string of digits.'),
-    code: CodeField('Alternative name of `otpCode`.'),
-  },
-  { examples: VERIFY_CODE_EXAMPLES.map((e) => e.value) },
+export const VerifyCodeBody = component(
+  'VerifyCodeRequest',
+  Type.Object(
+    {
+      requestId: Type.String({ format: 'uuid', description: 'A requestId from send-code.' }),
+      otpCode: CodeField('The code the user entered, as a string of digits.'),
+      code: CodeField('Alternative name of `otpCode`.'),
+    },
+    { description: 'One of `otpCode` and `code`.', examples: VERIFY_CODE_EXAMPLES.map((e) => e.value) },
+  ),
 );
 
-export const VerifyCodeResponse = Type.Object({
-  data: Type.Object({
+export const VerifyCodeResult = component(
+  'VerifyCodeResult',
+  Type.Object({
     verified: Type.Boolean({ description: 'True only on the call that consumed the code.' }),
-    channel: ChannelSchema,
+    channel: ref(Channel, { description: 'The channel on which the matching code was delivered.' }),
     requestId: Type.String({ format: 'uuid' }),
-    status: enumOf(VERIFICATION_STATUSES, 'State of the verification request after this call.'),
+    status: ref(VerificationStatus, { description: 'State of the verification request after this call.' }),
     attemptsRemaining: Type.Integer({ minimum: 0 }),
   }),
-});
-
-export const ErrorResponse = Type.Object(
-  {
-    error: Type.Object({
-      code: enumOf(ERROR_CODES, 'Stable machine-readable code.'),
-      message: Type.String({ description: 'What went wrong and what to do.' }),
-      details: Type.Optional(
-        Type.Array(
-          Type.Object({
-            field: Type.String(),
-            message: Type.String(),
-            channel: Type.Optional(ChannelSchema),
-          }),
-        ),
-      ),
-    }),
-  },
-  { $id: 'ErrorResponse' },
 );
+
+export const VerifyCodeResponse = envelope('VerifyCodeResponse', ref(VerifyCodeResult));
+
+export const ErrorCode = enumeration(
+  'ErrorCode',
+  ERROR_CODES,
+  'The closed list of error codes: stable and machine-readable (the statuses are in the description of the API).',
+);
+
+const ErrorDetail = component(
+  'ErrorDetail',
+  Type.Object(
+    {
+      field: Type.String({
+        description: 'A dotted path into the body, e.g. `channels` or `settings.branding.color`.',
+      }),
+      message: Type.String(),
+      channel: Type.Optional(ref(Channel, { description: 'The channel the problem concerns, if one.' })),
+    },
+    { description: 'One problem with one field of the request.' },
+  ),
+);
+
+const ApiError = component(
+  'ApiError',
+  Type.Object({
+    code: ref(ErrorCode),
+    message: Type.String({ description: 'What went wrong and what to do.' }),
+    details: Type.Optional(Type.Array(ref(ErrorDetail), { description: 'One entry per problem.' })),
+  }),
+);
+
+export const ErrorResponse = component(
+  'ErrorResponse',
+  Type.Object({ error: ref(ApiError) }, { description: 'The body of every error answer.' }),
+);
+
+/** A named answer of a route, with the description of that answer. */
+export const answer = (schema: TSchema, description: string) => Type.Ref(schemaName(schema), { description });
+
+const schemaName = (schema: TSchema) => {
+  if (!schema.$id) throw new Error('answer() takes a schema made by component()');
+  return schema.$id;
+};
 
 /** The error answers a route may give, keyed by status, each documented with its codes. */
 export function errorResponses(codes: Record<number, string>): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
   for (const [status, description] of Object.entries(codes)) {
-    out[Number(status)] = Type.Ref(ErrorResponse, { description });
+    out[Number(status)] = answer(ErrorResponse, description);
   }
   return out;
 }
 
-export const ProviderHealth = Type.Object({
-  name: Type.String(),
-  state: enumOf(['up', 'down', 'unknown'], ''),
-});
+const ProviderState = enumeration(
+  'ProviderState',
+  ['up', 'down', 'unknown'] as const,
+  "A provider's state by its circuit breaker and its check: `unknown` before any use.",
+);
 
-export const HealthResponse = Type.Object({
-  status: enumOf(['ok', 'degraded', 'down'], '`degraded` when a service or channel is down.'),
-  version: Type.String(),
-  uptimeSeconds: Type.Integer(),
-  services: Type.Object({
-    database: enumOf(['up', 'down'], ''),
-    rateLimitStore: enumOf(['up', 'down'], ''),
+const ProviderHealth = component(
+  'ProviderHealth',
+  Type.Object({
+    name: Type.String({ description: 'The provider, e.g. `twilio`, or `outbox`.' }),
+    state: ref(ProviderState),
   }),
-  channels: Type.Record(
-    Type.String(),
-    Type.Object({
-      operational: Type.Boolean({
-        description:
-          'Whether the channel works for live traffic: false when its providers are down, or when it has none and LIVE_OUTBOX=refuse.',
-      }),
-      providers: Type.Array(ProviderHealth),
-      liveCodes: enumOf(
-        ['delivered', 'outbox', 'refused'],
-        'What becomes of live codes (deliveryType TEXT): a provider delivers them; `outbox`: parked in the outbox and not delivered (no provider, LIVE_OUTBOX=allow); `refused`: sends answer 503 CHANNEL_UNAVAILABLE (no provider, LIVE_OUTBOX=refuse). Test keys always use the outbox.',
-      ),
-      note: Type.Optional(
-        Type.String({
-          description: 'A sentence for operators when some live codes of this channel are not delivered.',
-        }),
-      ),
+);
+
+const ServiceState = enumeration('ServiceState', ['up', 'down'] as const, 'Whether a service answers.');
+
+const LiveCodes = enumeration(
+  'LiveCodes',
+  ['delivered', 'outbox', 'refused'] as const,
+  'What becomes of live codes (deliveryType TEXT): a provider delivers them; `outbox`: parked in the outbox and not delivered (no provider, LIVE_OUTBOX=allow); `refused`: sends answer 503 CHANNEL_UNAVAILABLE (no provider, LIVE_OUTBOX=refuse). Test keys always use the outbox.',
+);
+
+const ChannelHealth = component(
+  'ChannelHealth',
+  Type.Object({
+    operational: Type.Boolean({
+      description:
+        'Whether the channel works for live traffic: false when its providers are down, or when it has none and LIVE_OUTBOX=refuse.',
     }),
-  ),
-  pumpingBreakers: Type.Optional(
-    Type.Array(
-      Type.Object({
-        country: Type.String({ description: 'ISO 3166-1 alpha-2.' }),
-        count: Type.Integer({
-          minimum: 1,
-          description: 'Breakers tripped for this country, over every account and mode.',
-        }),
+    providers: Type.Array(ref(ProviderHealth)),
+    liveCodes: ref(LiveCodes),
+    note: Type.Optional(
+      Type.String({
+        description: 'A sentence for operators when some live codes of this channel are not delivered.',
       }),
-      {
+    ),
+  }),
+);
+
+const HealthStatus = enumeration(
+  'HealthStatus',
+  ['ok', 'degraded', 'down'] as const,
+  '`degraded` when the rate-limit store, a channel or a country (an SMS-pumping breaker) is down; `down` (answered with 503) when the database is.',
+);
+
+const PumpingBreakerCount = component(
+  'PumpingBreakerCount',
+  Type.Object({
+    country: Type.String({ description: 'ISO 3166-1 alpha-2.' }),
+    count: Type.Integer({
+      minimum: 1,
+      description: 'Breakers tripped for this country, over every account and mode.',
+    }),
+  }),
+);
+
+export const Health = component(
+  'Health',
+  Type.Object({
+    status: ref(HealthStatus),
+    version: Type.String(),
+    uptimeSeconds: Type.Integer(),
+    services: Type.Object({
+      database: ref(ServiceState),
+      rateLimitStore: ref(ServiceState),
+    }),
+    channels: Type.Record(Type.String(), ref(ChannelHealth), {
+      description: 'Per channel (EMAIL, SMS, WHATSAPP).',
+    }),
+    pumpingBreakers: Type.Optional(
+      Type.Array(ref(PumpingBreakerCount), {
         description:
           'SMS-pumping breakers tripped now, counted per country (sorted by country); any makes the status `degraded`. No account is named here: `GET /v1/admin/breakers` has the details.',
-      },
+      }),
     ),
-  ),
-});
+  }),
+);

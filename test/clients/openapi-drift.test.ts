@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../clients/typescript/src/index.js';
 import { documentText, openApiDocument } from '../../scripts/openapi-document.js';
 import { typesFor } from '../../scripts/openapi-types.js';
 
@@ -11,5 +12,10 @@ describe('the clients follow the OpenAPI document', () => {
     const hint = 'the API changed: run `npm run clients:openapi` and commit the result';
     expect(committed('openapi.json'), hint).toBe(documentText(doc));
     expect(committed('typescript/src/schema.d.ts'), hint).toBe(await typesFor(doc));
+  });
+
+  it("the TypeScript client's error codes are the document's ErrorCode enum, in its order", () => {
+    const doc = JSON.parse(committed('openapi.json'));
+    expect([...ERROR_CODES]).toEqual(doc.components.schemas.ErrorCode.enum);
   });
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../src/http/errors.js';
 import { startTestService, type TestService } from '../support/app.js';
+import { deref } from '../support/openapi.js';
 
 describe('health, OpenAPI and unknown routes', () => {
   let svc: TestService;
@@ -63,7 +64,9 @@ describe('health, OpenAPI and unknown routes', () => {
     );
     const text = JSON.stringify(doc);
     for (const code of Object.keys(ERROR_STATUS)) expect(text, code).toContain(code);
-    expect(send.requestBody.content['application/json'].schema.properties.whatsappNumber).toBeDefined();
+    expect(
+      deref(doc, send.requestBody.content['application/json'].schema).properties.whatsappNumber,
+    ).toBeDefined();
   });
 
   it('serves a readable reference page at /docs', async () => {

@@ -1,47 +1,59 @@
 import { randomUUID } from 'node:crypto';
-import type { paths } from './schema.js';
+import type { components } from './schema.js';
 
-type SendOperation = paths['/v1/contact/send-code']['post'];
-type VerifyOperation = paths['/v1/contact/verify-code']['post'];
-type HealthOperation = paths['/health']['get'];
+type Schemas = components['schemas'];
 
 /** The send-code body: `channel` for one channel, `channels` for two (see the API reference). */
-export type SendCodeRequest = SendOperation['requestBody']['content']['application/json'];
-type SendData = SendOperation['responses'][200]['content']['application/json']['data'];
+export type SendCodeRequest = Schemas['SendCodeRequest'];
+type SendData = Schemas['SendCodeResponse']['data'];
 /** One entry of a send-code answer: `requestId`, `channel`, `status`, `expiresAt`, `to`, … */
-export type SendEntry = Exclude<SendData, unknown[]>;
-export type VerifyCodeRequest = VerifyOperation['requestBody']['content']['application/json'];
+export type SendEntry = Schemas['SendCodeEntry'];
+export type VerifyCodeRequest = Schemas['VerifyCodeRequest'];
 /** `verified`, `channel`, `requestId`, `status`, `attemptsRemaining`. */
-export type VerifyResult = VerifyOperation['responses'][200]['content']['application/json']['data'];
-export type Health = HealthOperation['responses'][200]['content']['application/json'];
-export type Channel = SendEntry['channel'];
+export type VerifyResult = Schemas['VerifyCodeResult'];
+export type Health = Schemas['Health'];
+export type Channel = Schemas['Channel'];
 
-/** The closed list of error codes the service answers with (`error.code`). */
-export type ErrorCode =
-  | 'VALIDATION_ERROR'
-  | 'INVALID_JSON'
-  | 'INVALID_DESTINATION'
-  | 'UNSUPPORTED_NUMBER'
-  | 'UNAUTHORIZED'
-  | 'CHANNEL_NOT_ENABLED'
-  | 'CONTACT_BLOCKED'
-  | 'RISK_TOO_HIGH'
-  | 'NOT_FOUND'
-  | 'REQUEST_TIMEOUT'
-  | 'IDEMPOTENCY_KEY_IN_USE'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'RATE_LIMITED'
-  | 'TOO_MANY_ATTEMPTS'
-  | 'HEADERS_TOO_LARGE'
-  | 'INTERNAL'
-  | 'DELIVERY_FAILED'
-  | 'UNAVAILABLE'
+/**
+ * The closed list of error codes the service answers with (`error.code`), as the API document's
+ * `ErrorCode` enum lists them (a test compares the two; the type check below fails on a code missing
+ * here).
+ */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'INVALID_JSON',
+  'INVALID_DESTINATION',
+  'UNSUPPORTED_NUMBER',
+  'UNAUTHORIZED',
+  /** A dashboard-session request without its CSRF token, or from another site (admin API only). */
+  'FORBIDDEN',
+  'CHANNEL_NOT_ENABLED',
+  'CONTACT_BLOCKED',
+  'RISK_TOO_HIGH',
+  'NOT_FOUND',
+  'REQUEST_TIMEOUT',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'IDEMPOTENCY_KEY_REUSED',
+  'RATE_LIMITED',
+  'TOO_MANY_ATTEMPTS',
+  'HEADERS_TOO_LARGE',
+  'INTERNAL',
+  'DELIVERY_FAILED',
+  'UNAVAILABLE',
   /** 503 that a retry does not cure: no provider for the channel (LIVE_OUTBOX=refuse); never retried. */
-  | 'CHANNEL_UNAVAILABLE'
-  /** No answer at all (network failure or timeout): `status` is 0. */
-  | 'NETWORK_ERROR';
+  'CHANNEL_UNAVAILABLE',
+] as const satisfies ReadonlyArray<Schemas['ErrorCode']>;
+
+// Fails to compile when the document's ErrorCode has a code ERROR_CODES lacks.
+const everyCode: [Exclude<Schemas['ErrorCode'], (typeof ERROR_CODES)[number]>] extends [never]
+  ? true
+  : never = true;
+void everyCode;
+
+/** A code of the service, or `NETWORK_ERROR`: no answer at all (network failure or timeout, `status` 0). */
+export type ErrorCode = (typeof ERROR_CODES)[number] | 'NETWORK_ERROR';
 
 export interface ErrorDetail {
   field: string;

@@ -8,113 +8,7 @@ export interface paths {
             cookie?: never;
         };
         /** Service, dependency and channel health */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description `degraded` when a service or channel is down.
-                             * @enum {string}
-                             */
-                            status: "ok" | "degraded" | "down";
-                            version: string;
-                            uptimeSeconds: number;
-                            services: {
-                                /** @enum {string} */
-                                database: "up" | "down";
-                                /** @enum {string} */
-                                rateLimitStore: "up" | "down";
-                            };
-                            channels: {
-                                [key: string]: {
-                                    /** @description Whether the channel works for live traffic: false when its providers are down, or when it has none and LIVE_OUTBOX=refuse. */
-                                    operational: boolean;
-                                    providers: {
-                                        name: string;
-                                        /** @enum {string} */
-                                        state: "up" | "down" | "unknown";
-                                    }[];
-                                    /**
-                                     * @description What becomes of live codes (deliveryType TEXT): a provider delivers them; `outbox`: parked in the outbox and not delivered (no provider, LIVE_OUTBOX=allow); `refused`: sends answer 503 CHANNEL_UNAVAILABLE (no provider, LIVE_OUTBOX=refuse). Test keys always use the outbox.
-                                     * @enum {string}
-                                     */
-                                    liveCodes: "delivered" | "outbox" | "refused";
-                                    /** @description A sentence for operators when some live codes of this channel are not delivered. */
-                                    note?: string;
-                                };
-                            };
-                            /** @description SMS-pumping breakers tripped now, counted per country (sorted by country); any makes the status `degraded`. No account is named here: `GET /v1/admin/breakers` has the details. */
-                            pumpingBreakers?: {
-                                /** @description ISO 3166-1 alpha-2. */
-                                country: string;
-                                /** @description Breakers tripped for this country, over every account and mode. */
-                                count: number;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description `degraded` when a service or channel is down.
-                             * @enum {string}
-                             */
-                            status: "ok" | "degraded" | "down";
-                            version: string;
-                            uptimeSeconds: number;
-                            services: {
-                                /** @enum {string} */
-                                database: "up" | "down";
-                                /** @enum {string} */
-                                rateLimitStore: "up" | "down";
-                            };
-                            channels: {
-                                [key: string]: {
-                                    /** @description Whether the channel works for live traffic: false when its providers are down, or when it has none and LIVE_OUTBOX=refuse. */
-                                    operational: boolean;
-                                    providers: {
-                                        name: string;
-                                        /** @enum {string} */
-                                        state: "up" | "down" | "unknown";
-                                    }[];
-                                    /**
-                                     * @description What becomes of live codes (deliveryType TEXT): a provider delivers them; `outbox`: parked in the outbox and not delivered (no provider, LIVE_OUTBOX=allow); `refused`: sends answer 503 CHANNEL_UNAVAILABLE (no provider, LIVE_OUTBOX=refuse). Test keys always use the outbox.
-                                     * @enum {string}
-                                     */
-                                    liveCodes: "delivered" | "outbox" | "refused";
-                                    /** @description A sentence for operators when some live codes of this channel are not delivered. */
-                                    note?: string;
-                                };
-                            };
-                            /** @description SMS-pumping breakers tripped now, counted per country (sorted by country); any makes the status `degraded`. No account is named here: `GET /v1/admin/breakers` has the details. */
-                            pumpingBreakers?: {
-                                /** @description ISO 3166-1 alpha-2. */
-                                country: string;
-                                /** @description Breakers tripped for this country, over every account and mode. */
-                                count: number;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -133,297 +27,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send a one-time code by one channel, or by two at once */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /**
-                     * @description Optional, 1 to 255 printable ASCII characters. The same key with the same body (same account and mode) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and sends nothing; another body answers 422 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_KEY_IN_USE with `Retry-After: 1`. Answers 429 and 5xx are not kept: a retry runs again.
-                     * @example signup-7f3a9c2e-1
-                     */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            /** @description Exactly one of `channel` and `channels`. */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Delivery channel.
-                         * @enum {string}
-                         */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
-                        /** @description Dual-channel mode: exactly two different channels, sent in parallel. */
-                        channels?: ("EMAIL" | "SMS" | "WHATSAPP")[];
-                        /**
-                         * Format: email
-                         * @description Required when EMAIL is used.
-                         */
-                        email?: string;
-                        /**
-                         * @description Required when SMS or WHATSAPP is used: + and country code.
-                         * @example +14155552671
-                         */
-                        phone?: string;
-                        /**
-                         * @description Alternative name of `phone`.
-                         * @example +14155552671
-                         */
-                        whatsappNumber?: string;
-                        /**
-                         * @description Alternative name of `phone`.
-                         * @example +14155552671
-                         */
-                        phoneNumber?: string;
-                        /** @description ISO 3166-1 alpha-2, any case; inferred from the number when omitted. */
-                        country?: string;
-                        /**
-                         * @description WHATSAPP only: TEXT (default) or CALL.
-                         * @enum {string}
-                         */
-                        deliveryType?: "TEXT" | "CALL";
-                        /** @description Free-text label for logs and analytics. */
-                        purpose?: string;
-                        /** @description Plain text added to the email body (HTML-escaped). */
-                        customMessage?: string;
-                        /**
-                         * @description BCP 47 language tag of the recipient, e.g. `es`, `pt-BR`, `de-AT`: the message is written in the language of its primary subtag when it is one of en, es, fr, de, pt, else in English (the default).
-                         * @example pt-BR
-                         */
-                        locale?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description An object for one channel; an array in the order of `channels` for two. */
-                            data: {
-                                /**
-                                 * Format: uuid
-                                 * @description Keep it to verify the code.
-                                 */
-                                requestId: string;
-                                /**
-                                 * @description Delivery channel.
-                                 * @enum {string}
-                                 */
-                                channel: "EMAIL" | "SMS" | "WHATSAPP";
-                                /**
-                                 * @description `undelivered` only in a dual answer whose other channel was delivered.
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "undelivered";
-                                /** Format: date-time */
-                                expiresAt: string;
-                                /** @description Masked destination. */
-                                to: string;
-                                /**
-                                 * @description WHATSAPP only.
-                                 * @enum {string}
-                                 */
-                                deliveryType?: "TEXT" | "CALL";
-                                error?: {
-                                    /**
-                                     * @description `CHANNEL_UNAVAILABLE`: the channel has no provider and live codes are not parked in the outbox; no request was created for this entry, so verify with the other entry's requestId.
-                                     * @enum {string}
-                                     */
-                                    code: "DELIVERY_FAILED" | "INVALID_DESTINATION" | "CHANNEL_UNAVAILABLE";
-                                    message: string;
-                                };
-                                /**
-                                 * @example {
-                                 *       "score": 20,
-                                 *       "level": "low",
-                                 *       "signals": [
-                                 *         {
-                                 *           "name": "number_type",
-                                 *           "weight": 20,
-                                 *           "detail": "a VOIP number"
-                                 *         }
-                                 *       ]
-                                 *     }
-                                 */
-                                risk?: {
-                                    score: number;
-                                    /** @enum {string} */
-                                    level: "low" | "medium" | "high";
-                                    signals: {
-                                        /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
-                                        name: string;
-                                        weight: number;
-                                        detail: string;
-                                    }[];
-                                };
-                            } | {
-                                /**
-                                 * Format: uuid
-                                 * @description Keep it to verify the code.
-                                 */
-                                requestId: string;
-                                /**
-                                 * @description Delivery channel.
-                                 * @enum {string}
-                                 */
-                                channel: "EMAIL" | "SMS" | "WHATSAPP";
-                                /**
-                                 * @description `undelivered` only in a dual answer whose other channel was delivered.
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "undelivered";
-                                /** Format: date-time */
-                                expiresAt: string;
-                                /** @description Masked destination. */
-                                to: string;
-                                /**
-                                 * @description WHATSAPP only.
-                                 * @enum {string}
-                                 */
-                                deliveryType?: "TEXT" | "CALL";
-                                error?: {
-                                    /**
-                                     * @description `CHANNEL_UNAVAILABLE`: the channel has no provider and live codes are not parked in the outbox; no request was created for this entry, so verify with the other entry's requestId.
-                                     * @enum {string}
-                                     */
-                                    code: "DELIVERY_FAILED" | "INVALID_DESTINATION" | "CHANNEL_UNAVAILABLE";
-                                    message: string;
-                                };
-                                /**
-                                 * @example {
-                                 *       "score": 20,
-                                 *       "level": "low",
-                                 *       "signals": [
-                                 *         {
-                                 *           "name": "number_type",
-                                 *           "weight": 20,
-                                 *           "detail": "a VOIP number"
-                                 *         }
-                                 *       ]
-                                 *     }
-                                 */
-                                risk?: {
-                                    score: number;
-                                    /** @enum {string} */
-                                    level: "low" | "medium" | "high";
-                                    signals: {
-                                        /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
-                                        name: string;
-                                        weight: number;
-                                        detail: string;
-                                    }[];
-                                };
-                            }[];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR, INVALID_JSON, INVALID_DESTINATION or UNSUPPORTED_NUMBER */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing, malformed, unknown or revoked key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description CHANNEL_NOT_ENABLED: the key may not use a requested channel */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After: 1) */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: body over 16 KiB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNSUPPORTED_MEDIA_TYPE: body is not application/json */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description RATE_LIMITED, with Retry-After; details name the limited channel */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description INTERNAL */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description DELIVERY_FAILED: no channel could be delivered */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAVAILABLE: the database or rate-limit store is unreachable; or CHANNEL_UNAVAILABLE: no requested channel has a provider and LIVE_OUTBOX=refuse (a live key; nothing was sent or charged) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        post: operations["sendCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -443,142 +47,7 @@ export interface paths {
          * Check a code against a requestId (either id of a dual pair accepts either code)
          * @description A wrong code answers 200 with `verified: false` and `status: "pending"` (or `"failed"` on the last attempt). Expired, canceled or already verified requests answer `verified: false` with that status and count no attempt.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "requestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119497",
-                     *       "otpCode": "042817"
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description A requestId from send-code.
-                         */
-                        requestId: string;
-                        /**
-                         * @description The code the user entered, as a string of digits.
-                         * @example 042817
-                         */
-                        otpCode?: string;
-                        /**
-                         * @description Alternative name of `otpCode`.
-                         * @example 042817
-                         */
-                        code?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description True only on the call that consumed the code. */
-                                verified: boolean;
-                                /**
-                                 * @description Delivery channel.
-                                 * @enum {string}
-                                 */
-                                channel: "EMAIL" | "SMS" | "WHATSAPP";
-                                /** Format: uuid */
-                                requestId: string;
-                                /**
-                                 * @description State of the verification request after this call.
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "verified" | "expired" | "failed" | "canceled";
-                                attemptsRemaining: number;
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND: unknown requestId, another account's, or one on a channel the key is not enabled for */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNSUPPORTED_MEDIA_TYPE */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description TOO_MANY_ATTEMPTS (attempts used up) or RATE_LIMITED (per-key rate), with Retry-After */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description INTERNAL */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAVAILABLE */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        post: operations["verifyCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -593,154 +62,10 @@ export interface paths {
             cookie?: never;
         };
         /** List accounts */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["listAccounts"];
         put?: never;
         /** Create an account */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        settings?: {
-                            codeLength?: number | null;
-                            codeTtlSeconds?: number | null;
-                            maxAttempts?: number | null;
-                            resendCooldownSeconds?: number | null;
-                            sendsPerDestinationPerHour?: number | null;
-                            failuresPerDestinationPerDay?: number | null;
-                            keySendPerSecond?: number | null;
-                            keyVerifyPerSecond?: number | null;
-                            countrySendsPerHour?: number | null;
-                            riskThreshold?: number | null;
-                            pumpingMinSends?: number | null;
-                            pumpingMinConversion?: number | null;
-                            allowedCountries?: string[] | null;
-                            branding?: {
-                                brandName?: string | null;
-                                productName?: string | null;
-                                color?: string | null;
-                                logoUrl?: string | null;
-                                supportUrl?: string | null;
-                                emailFooter?: string | null;
-                                templates?: {
-                                    en?: {
-                                        EMAIL?: {
-                                            /** @description Email subject. */
-                                            subject: string;
-                                            /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                            text: string;
-                                        } | null;
-                                        SMS?: string | null;
-                                        WHATSAPP?: string | null;
-                                    } | null;
-                                    es?: {
-                                        EMAIL?: {
-                                            /** @description Email subject. */
-                                            subject: string;
-                                            /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                            text: string;
-                                        } | null;
-                                        SMS?: string | null;
-                                        WHATSAPP?: string | null;
-                                    } | null;
-                                    fr?: {
-                                        EMAIL?: {
-                                            /** @description Email subject. */
-                                            subject: string;
-                                            /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                            text: string;
-                                        } | null;
-                                        SMS?: string | null;
-                                        WHATSAPP?: string | null;
-                                    } | null;
-                                    de?: {
-                                        EMAIL?: {
-                                            /** @description Email subject. */
-                                            subject: string;
-                                            /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                            text: string;
-                                        } | null;
-                                        SMS?: string | null;
-                                        WHATSAPP?: string | null;
-                                    } | null;
-                                    pt?: {
-                                        EMAIL?: {
-                                            /** @description Email subject. */
-                                            subject: string;
-                                            /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                            text: string;
-                                        } | null;
-                                        SMS?: string | null;
-                                        WHATSAPP?: string | null;
-                                    } | null;
-                                } | null;
-                            } | null;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description VALIDATION_ERROR or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        post: operations["createAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -758,55 +83,7 @@ export interface paths {
          * Read an account
          * @description Its saved settings; `settings.branding.logo` is `{contentType, bytes, url}` when a logo was uploaded.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description VALIDATION_ERROR or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["getAccount"];
         put?: never;
         post?: never;
         delete?: never;
@@ -829,133 +106,7 @@ export interface paths {
         options?: never;
         head?: never;
         /** Override deployment defaults for one account (null restores a default) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        codeLength?: number | null;
-                        codeTtlSeconds?: number | null;
-                        maxAttempts?: number | null;
-                        resendCooldownSeconds?: number | null;
-                        sendsPerDestinationPerHour?: number | null;
-                        failuresPerDestinationPerDay?: number | null;
-                        keySendPerSecond?: number | null;
-                        keyVerifyPerSecond?: number | null;
-                        countrySendsPerHour?: number | null;
-                        riskThreshold?: number | null;
-                        pumpingMinSends?: number | null;
-                        pumpingMinConversion?: number | null;
-                        allowedCountries?: string[] | null;
-                        branding?: {
-                            brandName?: string | null;
-                            productName?: string | null;
-                            color?: string | null;
-                            logoUrl?: string | null;
-                            supportUrl?: string | null;
-                            emailFooter?: string | null;
-                            templates?: {
-                                en?: {
-                                    EMAIL?: {
-                                        /** @description Email subject. */
-                                        subject: string;
-                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                        text: string;
-                                    } | null;
-                                    SMS?: string | null;
-                                    WHATSAPP?: string | null;
-                                } | null;
-                                es?: {
-                                    EMAIL?: {
-                                        /** @description Email subject. */
-                                        subject: string;
-                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                        text: string;
-                                    } | null;
-                                    SMS?: string | null;
-                                    WHATSAPP?: string | null;
-                                } | null;
-                                fr?: {
-                                    EMAIL?: {
-                                        /** @description Email subject. */
-                                        subject: string;
-                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                        text: string;
-                                    } | null;
-                                    SMS?: string | null;
-                                    WHATSAPP?: string | null;
-                                } | null;
-                                de?: {
-                                    EMAIL?: {
-                                        /** @description Email subject. */
-                                        subject: string;
-                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                        text: string;
-                                    } | null;
-                                    SMS?: string | null;
-                                    WHATSAPP?: string | null;
-                                } | null;
-                                pt?: {
-                                    EMAIL?: {
-                                        /** @description Email subject. */
-                                        subject: string;
-                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                        text: string;
-                                    } | null;
-                                    SMS?: string | null;
-                                    WHATSAPP?: string | null;
-                                } | null;
-                            } | null;
-                        } | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description VALIDATION_ERROR or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateAccountSettings"];
         trace?: never;
     };
     "/v1/admin/accounts/{id}/limits": {
@@ -966,99 +117,7 @@ export interface paths {
             cookie?: never;
         };
         /** The limits and settings in force for an account, and where each comes from */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                accountId: string;
-                                limits: {
-                                    /** @description As in PATCH /v1/admin/accounts/{id}/settings. */
-                                    name: string;
-                                    /** @description In force; null: off. */
-                                    value: number | null;
-                                    /**
-                                     * @description default: the built-in value; environment: the deployment's variable (or CONFIG_FILE); account: this account's override.
-                                     * @enum {string}
-                                     */
-                                    source: "default" | "environment" | "account";
-                                    /** @description What an account without an override gets. */
-                                    deployment: number | null;
-                                    /** @description Built in. */
-                                    default: number | null;
-                                    /** @description The deployment variable; null for a setting only an account sets. */
-                                    env: string | null;
-                                    min: number;
-                                    max: number;
-                                    description: string;
-                                }[];
-                                allowedCountries: {
-                                    /** @description ISO 3166-1 alpha-2 codes; null: every country. */
-                                    value: string[] | null;
-                                    /**
-                                     * @description default: the built-in value; environment: the deployment's variable (or CONFIG_FILE); account: this account's override.
-                                     * @enum {string}
-                                     */
-                                    source: "default" | "environment" | "account";
-                                    /** @description ISO 3166-1 alpha-2 codes; null: every country. */
-                                    deployment: string[] | null;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["getAccountLimits"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1075,136 +134,10 @@ export interface paths {
             cookie?: never;
         };
         /** List API keys (without secrets) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string;
-                                /** @description The first characters of the secret. */
-                                prefix: string;
-                                channels: ("EMAIL" | "SMS" | "WHATSAPP")[];
-                                accountId: string;
-                                test: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                revokedAt: string | null;
-                                /** @description When the key last authenticated a request, to within a minute; null if never. */
-                                lastUsedAt: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["listApiKeys"];
         put?: never;
         /** Create an API key; the secret `key` is returned only here */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        channels: ("EMAIL" | "SMS" | "WHATSAPP")[];
-                        accountId?: string;
-                        /** @description Test keys deliver every message to the outbox only. */
-                        test?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description VALIDATION_ERROR or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1222,138 +155,11 @@ export interface paths {
         put?: never;
         post?: never;
         /** Revoke an API key */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description VALIDATION_ERROR or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         /** Rename a live API key or change its channels (the secret stays the same) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        channels?: ("EMAIL" | "SMS" | "WHATSAPP")[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string;
-                                /** @description The first characters of the secret. */
-                                prefix: string;
-                                channels: ("EMAIL" | "SMS" | "WHATSAPP")[];
-                                accountId: string;
-                                test: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                revokedAt: string | null;
-                                /** @description When the key last authenticated a request, to within a minute; null if never. */
-                                lastUsedAt: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateApiKey"];
         trace?: never;
     };
     "/v1/admin/api-keys/{id}/rotate": {
@@ -1366,55 +172,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Issue a new secret for a key and revoke the old one */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description VALIDATION_ERROR or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        post: operations["rotateApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1429,92 +187,7 @@ export interface paths {
             cookie?: never;
         };
         /** Messages kept by the built-in outbox, newest first, exactly as the recipient would see them */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Email address or phone number (+…). */
-                    to?: string;
-                    accountId?: string;
-                    /** @description At most 500; default 50. */
-                    limit?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description `msg_` and the request id without dashes. */
-                                id: string;
-                                /** @description The account the request belongs to. */
-                                accountId: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The verification request it delivered.
-                                 */
-                                requestId: string;
-                                /** @enum {string} */
-                                channel: "EMAIL" | "SMS" | "WHATSAPP";
-                                /** @description The full destination. */
-                                to: string;
-                                /** @description EMAIL only. */
-                                subject?: string;
-                                /** @description The message text; the code shows masked once the request has left pending. */
-                                text: string;
-                                /** @description EMAIL only. */
-                                html?: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["listOutboxMessages"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1532,138 +205,10 @@ export interface paths {
         };
         get?: never;
         /** Upload the account's logo (the raw image as the body); emails use it before logoUrl */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            /** @description image/png, image/jpeg, image/gif, image/webp; at most 100 KiB. */
-            requestBody: {
-                content: {
-                    "image/png": string;
-                    "image/jpeg": string;
-                    "image/gif": string;
-                    "image/webp": string;
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @enum {string} */
-                                contentType: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
-                                bytes: number;
-                                /** @description Where it is served: absolute when PUBLIC_BASE_URL is set; `?v=` changes with each upload. */
-                                url: string;
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE: more than 100 KiB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNSUPPORTED_MEDIA_TYPE: not image/png, image/jpeg, image/gif, image/webp */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        put: operations["uploadAccountLogo"];
         post?: never;
         /** Remove the account's uploaded logo (emails use logoUrl again) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Removed, or there was none. */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteAccountLogo"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1679,164 +224,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Every channel's message with a draft branding, as a recipient would see it (code 123456) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            /** @description A draft branding, merged over the saved one and validated as PATCH settings validates it. */
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "branding": {
-                     *         "productName": "Acme Pay",
-                     *         "templates": {
-                     *           "es": {
-                     *             "SMS": "{code}: tu código de {product}"
-                     *           }
-                     *         }
-                     *       },
-                     *       "locale": "es-MX"
-                     *     }
-                     */
-                    "application/json": {
-                        branding?: {
-                            brandName?: string | null;
-                            productName?: string | null;
-                            color?: string | null;
-                            logoUrl?: string | null;
-                            supportUrl?: string | null;
-                            emailFooter?: string | null;
-                            templates?: {
-                                en?: {
-                                    EMAIL?: {
-                                        /** @description Email subject. */
-                                        subject: string;
-                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                        text: string;
-                                    } | null;
-                                    SMS?: string | null;
-                                    WHATSAPP?: string | null;
-                                } | null;
-                                es?: {
-                                    EMAIL?: {
-                                        /** @description Email subject. */
-                                        subject: string;
-                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                        text: string;
-                                    } | null;
-                                    SMS?: string | null;
-                                    WHATSAPP?: string | null;
-                                } | null;
-                                fr?: {
-                                    EMAIL?: {
-                                        /** @description Email subject. */
-                                        subject: string;
-                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                        text: string;
-                                    } | null;
-                                    SMS?: string | null;
-                                    WHATSAPP?: string | null;
-                                } | null;
-                                de?: {
-                                    EMAIL?: {
-                                        /** @description Email subject. */
-                                        subject: string;
-                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                        text: string;
-                                    } | null;
-                                    SMS?: string | null;
-                                    WHATSAPP?: string | null;
-                                } | null;
-                                pt?: {
-                                    EMAIL?: {
-                                        /** @description Email subject. */
-                                        subject: string;
-                                        /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
-                                        text: string;
-                                    } | null;
-                                    SMS?: string | null;
-                                    WHATSAPP?: string | null;
-                                } | null;
-                            } | null;
-                        };
-                        /**
-                         * @description BCP 47 language tag of the recipient, e.g. `es`, `pt-BR`, `de-AT`: the message is written in the language of its primary subtag when it is one of en, es, fr, de, pt, else in English (the default).
-                         * @example pt-BR
-                         */
-                        locale?: string;
-                        purpose?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /**
-                                 * @description The language the messages are written in.
-                                 * @enum {string}
-                                 */
-                                locale: "en" | "es" | "fr" | "de" | "pt";
-                                EMAIL: {
-                                    subject: string;
-                                    text: string;
-                                    html: string;
-                                };
-                                SMS: {
-                                    text: string;
-                                    segments: number;
-                                    /** @enum {string} */
-                                    encoding: "GSM-7" | "UCS-2";
-                                    /** @description Length in the encoding: GSM-7 septets (€ [ ] and the like count 2) or UTF-16 units (an emoji counts 2). */
-                                    characters: number;
-                                };
-                                WHATSAPP: {
-                                    text: string;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        post: operations["previewBranding"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1851,100 +239,7 @@ export interface paths {
             cookie?: never;
         };
         /** Sends, deliveries, verifications and refusals by hour or day, optionally grouped */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Absent: every account. */
-                    accountId?: string;
-                    /** @description Start (inclusive), ISO 8601. */
-                    from: string;
-                    /** @description End (exclusive); default now. */
-                    to?: string;
-                    interval?: "hour" | "day";
-                    groupBy?: "channel" | "country" | "purpose" | "provider";
-                    mode?: "live" | "test";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                buckets: {
-                                    /** Format: date-time */
-                                    start: string;
-                                    group: string | null;
-                                    sent: number;
-                                    delivered: number;
-                                    undelivered: number;
-                                    verified: number;
-                                    failed: number;
-                                    expired: number;
-                                    canceled: number;
-                                    /** @description verified / sent */
-                                    conversionRate: number;
-                                    wrongCodes: number;
-                                    /** @description Sends refused by a rate limit or the SMS-pumping breaker. */
-                                    limited: number;
-                                    /** @description limited, by limit. */
-                                    limitedBy: {
-                                        [key: string]: number;
-                                    };
-                                    riskRefused: number;
-                                    blockedRefused: number;
-                                    medianSecondsToVerify: number | null;
-                                    p90SecondsToVerify: number | null;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["getAnalytics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1961,107 +256,7 @@ export interface paths {
             cookie?: never;
         };
         /** Find contacts by destination (exact, or its start) */
-        get: {
-            parameters: {
-                query: {
-                    accountId: string;
-                    /** @description A destination, or the start of one (an email address or a number in + form). */
-                    q: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Time-ordered (UUIDv7); a contact made before those keeps its id (a keyed hash). See docs/analytics.md, Contacts. */
-                                id: string;
-                                accountId: string;
-                                /** @enum {string} */
-                                mode: "live" | "test";
-                                /**
-                                 * @description The channel of its last send.
-                                 * @enum {string}
-                                 */
-                                channel: "EMAIL" | "SMS" | "WHATSAPP";
-                                /** @description Full: E.164 number or lower-cased email address. */
-                                destination: string;
-                                masked: string;
-                                /** Format: date-time */
-                                firstSeen: string;
-                                /** Format: date-time */
-                                lastSeen: string;
-                                counts: {
-                                    sends: number;
-                                    verified: number;
-                                    failed: number;
-                                    wrongCodes: number;
-                                };
-                                /** @description The risk assessment of its last send. */
-                                risk: {
-                                    score: number;
-                                    /** @enum {string} */
-                                    level: "low" | "medium" | "high";
-                                    signals: {
-                                        /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
-                                        name: string;
-                                        weight: number;
-                                        detail: string;
-                                    }[];
-                                } | null;
-                                blocked: boolean;
-                                blockedReason: string | null;
-                                blockedAt: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["searchContacts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2078,142 +273,7 @@ export interface paths {
             cookie?: never;
         };
         /** A contact: counts, risk, block and its last 100 requests */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Time-ordered (UUIDv7); a contact made before those keeps its id (a keyed hash). See docs/analytics.md, Contacts. */
-                                id: string;
-                                accountId: string;
-                                /** @enum {string} */
-                                mode: "live" | "test";
-                                /**
-                                 * @description The channel of its last send.
-                                 * @enum {string}
-                                 */
-                                channel: "EMAIL" | "SMS" | "WHATSAPP";
-                                /** @description Full: E.164 number or lower-cased email address. */
-                                destination: string;
-                                masked: string;
-                                /** Format: date-time */
-                                firstSeen: string;
-                                /** Format: date-time */
-                                lastSeen: string;
-                                counts: {
-                                    sends: number;
-                                    verified: number;
-                                    failed: number;
-                                    wrongCodes: number;
-                                };
-                                /** @description The risk assessment of its last send. */
-                                risk: {
-                                    score: number;
-                                    /** @enum {string} */
-                                    level: "low" | "medium" | "high";
-                                    signals: {
-                                        /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
-                                        name: string;
-                                        weight: number;
-                                        detail: string;
-                                    }[];
-                                } | null;
-                                blocked: boolean;
-                                blockedReason: string | null;
-                                blockedAt: string | null;
-                                /** @description The channels of its requests in history. */
-                                channels: ("EMAIL" | "SMS" | "WHATSAPP")[];
-                                /** @description Its last 100 requests, newest first; never a code. */
-                                history: {
-                                    /** Format: uuid */
-                                    requestId: string;
-                                    /**
-                                     * @description Delivery channel.
-                                     * @enum {string}
-                                     */
-                                    channel: "EMAIL" | "SMS" | "WHATSAPP";
-                                    /**
-                                     * @description The request's status.
-                                     * @enum {string}
-                                     */
-                                    status: "pending" | "verified" | "expired" | "failed" | "canceled";
-                                    purpose: string | null;
-                                    provider: string | null;
-                                    /** @enum {string} */
-                                    deliveryStatus: "outbox" | "queued" | "sent" | "delivered" | "failed";
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                    /** Format: date-time */
-                                    expiresAt: string;
-                                    verifiedAt: string | null;
-                                    risk: {
-                                        score: number;
-                                        /** @enum {string} */
-                                        level: "low" | "medium" | "high";
-                                        signals: {
-                                            /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
-                                            name: string;
-                                            weight: number;
-                                            detail: string;
-                                        }[];
-                                    } | null;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["getContact"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2232,111 +292,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Block a contact: sends to it answer 403 CONTACT_BLOCKED */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        reason: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Time-ordered (UUIDv7); a contact made before those keeps its id (a keyed hash). See docs/analytics.md, Contacts. */
-                                id: string;
-                                accountId: string;
-                                /** @enum {string} */
-                                mode: "live" | "test";
-                                /**
-                                 * @description The channel of its last send.
-                                 * @enum {string}
-                                 */
-                                channel: "EMAIL" | "SMS" | "WHATSAPP";
-                                /** @description Full: E.164 number or lower-cased email address. */
-                                destination: string;
-                                masked: string;
-                                /** Format: date-time */
-                                firstSeen: string;
-                                /** Format: date-time */
-                                lastSeen: string;
-                                counts: {
-                                    sends: number;
-                                    verified: number;
-                                    failed: number;
-                                    wrongCodes: number;
-                                };
-                                /** @description The risk assessment of its last send. */
-                                risk: {
-                                    score: number;
-                                    /** @enum {string} */
-                                    level: "low" | "medium" | "high";
-                                    signals: {
-                                        /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
-                                        name: string;
-                                        weight: number;
-                                        detail: string;
-                                    }[];
-                                } | null;
-                                blocked: boolean;
-                                blockedReason: string | null;
-                                blockedAt: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        post: operations["blockContact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2353,105 +309,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Unblock a contact */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Time-ordered (UUIDv7); a contact made before those keeps its id (a keyed hash). See docs/analytics.md, Contacts. */
-                                id: string;
-                                accountId: string;
-                                /** @enum {string} */
-                                mode: "live" | "test";
-                                /**
-                                 * @description The channel of its last send.
-                                 * @enum {string}
-                                 */
-                                channel: "EMAIL" | "SMS" | "WHATSAPP";
-                                /** @description Full: E.164 number or lower-cased email address. */
-                                destination: string;
-                                masked: string;
-                                /** Format: date-time */
-                                firstSeen: string;
-                                /** Format: date-time */
-                                lastSeen: string;
-                                counts: {
-                                    sends: number;
-                                    verified: number;
-                                    failed: number;
-                                    wrongCodes: number;
-                                };
-                                /** @description The risk assessment of its last send. */
-                                risk: {
-                                    score: number;
-                                    /** @enum {string} */
-                                    level: "low" | "medium" | "high";
-                                    signals: {
-                                        /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
-                                        name: string;
-                                        weight: number;
-                                        detail: string;
-                                    }[];
-                                } | null;
-                                blocked: boolean;
-                                blockedReason: string | null;
-                                blockedAt: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        post: operations["unblockContact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2466,77 +324,7 @@ export interface paths {
             cookie?: never;
         };
         /** SMS-pumping breakers: tripped or reset, by account, mode and country */
-        get: {
-            parameters: {
-                query?: {
-                    accountId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                accountId: string;
-                                /** @enum {string} */
-                                mode: "live" | "test";
-                                /** @description ISO 3166-1 alpha-2. */
-                                country: string;
-                                tripped: boolean;
-                                trippedAt: string | null;
-                                /** @description Why it tripped. */
-                                detail: string | null;
-                                resetAt: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["listBreakers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2555,88 +343,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Reset the SMS-pumping breaker of an account and country: sends resume */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    country: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        accountId: string;
-                        /**
-                         * @default live
-                         * @enum {string}
-                         */
-                        mode?: "live" | "test";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                accountId: string;
-                                /** @enum {string} */
-                                mode: "live" | "test";
-                                /** @description ISO 3166-1 alpha-2. */
-                                country: string;
-                                tripped: boolean;
-                                trippedAt: string | null;
-                                /** @description Why it tripped. */
-                                detail: string | null;
-                                resetAt: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        post: operations["resetBreaker"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2651,40 +358,7 @@ export interface paths {
             cookie?: never;
         };
         /** An account's uploaded logo (public: emails link to it) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    accountId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The image, as uploaded. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "image/png": string;
-                        "image/jpeg": string;
-                        "image/gif": string;
-                        "image/webp": string;
-                    };
-                };
-                /** @description NOT_FOUND: no such account or no logo */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["getAccountLogo"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2701,151 +375,12 @@ export interface paths {
             cookie?: never;
         };
         /** The current dashboard session and its CSRF token */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Send it as `X-CSRF-Token` on every write made with the session. */
-                                csrfToken: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description UNAUTHORIZED: no live session */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["getDashboardSession"];
         put?: never;
         /** Sign in to the dashboard with the admin token; sets the `cv_session` cookie */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The ADMIN_TOKEN of the deployment. */
-                        token: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Send it as `X-CSRF-Token` on every write made with the session. */
-                                csrfToken: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: wrong admin token */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: the request came from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description RATE_LIMITED: too many failed admin authentications */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        post: operations["createDashboardSession"];
         /** Sign out: ends the session and clears the cookie (needs `X-CSRF-Token`) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Signed out. */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description UNAUTHORIZED: no live session */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: missing or wrong X-CSRF-Token, or another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteDashboardSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2861,24 +396,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Twilio message and call status callback */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveTwilioStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2892,45 +410,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Vonage delivery receipt */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /** Vonage delivery receipt (GET) */
+        get: operations["receiveVonageReceiptByGet"];
         put?: never;
         /** Vonage delivery receipt */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveVonageReceipt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2947,24 +431,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Telnyx messaging webhook */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveTelnyxStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2979,44 +446,10 @@ export interface paths {
             cookie?: never;
         };
         /** WhatsApp webhook verification */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["verifyWhatsappWebhook"];
         put?: never;
         /** WhatsApp Cloud API webhook */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveWhatsappStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3031,177 +464,10 @@ export interface paths {
             cookie?: never;
         };
         /** List webhook endpoints (without secrets) */
-        get: {
-            parameters: {
-                query?: {
-                    accountId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @example wh_0193a1b2c3d4e5f6a7b8c9d0 */
-                                id: string;
-                                accountId: string;
-                                url: string;
-                                events: string[];
-                                enabled: boolean;
-                                disabledReason: string | null;
-                                failingSince: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR (a refused URL among them) or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["listWebhooks"];
         put?: never;
         /** Register a webhook endpoint; its signing secret is returned only here */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "url": "https://example.com/hooks/verify",
-                     *       "events": [
-                     *         "verification.verified"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @description http(s) URL of the receiver. Loopback, private and link-local addresses are refused (also after DNS resolution) unless WEBHOOKS_ALLOW_PRIVATE=true.
-                         * @example https://example.com/hooks/verify
-                         */
-                        url: string;
-                        /** @description Event types to receive. */
-                        events: ("verification.created" | "verification.delivered" | "verification.undelivered" | "verification.verified" | "verification.failed" | "verification.expired" | "verification.canceled" | "contact.blocked" | "contact.unblocked")[];
-                        /** @description Default: the default account. */
-                        accountId?: string;
-                        /** @default true */
-                        enabled?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @example wh_0193a1b2c3d4e5f6a7b8c9d0 */
-                                id: string;
-                                accountId: string;
-                                url: string;
-                                events: string[];
-                                enabled: boolean;
-                                disabledReason: string | null;
-                                failingSince: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /**
-                                 * @description Signing secret (`whsec_` + base64); shown only in this answer.
-                                 * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
-                                 */
-                                secret: string;
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR (a refused URL among them) or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3216,231 +482,15 @@ export interface paths {
             cookie?: never;
         };
         /** Read a webhook endpoint */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @example wh_0193a1b2c3d4e5f6a7b8c9d0 */
-                                id: string;
-                                accountId: string;
-                                url: string;
-                                events: string[];
-                                enabled: boolean;
-                                disabledReason: string | null;
-                                failingSince: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR (a refused URL among them) or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["getWebhook"];
         put?: never;
         post?: never;
         /** Delete a webhook endpoint; its pending deliveries are abandoned */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                deleted: boolean;
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR (a refused URL among them) or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         /** Change the URL or events of an endpoint, or enable/disable it */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description http(s) URL of the receiver. Loopback, private and link-local addresses are refused (also after DNS resolution) unless WEBHOOKS_ALLOW_PRIVATE=true.
-                         * @example https://example.com/hooks/verify
-                         */
-                        url?: string;
-                        /** @description Event types to receive. */
-                        events?: ("verification.created" | "verification.delivered" | "verification.undelivered" | "verification.verified" | "verification.failed" | "verification.expired" | "verification.canceled" | "contact.blocked" | "contact.unblocked")[];
-                        /** @description true re-enables an endpoint the service disabled. */
-                        enabled?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @example wh_0193a1b2c3d4e5f6a7b8c9d0 */
-                                id: string;
-                                accountId: string;
-                                url: string;
-                                events: string[];
-                                enabled: boolean;
-                                disabledReason: string | null;
-                                failingSince: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR (a refused URL among them) or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateWebhook"];
         trace?: never;
     };
     "/v1/admin/webhooks/{id}/deliveries": {
@@ -3451,85 +501,7 @@ export interface paths {
             cookie?: never;
         };
         /** Deliveries of an endpoint, newest first: status, attempts, last response, next attempt */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description At most 500; default 50. */
-                    limit?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                endpointId: string;
-                                /** @description The webhook-id header of every attempt. */
-                                eventId: string;
-                                eventType: string;
-                                /** @enum {string} */
-                                status: "pending" | "succeeded" | "failed";
-                                attempts: number;
-                                /** @description HTTP status of the last answer. */
-                                responseStatus: number | null;
-                                lastError: string | null;
-                                nextAttemptAt: string | null;
-                                lastAttemptAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR (a refused URL among them) or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3548,83 +520,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send a delivery again (same event id) as soon as a worker is free */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    deliveryId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                endpointId: string;
-                                /** @description The webhook-id header of every attempt. */
-                                eventId: string;
-                                eventType: string;
-                                /** @enum {string} */
-                                status: "pending" | "succeeded" | "failed";
-                                attempts: number;
-                                /** @description HTTP status of the last answer. */
-                                responseStatus: number | null;
-                                lastError: string | null;
-                                nextAttemptAt: string | null;
-                                lastAttemptAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description VALIDATION_ERROR (a refused URL among them) or INVALID_JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"];
-                    };
-                };
-            };
-        };
+        post: operations["replayWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4530,26 +1426,803 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** ErrorResponse */
-        "def-0": {
-            error: {
-                /**
-                 * @description Stable machine-readable code.
-                 * @enum {string}
-                 */
-                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_DESTINATION" | "UNSUPPORTED_NUMBER" | "UNAUTHORIZED" | "FORBIDDEN" | "CHANNEL_NOT_ENABLED" | "CONTACT_BLOCKED" | "RISK_TOO_HIGH" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_ATTEMPTS" | "HEADERS_TOO_LARGE" | "INTERNAL" | "DELIVERY_FAILED" | "UNAVAILABLE" | "CHANNEL_UNAVAILABLE";
-                /** @description What went wrong and what to do. */
-                message: string;
-                details?: {
-                    field: string;
-                    message: string;
-                    /**
-                     * @description Delivery channel.
-                     * @enum {string}
-                     */
-                    channel?: "EMAIL" | "SMS" | "WHATSAPP";
-                }[];
+        /**
+         * @description Delivery channel.
+         * @enum {string}
+         */
+        Channel: "EMAIL" | "SMS" | "WHATSAPP";
+        /**
+         * @description How a WHATSAPP code is delivered: TEXT (a message, the default) or CALL (read out in a call).
+         * @enum {string}
+         */
+        DeliveryType: "TEXT" | "CALL";
+        /**
+         * @description State of a verification request: pending → verified | expired | failed (attempts used up) | canceled (superseded, or its dual sibling was verified).
+         * @enum {string}
+         */
+        VerificationStatus: "pending" | "verified" | "expired" | "failed" | "canceled";
+        /**
+         * @description Requests of live keys, or of test keys.
+         * @enum {string}
+         */
+        Mode: "live" | "test";
+        /**
+         * @description Exactly one of `channel` and `channels`.
+         * @example {
+         *       "channel": "EMAIL",
+         *       "email": "jane@example.com",
+         *       "purpose": "sign-in",
+         *       "customMessage": "Welcome back!"
+         *     }
+         * @example {
+         *       "channel": "SMS",
+         *       "phone": "+14155552671"
+         *     }
+         * @example {
+         *       "channels": [
+         *         "EMAIL",
+         *         "SMS"
+         *       ],
+         *       "email": "sam@example.com",
+         *       "phone": "+14155552672",
+         *       "purpose": "sign-up"
+         *     }
+         * @example {
+         *       "channel": "WHATSAPP",
+         *       "phone": "+447911123456",
+         *       "deliveryType": "CALL"
+         *     }
+         */
+        SendCodeRequest: {
+            /** @description One channel. */
+            channel?: components["schemas"]["Channel"];
+            /** @description Dual-channel mode: exactly two different channels, sent in parallel. */
+            channels?: components["schemas"]["Channel"][];
+            /**
+             * Format: email
+             * @description Required when EMAIL is used.
+             */
+            email?: string;
+            /**
+             * @description Required when SMS or WHATSAPP is used: + and country code.
+             * @example +14155552671
+             */
+            phone?: string;
+            /**
+             * @description Alternative name of `phone`.
+             * @example +14155552671
+             */
+            whatsappNumber?: string;
+            /**
+             * @description Alternative name of `phone`.
+             * @example +14155552671
+             */
+            phoneNumber?: string;
+            /** @description ISO 3166-1 alpha-2, any case; inferred from the number when omitted. */
+            country?: string;
+            /** @description WHATSAPP only: TEXT (default) or CALL. */
+            deliveryType?: components["schemas"]["DeliveryType"];
+            /** @description Free-text label for logs and analytics. */
+            purpose?: string;
+            /** @description Plain text added to the email body (HTML-escaped). */
+            customMessage?: string;
+            /**
+             * @description BCP 47 language tag of the recipient, e.g. `es`, `pt-BR`, `de-AT`: the message is written in the language of its primary subtag when it is one of en, es, fr, de, pt, else in English (the default).
+             * @example pt-BR
+             */
+            locale?: string;
+        };
+        /**
+         * @description The band of the score.
+         * @enum {string}
+         */
+        RiskLevel: "low" | "medium" | "high";
+        RiskSignal: {
+            /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
+            name: string;
+            /** @description What it added to the score. */
+            weight: number;
+            detail: string;
+        };
+        /**
+         * @description The fraud score of a send (0–100) and the signals behind it.
+         * @example {
+         *       "score": 20,
+         *       "level": "low",
+         *       "signals": [
+         *         {
+         *           "name": "number_type",
+         *           "weight": 20,
+         *           "detail": "a VOIP number"
+         *         }
+         *       ]
+         *     }
+         */
+        Risk: {
+            score: number;
+            level: components["schemas"]["RiskLevel"];
+            signals: components["schemas"]["RiskSignal"][];
+        };
+        /**
+         * @description `undelivered` only in a dual answer whose other channel was delivered.
+         * @enum {string}
+         */
+        SendCodeEntryStatus: "pending" | "undelivered";
+        /** @description Why the channel of an undelivered entry of a dual answer was not delivered. */
+        SendCodeEntryError: {
+            /**
+             * @description `CHANNEL_UNAVAILABLE`: the channel has no provider and live codes are not parked in the outbox; no request was created for this entry, so verify with the other entry's requestId.
+             * @enum {string}
+             */
+            code: "DELIVERY_FAILED" | "INVALID_DESTINATION" | "CHANNEL_UNAVAILABLE";
+            message: string;
+        };
+        SendCodeEntry: {
+            /**
+             * Format: uuid
+             * @description Keep it to verify the code.
+             */
+            requestId: string;
+            channel: components["schemas"]["Channel"];
+            status: components["schemas"]["SendCodeEntryStatus"];
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description Masked destination. */
+            to: string;
+            /** @description WHATSAPP only. */
+            deliveryType?: components["schemas"]["DeliveryType"];
+            error?: components["schemas"]["SendCodeEntryError"];
+            risk?: components["schemas"]["Risk"];
+        };
+        SendCodeResponse: {
+            /** @description An object for one channel; an array in the order of `channels` for two. */
+            data: components["schemas"]["SendCodeEntry"] | components["schemas"]["SendCodeEntry"][];
+        };
+        /**
+         * @description One of `otpCode` and `code`.
+         * @example {
+         *       "requestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119497",
+         *       "otpCode": "042817"
+         *     }
+         */
+        VerifyCodeRequest: {
+            /**
+             * Format: uuid
+             * @description A requestId from send-code.
+             */
+            requestId: string;
+            /**
+             * @description The code the user entered, as a string of digits.
+             * @example 042817
+             */
+            otpCode?: string;
+            /**
+             * @description Alternative name of `otpCode`.
+             * @example 042817
+             */
+            code?: string;
+        };
+        VerifyCodeResult: {
+            /** @description True only on the call that consumed the code. */
+            verified: boolean;
+            /** @description The channel on which the matching code was delivered. */
+            channel: components["schemas"]["Channel"];
+            /** Format: uuid */
+            requestId: string;
+            /** @description State of the verification request after this call. */
+            status: components["schemas"]["VerificationStatus"];
+            attemptsRemaining: number;
+        };
+        VerifyCodeResponse: {
+            data: components["schemas"]["VerifyCodeResult"];
+        };
+        /**
+         * @description The closed list of error codes: stable and machine-readable (the statuses are in the description of the API).
+         * @enum {string}
+         */
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_DESTINATION" | "UNSUPPORTED_NUMBER" | "UNAUTHORIZED" | "FORBIDDEN" | "CHANNEL_NOT_ENABLED" | "CONTACT_BLOCKED" | "RISK_TOO_HIGH" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "TOO_MANY_ATTEMPTS" | "HEADERS_TOO_LARGE" | "INTERNAL" | "DELIVERY_FAILED" | "UNAVAILABLE" | "CHANNEL_UNAVAILABLE";
+        /** @description One problem with one field of the request. */
+        ErrorDetail: {
+            /** @description A dotted path into the body, e.g. `channels` or `settings.branding.color`. */
+            field: string;
+            message: string;
+            /** @description The channel the problem concerns, if one. */
+            channel?: components["schemas"]["Channel"];
+        };
+        ApiError: {
+            code: components["schemas"]["ErrorCode"];
+            /** @description What went wrong and what to do. */
+            message: string;
+            /** @description One entry per problem. */
+            details?: components["schemas"]["ErrorDetail"][];
+        };
+        /** @description The body of every error answer. */
+        ErrorResponse: {
+            error: components["schemas"]["ApiError"];
+        };
+        /**
+         * @description A provider's state by its circuit breaker and its check: `unknown` before any use.
+         * @enum {string}
+         */
+        ProviderState: "up" | "down" | "unknown";
+        ProviderHealth: {
+            /** @description The provider, e.g. `twilio`, or `outbox`. */
+            name: string;
+            state: components["schemas"]["ProviderState"];
+        };
+        /**
+         * @description Whether a service answers.
+         * @enum {string}
+         */
+        ServiceState: "up" | "down";
+        /**
+         * @description What becomes of live codes (deliveryType TEXT): a provider delivers them; `outbox`: parked in the outbox and not delivered (no provider, LIVE_OUTBOX=allow); `refused`: sends answer 503 CHANNEL_UNAVAILABLE (no provider, LIVE_OUTBOX=refuse). Test keys always use the outbox.
+         * @enum {string}
+         */
+        LiveCodes: "delivered" | "outbox" | "refused";
+        ChannelHealth: {
+            /** @description Whether the channel works for live traffic: false when its providers are down, or when it has none and LIVE_OUTBOX=refuse. */
+            operational: boolean;
+            providers: components["schemas"]["ProviderHealth"][];
+            liveCodes: components["schemas"]["LiveCodes"];
+            /** @description A sentence for operators when some live codes of this channel are not delivered. */
+            note?: string;
+        };
+        /**
+         * @description `degraded` when the rate-limit store, a channel or a country (an SMS-pumping breaker) is down; `down` (answered with 503) when the database is.
+         * @enum {string}
+         */
+        HealthStatus: "ok" | "degraded" | "down";
+        PumpingBreakerCount: {
+            /** @description ISO 3166-1 alpha-2. */
+            country: string;
+            /** @description Breakers tripped for this country, over every account and mode. */
+            count: number;
+        };
+        Health: {
+            status: components["schemas"]["HealthStatus"];
+            version: string;
+            uptimeSeconds: number;
+            services: {
+                database: components["schemas"]["ServiceState"];
+                rateLimitStore: components["schemas"]["ServiceState"];
             };
+            /** @description Per channel (EMAIL, SMS, WHATSAPP). */
+            channels: {
+                [key: string]: components["schemas"]["ChannelHealth"];
+            };
+            /** @description SMS-pumping breakers tripped now, counted per country (sorted by country); any makes the status `degraded`. No account is named here: `GET /v1/admin/breakers` has the details. */
+            pumpingBreakers?: components["schemas"]["PumpingBreakerCount"][];
+        };
+        /** @description Placeholders: {code}, {minutes}, {product}, {purpose}; a body must contain {code}. Values are substituted as text. */
+        LocaleTemplatesPatch: {
+            EMAIL?: {
+                /** @description Email subject. */
+                subject: string;
+                /** @description Email body (plain text; escaped in the HTML part, line breaks kept). */
+                text: string;
+            } | null;
+            SMS?: string | null;
+            WHATSAPP?: string | null;
+        };
+        /** @description A change of the branding: absent fields stay, null resets one. */
+        BrandingPatch: {
+            brandName?: string | null;
+            productName?: string | null;
+            color?: string | null;
+            logoUrl?: string | null;
+            supportUrl?: string | null;
+            emailFooter?: string | null;
+            templates?: {
+                en?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                es?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                fr?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                de?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                pt?: components["schemas"]["LocaleTemplatesPatch"] | null;
+            } | null;
+        };
+        Logo: {
+            /** @enum {string} */
+            contentType: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+            bytes: number;
+            /** @description Where it is served: absolute when PUBLIC_BASE_URL is set; `?v=` changes with each upload. */
+            url: string;
+        };
+        /** @description Placeholders: {code}, {minutes}, {product}, {purpose}; a body must contain {code}. Values are substituted as text. */
+        LocaleTemplates: {
+            EMAIL?: {
+                subject: string;
+                text: string;
+            };
+            SMS?: string;
+            WHATSAPP?: string;
+        };
+        /** @description An account's saved branding: only what it sets; the rest is the deployment's. */
+        Branding: {
+            /** @description The sender name (email From display name). */
+            brandName?: string;
+            /** @description The {product} placeholder; brandName when absent. */
+            productName?: string;
+            /** @description Accent colour, #rrggbb. */
+            color?: string;
+            /** @description An external logo; an uploaded one is used before it. */
+            logoUrl?: string;
+            supportUrl?: string;
+            emailFooter?: string;
+            /** @description Per-locale, per-channel overrides of the built-in texts. */
+            templates?: {
+                en?: components["schemas"]["LocaleTemplates"];
+                es?: components["schemas"]["LocaleTemplates"];
+                fr?: components["schemas"]["LocaleTemplates"];
+                de?: components["schemas"]["LocaleTemplates"];
+                pt?: components["schemas"]["LocaleTemplates"];
+            };
+            /** @description The uploaded logo (PUT /v1/admin/accounts/{id}/logo). */
+            logo?: components["schemas"]["Logo"];
+        };
+        /** @description Overrides of the deployment's defaults; absent fields stay, null restores the default. */
+        AccountSettingsPatch: {
+            codeLength?: number | null;
+            codeTtlSeconds?: number | null;
+            maxAttempts?: number | null;
+            resendCooldownSeconds?: number | null;
+            sendsPerDestinationPerHour?: number | null;
+            failuresPerDestinationPerDay?: number | null;
+            keySendPerSecond?: number | null;
+            keyVerifyPerSecond?: number | null;
+            countrySendsPerHour?: number | null;
+            riskThreshold?: number | null;
+            pumpingMinSends?: number | null;
+            pumpingMinConversion?: number | null;
+            allowedCountries?: string[] | null;
+            branding?: components["schemas"]["BrandingPatch"] | null;
+        };
+        /** @description The account's own settings; absent ones are the deployment's defaults. */
+        AccountSettings: {
+            /** @description Digits in a code (accounts may override). */
+            codeLength?: number;
+            /** @description Lifetime of a code (accounts may override). */
+            codeTtlSeconds?: number;
+            /** @description Checks allowed per verification request or dual pair. */
+            maxAttempts?: number;
+            /** @description Wait between two sends to one destination and channel. */
+            resendCooldownSeconds?: number;
+            /** @description Sends per destination and channel per hour. */
+            sendsPerDestinationPerHour?: number;
+            /** @description Wrong codes per destination per 24 h, past which sends to it are refused. */
+            failuresPerDestinationPerDay?: number;
+            /** @description send-code requests per API key per second. */
+            keySendPerSecond?: number;
+            /** @description verify-code requests per API key per second. */
+            keyVerifyPerSecond?: number;
+            /** @description SMS and WhatsApp sends per account and destination country per hour. */
+            countrySendsPerHour?: number;
+            /** @description Refuse sends scoring this risk (0–100) or more with RISK_TOO_HIGH; null: off. */
+            riskThreshold?: number;
+            /** @description SMS-pumping breaker: it trips on at least this many SMS/WhatsApp sends to a country in an hour … */
+            pumpingMinSends?: number;
+            /** @description … converting below this share (0–1). */
+            pumpingMinConversion?: number;
+            /** @description ISO 3166-1 alpha-2 codes allowed for SMS and WhatsApp; `*` or absent: every country. */
+            allowedCountries?: string[];
+            branding?: components["schemas"]["Branding"];
+        };
+        Account: {
+            /** @example acc_default */
+            id: string;
+            name: string;
+            settings: components["schemas"]["AccountSettings"];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CreateAccountRequest: {
+            name: string;
+            settings?: components["schemas"]["AccountSettingsPatch"];
+        };
+        CreateApiKeyRequest: {
+            name: string;
+            channels: components["schemas"]["Channel"][];
+            /** @description Default: the default account. */
+            accountId?: string;
+            /** @description Test keys deliver every message to the outbox only. */
+            test?: boolean;
+        };
+        UpdateApiKeyRequest: {
+            name?: string;
+            channels?: components["schemas"]["Channel"][];
+        };
+        ApiKey: {
+            /** @example key_0193a1b2c3d4e5f6a7b8c9d0 */
+            id: string;
+            name: string;
+            /** @description The first characters of the secret. */
+            prefix: string;
+            channels: components["schemas"]["Channel"][];
+            accountId: string;
+            /** @description A test key: its messages go to the outbox only. */
+            test: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            revokedAt: string | null;
+            /** @description When the key last authenticated a request, to within a minute; null if never. */
+            lastUsedAt: string | null;
+        };
+        /** @description A new API key with its secret. */
+        CreatedApiKey: components["schemas"]["ApiKey"] & {
+            /** @description The secret (`cvk_live_…` or `cvk_test_…`): shown only in this answer, only its hash is kept. */
+            key: string;
+            /** @description Rotation only: the id of the key it revoked. */
+            replaces?: string;
+        };
+        OutboxMessage: {
+            /** @description `msg_` and the request id without dashes. */
+            id: string;
+            /** @description The account the request belongs to. */
+            accountId: string;
+            /**
+             * Format: uuid
+             * @description The verification request it delivered.
+             */
+            requestId: string;
+            channel: components["schemas"]["Channel"];
+            /** @description The full destination. */
+            to: string;
+            /** @description EMAIL only. */
+            subject?: string;
+            /** @description The message text; the code shows masked once the request has left pending. */
+            text: string;
+            /** @description EMAIL only. */
+            html?: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @description default: the built-in value; environment: the deployment's variable (or CONFIG_FILE); account: this account's override.
+         * @enum {string}
+         */
+        SettingSource: "default" | "environment" | "account";
+        SettingInForce: {
+            /** @description As in PATCH /v1/admin/accounts/{id}/settings. */
+            name: string;
+            /** @description In force; null: off. */
+            value: number | null;
+            source: components["schemas"]["SettingSource"];
+            /** @description What an account without an override gets. */
+            deployment: number | null;
+            /** @description Built in. */
+            default: number | null;
+            /** @description The deployment variable; null for a setting only an account sets. */
+            env: string | null;
+            min: number;
+            max: number;
+            description: string;
+        };
+        AccountLimits: {
+            accountId: string;
+            limits: components["schemas"]["SettingInForce"][];
+            allowedCountries: {
+                /** @description ISO 3166-1 alpha-2 codes; null: every country. */
+                value: string[] | null;
+                source: components["schemas"]["SettingSource"];
+                /** @description ISO 3166-1 alpha-2 codes; null: every country. */
+                deployment: string[] | null;
+            };
+        };
+        AccountLimitsResponse: {
+            data: components["schemas"]["AccountLimits"];
+        };
+        AccountResponse: {
+            data: components["schemas"]["Account"];
+        };
+        AccountListResponse: {
+            data: components["schemas"]["Account"][];
+        };
+        ApiKeyResponse: {
+            data: components["schemas"]["ApiKey"];
+        };
+        ApiKeyListResponse: {
+            data: components["schemas"]["ApiKey"][];
+        };
+        CreatedApiKeyResponse: {
+            data: components["schemas"]["CreatedApiKey"];
+        };
+        OutboxMessageListResponse: {
+            /** @description Newest first. */
+            data: components["schemas"]["OutboxMessage"][];
+        };
+        LogoResponse: {
+            data: components["schemas"]["Logo"];
+        };
+        /**
+         * @description A draft branding, merged over the saved one and validated as PATCH settings validates it.
+         * @example {
+         *       "branding": {
+         *         "productName": "Acme Pay",
+         *         "templates": {
+         *           "es": {
+         *             "SMS": "{code}: tu código de {product}"
+         *           }
+         *         }
+         *       },
+         *       "locale": "es-MX"
+         *     }
+         */
+        BrandingPreviewRequest: {
+            branding?: components["schemas"]["BrandingPatch"];
+            /**
+             * @description BCP 47 language tag of the recipient, e.g. `es`, `pt-BR`, `de-AT`: the message is written in the language of its primary subtag when it is one of en, es, fr, de, pt, else in English (the default).
+             * @example pt-BR
+             */
+            locale?: string;
+            purpose?: string;
+        };
+        /** @description Every channel's message as a recipient would see it, with the sample code 123456. */
+        BrandingPreview: {
+            /**
+             * @description The language the messages are written in.
+             * @enum {string}
+             */
+            locale: "en" | "es" | "fr" | "de" | "pt";
+            EMAIL: {
+                subject: string;
+                text: string;
+                html: string;
+            };
+            SMS: {
+                text: string;
+                segments: number;
+                /** @enum {string} */
+                encoding: "GSM-7" | "UCS-2";
+                /** @description Length in the encoding: GSM-7 septets (€ [ ] and the like count 2) or UTF-16 units (an emoji counts 2). */
+                characters: number;
+            };
+            WHATSAPP: {
+                text: string;
+            };
+        };
+        BrandingPreviewResponse: {
+            data: components["schemas"]["BrandingPreview"];
+        };
+        DashboardSignInRequest: {
+            /** @description The ADMIN_TOKEN of the deployment. */
+            token: string;
+        };
+        DashboardSession: {
+            /** @description Send it as `X-CSRF-Token` on every write made with the session. */
+            csrfToken: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        DashboardSessionResponse: {
+            data: components["schemas"]["DashboardSession"];
+        };
+        AnalyticsBucket: {
+            /** Format: date-time */
+            start: string;
+            /** @description The channel, country, purpose or provider of the bucket (with groupBy), else null. */
+            group: string | null;
+            sent: number;
+            delivered: number;
+            undelivered: number;
+            verified: number;
+            failed: number;
+            expired: number;
+            canceled: number;
+            /** @description verified / sent */
+            conversionRate: number;
+            wrongCodes: number;
+            /** @description Sends refused by a rate limit or the SMS-pumping breaker. */
+            limited: number;
+            /** @description limited, by limit. */
+            limitedBy: {
+                [key: string]: number;
+            };
+            riskRefused: number;
+            blockedRefused: number;
+            medianSecondsToVerify: number | null;
+            p90SecondsToVerify: number | null;
+        };
+        AnalyticsResponse: {
+            data: {
+                buckets: components["schemas"]["AnalyticsBucket"][];
+            };
+        };
+        ContactCounts: {
+            sends: number;
+            verified: number;
+            failed: number;
+            wrongCodes: number;
+        };
+        Contact: {
+            /** @description Time-ordered (UUIDv7); a contact made before those keeps its id (a keyed hash). See docs/analytics.md, Contacts. */
+            id: string;
+            accountId: string;
+            mode: components["schemas"]["Mode"];
+            /** @description The channel of its last send. */
+            channel: components["schemas"]["Channel"];
+            /** @description Full: E.164 number or lower-cased email address. */
+            destination: string;
+            masked: string;
+            /** Format: date-time */
+            firstSeen: string;
+            /** Format: date-time */
+            lastSeen: string;
+            counts: components["schemas"]["ContactCounts"];
+            /** @description The risk assessment of its last send. */
+            risk: components["schemas"]["Risk"] | null;
+            blocked: boolean;
+            blockedReason: string | null;
+            blockedAt: string | null;
+        };
+        /**
+         * @description Where the message of a request is: kept by the outbox, or queued, sent, delivered or failed at a provider.
+         * @enum {string}
+         */
+        DeliveryStatus: "outbox" | "queued" | "sent" | "delivered" | "failed";
+        ContactHistoryEntry: {
+            /** Format: uuid */
+            requestId: string;
+            channel: components["schemas"]["Channel"];
+            /** @description The request's status. */
+            status: components["schemas"]["VerificationStatus"];
+            purpose: string | null;
+            provider: string | null;
+            deliveryStatus: components["schemas"]["DeliveryStatus"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            verifiedAt: string | null;
+            risk: components["schemas"]["Risk"] | null;
+        };
+        /** @description A contact with its last requests. */
+        ContactProfile: components["schemas"]["Contact"] & {
+            /** @description The channels of its requests in history. */
+            channels: components["schemas"]["Channel"][];
+            /** @description Its last 100 requests, newest first; never a code. */
+            history: components["schemas"]["ContactHistoryEntry"][];
+        };
+        Breaker: {
+            accountId: string;
+            mode: components["schemas"]["Mode"];
+            /** @description ISO 3166-1 alpha-2. */
+            country: string;
+            tripped: boolean;
+            trippedAt: string | null;
+            /** @description Why it tripped. */
+            detail: string | null;
+            resetAt: string | null;
+        };
+        BlockContactRequest: {
+            reason: string;
+        };
+        ResetBreakerRequest: {
+            accountId: string;
+            /** @default live */
+            mode: components["schemas"]["Mode"];
+        };
+        ContactListResponse: {
+            data: components["schemas"]["Contact"][];
+        };
+        ContactResponse: {
+            data: components["schemas"]["Contact"];
+        };
+        ContactProfileResponse: {
+            data: components["schemas"]["ContactProfile"];
+        };
+        BreakerListResponse: {
+            data: components["schemas"]["Breaker"][];
+        };
+        BreakerResponse: {
+            data: components["schemas"]["Breaker"];
+        };
+        CallbackReceipt: {
+            /** @enum {boolean} */
+            received: true;
+        };
+        CallbackReceiptResponse: {
+            data: components["schemas"]["CallbackReceipt"];
+        };
+        /**
+         * @description An event the service POSTs to registered endpoints (see `webhooks`).
+         * @enum {string}
+         */
+        WebhookEventType: "verification.created" | "verification.delivered" | "verification.undelivered" | "verification.verified" | "verification.failed" | "verification.expired" | "verification.canceled" | "contact.blocked" | "contact.unblocked";
+        /**
+         * @example {
+         *       "url": "https://example.com/hooks/verify",
+         *       "events": [
+         *         "verification.verified"
+         *       ]
+         *     }
+         */
+        CreateWebhookRequest: {
+            /**
+             * @description http(s) URL of the receiver. Loopback, private and link-local addresses are refused (also after DNS resolution) unless WEBHOOKS_ALLOW_PRIVATE=true.
+             * @example https://example.com/hooks/verify
+             */
+            url: string;
+            /** @description Event types to receive. */
+            events: components["schemas"]["WebhookEventType"][];
+            /** @description Default: the default account. */
+            accountId?: string;
+            /** @default true */
+            enabled: boolean;
+        };
+        UpdateWebhookRequest: {
+            /**
+             * @description http(s) URL of the receiver. Loopback, private and link-local addresses are refused (also after DNS resolution) unless WEBHOOKS_ALLOW_PRIVATE=true.
+             * @example https://example.com/hooks/verify
+             */
+            url?: string;
+            /** @description Event types to receive. */
+            events?: components["schemas"]["WebhookEventType"][];
+            /** @description true re-enables an endpoint the service disabled. */
+            enabled?: boolean;
+        };
+        WebhookEndpoint: {
+            /** @example wh_0193a1b2c3d4e5f6a7b8c9d0 */
+            id: string;
+            accountId: string;
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            disabledReason: string | null;
+            failingSince: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description A new endpoint with its signing secret. */
+        CreatedWebhookEndpoint: components["schemas"]["WebhookEndpoint"] & {
+            /**
+             * @description Signing secret (`whsec_` + base64); shown only in this answer.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        /**
+         * @description `pending` while attempts remain, `succeeded` on a 2xx answer, `failed` once they are used up.
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
+        WebhookDelivery: {
+            id: string;
+            endpointId: string;
+            /** @description The webhook-id header of every attempt. */
+            eventId: string;
+            eventType: components["schemas"]["WebhookEventType"];
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            attempts: number;
+            /** @description HTTP status of the last answer. */
+            responseStatus: number | null;
+            lastError: string | null;
+            nextAttemptAt: string | null;
+            lastAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        DeletedWebhookEndpoint: {
+            id: string;
+            deleted: boolean;
+        };
+        WebhookEndpointResponse: {
+            data: components["schemas"]["WebhookEndpoint"];
+        };
+        WebhookEndpointListResponse: {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        CreatedWebhookEndpointResponse: {
+            data: components["schemas"]["CreatedWebhookEndpoint"];
+        };
+        WebhookDeliveryResponse: {
+            data: components["schemas"]["WebhookDelivery"];
+        };
+        WebhookDeliveryListResponse: {
+            /** @description Newest first. */
+            data: components["schemas"]["WebhookDelivery"][];
+        };
+        DeletedWebhookEndpointResponse: {
+            data: components["schemas"]["DeletedWebhookEndpoint"];
         };
     };
     responses: never;
@@ -4559,4 +2232,2367 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `ok` or `degraded`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description `down`: the database cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    sendCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional, 1 to 255 printable ASCII characters. The same key with the same body (same account and mode) within 24 hours answers the first answer again, with `Idempotent-Replayed: true`, and sends nothing; another body answers 422 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_KEY_IN_USE with `Retry-After: 1`. Answers 429 and 5xx are not kept: a retry runs again.
+                 * @example signup-7f3a9c2e-1
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Sent: `data` is an entry for one channel, an array of two in the order of `channels` for two. A replay of an Idempotency-Key carries `Idempotent-Replayed: true`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendCodeResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR, INVALID_JSON, INVALID_DESTINATION or UNSUPPORTED_NUMBER */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description CHANNEL_NOT_ENABLED: the key may not use a requested channel */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: body over 16 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED, with Retry-After; details name the limited channel */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description DELIVERY_FAILED: no channel could be delivered */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAVAILABLE: the database or rate-limit store is unreachable; or CHANNEL_UNAVAILABLE: no requested channel has a provider and LIVE_OUTBOX=refuse (a live key; nothing was sent or charged) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    verifyCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Checked: `verified` says whether this call consumed the code; a wrong code is not an error. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifyCodeResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: unknown requestId, another account's, or one on a channel the key is not enabled for */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description TOO_MANY_ATTEMPTS (attempts used up) or RATE_LIMITED (per-key rate), with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every account, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountListResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateAccountSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountSettingsPatch"];
+            };
+        };
+        responses: {
+            /** @description The account with its settings now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAccountLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each setting with its value in force and source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountLimitsResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every key, revoked ones included. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyListResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Created: `key` is the secret, shown only here. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKeyResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked (`revokedAt` set). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new key with its secret; `replaces` names the key it revoked. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKeyResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listOutboxMessages: {
+        parameters: {
+            query?: {
+                /** @description Email address or phone number (+…). */
+                to?: string;
+                accountId?: string;
+                /** @description At most 500; default 50. */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutboxMessageListResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    uploadAccountLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description image/png, image/jpeg, image/gif, image/webp; at most 100 KiB. */
+        requestBody: {
+            content: {
+                "image/png": string;
+                "image/jpeg": string;
+                "image/gif": string;
+                "image/webp": string;
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogoResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: more than 100 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not image/png, image/jpeg, image/gif, image/webp */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteAccountLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed, or there was none. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    previewBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BrandingPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandingPreviewResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAnalytics: {
+        parameters: {
+            query: {
+                /** @description Absent: every account. */
+                accountId?: string;
+                /** @description Start (inclusive), ISO 8601. */
+                from: string;
+                /** @description End (exclusive); default now. */
+                to?: string;
+                interval?: "hour" | "day";
+                groupBy?: "channel" | "country" | "purpose" | "provider";
+                mode?: components["schemas"]["Mode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One bucket per interval (and group). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    searchContacts: {
+        parameters: {
+            query: {
+                accountId: string;
+                /** @description A destination, or the start of one (an email address or a number in + form). */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description At most 50 contacts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactListResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact and its history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactProfileResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    blockContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlockContactRequest"];
+            };
+        };
+        responses: {
+            /** @description The contact, blocked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    unblockContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact, unblocked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listBreakers: {
+        parameters: {
+            query?: {
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every breaker that tripped or was reset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakerListResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    resetBreaker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                country: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetBreakerRequest"];
+            };
+        };
+        responses: {
+            /** @description The breaker, reset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakerResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAccountLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image, as uploaded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description NOT_FOUND: no such account or no logo */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getDashboardSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session of the cookie. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardSessionResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: no live session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createDashboardSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DashboardSignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in: the `cv_session` cookie is set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardSessionResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: wrong admin token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: the request came from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: too many failed admin authentications */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteDashboardSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UNAUTHORIZED: no live session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: missing or wrong X-CSRF-Token, or another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    receiveTwilioStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded; a status for a message the service does not know is acknowledged too. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackReceiptResponse"];
+                };
+            };
+            /** @description INVALID_JSON or VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: the provider's signature (or token) does not match */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: this provider's callbacks are not enabled on this deployment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    receiveVonageReceiptByGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded; a status for a message the service does not know is acknowledged too. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackReceiptResponse"];
+                };
+            };
+            /** @description INVALID_JSON or VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: the provider's signature (or token) does not match */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: this provider's callbacks are not enabled on this deployment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    receiveVonageReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded; a status for a message the service does not know is acknowledged too. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackReceiptResponse"];
+                };
+            };
+            /** @description INVALID_JSON or VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: the provider's signature (or token) does not match */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: this provider's callbacks are not enabled on this deployment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    receiveTelnyxStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded; a status for a message the service does not know is acknowledged too. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackReceiptResponse"];
+                };
+            };
+            /** @description INVALID_JSON or VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: the provider's signature (or token) does not match */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: this provider's callbacks are not enabled on this deployment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    verifyWhatsappWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The `hub.challenge` echoed back. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description INVALID_JSON or VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: the provider's signature (or token) does not match */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: this provider's callbacks are not enabled on this deployment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    receiveWhatsappStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded; a status for a message the service does not know is acknowledged too. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackReceiptResponse"];
+                };
+            };
+            /** @description INVALID_JSON or VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: the provider's signature (or token) does not match */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: this provider's callbacks are not enabled on this deployment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointListResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a refused URL among them) or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Registered: `secret` is shown only here. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpointResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a refused URL among them) or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a refused URL among them) or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWebhookEndpointResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a refused URL among them) or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a refused URL among them) or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description At most 500; default 50. */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a refused URL among them) or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a refused URL among them) or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token (or no live dashboard session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN: a change made with the dashboard session cookie lacks its X-CSRF-Token or comes from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+}

@@ -1,7 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { component, envelope, ref } from '../../http/components.js';
 import { ApiError } from '../../http/errors.js';
 import { nestsDeeperThan, tooDeep } from '../../http/json-depth.js';
+import { answer, errorResponses } from '../../http/schemas.js';
 
 /** A final delivery state a provider reported for one message it accepted earlier. */
 export interface StatusUpdate {
@@ -12,6 +15,17 @@ export interface StatusUpdate {
   /** Why it failed, for the record; provider codes only, never the message text. */
   error: string | null;
 }
+
+const CallbackReceipt = envelope(
+  'CallbackReceiptResponse',
+  ref(component('CallbackReceipt', Type.Object({ received: Type.Boolean({ const: true }) }))),
+);
+
+const CALLBACK_ERRORS = errorResponses({
+  400: 'INVALID_JSON or VALIDATION_ERROR',
+  401: "UNAUTHORIZED: the provider's signature (or token) does not match",
+  404: "NOT_FOUND: this provider's callbacks are not enabled on this deployment",
+});
 
 /** What the callback routes of every provider share: raw bodies, headers, and their refusals. */
 export const callbackKit = {
@@ -47,5 +61,21 @@ export const callbackKit = {
     new ApiError('NOT_FOUND', `Delivery callbacks of ${what} are not enabled on this deployment.`),
   badSignature: (header: string) =>
     new ApiError('UNAUTHORIZED', `The ${header} signature does not match this request.`),
-  doc: (summary: string) => ({ schema: { tags: ['callbacks'], summary } }),
+  /** The route's OpenAPI entry; `text`: it answers a plain-text echo instead of a receipt. */
+  doc: (operationId: string, summary: string, text?: string) => ({
+    schema: {
+      tags: ['callbacks'],
+      operationId,
+      summary,
+      response: {
+        200: text
+          ? { description: text, content: { 'text/plain': { schema: { type: 'string' } } } }
+          : answer(
+              CallbackReceipt,
+              'Recorded; a status for a message the service does not know is acknowledged too.',
+            ),
+        ...CALLBACK_ERRORS,
+      },
+    },
+  }),
 };

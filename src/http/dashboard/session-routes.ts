@@ -8,23 +8,31 @@ import {
   sameOrigin,
   sessionCookie,
 } from '../auth.js';
+import { component, envelope, ref } from '../components.js';
 import { ApiError } from '../errors.js';
-import { errorResponses } from '../schemas.js';
+import { answer, errorResponses } from '../schemas.js';
 import { type DashboardSession, SESSION_COOKIE } from './sessions.js';
 
-const LoginBody = Type.Object(
-  { token: Type.String({ minLength: 1, maxLength: 512, description: 'The ADMIN_TOKEN of the deployment.' }) },
-  { additionalProperties: false },
+const LoginBody = component(
+  'DashboardSignInRequest',
+  Type.Object(
+    {
+      token: Type.String({ minLength: 1, maxLength: 512, description: 'The ADMIN_TOKEN of the deployment.' }),
+    },
+    { additionalProperties: false },
+  ),
 );
 
-const SessionView = Type.Object({
-  data: Type.Object({
+const Session = component(
+  'DashboardSession',
+  Type.Object({
     csrfToken: Type.String({
       description: 'Send it as `X-CSRF-Token` on every write made with the session.',
     }),
     expiresAt: Type.String({ format: 'date-time' }),
   }),
-});
+);
+const SessionView = envelope('DashboardSessionResponse', ref(Session));
 
 const view = (session: DashboardSession) => ({
   data: { csrfToken: session.csrfToken, expiresAt: new Date(session.expiresAt).toISOString() },
@@ -44,8 +52,9 @@ export interface SessionRouteOptions {
 export const sessionRoutes = (options: SessionRouteOptions) => async (app: FastifyInstance) => {
   const { gate } = options;
   const sessions = gate.sessions;
-  const doc = (summary: string, extra: Record<string, unknown>) => ({
+  const doc = (operationId: string, summary: string, extra: Record<string, unknown>) => ({
     tags: ['dashboard'],
+    operationId,
     summary,
     ...extra,
   });
@@ -64,18 +73,22 @@ export const sessionRoutes = (options: SessionRouteOptions) => async (app: Fasti
   app.post<{ Body: Static<typeof LoginBody> }>(
     '/api/session',
     {
-      schema: doc('Sign in to the dashboard with the admin token; sets the `cv_session` cookie', {
-        body: LoginBody,
-        response: {
-          200: SessionView,
-          ...errorResponses({
-            400: 'VALIDATION_ERROR or INVALID_JSON',
-            401: 'UNAUTHORIZED: wrong admin token',
-            403: 'FORBIDDEN: the request came from another site',
-            429: 'RATE_LIMITED: too many failed admin authentications',
-          }),
+      schema: doc(
+        'createDashboardSession',
+        'Sign in to the dashboard with the admin token; sets the `cv_session` cookie',
+        {
+          body: ref(LoginBody),
+          response: {
+            200: answer(SessionView, 'Signed in: the `cv_session` cookie is set.'),
+            ...errorResponses({
+              400: 'VALIDATION_ERROR or INVALID_JSON',
+              401: 'UNAUTHORIZED: wrong admin token',
+              403: 'FORBIDDEN: the request came from another site',
+              429: 'RATE_LIMITED: too many failed admin authentications',
+            }),
+          },
         },
-      }),
+      ),
     },
     async (request, reply: FastifyReply) => {
       await gate.throttle?.check(request.ip);
@@ -100,8 +113,11 @@ export const sessionRoutes = (options: SessionRouteOptions) => async (app: Fasti
   app.get(
     '/api/session',
     {
-      schema: doc('The current dashboard session and its CSRF token', {
-        response: { 200: SessionView, ...errorResponses({ 401: 'UNAUTHORIZED: no live session' }) },
+      schema: doc('getDashboardSession', 'The current dashboard session and its CSRF token', {
+        response: {
+          200: answer(SessionView, 'The session of the cookie.'),
+          ...errorResponses({ 401: 'UNAUTHORIZED: no live session' }),
+        },
       }),
     },
     async (request) => view(await current(request)),
@@ -110,15 +126,19 @@ export const sessionRoutes = (options: SessionRouteOptions) => async (app: Fasti
   app.delete(
     '/api/session',
     {
-      schema: doc('Sign out: ends the session and clears the cookie (needs `X-CSRF-Token`)', {
-        response: {
-          204: Type.Null({ description: 'Signed out.' }),
-          ...errorResponses({
-            401: 'UNAUTHORIZED: no live session',
-            403: 'FORBIDDEN: missing or wrong X-CSRF-Token, or another site',
-          }),
+      schema: doc(
+        'deleteDashboardSession',
+        'Sign out: ends the session and clears the cookie (needs `X-CSRF-Token`)',
+        {
+          response: {
+            204: Type.Null({ description: 'Signed out.' }),
+            ...errorResponses({
+              401: 'UNAUTHORIZED: no live session',
+              403: 'FORBIDDEN: missing or wrong X-CSRF-Token, or another site',
+            }),
+          },
         },
-      }),
+      ),
     },
     async (request, reply) => {
       const session = await current(request);

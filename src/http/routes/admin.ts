@@ -1,84 +1,30 @@
-import { type Static, type TInteger, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { renderOutboxEntry } from '../../delivery/outbox/outbox-content.js';
-import { ACCOUNT_LIMITS, ACCOUNT_ONLY_SETTINGS, type AccountLimitName } from '../../domain/account-limits.js';
 import { checkPhone, isKnownCountry } from '../../domain/phone.js';
-import { type Account, type ApiKeyRecord, CHANNELS } from '../../domain/types.js';
+import type { Account, ApiKeyRecord } from '../../domain/types.js';
+import {
+  AccountLimitsResponse,
+  AccountListResponse,
+  AccountResponse,
+  AccountSettingsPatch,
+  ApiKeyListResponse,
+  ApiKeyResponse,
+  CreateAccountRequest,
+  CreateApiKeyRequest,
+  CreatedApiKeyResponse,
+  OutboxMessageListResponse,
+  UpdateApiKeyRequest,
+} from '../admin-schemas.js';
 import { adminAuth } from '../auth.js';
-import { BrandingPatch, brandingProblems, brandingView } from '../branding-schema.js';
+import { brandingProblems, brandingView } from '../branding-schema.js';
+import { ref } from '../components.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
-import { ChannelSchema, errorResponses } from '../schemas.js';
+import { answer, errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
 import { brandingAdminRoutes } from './branding.js';
-
-const ChannelList = Type.Array(
-  Type.Unsafe<(typeof CHANNELS)[number]>({ type: 'string', enum: [...CHANNELS] }),
-  {
-    minItems: 1,
-    maxItems: 3,
-    uniqueItems: true,
-  },
-);
-
-const nullable = <T extends ReturnType<typeof Type.Integer>>(schema: T) =>
-  Type.Optional(Type.Union([schema, Type.Null()]));
-
-/** Each per-account limit, as its one description in the domain bounds it; null restores the default. */
-const limitOverrides = Object.fromEntries(
-  Object.entries(ACCOUNT_LIMITS).map(([name, l]) => [
-    name,
-    nullable(Type.Integer({ minimum: l.min, maximum: l.max, description: l.description })),
-  ]),
-) as { [K in AccountLimitName]: ReturnType<typeof nullable<TInteger>> };
-
-/** The settings only an account sets, from the same description; null restores the default. */
-const accountOnlyOverrides = Object.fromEntries(
-  Object.entries(ACCOUNT_ONLY_SETTINGS).map(([name, o]) => {
-    const bounds = { minimum: o.min, maximum: o.max, description: o.description };
-    return [
-      name,
-      Type.Optional(Type.Union([o.integer ? Type.Integer(bounds) : Type.Number(bounds), Type.Null()])),
-    ];
-  }),
-) as { [K in keyof typeof ACCOUNT_ONLY_SETTINGS]: ReturnType<typeof nullable<TInteger>> };
-
-/** Per-account overrides; null returns a setting to the deployment default. */
-const AccountSettingsPatch = Type.Object(
-  {
-    ...limitOverrides,
-    ...accountOnlyOverrides,
-    allowedCountries: Type.Optional(
-      Type.Union([
-        Type.Array(Type.String({ pattern: '^([A-Za-z]{2}|\\*)$' }), { maxItems: 250 }),
-        Type.Null(),
-      ]),
-    ),
-    branding: Type.Optional(Type.Union([BrandingPatch, Type.Null()])),
-  },
-  { additionalProperties: false },
-);
-
-const AccountBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100 }),
-  settings: Type.Optional(AccountSettingsPatch),
-});
-
-const KeyBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100 }),
-  channels: ChannelList,
-  accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  test: Type.Optional(Type.Boolean({ description: 'Test keys deliver every message to the outbox only.' })),
-});
-
-const KeyPatch = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    channels: Type.Optional(ChannelList),
-  },
-  { additionalProperties: false, minProperties: 1 },
-);
 
 const OutboxQuery = Type.Object({
   to: Type.Optional(Type.String({ maxLength: 254, description: 'Email address or phone number (+…).' })),
@@ -93,72 +39,6 @@ const adminErrors = errorResponses({
   401: 'UNAUTHORIZED: missing or wrong admin token (or no live dashboard session)',
   403: SESSION_FORBIDDEN,
   404: 'NOT_FOUND',
-});
-
-/** An API key as the admin API shows it: never its secret or hash. */
-const KeyView = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  prefix: Type.String({ description: 'The first characters of the secret.' }),
-  channels: Type.Array(ChannelSchema),
-  accountId: Type.String(),
-  test: Type.Boolean(),
-  createdAt: Type.String({ format: 'date-time' }),
-  revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-    description: 'When the key last authenticated a request, to within a minute; null if never.',
-  }),
-});
-
-/** An outbox message as the recipient would see it; documented, and serialised by this schema. */
-const OutboxMessage = Type.Object({
-  id: Type.String({ description: '`msg_` and the request id without dashes.' }),
-  accountId: Type.String({ description: 'The account the request belongs to.' }),
-  requestId: Type.String({ format: 'uuid', description: 'The verification request it delivered.' }),
-  channel: Type.Unsafe<string>({ type: 'string', enum: [...CHANNELS] }),
-  to: Type.String({ description: 'The full destination.' }),
-  subject: Type.Optional(Type.String({ description: 'EMAIL only.' })),
-  text: Type.String({
-    description: 'The message text; the code shows masked once the request has left pending.',
-  }),
-  html: Type.Optional(Type.String({ description: 'EMAIL only.' })),
-  createdAt: Type.String({ format: 'date-time' }),
-});
-
-const Source = Type.Unsafe<'default' | 'environment' | 'account'>({
-  type: 'string',
-  enum: ['default', 'environment', 'account'],
-  description:
-    "default: the built-in value; environment: the deployment's variable (or CONFIG_FILE); account: this account's override.",
-});
-const numberOrNull = (description?: string) => Type.Union([Type.Number(), Type.Null()], { description });
-const CountriesOrNull = Type.Union([Type.Array(Type.String()), Type.Null()], {
-  description: 'ISO 3166-1 alpha-2 codes; null: every country.',
-});
-
-/** The settings an account may override, each with the value in force and where it comes from. */
-const AccountLimitsView = Type.Object({
-  accountId: Type.String(),
-  limits: Type.Array(
-    Type.Object({
-      name: Type.String({ description: 'As in PATCH /v1/admin/accounts/{id}/settings.' }),
-      value: numberOrNull('In force; null: off.'),
-      source: Source,
-      deployment: numberOrNull('What an account without an override gets.'),
-      default: numberOrNull('Built in.'),
-      env: Type.Union([Type.String(), Type.Null()], {
-        description: 'The deployment variable; null for a setting only an account sets.',
-      }),
-      min: Type.Number(),
-      max: Type.Number(),
-      description: Type.String(),
-    }),
-  ),
-  allowedCountries: Type.Object({
-    value: CountriesOrNull,
-    source: Source,
-    deployment: CountriesOrNull,
-  }),
 });
 
 const keyView = (k: ApiKeyRecord) => ({
@@ -221,16 +101,23 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   });
   const common = { attachValidation: true } as const;
   const publicBaseUrl = deps.renderOptions?.publicBaseUrl;
-  const doc = (summary: string, extra: Record<string, unknown> = {}) => ({
+  const doc = (operationId: string, summary: string, extra: Record<string, unknown> = {}) => ({
     tags: ['admin'],
+    operationId,
     summary,
     security: ADMIN_SECURITY,
     ...extra,
   });
 
-  app.post<{ Body: Static<typeof AccountBody> }>(
+  app.post<{ Body: Static<typeof CreateAccountRequest> }>(
     '/accounts',
-    { ...common, schema: doc('Create an account', { body: AccountBody, response: adminErrors }) },
+    {
+      ...common,
+      schema: doc('createAccount', 'Create an account', {
+        body: ref(CreateAccountRequest),
+        response: { 201: answer(AccountResponse, 'Created.'), ...adminErrors },
+      }),
+    },
     async (request, reply) => {
       rejectInvalid(request, request.body?.settings, 'settings.');
       const account = await deps.admin.createAccount(request.body.name);
@@ -241,18 +128,26 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
     },
   );
 
-  app.get('/accounts', { schema: doc('List accounts') }, async () => ({
-    data: (await deps.admin.listAccounts()).map((a) => accountView(a, publicBaseUrl)),
-  }));
+  app.get(
+    '/accounts',
+    {
+      schema: doc('listAccounts', 'List accounts', {
+        response: { 200: answer(AccountListResponse, 'Every account, oldest first.'), ...adminErrors },
+      }),
+    },
+    async () => ({
+      data: (await deps.admin.listAccounts()).map((a) => accountView(a, publicBaseUrl)),
+    }),
+  );
 
   app.get<{ Params: Static<typeof IdParams> }>(
     '/accounts/:id',
     {
-      schema: doc('Read an account', {
+      schema: doc('getAccount', 'Read an account', {
         description:
           'Its saved settings; `settings.branding.logo` is `{contentType, bytes, url}` when a logo was uploaded.',
         params: IdParams,
-        response: adminErrors,
+        response: { 200: answer(AccountResponse, 'The account.'), ...adminErrors },
       }),
     },
     async (request) => {
@@ -266,11 +161,15 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
     '/accounts/:id/settings',
     {
       ...common,
-      schema: doc('Override deployment defaults for one account (null restores a default)', {
-        params: IdParams,
-        body: AccountSettingsPatch,
-        response: adminErrors,
-      }),
+      schema: doc(
+        'updateAccountSettings',
+        'Override deployment defaults for one account (null restores a default)',
+        {
+          params: IdParams,
+          body: ref(AccountSettingsPatch),
+          response: { 200: answer(AccountResponse, 'The account with its settings now.'), ...adminErrors },
+        },
+      ),
     },
     async (request) => {
       rejectInvalid(request, request.body);
@@ -283,10 +182,17 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   app.get<{ Params: Static<typeof IdParams> }>(
     '/accounts/:id/limits',
     {
-      schema: doc('The limits and settings in force for an account, and where each comes from', {
-        params: IdParams,
-        response: { 200: Type.Object({ data: AccountLimitsView }), ...adminErrors },
-      }),
+      schema: doc(
+        'getAccountLimits',
+        'The limits and settings in force for an account, and where each comes from',
+        {
+          params: IdParams,
+          response: {
+            200: answer(AccountLimitsResponse, 'Each setting with its value in force and source.'),
+            ...adminErrors,
+          },
+        },
+      ),
     },
     async (request) => {
       const account = await deps.admin.getAccount(request.params.id);
@@ -295,13 +201,16 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
     },
   );
 
-  app.post<{ Body: Static<typeof KeyBody> }>(
+  app.post<{ Body: Static<typeof CreateApiKeyRequest> }>(
     '/api-keys',
     {
       ...common,
-      schema: doc('Create an API key; the secret `key` is returned only here', {
-        body: KeyBody,
-        response: adminErrors,
+      schema: doc('createApiKey', 'Create an API key; the secret `key` is returned only here', {
+        body: ref(CreateApiKeyRequest),
+        response: {
+          201: answer(CreatedApiKeyResponse, 'Created: `key` is the secret, shown only here.'),
+          ...adminErrors,
+        },
       }),
     },
     async (request, reply) => {
@@ -316,22 +225,27 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   app.get<{ Querystring: { accountId?: string } }>(
     '/api-keys',
     {
-      schema: doc('List API keys (without secrets)', {
-        response: { 200: Type.Object({ data: Type.Array(KeyView) }), ...adminErrors },
+      schema: doc('listApiKeys', 'List API keys (without secrets)', {
+        querystring: Type.Object({ accountId: Type.Optional(Type.String({ maxLength: 64 })) }),
+        response: { 200: answer(ApiKeyListResponse, 'Every key, revoked ones included.'), ...adminErrors },
       }),
     },
     async (request) => ({ data: (await deps.admin.listKeys(request.query.accountId)).map(keyView) }),
   );
 
-  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof KeyPatch> }>(
+  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof UpdateApiKeyRequest> }>(
     '/api-keys/:id',
     {
       ...common,
-      schema: doc('Rename a live API key or change its channels (the secret stays the same)', {
-        params: IdParams,
-        body: KeyPatch,
-        response: { 200: Type.Object({ data: KeyView }), ...adminErrors },
-      }),
+      schema: doc(
+        'updateApiKey',
+        'Rename a live API key or change its channels (the secret stays the same)',
+        {
+          params: IdParams,
+          body: ref(UpdateApiKeyRequest),
+          response: { 200: answer(ApiKeyResponse, 'The key now.'), ...adminErrors },
+        },
+      ),
     },
     async (request) => {
       rejectInvalid(request);
@@ -343,22 +257,32 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
 
   app.delete<{ Params: Static<typeof IdParams> }>(
     '/api-keys/:id',
-    { schema: doc('Revoke an API key', { params: IdParams, response: adminErrors }) },
+    {
+      schema: doc('revokeApiKey', 'Revoke an API key', {
+        params: IdParams,
+        response: { 200: answer(ApiKeyResponse, 'The key, revoked (`revokedAt` set).'), ...adminErrors },
+      }),
+    },
     async (request) => {
-      if (!(await deps.admin.revokeKey(request.params.id))) {
-        throw new ApiError('NOT_FOUND', 'No live API key with this id.');
-      }
-      const key = await deps.store.getApiKey(request.params.id);
-      return { data: key ? keyView(key) : { id: request.params.id } };
+      const key =
+        (await deps.admin.revokeKey(request.params.id)) && (await deps.store.getApiKey(request.params.id));
+      if (!key) throw new ApiError('NOT_FOUND', 'No live API key with this id.');
+      return { data: keyView(key) };
     },
   );
 
   app.post<{ Params: Static<typeof IdParams> }>(
     '/api-keys/:id/rotate',
     {
-      schema: doc('Issue a new secret for a key and revoke the old one', {
+      schema: doc('rotateApiKey', 'Issue a new secret for a key and revoke the old one', {
         params: IdParams,
-        response: adminErrors,
+        response: {
+          201: answer(
+            CreatedApiKeyResponse,
+            'A new key with its secret; `replaces` names the key it revoked.',
+          ),
+          ...adminErrors,
+        },
       }),
     },
     async (request, reply) => {
@@ -374,10 +298,11 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
     {
       ...common,
       schema: doc(
+        'listOutboxMessages',
         'Messages kept by the built-in outbox, newest first, exactly as the recipient would see them',
         {
           querystring: OutboxQuery,
-          response: { 200: Type.Object({ data: Type.Array(OutboxMessage) }), ...adminErrors },
+          response: { 200: answer(OutboxMessageListResponse, 'The messages, newest first.'), ...adminErrors },
         },
       ),
     },

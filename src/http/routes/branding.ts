@@ -8,57 +8,62 @@ import { mergeBranding } from '../../domain/branding.js';
 import { isLogoType, LOGO_TYPES, MAX_LOGO_BYTES, sniffImageType } from '../../domain/logo.js';
 import { LOCALES, resolveLocale } from '../../domain/templates.js';
 import type { AccountSettings } from '../../domain/types.js';
-import { BrandingPatch, brandingProblems } from '../branding-schema.js';
+import { BrandingPatch, brandingProblems, Logo } from '../branding-schema.js';
+import { component, envelope, ref } from '../components.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, type ErrorDetail, validationError } from '../errors.js';
-import { errorResponses, LocaleTag } from '../schemas.js';
+import { answer, errorResponses, LocaleTag } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
-const LogoView = Type.Object({
-  contentType: Type.String({ enum: [...LOGO_TYPES] }),
-  bytes: Type.Integer({ minimum: 1, maximum: MAX_LOGO_BYTES }),
-  url: Type.String({
-    description: 'Where it is served: absolute when PUBLIC_BASE_URL is set; `?v=` changes with each upload.',
-  }),
-});
+const LogoResponse = envelope('LogoResponse', ref(Logo));
 
-const PreviewBody = Type.Object(
-  {
-    branding: Type.Optional(BrandingPatch),
-    locale: Type.Optional(LocaleTag),
-    purpose: Type.Optional(Type.String({ maxLength: 100 })),
-  },
-  {
-    additionalProperties: false,
-    description: 'A draft branding, merged over the saved one and validated as PATCH settings validates it.',
-    examples: [
-      {
-        branding: { productName: 'Acme Pay', templates: { es: { SMS: '{code}: tu código de {product}' } } },
-        locale: 'es-MX',
-      },
-    ],
-  },
+const PreviewBody = component(
+  'BrandingPreviewRequest',
+  Type.Object(
+    {
+      branding: Type.Optional(ref(BrandingPatch)),
+      locale: Type.Optional(LocaleTag),
+      purpose: Type.Optional(Type.String({ maxLength: 100 })),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'A draft branding, merged over the saved one and validated as PATCH settings validates it.',
+      examples: [
+        {
+          branding: { productName: 'Acme Pay', templates: { es: { SMS: '{code}: tu código de {product}' } } },
+          locale: 'es-MX',
+        },
+      ],
+    },
+  ),
 );
 
-const PreviewResponse = Type.Object({
-  data: Type.Object({
-    locale: Type.String({ enum: [...LOCALES], description: 'The language the messages are written in.' }),
-    EMAIL: Type.Object({ subject: Type.String(), text: Type.String(), html: Type.String() }),
-    SMS: Type.Object({
-      text: Type.String(),
-      segments: Type.Integer({ minimum: 0 }),
-      encoding: Type.String({ enum: ['GSM-7', 'UCS-2'] }),
-      characters: Type.Integer({
-        minimum: 0,
-        description:
-          'Length in the encoding: GSM-7 septets (€ [ ] and the like count 2) or UTF-16 units (an emoji counts 2).',
+const BrandingPreview = component(
+  'BrandingPreview',
+  Type.Object(
+    {
+      locale: Type.String({ enum: [...LOCALES], description: 'The language the messages are written in.' }),
+      EMAIL: Type.Object({ subject: Type.String(), text: Type.String(), html: Type.String() }),
+      SMS: Type.Object({
+        text: Type.String(),
+        segments: Type.Integer({ minimum: 0 }),
+        encoding: Type.String({ enum: ['GSM-7', 'UCS-2'] }),
+        characters: Type.Integer({
+          minimum: 0,
+          description:
+            'Length in the encoding: GSM-7 septets (€ [ ] and the like count 2) or UTF-16 units (an emoji counts 2).',
+        }),
       }),
-    }),
-    WHATSAPP: Type.Object({ text: Type.String() }),
-  }),
-});
+      WHATSAPP: Type.Object({ text: Type.String() }),
+    },
+    { description: "Every channel's message as a recipient would see it, with the sample code 123456." },
+  ),
+);
+
+const PreviewResponse = envelope('BrandingPreviewResponse', ref(BrandingPreview));
 
 /** The sample code of every preview. */
 const SAMPLE_CODE = '123456';
@@ -80,8 +85,9 @@ const LOGO_TYPE_LIST = LOGO_TYPES.join(', ');
  * authentication): the logo upload and the message preview.
  */
 export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
-  const doc = (summary: string, extra: Record<string, unknown> = {}) => ({
+  const doc = (operationId: string, summary: string, extra: Record<string, unknown> = {}) => ({
     tags: ['admin'],
+    operationId,
     summary,
     security: [{ adminToken: [] }],
     ...extra,
@@ -102,22 +108,26 @@ export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstanc
       '/accounts/:id/logo',
       {
         bodyLimit: MAX_LOGO_BYTES,
-        schema: doc("Upload the account's logo (the raw image as the body); emails use it before logoUrl", {
-          params: IdParams,
-          consumes: [...LOGO_TYPES],
-          body: Type.Unsafe({
-            type: 'string',
-            format: 'binary',
-            description: `${LOGO_TYPE_LIST}; at most 100 KiB.`,
-          }),
-          response: {
-            200: Type.Object({ data: LogoView }),
-            ...errors({
-              413: 'PAYLOAD_TOO_LARGE: more than 100 KiB',
-              415: `UNSUPPORTED_MEDIA_TYPE: not ${LOGO_TYPE_LIST}`,
+        schema: doc(
+          'uploadAccountLogo',
+          "Upload the account's logo (the raw image as the body); emails use it before logoUrl",
+          {
+            params: IdParams,
+            consumes: [...LOGO_TYPES],
+            body: Type.Unsafe({
+              type: 'string',
+              format: 'binary',
+              description: `${LOGO_TYPE_LIST}; at most 100 KiB.`,
             }),
+            response: {
+              200: answer(LogoResponse, 'Saved.'),
+              ...errors({
+                413: 'PAYLOAD_TOO_LARGE: more than 100 KiB',
+                415: `UNSUPPORTED_MEDIA_TYPE: not ${LOGO_TYPE_LIST}`,
+              }),
+            },
           },
-        }),
+        ),
         // The body is bytes: the schema above documents it, the handler checks it.
         validatorCompiler: () => () => true,
       },
@@ -151,7 +161,7 @@ export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstanc
   app.delete<{ Params: Static<typeof IdParams> }>(
     '/accounts/:id/logo',
     {
-      schema: doc("Remove the account's uploaded logo (emails use logoUrl again)", {
+      schema: doc('deleteAccountLogo', "Remove the account's uploaded logo (emails use logoUrl again)", {
         params: IdParams,
         response: { 204: Type.Null({ description: 'Removed, or there was none.' }), ...errors() },
       }),
@@ -167,11 +177,12 @@ export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstanc
     {
       attachValidation: true,
       schema: doc(
+        'previewBranding',
         "Every channel's message with a draft branding, as a recipient would see it (code 123456)",
         {
           params: IdParams,
-          body: PreviewBody,
-          response: { 200: PreviewResponse, ...errors() },
+          body: ref(PreviewBody),
+          response: { 200: answer(PreviewResponse, 'The messages.'), ...errors() },
         },
       ),
     },
@@ -236,6 +247,7 @@ export const publicLogoRoute = (deps: AppDeps) => async (app: FastifyInstance) =
     {
       schema: {
         tags: ['branding'],
+        operationId: 'getAccountLogo',
         summary: "An account's uploaded logo (public: emails link to it)",
         params: Type.Object({ accountId: Type.String({ maxLength: 64 }) }),
         response: {

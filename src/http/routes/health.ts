@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { HealthResponse } from '../schemas.js';
+import { answer, Health } from '../schemas.js';
 
 /** GET /health: no key needed; 503 when the database cannot be reached. */
 export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
@@ -10,8 +10,12 @@ export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
     {
       schema: {
         tags: ['operations'],
+        operationId: 'getHealth',
         summary: 'Service, dependency and channel health',
-        response: { 200: HealthResponse, 503: HealthResponse },
+        response: {
+          200: answer(Health, '`ok` or `degraded`.'),
+          503: answer(Health, '`down`: the database cannot be reached.'),
+        },
       },
     },
     async (_request, reply) => {

@@ -3,14 +3,25 @@ import type { FastifyInstance } from 'fastify';
 import { assembleBuckets } from '../../domain/analytics.js';
 import { checkPhone } from '../../domain/phone.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
-import { CHANNELS, VERIFICATION_STATUSES } from '../../domain/types.js';
 import type { ContactRecord } from '../../store/contacts.js';
-import { GROUP_BY } from '../../store/insights.js';
 import { adminAuth } from '../auth.js';
+import { ref } from '../components.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
+import {
+  AnalyticsQuery,
+  AnalyticsResponse,
+  BlockContactRequest,
+  BreakerListResponse,
+  BreakerResponse,
+  ContactListResponse,
+  ContactProfileResponse,
+  ContactResponse,
+  ContactsQuery,
+  ResetBreakerRequest,
+} from '../insights-schemas.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
-import { ChannelSchema, enumOf, errorResponses, RiskSchema } from '../schemas.js';
+import { answer, errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
 
 const HOUR = 3_600_000;
@@ -18,123 +29,9 @@ const DAY = 24 * HOUR;
 /** The widest range one query may span: a year of days, or three days of hours (docs/analytics.md). */
 const MAX_BUCKETS = { hour: 3 * 24, day: 366 } as const;
 
-const AnalyticsQuery = Type.Object({
-  accountId: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 64, description: 'Absent: every account.' }),
-  ),
-  from: Type.String({ format: 'date-time', description: 'Start (inclusive), ISO 8601.' }),
-  to: Type.Optional(Type.String({ format: 'date-time', description: 'End (exclusive); default now.' })),
-  interval: Type.Optional(
-    Type.Unsafe<'hour' | 'day'>({ type: 'string', enum: ['hour', 'day'], default: 'day' }),
-  ),
-  groupBy: Type.Optional(Type.Unsafe<(typeof GROUP_BY)[number]>({ type: 'string', enum: [...GROUP_BY] })),
-  mode: Type.Optional(
-    Type.Unsafe<'live' | 'test'>({ type: 'string', enum: ['live', 'test'], default: 'live' }),
-  ),
-});
-
-const Bucket = Type.Object({
-  start: Type.String({ format: 'date-time' }),
-  group: Type.Union([Type.String(), Type.Null()]),
-  sent: Type.Integer(),
-  delivered: Type.Integer(),
-  undelivered: Type.Integer(),
-  verified: Type.Integer(),
-  failed: Type.Integer(),
-  expired: Type.Integer(),
-  canceled: Type.Integer(),
-  conversionRate: Type.Number({ description: 'verified / sent' }),
-  wrongCodes: Type.Integer(),
-  limited: Type.Integer({ description: 'Sends refused by a rate limit or the SMS-pumping breaker.' }),
-  limitedBy: Type.Record(Type.String(), Type.Integer(), { description: 'limited, by limit.' }),
-  riskRefused: Type.Integer(),
-  blockedRefused: Type.Integer(),
-  medianSecondsToVerify: Type.Union([Type.Number(), Type.Null()]),
-  p90SecondsToVerify: Type.Union([Type.Number(), Type.Null()]),
-});
-
-const AnalyticsResponse = Type.Object({ data: Type.Object({ buckets: Type.Array(Bucket) }) });
-
-const ContactsQuery = Type.Object({
-  accountId: Type.String({ minLength: 1, maxLength: 64 }),
-  q: Type.String({
-    minLength: 1,
-    maxLength: 254,
-    description: 'A destination, or the start of one (an email address or a number in + form).',
-  }),
-});
-
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-const ModeField = Type.Optional(
-  Type.Unsafe<'live' | 'test'>({ type: 'string', enum: ['live', 'test'], default: 'live' }),
-);
 const BreakersQuery = Type.Object({ accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) });
 const CountryParams = Type.Object({ country: Type.String({ pattern: '^[A-Za-z]{2}$' }) });
-const ResetBody = Type.Object({ accountId: Type.String({ minLength: 1, maxLength: 64 }), mode: ModeField });
-
-const Time = Type.String({ format: 'date-time' });
-const TimeOrNull = Type.Union([Time, Type.Null()]);
-const TextOrNull = Type.Union([Type.String(), Type.Null()]);
-const RiskOrNull = Type.Union([RiskSchema, Type.Null()]);
-const Mode = Type.Unsafe<'live' | 'test'>({ type: 'string', enum: ['live', 'test'] });
-
-const Contact = Type.Object({
-  id: Type.String({
-    description:
-      'Time-ordered (UUIDv7); a contact made before those keeps its id (a keyed hash). See docs/analytics.md, Contacts.',
-  }),
-  accountId: Type.String(),
-  mode: Mode,
-  channel: enumOf(CHANNELS, 'The channel of its last send.'),
-  destination: Type.String({ description: 'Full: E.164 number or lower-cased email address.' }),
-  masked: Type.String(),
-  firstSeen: Time,
-  lastSeen: Time,
-  counts: Type.Object({
-    sends: Type.Integer(),
-    verified: Type.Integer(),
-    failed: Type.Integer(),
-    wrongCodes: Type.Integer(),
-  }),
-  risk: Type.Union([RiskSchema, Type.Null()], { description: 'The risk assessment of its last send.' }),
-  blocked: Type.Boolean(),
-  blockedReason: TextOrNull,
-  blockedAt: TimeOrNull,
-});
-
-const HistoryEntry = Type.Object({
-  requestId: Type.String({ format: 'uuid' }),
-  channel: ChannelSchema,
-  status: enumOf(VERIFICATION_STATUSES, "The request's status."),
-  purpose: TextOrNull,
-  provider: TextOrNull,
-  deliveryStatus: Type.Unsafe<string>({
-    type: 'string',
-    enum: ['outbox', 'queued', 'sent', 'delivered', 'failed'],
-  }),
-  createdAt: Time,
-  expiresAt: Time,
-  verifiedAt: TimeOrNull,
-  risk: RiskOrNull,
-});
-
-const ContactProfile = Type.Composite([
-  Contact,
-  Type.Object({
-    channels: Type.Array(ChannelSchema, { description: 'The channels of its requests in history.' }),
-    history: Type.Array(HistoryEntry, { description: 'Its last 100 requests, newest first; never a code.' }),
-  }),
-]);
-
-const Breaker = Type.Object({
-  accountId: Type.String(),
-  mode: Mode,
-  country: Type.String({ description: 'ISO 3166-1 alpha-2.' }),
-  tripped: Type.Boolean(),
-  trippedAt: TimeOrNull,
-  detail: Type.Union([Type.String(), Type.Null()], { description: 'Why it tripped.' }),
-  resetAt: TimeOrNull,
-});
 
 const breakerView = (b: BreakerState) => ({
   accountId: b.accountId,
@@ -145,7 +42,6 @@ const breakerView = (b: BreakerState) => ({
   detail: b.detail,
   resetAt: iso(b.resetAt),
 });
-const BlockBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) });
 
 const errors = errorResponses({
   400: 'VALIDATION_ERROR',
@@ -191,8 +87,9 @@ function normaliseSearch(q: string): string {
 export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   app.addHook('onRequest', adminAuth(deps.adminGate));
   const common = { attachValidation: true } as const;
-  const doc = (summary: string, extra: Record<string, unknown> = {}) => ({
+  const doc = (operationId: string, summary: string, extra: Record<string, unknown> = {}) => ({
     tags: ['analytics'],
+    operationId,
     summary,
     security: ADMIN_SECURITY,
     ...extra,
@@ -202,10 +99,14 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
     '/analytics',
     {
       ...common,
-      schema: doc('Sends, deliveries, verifications and refusals by hour or day, optionally grouped', {
-        querystring: AnalyticsQuery,
-        response: { 200: AnalyticsResponse, ...errors },
-      }),
+      schema: doc(
+        'getAnalytics',
+        'Sends, deliveries, verifications and refusals by hour or day, optionally grouped',
+        {
+          querystring: AnalyticsQuery,
+          response: { 200: answer(AnalyticsResponse, 'One bucket per interval (and group).'), ...errors },
+        },
+      ),
     },
     async (request) => {
       rejectInvalid(request);
@@ -235,9 +136,9 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
     '/contacts',
     {
       ...common,
-      schema: doc('Find contacts by destination (exact, or its start)', {
+      schema: doc('searchContacts', 'Find contacts by destination (exact, or its start)', {
         querystring: ContactsQuery,
-        response: { 200: Type.Object({ data: Type.Array(Contact) }), ...errors },
+        response: { 200: answer(ContactListResponse, 'At most 50 contacts.'), ...errors },
       }),
     },
     async (request) => {
@@ -260,9 +161,9 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
   app.get<{ Params: Static<typeof IdParams> }>(
     '/contacts/:id',
     {
-      schema: doc('A contact: counts, risk, block and its last 100 requests', {
+      schema: doc('getContact', 'A contact: counts, risk, block and its last 100 requests', {
         params: IdParams,
-        response: { 200: Type.Object({ data: ContactProfile }), ...errors },
+        response: { 200: answer(ContactProfileResponse, 'The contact and its history.'), ...errors },
       }),
     },
     async (request) => {
@@ -289,14 +190,14 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
     },
   );
 
-  app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof BlockBody> }>(
+  app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof BlockContactRequest> }>(
     '/contacts/:id/block',
     {
       ...common,
-      schema: doc('Block a contact: sends to it answer 403 CONTACT_BLOCKED', {
+      schema: doc('blockContact', 'Block a contact: sends to it answer 403 CONTACT_BLOCKED', {
         params: IdParams,
-        body: BlockBody,
-        response: { 200: Type.Object({ data: Contact }), ...errors },
+        body: ref(BlockContactRequest),
+        response: { 200: answer(ContactResponse, 'The contact, blocked.'), ...errors },
       }),
     },
     async (request) => {
@@ -314,9 +215,9 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
   app.post<{ Params: Static<typeof IdParams> }>(
     '/contacts/:id/unblock',
     {
-      schema: doc('Unblock a contact', {
+      schema: doc('unblockContact', 'Unblock a contact', {
         params: IdParams,
-        response: { 200: Type.Object({ data: Contact }), ...errors },
+        response: { 200: answer(ContactResponse, 'The contact, unblocked.'), ...errors },
       }),
     },
     async (request) => {
@@ -330,9 +231,9 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
     '/breakers',
     {
       ...common,
-      schema: doc('SMS-pumping breakers: tripped or reset, by account, mode and country', {
+      schema: doc('listBreakers', 'SMS-pumping breakers: tripped or reset, by account, mode and country', {
         querystring: BreakersQuery,
-        response: { 200: Type.Object({ data: Type.Array(Breaker) }), ...errors },
+        response: { 200: answer(BreakerListResponse, 'Every breaker that tripped or was reset.'), ...errors },
       }),
     },
     async (request) => {
@@ -342,14 +243,14 @@ export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =>
     },
   );
 
-  app.post<{ Params: Static<typeof CountryParams>; Body: Static<typeof ResetBody> }>(
+  app.post<{ Params: Static<typeof CountryParams>; Body: Static<typeof ResetBreakerRequest> }>(
     '/breakers/:country/reset',
     {
       ...common,
-      schema: doc('Reset the SMS-pumping breaker of an account and country: sends resume', {
+      schema: doc('resetBreaker', 'Reset the SMS-pumping breaker of an account and country: sends resume', {
         params: CountryParams,
-        body: ResetBody,
-        response: { 200: Type.Object({ data: Breaker }), ...errors },
+        body: ref(ResetBreakerRequest),
+        response: { 200: answer(BreakerResponse, 'The breaker, reset.'), ...errors },
       }),
     },
     async (request) => {

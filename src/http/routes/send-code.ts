@@ -2,10 +2,11 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { validateSendRequest } from '../../domain/send-request.js';
 import { apiKeyAuth } from '../auth.js';
+import { ref } from '../components.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
 import { idempotency } from '../idempotency.js';
-import { errorResponses, SendCodeBody, SendCodeHeaders, SendCodeResponse } from '../schemas.js';
+import { answer, errorResponses, SendCodeBody, SendCodeHeaders, SendCodeResponse } from '../schemas.js';
 import { readValidated } from '../validation.js';
 
 /** POST /v1/contact/send-code: thin; the rules live in the domain. */
@@ -24,12 +25,16 @@ export const sendCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) => 
       onSend: idempotent.onSend,
       schema: {
         tags: ['verification'],
+        operationId: 'sendCode',
         summary: 'Send a one-time code by one channel, or by two at once',
         security: [{ apiKey: [] }],
         headers: SendCodeHeaders,
-        body: SendCodeBody,
+        body: ref(SendCodeBody),
         response: {
-          200: SendCodeResponse,
+          200: answer(
+            SendCodeResponse,
+            'Sent: `data` is an entry for one channel, an array of two in the order of `channels` for two. A replay of an Idempotency-Key carries `Idempotent-Replayed: true`.',
+          ),
           ...errorResponses({
             400: 'VALIDATION_ERROR, INVALID_JSON, INVALID_DESTINATION or UNSUPPORTED_NUMBER',
             401: 'UNAUTHORIZED: missing, malformed, unknown or revoked key',

@@ -1,9 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { apiKeyAuth } from '../auth.js';
+import { ref } from '../components.js';
 import type { AppDeps } from '../deps.js';
 import { validationError } from '../errors.js';
-import { errorResponses, VerifyCodeBody, VerifyCodeResponse } from '../schemas.js';
+import { answer, errorResponses, VerifyCodeBody, VerifyCodeResponse } from '../schemas.js';
 import { readValidated } from '../validation.js';
 
 /** POST /v1/contact/verify-code. */
@@ -15,14 +16,18 @@ export const verifyCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) =
       attachValidation: true,
       schema: {
         tags: ['verification'],
+        operationId: 'verifyCode',
         summary: 'Check a code against a requestId (either id of a dual pair accepts either code)',
         description:
           'A wrong code answers 200 with `verified: false` and `status: "pending"` (or `"failed"` on the last attempt). ' +
           'Expired, canceled or already verified requests answer `verified: false` with that status and count no attempt.',
         security: [{ apiKey: [] }],
-        body: VerifyCodeBody,
+        body: ref(VerifyCodeBody),
         response: {
-          200: VerifyCodeResponse,
+          200: answer(
+            VerifyCodeResponse,
+            'Checked: `verified` says whether this call consumed the code; a wrong code is not an error.',
+          ),
           ...errorResponses({
             400: 'VALIDATION_ERROR or INVALID_JSON',
             401: 'UNAUTHORIZED',

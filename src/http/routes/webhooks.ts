@@ -5,20 +5,23 @@ import type { WebhookAdmin } from '../../webhooks/admin.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events.js';
 import { UrlRefused } from '../../webhooks/url-guard.js';
 import { type AdminGate, adminAuth } from '../auth.js';
+import { component, enumeration, envelope, ref } from '../components.js';
 import { ApiError, validationError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
-import { errorResponses } from '../schemas.js';
+import { answer, errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
 
-const EventList = Type.Array(
-  Type.Unsafe<(typeof WEBHOOK_EVENT_TYPES)[number]>({ type: 'string', enum: [...WEBHOOK_EVENT_TYPES] }),
-  {
-    minItems: 1,
-    maxItems: WEBHOOK_EVENT_TYPES.length,
-    uniqueItems: true,
-    description: 'Event types to receive.',
-  },
+const WebhookEventType = enumeration(
+  'WebhookEventType',
+  WEBHOOK_EVENT_TYPES,
+  'An event the service POSTs to registered endpoints (see `webhooks`).',
 );
+const EventList = Type.Array(ref(WebhookEventType), {
+  minItems: 1,
+  maxItems: WEBHOOK_EVENT_TYPES.length,
+  uniqueItems: true,
+  description: 'Event types to receive.',
+});
 const WebhookUrl = Type.String({
   maxLength: 2000,
   description:
@@ -26,29 +29,35 @@ const WebhookUrl = Type.String({
   examples: ['https://example.com/hooks/verify'],
 });
 
-const CreateBody = Type.Object(
-  {
-    url: WebhookUrl,
-    events: EventList,
-    accountId: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, description: 'Default: the default account.' }),
-    ),
-    enabled: Type.Optional(Type.Boolean({ default: true })),
-  },
-  {
-    additionalProperties: false,
-    examples: [{ url: 'https://example.com/hooks/verify', events: ['verification.verified'] }],
-  },
+const CreateBody = component(
+  'CreateWebhookRequest',
+  Type.Object(
+    {
+      url: WebhookUrl,
+      events: EventList,
+      accountId: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 64, description: 'Default: the default account.' }),
+      ),
+      enabled: Type.Optional(Type.Boolean({ default: true })),
+    },
+    {
+      additionalProperties: false,
+      examples: [{ url: 'https://example.com/hooks/verify', events: ['verification.verified'] }],
+    },
+  ),
 );
-const PatchBody = Type.Object(
-  {
-    url: Type.Optional(WebhookUrl),
-    events: Type.Optional(EventList),
-    enabled: Type.Optional(
-      Type.Boolean({ description: 'true re-enables an endpoint the service disabled.' }),
-    ),
-  },
-  { additionalProperties: false },
+const PatchBody = component(
+  'UpdateWebhookRequest',
+  Type.Object(
+    {
+      url: Type.Optional(WebhookUrl),
+      events: Type.Optional(EventList),
+      enabled: Type.Optional(
+        Type.Boolean({ description: 'true re-enables an endpoint the service disabled.' }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
 );
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const ReplayParams = Type.Object({
@@ -63,45 +72,70 @@ const DeliveriesQuery = Type.Object({
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const nullableString = Type.Union([Type.String(), Type.Null()]);
 
-const EndpointView = Type.Object({
-  id: Type.String({ examples: ['wh_0193a1b2c3d4e5f6a7b8c9d0'] }),
-  accountId: Type.String(),
-  url: Type.String(),
-  events: Type.Array(Type.String()),
-  enabled: Type.Boolean(),
-  disabledReason: nullableString,
-  failingSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  createdAt: Type.String({ format: 'date-time' }),
-});
-const CreatedView = Type.Object({
-  data: Type.Composite([
-    EndpointView,
-    Type.Object({
-      secret: Type.String({
-        description: 'Signing secret (`whsec_` + base64); shown only in this answer.',
-        examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+const EndpointView = component(
+  'WebhookEndpoint',
+  Type.Object({
+    id: Type.String({ examples: ['wh_0193a1b2c3d4e5f6a7b8c9d0'] }),
+    accountId: Type.String(),
+    url: Type.String(),
+    events: Type.Array(ref(WebhookEventType)),
+    enabled: Type.Boolean(),
+    disabledReason: nullableString,
+    failingSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    createdAt: Type.String({ format: 'date-time' }),
+  }),
+);
+const CreatedEndpoint = component(
+  'CreatedWebhookEndpoint',
+  Type.Intersect(
+    [
+      ref(EndpointView),
+      Type.Object({
+        secret: Type.String({
+          description: 'Signing secret (`whsec_` + base64); shown only in this answer.',
+          examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+        }),
       }),
+    ],
+    { description: 'A new endpoint with its signing secret.' },
+  ),
+);
+const DeliveryStatus = enumeration(
+  'WebhookDeliveryStatus',
+  ['pending', 'succeeded', 'failed'] as const,
+  '`pending` while attempts remain, `succeeded` on a 2xx answer, `failed` once they are used up.',
+);
+const DeliveryView = component(
+  'WebhookDelivery',
+  Type.Object({
+    id: Type.String(),
+    endpointId: Type.String(),
+    eventId: Type.String({ description: 'The webhook-id header of every attempt.' }),
+    eventType: ref(WebhookEventType),
+    status: ref(DeliveryStatus),
+    attempts: Type.Integer(),
+    responseStatus: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'HTTP status of the last answer.',
     }),
-  ]),
-});
-const DeliveryView = Type.Object({
-  id: Type.String(),
-  endpointId: Type.String(),
-  eventId: Type.String({ description: 'The webhook-id header of every attempt.' }),
-  eventType: Type.String(),
-  status: Type.Unsafe<'pending' | 'succeeded' | 'failed'>({
-    type: 'string',
-    enum: ['pending', 'succeeded', 'failed'],
+    lastError: nullableString,
+    nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    lastAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    createdAt: Type.String({ format: 'date-time' }),
   }),
-  attempts: Type.Integer(),
-  responseStatus: Type.Union([Type.Integer(), Type.Null()], {
-    description: 'HTTP status of the last answer.',
-  }),
-  lastError: nullableString,
-  nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  lastAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  createdAt: Type.String({ format: 'date-time' }),
-});
+);
+const DeletedWebhook = component(
+  'DeletedWebhookEndpoint',
+  Type.Object({ id: Type.String(), deleted: Type.Boolean() }),
+);
+const EndpointResponse = envelope('WebhookEndpointResponse', ref(EndpointView));
+const EndpointListResponse = envelope('WebhookEndpointListResponse', Type.Array(ref(EndpointView)));
+const CreatedEndpointResponse = envelope('CreatedWebhookEndpointResponse', ref(CreatedEndpoint));
+const DeliveryResponse = envelope('WebhookDeliveryResponse', ref(DeliveryView));
+const DeliveryListResponse = envelope(
+  'WebhookDeliveryListResponse',
+  Type.Array(ref(DeliveryView), { description: 'Newest first.' }),
+);
+const DeletedResponse = envelope('DeletedWebhookEndpointResponse', ref(DeletedWebhook));
 
 const endpointView = (e: WebhookEndpoint) => ({
   id: e.id,
@@ -155,8 +189,9 @@ export const webhookAdminRoutes =
     await app.register(
       async (r) => {
         r.addHook('onRequest', adminAuth(deps.adminGate));
-        const doc = (summary: string, extra: Record<string, unknown>) => ({
+        const doc = (operationId: string, summary: string, extra: Record<string, unknown>) => ({
           tags: ['webhooks'],
+          operationId,
           summary,
           security: ADMIN_SECURITY,
           ...extra,
@@ -166,10 +201,17 @@ export const webhookAdminRoutes =
           '',
           {
             attachValidation: true,
-            schema: doc('Register a webhook endpoint; its signing secret is returned only here', {
-              body: CreateBody,
-              response: { 201: CreatedView, ...errors },
-            }),
+            schema: doc(
+              'createWebhook',
+              'Register a webhook endpoint; its signing secret is returned only here',
+              {
+                body: ref(CreateBody),
+                response: {
+                  201: answer(CreatedEndpointResponse, 'Registered: `secret` is shown only here.'),
+                  ...errors,
+                },
+              },
+            ),
           },
           async (request, reply) => {
             rejectInvalid(request);
@@ -183,9 +225,9 @@ export const webhookAdminRoutes =
         r.get<{ Querystring: Static<typeof ListQuery> }>(
           '',
           {
-            schema: doc('List webhook endpoints (without secrets)', {
+            schema: doc('listWebhooks', 'List webhook endpoints (without secrets)', {
               querystring: ListQuery,
-              response: { 200: Type.Object({ data: Type.Array(EndpointView) }), ...errors },
+              response: { 200: answer(EndpointListResponse, 'The endpoints.'), ...errors },
             }),
           },
           async (request) => ({
@@ -196,9 +238,9 @@ export const webhookAdminRoutes =
         r.get<{ Params: Static<typeof IdParams> }>(
           '/:id',
           {
-            schema: doc('Read a webhook endpoint', {
+            schema: doc('getWebhook', 'Read a webhook endpoint', {
               params: IdParams,
-              response: { 200: Type.Object({ data: EndpointView }), ...errors },
+              response: { 200: answer(EndpointResponse, 'The endpoint.'), ...errors },
             }),
           },
           async (request) => {
@@ -212,10 +254,10 @@ export const webhookAdminRoutes =
           '/:id',
           {
             attachValidation: true,
-            schema: doc('Change the URL or events of an endpoint, or enable/disable it', {
+            schema: doc('updateWebhook', 'Change the URL or events of an endpoint, or enable/disable it', {
               params: IdParams,
-              body: PatchBody,
-              response: { 200: Type.Object({ data: EndpointView }), ...errors },
+              body: ref(PatchBody),
+              response: { 200: answer(EndpointResponse, 'The endpoint now.'), ...errors },
             }),
           },
           async (request) => {
@@ -229,12 +271,9 @@ export const webhookAdminRoutes =
         r.delete<{ Params: Static<typeof IdParams> }>(
           '/:id',
           {
-            schema: doc('Delete a webhook endpoint; its pending deliveries are abandoned', {
+            schema: doc('deleteWebhook', 'Delete a webhook endpoint; its pending deliveries are abandoned', {
               params: IdParams,
-              response: {
-                200: Type.Object({ data: Type.Object({ id: Type.String(), deleted: Type.Boolean() }) }),
-                ...errors,
-              },
+              response: { 200: answer(DeletedResponse, 'Deleted.'), ...errors },
             }),
           },
           async (request) => {
@@ -249,11 +288,12 @@ export const webhookAdminRoutes =
           {
             attachValidation: true,
             schema: doc(
+              'listWebhookDeliveries',
               'Deliveries of an endpoint, newest first: status, attempts, last response, next attempt',
               {
                 params: IdParams,
                 querystring: DeliveriesQuery,
-                response: { 200: Type.Object({ data: Type.Array(DeliveryView) }), ...errors },
+                response: { 200: answer(DeliveryListResponse, 'The deliveries, newest first.'), ...errors },
               },
             ),
           },
@@ -269,10 +309,14 @@ export const webhookAdminRoutes =
         r.post<{ Params: Static<typeof ReplayParams> }>(
           '/:id/deliveries/:deliveryId/replay',
           {
-            schema: doc('Send a delivery again (same event id) as soon as a worker is free', {
-              params: ReplayParams,
-              response: { 202: Type.Object({ data: DeliveryView }), ...errors },
-            }),
+            schema: doc(
+              'replayWebhookDelivery',
+              'Send a delivery again (same event id) as soon as a worker is free',
+              {
+                params: ReplayParams,
+                response: { 202: answer(DeliveryResponse, 'Queued again.'), ...errors },
+              },
+            ),
           },
           async (request, reply) => {
             const delivery = await deps.webhooks.replay(request.params.id, request.params.deliveryId);

@@ -15,21 +15,25 @@ export const telnyx = defineProvider({
     return options ? new TelnyxSmsProvider(options, webOtpDomain) : null;
   },
   callbackRoutes(app, { config, now, record }) {
-    app.post('/v1/callbacks/telnyx', kit.doc('Telnyx messaging webhook'), async (request, reply) => {
-      if (!config.telnyxApiKey || !config.telnyxPublicKey)
-        throw kit.notConfigured('Telnyx (set TELNYX_PUBLIC_KEY)');
-      const body = kit.rawBody(request);
-      const signed = verifyTelnyxSignature(
-        config.telnyxPublicKey,
-        body,
-        kit.header(request, 'telnyx-signature-ed25519'),
-        kit.header(request, 'telnyx-timestamp'),
-        now(),
-      );
-      if (!signed) throw kit.badSignature('telnyx-signature-ed25519');
-      const update = telnyxStatusUpdate(kit.parseJson(body));
-      await record(update ? [update] : []);
-      return kit.done(reply);
-    });
+    app.post(
+      '/v1/callbacks/telnyx',
+      kit.doc('receiveTelnyxStatus', 'Telnyx messaging webhook'),
+      async (request, reply) => {
+        if (!config.telnyxApiKey || !config.telnyxPublicKey)
+          throw kit.notConfigured('Telnyx (set TELNYX_PUBLIC_KEY)');
+        const body = kit.rawBody(request);
+        const signed = verifyTelnyxSignature(
+          config.telnyxPublicKey,
+          body,
+          kit.header(request, 'telnyx-signature-ed25519'),
+          kit.header(request, 'telnyx-timestamp'),
+          now(),
+        );
+        if (!signed) throw kit.badSignature('telnyx-signature-ed25519');
+        const update = telnyxStatusUpdate(kit.parseJson(body));
+        await record(update ? [update] : []);
+        return kit.done(reply);
+      },
+    );
   },
 });

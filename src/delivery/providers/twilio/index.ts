@@ -18,7 +18,7 @@ export const twilio = defineProvider({
   callbackRoutes(app, { config, publicBaseUrl, record }) {
     app.post(
       '/v1/callbacks/twilio',
-      kit.doc('Twilio message and call status callback'),
+      kit.doc('receiveTwilioStatus', 'Twilio message and call status callback'),
       async (request, reply) => {
         if (!config.twilioAuthToken) throw kit.notConfigured('Twilio');
         const pairs = [...new URLSearchParams(kit.rawBody(request)).entries()];

@@ -34,7 +34,11 @@ export const vonage = defineProvider({
       await record(update ? [update] : []);
       return kit.done(reply);
     };
-    app.get('/v1/callbacks/vonage', kit.doc('Vonage delivery receipt'), receipt);
-    app.post('/v1/callbacks/vonage', kit.doc('Vonage delivery receipt'), receipt);
+    app.get(
+      '/v1/callbacks/vonage',
+      kit.doc('receiveVonageReceiptByGet', 'Vonage delivery receipt (GET)'),
+      receipt,
+    );
+    app.post('/v1/callbacks/vonage', kit.doc('receiveVonageReceipt', 'Vonage delivery receipt'), receipt);
   },
 });

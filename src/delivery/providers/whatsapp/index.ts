@@ -18,29 +18,39 @@ export const whatsapp = defineProvider({
   },
   callbackRoutes(app, { config, record }) {
     // Meta's subscription handshake: echo hub.challenge when hub.verify_token matches.
-    app.get('/v1/callbacks/whatsapp', kit.doc('WhatsApp webhook verification'), async (request, reply) => {
-      if (!config.whatsappVerifyToken) throw kit.notConfigured('WhatsApp (set WHATSAPP_VERIFY_TOKEN)');
-      const q = request.query as Record<string, string | undefined>;
-      if (q['hub.mode'] !== 'subscribe' || !/^[\w-]{1,128}$/.test(q['hub.challenge'] ?? '')) {
-        throw new ApiError(
-          'VALIDATION_ERROR',
-          'Expected hub.mode=subscribe, hub.verify_token and hub.challenge.',
-        );
-      }
-      if (!kit.sameSecret(q['hub.verify_token'] ?? '', config.whatsappVerifyToken)) {
-        throw new ApiError('UNAUTHORIZED', 'hub.verify_token does not match WHATSAPP_VERIFY_TOKEN.');
-      }
-      return reply.code(200).type('text/plain').send(q['hub.challenge']);
-    });
+    app.get(
+      '/v1/callbacks/whatsapp',
+      kit.doc('verifyWhatsappWebhook', 'WhatsApp webhook verification', 'The `hub.challenge` echoed back.'),
+      async (request, reply) => {
+        if (!config.whatsappVerifyToken) throw kit.notConfigured('WhatsApp (set WHATSAPP_VERIFY_TOKEN)');
+        const q = request.query as Record<string, string | undefined>;
+        if (q['hub.mode'] !== 'subscribe' || !/^[\w-]{1,128}$/.test(q['hub.challenge'] ?? '')) {
+          throw new ApiError(
+            'VALIDATION_ERROR',
+            'Expected hub.mode=subscribe, hub.verify_token and hub.challenge.',
+          );
+        }
+        if (!kit.sameSecret(q['hub.verify_token'] ?? '', config.whatsappVerifyToken)) {
+          throw new ApiError('UNAUTHORIZED', 'hub.verify_token does not match WHATSAPP_VERIFY_TOKEN.');
+        }
+        return reply.code(200).type('text/plain').send(q['hub.challenge']);
+      },
+    );
 
-    app.post('/v1/callbacks/whatsapp', kit.doc('WhatsApp Cloud API webhook'), async (request, reply) => {
-      if (!config.whatsappAppSecret) throw kit.notConfigured('WhatsApp (set WHATSAPP_APP_SECRET)');
-      const body = kit.rawBody(request);
-      if (!verifyMetaSignature(config.whatsappAppSecret, body, kit.header(request, 'x-hub-signature-256'))) {
-        throw kit.badSignature('X-Hub-Signature-256');
-      }
-      await record(whatsappStatusUpdates(kit.parseJson(body)));
-      return kit.done(reply);
-    });
+    app.post(
+      '/v1/callbacks/whatsapp',
+      kit.doc('receiveWhatsappStatus', 'WhatsApp Cloud API webhook'),
+      async (request, reply) => {
+        if (!config.whatsappAppSecret) throw kit.notConfigured('WhatsApp (set WHATSAPP_APP_SECRET)');
+        const body = kit.rawBody(request);
+        if (
+          !verifyMetaSignature(config.whatsappAppSecret, body, kit.header(request, 'x-hub-signature-256'))
+        ) {
+          throw kit.badSignature('X-Hub-Signature-256');
+        }
+        await record(whatsappStatusUpdates(kit.parseJson(body)));
+        return kit.done(reply);
+      },
+    );
   },
 });

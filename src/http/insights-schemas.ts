@@ -1,0 +1,164 @@
+import { Type } from '@sinclair/typebox';
+import { GROUP_BY } from '../store/insights.js';
+import { component, enumeration, envelope, ref } from './components.js';
+import { Channel, Mode, Risk, VerificationStatus } from './schemas.js';
+
+/** The admin API's analytics, contact profiles and SMS-pumping breakers: requests and answers. */
+
+const Time = Type.String({ format: 'date-time' });
+const TimeOrNull = Type.Union([Time, Type.Null()]);
+const TextOrNull = Type.Union([Type.String(), Type.Null()]);
+
+export const AnalyticsQuery = Type.Object({
+  accountId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'Absent: every account.' }),
+  ),
+  from: Type.String({ format: 'date-time', description: 'Start (inclusive), ISO 8601.' }),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'End (exclusive); default now.' })),
+  interval: Type.Optional(
+    Type.Unsafe<'hour' | 'day'>({ type: 'string', enum: ['hour', 'day'], default: 'day' }),
+  ),
+  groupBy: Type.Optional(Type.Unsafe<(typeof GROUP_BY)[number]>({ type: 'string', enum: [...GROUP_BY] })),
+  mode: Type.Optional(ref(Mode, { default: 'live' })),
+});
+
+const AnalyticsBucket = component(
+  'AnalyticsBucket',
+  Type.Object({
+    start: Time,
+    group: Type.Union([Type.String(), Type.Null()], {
+      description: 'The channel, country, purpose or provider of the bucket (with groupBy), else null.',
+    }),
+    sent: Type.Integer(),
+    delivered: Type.Integer(),
+    undelivered: Type.Integer(),
+    verified: Type.Integer(),
+    failed: Type.Integer(),
+    expired: Type.Integer(),
+    canceled: Type.Integer(),
+    conversionRate: Type.Number({ description: 'verified / sent' }),
+    wrongCodes: Type.Integer(),
+    limited: Type.Integer({ description: 'Sends refused by a rate limit or the SMS-pumping breaker.' }),
+    limitedBy: Type.Record(Type.String(), Type.Integer(), { description: 'limited, by limit.' }),
+    riskRefused: Type.Integer(),
+    blockedRefused: Type.Integer(),
+    medianSecondsToVerify: Type.Union([Type.Number(), Type.Null()]),
+    p90SecondsToVerify: Type.Union([Type.Number(), Type.Null()]),
+  }),
+);
+
+export const AnalyticsResponse = envelope(
+  'AnalyticsResponse',
+  Type.Object({ buckets: Type.Array(ref(AnalyticsBucket)) }),
+);
+
+export const ContactsQuery = Type.Object({
+  accountId: Type.String({ minLength: 1, maxLength: 64 }),
+  q: Type.String({
+    minLength: 1,
+    maxLength: 254,
+    description: 'A destination, or the start of one (an email address or a number in + form).',
+  }),
+});
+
+const ContactCounts = component(
+  'ContactCounts',
+  Type.Object({
+    sends: Type.Integer(),
+    verified: Type.Integer(),
+    failed: Type.Integer(),
+    wrongCodes: Type.Integer(),
+  }),
+);
+
+const Contact = component(
+  'Contact',
+  Type.Object({
+    id: Type.String({
+      description:
+        'Time-ordered (UUIDv7); a contact made before those keeps its id (a keyed hash). See docs/analytics.md, Contacts.',
+    }),
+    accountId: Type.String(),
+    mode: ref(Mode),
+    channel: ref(Channel, { description: 'The channel of its last send.' }),
+    destination: Type.String({ description: 'Full: E.164 number or lower-cased email address.' }),
+    masked: Type.String(),
+    firstSeen: Time,
+    lastSeen: Time,
+    counts: ref(ContactCounts),
+    risk: Type.Union([ref(Risk), Type.Null()], { description: 'The risk assessment of its last send.' }),
+    blocked: Type.Boolean(),
+    blockedReason: TextOrNull,
+    blockedAt: TimeOrNull,
+  }),
+);
+
+const DeliveryStatus = enumeration(
+  'DeliveryStatus',
+  ['outbox', 'queued', 'sent', 'delivered', 'failed'] as const,
+  'Where the message of a request is: kept by the outbox, or queued, sent, delivered or failed at a provider.',
+);
+
+const ContactHistoryEntry = component(
+  'ContactHistoryEntry',
+  Type.Object({
+    requestId: Type.String({ format: 'uuid' }),
+    channel: ref(Channel),
+    status: ref(VerificationStatus, { description: "The request's status." }),
+    purpose: TextOrNull,
+    provider: TextOrNull,
+    deliveryStatus: ref(DeliveryStatus),
+    createdAt: Time,
+    expiresAt: Time,
+    verifiedAt: TimeOrNull,
+    risk: Type.Union([ref(Risk), Type.Null()]),
+  }),
+);
+
+const ContactProfile = component(
+  'ContactProfile',
+  Type.Intersect(
+    [
+      ref(Contact),
+      Type.Object({
+        channels: Type.Array(ref(Channel), { description: 'The channels of its requests in history.' }),
+        history: Type.Array(ref(ContactHistoryEntry), {
+          description: 'Its last 100 requests, newest first; never a code.',
+        }),
+      }),
+    ],
+    { description: 'A contact with its last requests.' },
+  ),
+);
+
+const Breaker = component(
+  'Breaker',
+  Type.Object({
+    accountId: Type.String(),
+    mode: ref(Mode),
+    country: Type.String({ description: 'ISO 3166-1 alpha-2.' }),
+    tripped: Type.Boolean(),
+    trippedAt: TimeOrNull,
+    detail: Type.Union([Type.String(), Type.Null()], { description: 'Why it tripped.' }),
+    resetAt: TimeOrNull,
+  }),
+);
+
+export const BlockContactRequest = component(
+  'BlockContactRequest',
+  Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }),
+);
+
+export const ResetBreakerRequest = component(
+  'ResetBreakerRequest',
+  Type.Object({
+    accountId: Type.String({ minLength: 1, maxLength: 64 }),
+    mode: Type.Optional(ref(Mode, { default: 'live' })),
+  }),
+);
+
+export const ContactListResponse = envelope('ContactListResponse', Type.Array(ref(Contact)));
+export const ContactResponse = envelope('ContactResponse', ref(Contact));
+export const ContactProfileResponse = envelope('ContactProfileResponse', ref(ContactProfile));
+export const BreakerListResponse = envelope('BreakerListResponse', Type.Array(ref(Breaker)));
+export const BreakerResponse = envelope('BreakerResponse', ref(Breaker));
