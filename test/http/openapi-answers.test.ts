@@ -124,6 +124,7 @@ describe('answers conform to the OpenAPI document', () => {
       },
     });
     conforms('get', '/v1/admin/accounts', await call('GET', '/v1/admin/accounts'));
+    conforms('get', '/v1/admin/accounts/{id}/limits', await call('GET', `/v1/admin/accounts/${id}/limits`));
     conforms(
       'patch',
       '/v1/admin/accounts/{id}/settings',
