@@ -28,6 +28,8 @@ export interface Row extends Omit<LoadResult, 'requests' | 'poolUsed'> {
   /** The ceiling this row is compared with (see Ceilings), and the ratio to it. */
   ceilingRps?: number;
   ratio?: number;
+  /** verify: the measurement ran past its pool, so some ids answered "already verified". */
+  poolRanOut?: boolean;
 }
 
 export interface ScenarioOutcome {
@@ -256,7 +258,9 @@ const POOL_BLOCK = 1000;
  * offset of the first id not used yet. Past the pool's end ids repeat and answer "already
  * verified", a cheaper path; so when the `measurements` to come may need more ids than the
  * sends left (at up to 1.5 times the warm-up's pace, in whole blocks), unmeasured sends at
- * `sendRps` top the pool up first.
+ * `sendRps` top the pool up first. The warm-up runs at the highest concurrency measured: a
+ * service waiting on its database answers several times faster at 50 connections than at 10,
+ * so a pace taken at 10 would promise far too few ids.
  */
 async function verifyPool(
   options: BenchOptions,
@@ -273,7 +277,7 @@ async function verifyPool(
   };
   let size = await write();
   const warm = await load(options, {
-    ...jobFor(service, 'verify', 10, options.warmupSeconds),
+    ...jobFor(service, 'verify', Math.max(...options.connections), options.warmupSeconds),
     poolFile: file,
     wrongPerRight: WRONG_PER_RIGHT,
   });
@@ -314,8 +318,10 @@ async function measureVerify(
     wrongPerRight: WRONG_PER_RIGHT,
   });
   pool.offset += (result.poolUsed ?? 0) + 1;
-  if (pool.offset > pool.size)
+  if (pool.offset > pool.size) {
     process.stderr.write(`  note: verify pool of ${pool.size} ids used up; ids repeat\n`);
+    row.poolRanOut = true;
+  }
   return row;
 }
 

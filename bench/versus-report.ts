@@ -14,6 +14,8 @@ export interface Figures {
   peakRssMb: number | null;
   non2xx: number;
   errors: number;
+  /** verify: ids ran out and repeated (answers "already verified"): the figure is too high. */
+  poolRanOut?: boolean;
 }
 
 /** One tree's service on one fresh database copy: send-code, then verify-code. */

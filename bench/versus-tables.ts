@@ -160,9 +160,14 @@ export function versusLines(run: VersusRun): { lines: string[]; summaries: Summa
   const failed = m.filter((x) => x.send.non2xx + x.send.errors + x.verify.non2xx + x.verify.errors > 0);
   const logged = summaries.reduce((n, s) => n + s.logErrors, 0);
   const codes = summaries.reduce((n, s) => n + s.codesInLog, 0);
+  const label = (x: Measurement) => `${x.tree}/${x.database}/${x.table}/r${x.round}`;
+  const ranOut = m.filter((x) => x.verify.poolRanOut);
   lines.push(
-    `Checks: ${m.length} services measured; ${failed.length === 0 ? 'every answer 2xx' : `non-2xx or errors in ${failed.map((x) => `${x.tree}/${x.database}/${x.table}/r${x.round}`).join(', ')}`}; ` +
-      `${logged} log lines at error level; ${codes} issued codes found in the logs.`,
+    `Checks: ${m.length} services measured; ${failed.length === 0 ? 'every answer 2xx' : `non-2xx or errors in ${failed.map(label).join(', ')}`}; ` +
+      `${logged} log lines at error level; ${codes} issued codes found in the logs; ` +
+      (ranOut.length === 0
+        ? 'no verify measurement ran past its pool of ids.'
+        : `verify ran past its pool of ids (some answers "already verified", so req/s too high) in ${ranOut.map(label).join(', ')}.`),
   );
   return { lines, summaries, targets: goals };
 }

@@ -119,7 +119,16 @@ async function measure(
       const r = outcome.rows.find((x) => x.endpoint === endpoint);
       if (!r) throw new Error(outcome.skipped ?? `no ${endpoint} figures`);
       const { requestsPerSecond: rps, p50Ms, p99Ms, cpuUsPerRequest, peakRssMb, non2xx, errors } = r;
-      return { rps, p50Ms, p99Ms, cpuUsPerRequest, peakRssMb, non2xx, errors };
+      return {
+        rps,
+        p50Ms,
+        p99Ms,
+        cpuUsPerRequest,
+        peakRssMb,
+        non2xx,
+        errors,
+        ...(r.poolRanOut ? { poolRanOut: true } : {}),
+      };
     };
     const m: Measurement = {
       tree: tree.name,

@@ -120,5 +120,20 @@ describe('bench:versus figures', () => {
     expect(lines.find((l) => l.startsWith('| this | send'))).toMatch(/\|\s+1500 \|.*\|\s+1\.50× \|/);
     expect(lines).toContain('- **met**: SQLite send ≥ 1.10× base: empty 1.500×');
     expect(lines).toContain('- not measured: PostgreSQL send ≥ 1.50× base');
+    expect(lines.at(-1)).toMatch(/no verify measurement ran past its pool of ids\.$/);
+  });
+
+  it('names the verify measurements whose ids ran out', () => {
+    const short = m('this', 'sqlite', 'empty', 1, 1500);
+    short.verify.poolRanOut = true;
+    const { lines } = versusLines({
+      trees: ['base', 'this'],
+      databases: ['sqlite'],
+      tables: ['empty'],
+      rows: 0,
+      measurements: [m('base', 'sqlite', 'empty', 1, 1000), short],
+      ceilings,
+    });
+    expect(lines.at(-1)).toMatch(/verify ran past its pool of ids .* in this\/sqlite\/empty\/r1\.$/);
   });
 });
