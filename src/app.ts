@@ -19,7 +19,7 @@ import {
   securityHeaders,
 } from './http/hardening.js';
 import { keyCacheOf } from './http/key-cache.js';
-import { openApiOptions } from './http/openapi.js';
+import { docsPageOptions, openApiOptions } from './http/openapi.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { publicLogoRoute } from './http/routes/branding.js';
 import { DASHBOARD_DIR, dashboardRoutes } from './http/routes/dashboard.js';
@@ -109,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
 
   await app.register(swagger, openApiOptions(deps.version, deps.renderOptions?.publicBaseUrl));
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, docsPageOptions(deps.renderOptions?.publicBaseUrl));
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   await app.register(healthRoutes(deps));

@@ -41,6 +41,25 @@ export const DASHBOARD_CSP = [
   "object-src 'none'",
 ].join('; ');
 
+/**
+ * The API reference page at /docs (swagger-ui): its own scripts and styles only, images of its own
+ * or inline SVG icons (data:), requests ("Try it out") to this service or to PUBLIC_BASE_URL.
+ */
+export function docsCsp(publicBaseUrl?: string | null): string {
+  const api = publicBaseUrl ? ` ${new URL(publicBaseUrl).origin}` : '';
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `connect-src 'self'${api}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
 /** Headers of every answer under /dashboard, on top of securityHeaders. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': DASHBOARD_CSP,

@@ -1,6 +1,8 @@
 import type { SwaggerOptions } from '@fastify/swagger';
+import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import { openApiWebhooks } from '../webhooks/openapi.js';
 import { ERROR_STATUS } from './errors.js';
+import { docsCsp } from './hardening.js';
 import { SEND_CODE_EXAMPLES, VERIFY_CODE_EXAMPLES } from './schemas.js';
 
 /** Who may call an admin route: the admin token, or the dashboard's session cookie. */
@@ -161,4 +163,44 @@ function nameExamples(doc: OpenApiDocument): OpenApiDocument {
     }
   }
   return doc;
+}
+
+/**
+ * Starts swagger-ui on the one document, `/openapi.json` (found from the page's own path, so a
+ * proxy's prefix is kept), without the top bar: its logo is an inline style the page's policy
+ * refuses. It replaces the initializer of @fastify/swagger-ui, which always reads `/docs/json`:
+ * theme scripts run after it, before the page's load event.
+ */
+const REFERENCE_PAGE_SCRIPT = `window.onload = function () {
+  var documentUrl = new URL(location.pathname.replace(/\\/docs(\\/.*)?$/, '/openapi.json'), location.href).href;
+  window.ui = SwaggerUIBundle({
+    url: documentUrl,
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout',
+    validatorUrl: null,
+  });
+};
+`;
+
+/** The reference page at /docs: swagger-ui reading /openapi.json under a strict policy. */
+export function docsPageOptions(publicBaseUrl?: string | null): FastifySwaggerUiOptions {
+  return {
+    routePrefix: '/docs',
+    staticCSP: docsCsp(publicBaseUrl),
+    theme: {
+      title: 'Contact Verification Service: API reference',
+      js: [{ filename: 'reference.js', content: REFERENCE_PAGE_SCRIPT }],
+    },
+    uiHooks: {
+      // @fastify/swagger-ui serves the document at /docs/json too: one address for it (relative,
+      // so a proxy's prefix stays).
+      onRequest: (request, reply, done) => {
+        if (/^\/docs\/json(\?|$)/.test(request.url)) return void reply.redirect('../openapi.json', 308);
+        reply.headers({ 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' });
+        done();
+      },
+    },
+  };
 }

@@ -73,6 +73,10 @@ describe('health, OpenAPI and unknown routes', () => {
     const res = await svc.app.inject({ method: 'GET', url: '/docs/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['content-security-policy']).toContain("script-src 'self';");
+    // One address for the document: swagger-ui's own copy points to it.
+    const copy = await svc.app.inject({ method: 'GET', url: '/docs/json' });
+    expect([copy.statusCode, copy.headers.location]).toEqual([308, '../openapi.json']);
   });
 
   it('answers unknown routes with 404 NOT_FOUND in the error shape', async () => {
