@@ -170,6 +170,14 @@ export const OutboxMessage = component(
       description: 'The message text; the code shows masked once the request has left pending.',
     }),
     html: Type.Optional(Type.String({ description: 'EMAIL only.' })),
+    code: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{4,10}$',
+        description:
+          'Test-mode requests only (made with a test key), while pending: the code in clear, for automated tests to read without parsing `text`. Never present for live requests.',
+        examples: ['042817'],
+      }),
+    ),
     createdAt: Type.String({ format: 'date-time' }),
   }),
 );

@@ -1873,6 +1873,11 @@ export interface components {
             text: string;
             /** @description EMAIL only. */
             html?: string;
+            /**
+             * @description Test-mode requests only (made with a test key), while pending: the code in clear, for automated tests to read without parsing `text`. Never present for live requests.
+             * @example 042817
+             */
+            code?: string;
             /** Format: date-time */
             createdAt: string;
         };

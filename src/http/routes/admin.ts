@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { renderOutboxEntry } from '../../delivery/outbox/outbox-content.js';
+import { renderOutboxEntry, testCodeOf } from '../../delivery/outbox/outbox-content.js';
 import { checkPhone, isKnownCountry } from '../../domain/phone.js';
 import type { Account, ApiKeyRecord } from '../../domain/types.js';
 import {
@@ -315,17 +315,22 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         limit: Math.min(500, Math.max(1, Number(limit ?? 50))),
       });
       return {
-        data: messages.map(renderOutboxEntry).map((m) => ({
-          id: m.id,
-          accountId: m.accountId,
-          requestId: m.verificationId,
-          channel: m.channel,
-          to: m.to,
-          ...(m.subject !== undefined ? { subject: m.subject } : {}),
-          text: m.text,
-          ...(m.html !== undefined ? { html: m.html } : {}),
-          createdAt: new Date(m.createdAt).toISOString(),
-        })),
+        data: messages.map((entry) => {
+          const m = renderOutboxEntry(entry);
+          const code = testCodeOf(entry);
+          return {
+            id: m.id,
+            accountId: m.accountId,
+            requestId: m.verificationId,
+            channel: m.channel,
+            to: m.to,
+            ...(m.subject !== undefined ? { subject: m.subject } : {}),
+            text: m.text,
+            ...(m.html !== undefined ? { html: m.html } : {}),
+            ...(code !== null ? { code } : {}),
+            createdAt: new Date(m.createdAt).toISOString(),
+          };
+        }),
       };
     },
   );
