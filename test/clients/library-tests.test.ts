@@ -20,6 +20,11 @@ describe("client libraries' own test runs", () => {
   const dir = mkdtempSync(join(tmpdir(), 'cv-library-tests-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('each library that opts in is one of the eight languages of the API document', () => {
+    const eight = ['csharp', 'go', 'java', 'php', 'python', 'ruby', 'rust', 'typescript'];
+    expect(languages.every((l) => eight.includes(l))).toBe(true);
+  });
+
   languages.forEach((language) => {
     it(`${language}: its tests, its drift test and its package build pass`, {
       timeout: 900_000,

@@ -101,6 +101,10 @@ describe('README snippets run as written', () => {
     return result.output;
   }
 
+  it('each library that opts in is one of the eight languages of the API document', () => {
+    expect(languages.every((l) => l in LANGUAGES)).toBe(true);
+  });
+
   languages.forEach((language) => {
     const spec = LANGUAGES[language] as Language;
     // A first compile (Rust, Java, C#) takes minutes on a loaded two-core machine.
