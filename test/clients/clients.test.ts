@@ -24,6 +24,7 @@ describe('client libraries against the running service', () => {
   let server: RunningServer;
   let stub: LossyStub;
   let apiKey: string;
+  let testApiKey: string;
 
   beforeAll(async () => {
     server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'verify.db')}`, ADMIN_TOKEN: ADMIN });
@@ -34,6 +35,13 @@ describe('client libraries against the running service', () => {
     );
     expect(key.status).toBe(201);
     apiKey = key.body.data.key;
+    const testKey = await postJson(
+      `${server.url}/v1/admin/api-keys`,
+      { name: 'clients-test-mode', channels: ['EMAIL', 'SMS', 'WHATSAPP'], test: true },
+      ADMIN,
+    );
+    expect(testKey.status).toBe(201);
+    testApiKey = testKey.body.data.key;
     stub = await startLossyStub(server.url);
   }, 60_000);
 
@@ -65,6 +73,7 @@ describe('client libraries against the running service', () => {
           ...process.env,
           CV_BASE_URL: server.url,
           CV_API_KEY: apiKey,
+          CV_TEST_API_KEY: testApiKey,
           CV_ADMIN_TOKEN: ADMIN,
           CV_STUB_URL: `${stub.url}/${language}`,
           CV_SCENARIO: join(CLIENTS, 'scenario.json'),
