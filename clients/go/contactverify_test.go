@@ -58,7 +58,7 @@ func serve(t *testing.T, answers ...answer) (*Client, *script) {
 func TestRetriesA503AtMostMaxRetriesTimes(t *testing.T) {
 	cv, s := serve(t, answer{503, "0", fail("UNAVAILABLE")})
 	_, err := cv.Health(context.Background())
-	if !IsCode(err, "UNAVAILABLE") || len(s.requests) != 3 {
+	if !IsCode(err, CodeUnavailable) || len(s.requests) != 3 {
 		t.Fatalf("want UNAVAILABLE after 1 + 2 requests, got %v after %d", err, len(s.requests))
 	}
 	cv, s = serve(t, answer{503, "0", fail("UNAVAILABLE")})
@@ -82,18 +82,18 @@ func TestA503WithoutRetryAfterBacksOff(t *testing.T) {
 
 func TestRetriesRateLimitedOnlyWithAShortRetryAfter(t *testing.T) {
 	cv, s := serve(t, answer{429, "0", fail("RATE_LIMITED")}, answer{200, "", sent})
-	if _, err := cv.SendCode(context.Background(), SendRequest{Channel: Email, Email: "j@example.com"}); err != nil || len(s.requests) != 2 {
+	if _, err := cv.SendCode(context.Background(), SendCodeRequest{Channel: ChannelEmail, Email: "j@example.com"}); err != nil || len(s.requests) != 2 {
 		t.Fatalf("want the entry after 2 requests, got %v after %d", err, len(s.requests))
 	}
 	for _, retryAfter := range []string{"", "11"} {
 		cv, s = serve(t, answer{429, retryAfter, fail("RATE_LIMITED")})
-		_, err := cv.SendCode(context.Background(), SendRequest{Channel: Email, Email: "j@example.com"})
+		_, err := cv.SendCode(context.Background(), SendCodeRequest{Channel: ChannelEmail, Email: "j@example.com"})
 		var e *Error
-		if !errors.As(err, &e) || e.Code != "RATE_LIMITED" || e.Status != 429 || len(s.requests) != 1 {
+		if !errors.As(err, &e) || e.Code != CodeRateLimited || e.Status != 429 || len(s.requests) != 1 {
 			t.Fatalf("Retry-After %q: want RATE_LIMITED at once, got %v after %d", retryAfter, err, len(s.requests))
 		}
-		if retryAfter == "11" && (e.RetryAfter == nil || *e.RetryAfter != 11) {
-			t.Fatalf("want RetryAfter 11, got %v", e.RetryAfter)
+		if retryAfter == "11" && e.RetryAfter != 11*time.Second {
+			t.Fatalf("want RetryAfter 11s, got %v", e.RetryAfter)
 		}
 	}
 }
@@ -101,9 +101,9 @@ func TestRetriesRateLimitedOnlyWithAShortRetryAfter(t *testing.T) {
 func TestNeverRetriesOtherClientErrors(t *testing.T) {
 	for _, code := range []struct {
 		status int
-		code   string
-	}{{429, "TOO_MANY_ATTEMPTS"}, {401, "UNAUTHORIZED"}, {400, "VALIDATION_ERROR"}, {404, "NOT_FOUND"}} {
-		cv, s := serve(t, answer{code.status, "0", fail(code.code)})
+		code   ErrorCode
+	}{{429, CodeTooManyAttempts}, {401, CodeUnauthorized}, {400, CodeValidationError}, {404, CodeNotFound}} {
+		cv, s := serve(t, answer{code.status, "0", fail(string(code.code))})
 		_, err := cv.VerifyCode(context.Background(), "0190a7c2-0000-7000-8000-000000000001", "123456")
 		var e *Error
 		if !errors.As(err, &e) || e.Code != code.code || e.Status != code.status || len(s.requests) != 1 {
@@ -117,10 +117,10 @@ func TestNeverRetriesOtherClientErrors(t *testing.T) {
 
 func TestEverySendHasOneIdempotencyKeyAcrossItsRetries(t *testing.T) {
 	cv, s := serve(t, answer{503, "0", fail("UNAVAILABLE")}, answer{503, "0", fail("UNAVAILABLE")}, answer{200, "", sent})
-	if _, err := cv.SendCode(context.Background(), SendRequest{Channel: Email, Email: "j@example.com"}); err != nil {
+	if _, err := cv.SendCode(context.Background(), SendCodeRequest{Channel: ChannelEmail, Email: "j@example.com"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cv.SendCode(context.Background(), SendRequest{Channel: Email, Email: "j@example.com"}); err != nil {
+	if _, err := cv.SendCode(context.Background(), SendCodeRequest{Channel: ChannelEmail, Email: "j@example.com"}); err != nil {
 		t.Fatal(err)
 	}
 	keys := []string{}
@@ -134,7 +134,7 @@ func TestEverySendHasOneIdempotencyKeyAcrossItsRetries(t *testing.T) {
 		t.Fatalf("want a random (v4) UUID, got %q", keys[0])
 	}
 	cv, s = serve(t, answer{200, "", sent})
-	_, _ = cv.SendCode(context.Background(), SendRequest{Channel: Email, Email: "j@example.com"}, WithIdempotencyKey("order-42"))
+	_, _ = cv.SendCode(context.Background(), SendCodeRequest{Channel: ChannelEmail, Email: "j@example.com", IdempotencyKey: "order-42"})
 	if got := s.requests[0].Header.Get("Idempotency-Key"); got != "order-42" {
 		t.Fatalf("want the caller's key, got %q", got)
 	}

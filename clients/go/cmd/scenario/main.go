@@ -140,7 +140,7 @@ func outboxCode(pattern, to string) (any, error) {
 	return map[string]any{"code": m[1]}, nil
 }
 
-func run(s step, pattern string, clients map[string]*contactverify.Client) error {
+func run(s step, pattern string, clients map[string]*contactverify.Client, outbox *contactverify.TestOutbox) error {
 	ctx := context.Background()
 	name := s.Client
 	if name == "" {
@@ -148,7 +148,7 @@ func run(s step, pattern string, clients map[string]*contactverify.Client) error
 	}
 	client := clients[name]
 	args, _ := expand(s.Args).(map[string]any)
-	var opts []contactverify.CallOption
+	var opts []func(*contactverify.Options)
 	if s.Retries != nil {
 		opts = append(opts, contactverify.WithMaxRetries(*s.Retries))
 	}
@@ -158,10 +158,11 @@ func run(s step, pattern string, clients map[string]*contactverify.Client) error
 	case "health":
 		data, err = client.Health(ctx, opts...)
 	case "sendCode":
-		req := contactverify.SendRequest{
+		req := contactverify.SendCodeRequest{
 			Channel: contactverify.Channel(str(args, "channel")), Email: str(args, "email"), Phone: str(args, "phone"),
-			Country: str(args, "country"), DeliveryType: str(args, "deliveryType"), Purpose: str(args, "purpose"),
-			CustomMessage: str(args, "customMessage"), Locale: str(args, "locale"),
+			Country: str(args, "country"), DeliveryType: contactverify.DeliveryType(str(args, "deliveryType")),
+			Purpose: str(args, "purpose"), CustomMessage: str(args, "customMessage"), Locale: str(args, "locale"),
+			IdempotencyKey: str(args, "idempotencyKey"),
 		}
 		if list, ok := args["channels"].([]any); ok {
 			for _, c := range list {
@@ -173,19 +174,26 @@ func run(s step, pattern string, clients map[string]*contactverify.Client) error
 		}
 	case "verifyCode":
 		data, err = client.VerifyCode(ctx, str(args, "requestId"), str(args, "otpCode"), opts...)
-	default:
+	case "latestOutboxCode":
+		var code string
+		if code, err = outbox.LatestOutboxCode(ctx, str(args, "to")); err == nil {
+			data = map[string]any{"code": code}
+		}
+	case "outboxCode":
 		data, err = outboxCode(pattern, str(args, "to"))
+	default:
+		return fmt.Errorf("unknown op %q", s.Op)
 	}
 	if want, ok := s.Expect["error"].(map[string]any); ok {
 		var apiErr *contactverify.Error
 		if !errors.As(err, &apiErr) {
 			return fmt.Errorf("expected %v, got %v", want["code"], err)
 		}
-		if float64(apiErr.Status) != want["status"].(float64) || apiErr.Code != want["code"] {
+		if float64(apiErr.Status) != want["status"].(float64) || string(apiErr.Code) != want["code"] {
 			return fmt.Errorf("expected %v %v, got %d %s", want["status"], want["code"], apiErr.Status, apiErr.Code)
 		}
-		if least, ok := want["retryAfterAtLeast"].(float64); ok && (apiErr.RetryAfter == nil || float64(*apiErr.RetryAfter) < least) {
-			return fmt.Errorf("expected RetryAfter >= %v", least)
+		if least, ok := want["retryAfterAtLeast"].(float64); ok && apiErr.RetryAfter.Seconds() < least {
+			return fmt.Errorf("expected RetryAfter >= %vs, got %v", least, apiErr.RetryAfter)
 		}
 		return nil
 	}
@@ -220,14 +228,17 @@ func main() {
 	for k, v := range scenario.Vars {
 		vars[k] = expand(v).(string)
 	}
+	base := os.Getenv("CV_BASE_URL")
 	clients := map[string]*contactverify.Client{
-		"default": contactverify.New(os.Getenv("CV_BASE_URL"), os.Getenv("CV_API_KEY")),
-		"badKey":  contactverify.New(os.Getenv("CV_BASE_URL"), "cv_live_not_a_real_key_000000000000"),
+		"default": contactverify.New(base, os.Getenv("CV_API_KEY")),
+		"badKey":  contactverify.New(base, "cv_live_not_a_real_key_000000000000"),
 		"stub":    contactverify.New(os.Getenv("CV_STUB_URL"), os.Getenv("CV_API_KEY")),
+		"test":    contactverify.New(base, os.Getenv("CV_TEST_API_KEY")),
 	}
+	outbox := contactverify.NewTestOutbox(base, os.Getenv("CV_ADMIN_TOKEN"))
 	failed := 0
 	for _, s := range scenario.Steps {
-		if err := run(s, scenario.CodePattern, clients); err != nil {
+		if err := run(s, scenario.CodePattern, clients, outbox); err != nil {
 			failed++
 			fmt.Printf("FAIL %s: %v\n", s.Name, err)
 		} else {

@@ -1,0 +1,211 @@
+package contactverify
+
+import "time"
+
+// The models below mirror the named schemas of the service's OpenAPI document (clients/openapi.json):
+// drift_test.go fails when a field or an enum value of the document is missing here, or the reverse.
+
+// Channel is a delivery channel (schema Channel).
+type Channel string
+
+const (
+	ChannelEmail    Channel = "EMAIL"
+	ChannelSMS      Channel = "SMS"
+	ChannelWhatsApp Channel = "WHATSAPP"
+)
+
+// DeliveryType is how a WHATSAPP code is delivered (schema DeliveryType): a message or a call.
+type DeliveryType string
+
+const (
+	DeliveryText DeliveryType = "TEXT"
+	DeliveryCall DeliveryType = "CALL"
+)
+
+// VerificationStatus is the state of a verification request (schema VerificationStatus):
+// pending, then verified, expired, failed (attempts used up) or canceled (superseded, or its dual
+// sibling was verified).
+type VerificationStatus string
+
+const (
+	StatusPending  VerificationStatus = "pending"
+	StatusVerified VerificationStatus = "verified"
+	StatusExpired  VerificationStatus = "expired"
+	StatusFailed   VerificationStatus = "failed"
+	StatusCanceled VerificationStatus = "canceled"
+)
+
+// EntryStatus is the state of one channel of a send (schema SendCodeEntryStatus): undelivered only
+// in a dual answer whose other channel was delivered.
+type EntryStatus string
+
+const (
+	EntryPending     EntryStatus = "pending"
+	EntryUndelivered EntryStatus = "undelivered"
+)
+
+// RiskLevel is the band of a risk score (schema RiskLevel).
+type RiskLevel string
+
+const (
+	RiskLow    RiskLevel = "low"
+	RiskMedium RiskLevel = "medium"
+	RiskHigh   RiskLevel = "high"
+)
+
+// HealthStatus is the service's overall state (schema HealthStatus): down is answered with 503.
+type HealthStatus string
+
+const (
+	HealthOK       HealthStatus = "ok"
+	HealthDegraded HealthStatus = "degraded"
+	HealthDown     HealthStatus = "down"
+)
+
+// ServiceState says whether a service the API depends on answers (schema ServiceState).
+type ServiceState string
+
+const (
+	ServiceUp   ServiceState = "up"
+	ServiceDown ServiceState = "down"
+)
+
+// ProviderState is a provider's state by its circuit breaker and its check (schema ProviderState).
+type ProviderState string
+
+const (
+	ProviderUp      ProviderState = "up"
+	ProviderDown    ProviderState = "down"
+	ProviderUnknown ProviderState = "unknown"
+)
+
+// LiveCodes is what becomes of live codes on a channel (schema LiveCodes).
+type LiveCodes string
+
+const (
+	LiveCodesDelivered LiveCodes = "delivered"
+	LiveCodesOutbox    LiveCodes = "outbox"
+	LiveCodesRefused   LiveCodes = "refused"
+)
+
+// SendCodeRequest is the body of a send: Channel for one channel (SendCode), Channels for two at
+// once (SendCodeDual). Empty fields are left out.
+type SendCodeRequest struct {
+	Channel  Channel   `json:"channel,omitempty"`
+	Channels []Channel `json:"channels,omitempty"`
+	// Email is required when EMAIL is used.
+	Email string `json:"email,omitempty"`
+	// Phone is required when SMS or WHATSAPP is used: + and the country code.
+	Phone string `json:"phone,omitempty"`
+	// Country is ISO 3166-1 alpha-2; inferred from the number when empty.
+	Country string `json:"country,omitempty"`
+	// DeliveryType is for WHATSAPP only (TEXT by default).
+	DeliveryType DeliveryType `json:"deliveryType,omitempty"`
+	// Purpose is a label of yours (sign-in, checkout): it shows in analytics.
+	Purpose       string `json:"purpose,omitempty"`
+	CustomMessage string `json:"customMessage,omitempty"`
+	// Locale is the recipient's BCP 47 language tag (es, pt-BR, de-AT); English when unsupported.
+	Locale string `json:"locale,omitempty"`
+
+	// IdempotencyKey is sent as the Idempotency-Key header, not in the body: the same key and
+	// body within 24 h replays the first answer instead of sending a second code. Empty: a
+	// random key per send, kept across its retries.
+	IdempotencyKey string `json:"-"`
+}
+
+// SendCodeEntry is one channel of a send; keep RequestID to verify the code.
+type SendCodeEntry struct {
+	RequestID    string              `json:"requestId"`
+	Channel      Channel             `json:"channel"`
+	Status       EntryStatus         `json:"status"`
+	ExpiresAt    time.Time           `json:"expiresAt"`
+	To           string              `json:"to"` // masked
+	DeliveryType DeliveryType        `json:"deliveryType,omitempty"`
+	Error        *SendCodeEntryError `json:"error,omitempty"`
+	Risk         *Risk               `json:"risk,omitempty"`
+}
+
+// SendCodeEntryError says why one channel of a dual send was not delivered.
+type SendCodeEntryError struct {
+	Code    ErrorCode `json:"code"`
+	Message string    `json:"message"`
+}
+
+// Risk is the score (0-100) the service gave a send, with its level and signals.
+type Risk struct {
+	Score   int          `json:"score"`
+	Level   RiskLevel    `json:"level"`
+	Signals []RiskSignal `json:"signals"`
+}
+
+// RiskSignal is one reason behind a risk score and what it added to it.
+type RiskSignal struct {
+	Name   string `json:"name"`
+	Weight int    `json:"weight"`
+	Detail string `json:"detail"`
+}
+
+// VerifyCodeResult is the answer of a verify; a wrong code is Verified false, not an error.
+type VerifyCodeResult struct {
+	// Verified is true only on the call that consumed the code.
+	Verified bool `json:"verified"`
+	// Channel is the channel on which the matching code was delivered.
+	Channel   Channel `json:"channel"`
+	RequestID string  `json:"requestId"`
+	// Status is the state of the request after this call.
+	Status            VerificationStatus `json:"status"`
+	AttemptsRemaining int                `json:"attemptsRemaining"`
+}
+
+// Health is the answer of GET /health.
+type Health struct {
+	Status        HealthStatus              `json:"status"`
+	Version       string                    `json:"version"`
+	UptimeSeconds int64                     `json:"uptimeSeconds"`
+	Services      HealthServices            `json:"services"`
+	Channels      map[Channel]ChannelHealth `json:"channels"`
+	// PumpingBreakers counts the SMS-pumping breakers tripped now, per country.
+	PumpingBreakers []PumpingBreakerCount `json:"pumpingBreakers,omitempty"`
+}
+
+// HealthServices is the state of the database and of the rate-limit store.
+type HealthServices struct {
+	Database       ServiceState `json:"database"`
+	RateLimitStore ServiceState `json:"rateLimitStore"`
+}
+
+// ChannelHealth says whether a channel can deliver, and the state of each of its providers.
+type ChannelHealth struct {
+	Operational bool             `json:"operational"`
+	Providers   []ProviderHealth `json:"providers"`
+	LiveCodes   LiveCodes        `json:"liveCodes"`
+	Note        string           `json:"note,omitempty"`
+}
+
+// ProviderHealth is one provider of a channel.
+type ProviderHealth struct {
+	Name  string        `json:"name"`
+	State ProviderState `json:"state"`
+}
+
+// PumpingBreakerCount is how many SMS-pumping breakers (over every account and mode) stop sends
+// to Country; which accounts, on the admin API.
+type PumpingBreakerCount struct {
+	Country string `json:"country"`
+	Count   int    `json:"count"`
+}
+
+// OutboxMessage is a message kept by the built-in outbox (GET /v1/admin/outbox), exactly as the
+// recipient would see it; Code is set for test-mode requests while they are pending.
+type OutboxMessage struct {
+	ID        string    `json:"id"`
+	AccountID string    `json:"accountId"`
+	RequestID string    `json:"requestId"`
+	Channel   Channel   `json:"channel"`
+	To        string    `json:"to"`
+	Subject   string    `json:"subject,omitempty"`
+	Text      string    `json:"text"`
+	HTML      string    `json:"html,omitempty"`
+	Code      string    `json:"code,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+}
