@@ -1,0 +1,134 @@
+# frozen_string_literal: true
+
+require "time"
+
+module ContactVerify
+  # Builds a frozen Struct from the service's JSON object: each member reads the field of the same
+  # name in camelCase (+request_id+ from +requestId+), through the converter declared for it.
+  module Model
+    def self.camel(name)
+      name.to_s.gsub(/_([a-z])/) { Regexp.last_match(1).upcase }
+    end
+
+    TIME = ->(text) { Time.iso8601(text) }
+
+    def self.enum(mod)
+      ->(text) { mod.from_wire(text) }
+    end
+
+    def self.list(model)
+      ->(items) { items.map { |item| model.from_json(item) } }
+    end
+
+    # The converters of this model's members (a member without one keeps the JSON value).
+    def convert(**converters)
+      @converters = converters
+    end
+
+    def from_json(data)
+      return nil if data.nil?
+
+      converters = @converters || {}
+      new(**members.to_h do |member|
+        value = data[Model.camel(member)]
+        convert = converters[member]
+        convert = convert.method(:from_json) if convert.respond_to?(:from_json)
+        [member, value.nil? || convert.nil? ? value : convert.call(value)]
+      end).freeze
+    end
+  end
+
+  # One problem with one field of the request (Error#details).
+  ErrorDetail = Struct.new(:field, :message, :channel, keyword_init: true) do
+    extend Model
+    convert channel: Model.enum(Channel)
+  end
+
+  # One signal behind a send's fraud score.
+  RiskSignal = Struct.new(:name, :weight, :detail, keyword_init: true) { extend Model }
+
+  # The fraud score of a send (0–100), its band (a RiskLevel) and the signals behind it.
+  Risk = Struct.new(:score, :level, :signals, keyword_init: true) do
+    extend Model
+    convert level: Model.enum(RiskLevel), signals: Model.list(RiskSignal)
+  end
+
+  # Why the channel of an undelivered entry of a dual send was not delivered.
+  SendCodeEntryError = Struct.new(:code, :message, keyword_init: true) { extend Model }
+
+  # One channel of a send: keep +request_id+ to verify the code. +expires_at+ is a Time, +channel+,
+  # +status+ and +delivery_type+ Symbols (+:email+, +:pending+, +:call+).
+  SendCodeEntry = Struct.new(:request_id, :channel, :status, :expires_at, :to, :delivery_type, :error, :risk,
+                             keyword_init: true) do
+    extend Model
+    convert channel: Model.enum(Channel), status: Model.enum(SendCodeEntryStatus), expires_at: Model::TIME,
+            delivery_type: Model.enum(DeliveryType), error: SendCodeEntryError, risk: Risk
+
+    def pending?
+      status == SendCodeEntryStatus::PENDING
+    end
+
+    def undelivered?
+      status == SendCodeEntryStatus::UNDELIVERED
+    end
+  end
+
+  # The answer to a verify: a wrong code is +verified?+ false with +attempts_remaining+, not an error.
+  VerifyCodeResult = Struct.new(:verified, :channel, :request_id, :status, :attempts_remaining,
+                                keyword_init: true) do
+    extend Model
+    convert channel: Model.enum(Channel), status: Model.enum(VerificationStatus)
+
+    # True only on the call that consumed the code.
+    def verified?
+      verified == true
+    end
+
+    VerificationStatus::ALL.reject { |s| s == :verified }.each do |state|
+      define_method(:"#{state}?") { status == state }
+    end
+  end
+
+  # A provider of a channel and its state (:up, :down, or :unknown before any use).
+  ProviderHealth = Struct.new(:name, :state, keyword_init: true) do
+    extend Model
+    convert state: ->(text) { text.to_sym }
+  end
+
+  # SMS-pumping breakers tripped now for one country.
+  PumpingBreakerCount = Struct.new(:country, :count, keyword_init: true) { extend Model }
+
+  # One channel's health: whether live traffic works, its providers, and what becomes of live codes
+  # (:delivered, :outbox or :refused).
+  ChannelHealth = Struct.new(:operational, :providers, :live_codes, :note, keyword_init: true) do
+    extend Model
+    convert providers: Model.list(ProviderHealth), live_codes: ->(text) { text.to_sym }
+
+    def operational?
+      operational == true
+    end
+  end
+
+  # The service's health (GET /health, no key needed). +services+ maps +:database+ and
+  # +:rate_limit_store+ to +:up+ or +:down+; +channels+ maps each channel Symbol to its ChannelHealth.
+  Health = Struct.new(:status, :version, :uptime_seconds, :services, :channels, :pumping_breakers,
+                      keyword_init: true) do
+    extend Model
+    convert status: Model.enum(HealthStatus),
+            services: ->(h) { h.to_h { |k, v| [k.gsub(/([A-Z])/) { "_#{Regexp.last_match(1).downcase}" }.to_sym, v.to_sym] } },
+            channels: ->(h) { h.to_h { |k, v| [Channel.from_wire(k), ChannelHealth.from_json(v)] } },
+            pumping_breakers: Model.list(PumpingBreakerCount)
+
+    def ok?
+      status == HealthStatus::OK
+    end
+  end
+
+  # A message kept by the service's outbox (TestHelper reads them). +code+ is set only for a
+  # test-mode request while it is pending.
+  OutboxMessage = Struct.new(:id, :account_id, :request_id, :channel, :to, :subject, :text, :html, :code,
+                             :created_at, keyword_init: true) do
+    extend Model
+    convert channel: Model.enum(Channel), created_at: Model::TIME
+  end
+end

@@ -1,0 +1,5 @@
+# frozen_string_literal: true
+
+module ContactVerify
+  VERSION = "0.2.0"
+end
