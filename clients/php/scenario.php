@@ -3,15 +3,19 @@
 declare(strict_types=1);
 
 // Runs clients/scenario.json with this library against a running service (see clients/README.md).
+// The library from its sources, as composer's PSR-4 autoloader would load it.
 spl_autoload_register(static function (string $class): void {
-    $file = __DIR__ . '/src/' . str_replace('ContactVerify\\', '', $class) . '.php';
-    if (is_file($file)) {
+    $file = __DIR__ . '/src/' . str_replace('\\', '/', substr($class, strlen('ContactVerify\\'))) . '.php';
+    if (str_starts_with($class, 'ContactVerify\\') && is_file($file)) {
         require $file;
     }
 });
 
+use ContactVerify\Channel;
 use ContactVerify\Client;
-use ContactVerify\ContactVerifyException;
+use ContactVerify\DeliveryType;
+use ContactVerify\Exception\ApiException;
+use ContactVerify\TestHelper;
 
 $scenario = json_decode((string) file_get_contents(getenv('CV_SCENARIO')), true, 512, JSON_THROW_ON_ERROR);
 $vars = ['lang' => 'php', 'runId' => getenv('CV_RUN_ID')];
@@ -29,7 +33,9 @@ $clients = [
     'default' => new Client($base, getenv('CV_API_KEY')),
     'badKey' => new Client($base, 'cv_live_not_a_real_key_000000000000'),
     'stub' => new Client(getenv('CV_STUB_URL'), getenv('CV_API_KEY')),
+    'test' => getenv('CV_TEST_API_KEY') !== false ? new Client($base, getenv('CV_TEST_API_KEY')) : null,
 ];
+$outbox = new TestHelper($base, getenv('CV_ADMIN_TOKEN'));
 
 $mismatch = static function ($expected, $actual, string $at) use (&$mismatch): ?string {
     if (is_array($expected) && array_is_list($expected)) {
@@ -62,6 +68,7 @@ $pick = static function ($data, string $path) {
     }
     return $data;
 };
+// Not a library call: the outbox's newest text, matched against the scenario's pattern.
 $outboxCode = static function (string $to) use ($base, $scenario): array {
     $context = stream_context_create(['http' => ['header' => 'Authorization: Bearer ' . getenv('CV_ADMIN_TOKEN')]]);
     $items = json_decode((string) file_get_contents("{$base}/v1/admin/outbox?to=" . rawurlencode($to), false, $context), true)['data'];
@@ -71,9 +78,26 @@ $outboxCode = static function (string $to) use ($base, $scenario): array {
     return ['code' => $m[1]];
 };
 
+$sendCode = static function (Client $client, array $args, ?int $retries) {
+    $options = [
+        'email' => $args['email'] ?? null,
+        'phone' => $args['phone'] ?? null,
+        'country' => $args['country'] ?? null,
+        'deliveryType' => isset($args['deliveryType']) ? DeliveryType::from($args['deliveryType']) : null,
+        'purpose' => $args['purpose'] ?? null,
+        'customMessage' => $args['customMessage'] ?? null,
+        'locale' => $args['locale'] ?? null,
+        'idempotencyKey' => $args['idempotencyKey'] ?? null,
+        'maxRetries' => $retries,
+    ];
+    return isset($args['channels'])
+        ? $client->sendDualCode(array_map(Channel::from(...), $args['channels']), ...$options)
+        : $client->sendCode(Channel::from($args['channel']), ...$options);
+};
+
 $failed = 0;
 foreach ($scenario['steps'] as $step) {
-    $client = $clients[$step['client'] ?? 'default'];
+    $client = $clients[$step['client'] ?? 'default'] ?? throw new RuntimeException('CV_TEST_API_KEY is not set');
     $args = $expand($step['args'] ?? []);
     $expect = $step['expect'] ?? [];
     $retries = $step['retries'] ?? null;
@@ -81,16 +105,18 @@ foreach ($scenario['steps'] as $step) {
         try {
             $data = match ($step['op']) {
                 'health' => $client->health($retries),
-                'sendCode' => $client->sendCode($args, null, $retries),
+                'sendCode' => $sendCode($client, $args, $retries),
                 'verifyCode' => $client->verifyCode($args['requestId'], $args['otpCode'], $retries),
-                default => $outboxCode($args['to']),
+                'latestOutboxCode' => ['code' => $outbox->latestOutboxCode($args['to'])],
+                'outboxCode' => $outboxCode($args['to']),
             };
-        } catch (ContactVerifyException $e) {
+        } catch (ApiException $e) {
             $want = $expect['error'] ?? throw $e;
-            if ($e->status !== $want['status'] || $e->errorCode !== $want['code']) {
-                throw new RuntimeException("expected {$want['status']} {$want['code']}, got {$e->status} {$e->errorCode}");
+            $got = [$e->getStatus(), $e->getErrorCode()?->value];
+            if ($got !== [$want['status'], $want['code']]) {
+                throw new RuntimeException("expected {$want['status']} {$want['code']}, got {$e->getMessage()}");
             }
-            if (isset($want['retryAfterAtLeast']) && ($e->retryAfter ?? 0) < $want['retryAfterAtLeast']) {
+            if (isset($want['retryAfterAtLeast']) && ($e->getRetryAfter() ?? 0) < $want['retryAfterAtLeast']) {
                 throw new RuntimeException("expected retryAfter >= {$want['retryAfterAtLeast']}");
             }
             echo "ok   {$step['name']}\n";
@@ -99,6 +125,8 @@ foreach ($scenario['steps'] as $step) {
         if (isset($expect['error'])) {
             throw new RuntimeException("expected {$expect['error']['code']}, got an answer");
         }
+        // The library's values as the service's JSON spells them.
+        $data = json_decode(json_encode($data, JSON_THROW_ON_ERROR), true, 512, JSON_THROW_ON_ERROR);
         if (array_key_exists('ok', $expect) && ($m = $mismatch($expand($expect['ok']), $data, 'data'))) {
             throw new RuntimeException($m);
         }

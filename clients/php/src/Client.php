@@ -4,70 +4,163 @@ declare(strict_types=1);
 
 namespace ContactVerify;
 
+use ContactVerify\Exception\ApiException;
+use ContactVerify\Exception\RateLimitedException;
+use ContactVerify\Http\Transport;
+use ContactVerify\Internal\Connection;
+use ContactVerify\Internal\Wire;
+
 /**
- * A client of the contact verification API. Retries 503 and 429 RATE_LIMITED answers that carry
- * Retry-After, at most $maxRetries times; never TOO_MANY_ATTEMPTS or another 4xx. Every send
- * carries an Idempotency-Key kept across its retries, so a retry never sends a second code.
+ * Sends and verifies one-time codes.
+ *
+ *     $cv = new Client(baseUrl: getenv('CV_BASE_URL'), apiKey: getenv('CV_API_KEY'));
+ *     $sent = $cv->sendCode(Channel::Email, email: 'jane@example.com');
+ *     $cv->verifyCode($sent->requestId, '042817')->verified;
+ *
+ * Retries 503 and 429 RATE_LIMITED answers with a Retry-After of at most $maxRetryAfter seconds,
+ * at most $maxRetries times; never TOO_MANY_ATTEMPTS, another 4xx or a ConnectionException. Each
+ * send carries an Idempotency-Key kept across its retries, so a retry never sends a second code.
  */
 final class Client
 {
-    public const VERSION = '0.1.0';
+    public const VERSION = '0.2.0';
 
-    private string $baseUrl;
+    private readonly Connection $connection;
 
+    /**
+     * @param Transport|null $transport how requests are made: CurlTransport by default
+     * @param float $timeout seconds, per attempt
+     */
     public function __construct(
         string $baseUrl,
-        private string $apiKey,
-        private float $timeoutSeconds = 10.0,
-        private int $maxRetries = 2,
-        private int $maxRetryAfter = 10,
+        string $apiKey,
+        ?Transport $transport = null,
+        float $timeout = 10.0,
+        private readonly int $maxRetries = 2,
+        private readonly int $maxRetryAfter = 10,
     ) {
-        $this->baseUrl = rtrim($baseUrl, '/');
+        $this->connection = new Connection($baseUrl, $apiKey, $timeout, $transport);
     }
 
     /**
-     * Sends a code: with 'channel', one entry back; with 'channels' (two), a list in that order.
+     * Sends a code on one channel. $country is ISO 3166-1 alpha-2 (inferred from $phone when
+     * null); $locale the recipient's BCP 47 tag ('pt-BR'); $idempotencyKey your own key for this
+     * send (a random one otherwise): a send repeated with it is answered as the first was.
      *
-     * @param array{channel?: string, channels?: list<string>, email?: string, phone?: string,
-     *   country?: string, deliveryType?: string, purpose?: string, customMessage?: string,
-     *   locale?: string} $request (locale: the recipient's BCP 47 tag, e.g. 'pt-BR'; English when unsupported)
-     * @return array<string, mixed>|list<array<string, mixed>> entries with requestId, channel,
-     *   status, expiresAt, to, deliveryType?, error?, risk?
+     * @throws ApiException
      */
-    public function sendCode(array $request, ?string $idempotencyKey = null, ?int $maxRetries = null): array
-    {
-        $key = $idempotencyKey ?? self::uuid();
-        return $this->call('POST', '/v1/contact/send-code', $request, $maxRetries, ["Idempotency-Key: {$key}"])['data'];
+    public function sendCode(
+        Channel $channel,
+        ?string $email = null,
+        ?string $phone = null,
+        ?string $country = null,
+        ?DeliveryType $deliveryType = null,
+        ?string $purpose = null,
+        ?string $customMessage = null,
+        ?string $locale = null,
+        ?string $idempotencyKey = null,
+        ?int $maxRetries = null,
+    ): SendCodeEntry {
+        $body = ['channel' => $channel->value] + $this->options($email, $phone, $country, $deliveryType, $purpose, $customMessage, $locale);
+        return SendCodeEntry::fromArray($this->send($body, $idempotencyKey, $maxRetries));
     }
 
     /**
-     * Checks a code; a wrong code is verified false, not an exception.
+     * Sends a code on two channels at once; the entries come back in the order of $channels. The
+     * code of either verifies either request. Same options as sendCode().
      *
-     * @return array{verified: bool, channel: string, requestId: string, status: string, attemptsRemaining: int}
+     * @param list<Channel> $channels exactly two different channels
+     * @return list<SendCodeEntry>
+     * @throws ApiException
      */
-    public function verifyCode(string $requestId, string $otpCode, ?int $maxRetries = null): array
-    {
-        return $this->call('POST', '/v1/contact/verify-code', ['requestId' => $requestId, 'otpCode' => $otpCode], $maxRetries)['data'];
-    }
-
-    /** @return array<string, mixed> the service's health (no key needed) */
-    public function health(?int $maxRetries = null): array
-    {
-        return $this->call('GET', '/health', null, $maxRetries);
+    public function sendDualCode(
+        array $channels,
+        ?string $email = null,
+        ?string $phone = null,
+        ?string $country = null,
+        ?DeliveryType $deliveryType = null,
+        ?string $purpose = null,
+        ?string $customMessage = null,
+        ?string $locale = null,
+        ?string $idempotencyKey = null,
+        ?int $maxRetries = null,
+    ): array {
+        $wire = array_map(static fn (Channel $c): string => $c->value, array_values($channels));
+        $body = ['channels' => $wire] + $this->options($email, $phone, $country, $deliveryType, $purpose, $customMessage, $locale);
+        return array_map(SendCodeEntry::fromArray(...), $this->send($body, $idempotencyKey, $maxRetries));
     }
 
     /**
-     * @param array<string, mixed>|null $body
-     * @param list<string> $headers
+     * Checks a code; a wrong one is a result with $verified false, not an exception.
+     *
+     * @throws ApiException
+     */
+    public function verifyCode(string $requestId, string $otpCode, ?int $maxRetries = null): VerifyCodeResult
+    {
+        $answer = $this->withRetries($maxRetries, fn () => $this->connection->request(
+            'POST',
+            '/v1/contact/verify-code',
+            ['requestId' => $requestId, 'otpCode' => $otpCode],
+        ));
+        return VerifyCodeResult::fromArray($answer['data']);
+    }
+
+    /**
+     * The service's health (no key needed).
+     *
+     * @throws ApiException
+     */
+    public function health(?int $maxRetries = null): Health
+    {
+        return Health::fromArray($this->withRetries($maxRetries, fn () => $this->connection->request('GET', '/health')));
+    }
+
+    /** @return array<string, string> */
+    private function options(
+        ?string $email,
+        ?string $phone,
+        ?string $country,
+        ?DeliveryType $deliveryType,
+        ?string $purpose,
+        ?string $customMessage,
+        ?string $locale,
+    ): array {
+        return Wire::compact([
+            'email' => $email,
+            'phone' => $phone,
+            'country' => $country,
+            'deliveryType' => $deliveryType?->value,
+            'purpose' => $purpose,
+            'customMessage' => $customMessage,
+            'locale' => $locale,
+        ]);
+    }
+
+    /**
+     * @param array<string, mixed> $body
+     * @return array<mixed> the answer's data
+     */
+    private function send(array $body, ?string $idempotencyKey, ?int $maxRetries): array
+    {
+        $headers = ['Idempotency-Key' => $idempotencyKey ?? self::uuid()];
+        $answer = $this->withRetries(
+            $maxRetries,
+            fn () => $this->connection->request('POST', '/v1/contact/send-code', $body, $headers),
+        );
+        return $answer['data'];
+    }
+
+    /**
+     * @param callable(): array<mixed> $call
      * @return array<mixed>
      */
-    private function call(string $method, string $path, ?array $body, ?int $maxRetries, array $headers = []): array
+    private function withRetries(?int $maxRetries, callable $call): array
     {
         $limit = $maxRetries ?? $this->maxRetries;
         for ($attempt = 0; ; $attempt++) {
             try {
-                return $this->once($method, $path, $body, $headers);
-            } catch (ContactVerifyException $e) {
+                return $call();
+            } catch (ApiException $e) {
                 $wait = $this->retryDelay($e, $attempt);
                 if ($attempt >= $limit || $wait === null) {
                     throw $e;
@@ -77,65 +170,16 @@ final class Client
         }
     }
 
-    private function retryDelay(ContactVerifyException $e, int $attempt): ?float
+    private function retryDelay(ApiException $e, int $attempt): ?float
     {
-        if ($e->status === 503) {
-            return $e->retryAfter !== null ? (float) min($e->retryAfter, $this->maxRetryAfter) : 0.25 * (2 ** $attempt);
+        $retryAfter = $e->getRetryAfter();
+        if ($e->getStatus() === 503) {
+            return $retryAfter !== null ? (float) min($retryAfter, $this->maxRetryAfter) : 0.25 * (2 ** $attempt);
         }
-        if ($e->status === 429 && $e->errorCode === 'RATE_LIMITED' && $e->retryAfter !== null) {
-            return $e->retryAfter <= $this->maxRetryAfter ? (float) $e->retryAfter : null;
+        if ($e instanceof RateLimitedException && $retryAfter !== null) {
+            return $retryAfter <= $this->maxRetryAfter ? (float) $retryAfter : null;
         }
         return null;
-    }
-
-    /**
-     * @param array<string, mixed>|null $body
-     * @param list<string> $headers
-     * @return array<mixed>
-     */
-    private function once(string $method, string $path, ?array $body, array $headers): array
-    {
-        $curl = curl_init($this->baseUrl . $path);
-        $retryAfter = null;
-        $all = array_merge([
-            'Accept: application/json',
-            "Authorization: Bearer {$this->apiKey}",
-            'User-Agent: contact-verify-php/' . self::VERSION,
-        ], $body !== null ? ['Content-Type: application/json'] : [], $headers);
-        curl_setopt_array($curl, [
-            CURLOPT_CUSTOMREQUEST => $method,
-            CURLOPT_RETURNTRANSFER => true,
-            CURLOPT_HTTPHEADER => $all,
-            CURLOPT_TIMEOUT_MS => (int) ($this->timeoutSeconds * 1000),
-            CURLOPT_HEADERFUNCTION => static function ($_, string $line) use (&$retryAfter): int {
-                if (preg_match('/^retry-after:\s*(\d+)\s*$/i', $line, $m)) {
-                    $retryAfter = (int) $m[1];
-                }
-                return strlen($line);
-            },
-        ]);
-        if ($body !== null) {
-            curl_setopt($curl, CURLOPT_POSTFIELDS, json_encode($body, JSON_THROW_ON_ERROR));
-        }
-        $raw = curl_exec($curl);
-        $status = (int) curl_getinfo($curl, CURLINFO_RESPONSE_CODE);
-        $failure = curl_error($curl);
-        curl_close($curl);
-        if ($raw === false) {
-            throw new ContactVerifyException(0, 'NETWORK_ERROR', "No answer from {$this->baseUrl}: {$failure}");
-        }
-        $parsed = json_decode((string) $raw, true);
-        if ($status < 300) {
-            return is_array($parsed) ? $parsed : [];
-        }
-        $error = is_array($parsed) && is_array($parsed['error'] ?? null) ? $parsed['error'] : [];
-        throw new ContactVerifyException(
-            $status,
-            (string) ($error['code'] ?? ($status === 503 ? 'UNAVAILABLE' : 'INTERNAL')),
-            (string) ($error['message'] ?? "HTTP {$status}"),
-            $error['details'] ?? [],
-            $retryAfter,
-        );
     }
 
     private static function uuid(): string

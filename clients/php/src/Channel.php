@@ -1,0 +1,13 @@
+<?php
+
+declare(strict_types=1);
+
+namespace ContactVerify;
+
+/** Delivery channel. */
+enum Channel: string
+{
+    case Email = 'EMAIL';
+    case Sms = 'SMS';
+    case WhatsApp = 'WHATSAPP';
+}

@@ -1,0 +1,55 @@
+<?php
+
+declare(strict_types=1);
+
+namespace ContactVerify;
+
+/** The service's health (GET /health, no key needed). */
+final class Health implements \JsonSerializable
+{
+    /**
+     * @param array{database: string, rateLimitStore: string} $services each 'up' or 'down'
+     * @param array<string, ChannelHealth> $channels by channel name (EMAIL, SMS, WHATSAPP)
+     * @param list<PumpingBreakerCount> $pumpingBreakers
+     */
+    public function __construct(
+        public readonly HealthStatus $status,
+        public readonly string $version,
+        public readonly int $uptimeSeconds,
+        public readonly array $services,
+        public readonly array $channels,
+        public readonly array $pumpingBreakers = [],
+    ) {
+    }
+
+    /** @param array<string, mixed> $data */
+    public static function fromArray(array $data): self
+    {
+        return new self(
+            HealthStatus::from($data['status']),
+            $data['version'],
+            $data['uptimeSeconds'],
+            $data['services'],
+            array_map(ChannelHealth::fromArray(...), $data['channels']),
+            array_map(PumpingBreakerCount::fromArray(...), $data['pumpingBreakers'] ?? []),
+        );
+    }
+
+    public function isOk(): bool
+    {
+        return $this->status === HealthStatus::Ok;
+    }
+
+    /** @return array<string, mixed> */
+    public function jsonSerialize(): array
+    {
+        return [
+            'status' => $this->status,
+            'version' => $this->version,
+            'uptimeSeconds' => $this->uptimeSeconds,
+            'services' => $this->services,
+            'channels' => $this->channels,
+            'pumpingBreakers' => $this->pumpingBreakers,
+        ];
+    }
+}

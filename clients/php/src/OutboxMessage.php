@@ -1,0 +1,63 @@
+<?php
+
+declare(strict_types=1);
+
+namespace ContactVerify;
+
+use ContactVerify\Internal\Wire;
+
+/** A message kept by the service's outbox, exactly as the recipient would see it (TestHelper reads them). */
+final class OutboxMessage implements \JsonSerializable
+{
+    public function __construct(
+        public readonly string $id,
+        public readonly string $accountId,
+        public readonly string $requestId,
+        public readonly Channel $channel,
+        /** The full destination. */
+        public readonly string $to,
+        public readonly string $text,
+        public readonly \DateTimeImmutable $createdAt,
+        /** EMAIL only. */
+        public readonly ?string $subject = null,
+        /** EMAIL only. */
+        public readonly ?string $html = null,
+        /** The code in clear: test-mode requests only, while pending. */
+        public readonly ?string $code = null,
+    ) {
+    }
+
+    /** @param array<string, mixed> $data */
+    public static function fromArray(array $data): self
+    {
+        return new self(
+            $data['id'],
+            $data['accountId'],
+            $data['requestId'],
+            Channel::from($data['channel']),
+            $data['to'],
+            $data['text'],
+            Wire::date($data['createdAt']),
+            $data['subject'] ?? null,
+            $data['html'] ?? null,
+            $data['code'] ?? null,
+        );
+    }
+
+    /** @return array<string, mixed> */
+    public function jsonSerialize(): array
+    {
+        return Wire::compact([
+            'id' => $this->id,
+            'accountId' => $this->accountId,
+            'requestId' => $this->requestId,
+            'channel' => $this->channel,
+            'to' => $this->to,
+            'subject' => $this->subject,
+            'text' => $this->text,
+            'html' => $this->html,
+            'code' => $this->code,
+            'createdAt' => Wire::dateText($this->createdAt),
+        ]);
+    }
+}

@@ -1,0 +1,25 @@
+<?php
+
+declare(strict_types=1);
+
+namespace ContactVerify;
+
+/** A provider of a channel and its state: 'up', 'down', or 'unknown' before any use. */
+final class ProviderHealth implements \JsonSerializable
+{
+    public function __construct(public readonly string $name, public readonly string $state)
+    {
+    }
+
+    /** @param array<string, mixed> $data */
+    public static function fromArray(array $data): self
+    {
+        return new self($data['name'], $data['state']);
+    }
+
+    /** @return array<string, mixed> */
+    public function jsonSerialize(): array
+    {
+        return ['name' => $this->name, 'state' => $this->state];
+    }
+}
