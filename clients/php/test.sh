@@ -16,9 +16,10 @@ mkdir -p "$work"
 export CV_OPENAPI="${CV_OPENAPI:-$here/../openapi.json}"
 
 echo "== php -l ($(php -r 'echo PHP_VERSION;'))"
-find src tests -name '*.php' -print0 | sort -z | while IFS= read -r -d '' f; do php -l "$f" >/dev/null; done
-php -l scenario.php >/dev/null
-php -l readme-row.php >/dev/null
+# -n: no php.ini, so no extensions to load (linting needs none): a third of the time.
+for f in $(find src tests -name '*.php' | sort) scenario.php readme-row.php; do
+  out=$(php -n -l "$f" 2>&1) || { echo "$out"; exit 1; }
+done
 
 echo "== composer validate ($(composer --version 2>/dev/null | cut -d' ' -f3))"
 composer validate --no-interaction
