@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/domain/clock.js';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
+import { propertiesOf } from '../support/openapi.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
 
@@ -131,11 +132,12 @@ function analyticsSuite(name: string, env: () => Record<string, string>) {
       expect(JSON.stringify(profile)).not.toMatch(/code_hash|codeHash|\b\d{6}\b/);
       expect((await admin('/v1/admin/contacts/nope')).status).toBe(404);
       // The answer has exactly the fields the OpenAPI document gives it (the schema serialises it).
-      const route = (await svc.get('/openapi.json')).body.paths['/v1/admin/contacts/{id}'].get;
-      const documented = route.responses['200'].content['application/json'].schema.properties.data;
-      expect(Object.keys(profile).sort()).toEqual(Object.keys(documented.properties).sort());
+      const doc = (await svc.get('/openapi.json')).body;
+      const route = doc.paths['/v1/admin/contacts/{id}'].get;
+      const documented = propertiesOf(doc, route.responses['200'].content['application/json'].schema).data;
+      expect(Object.keys(profile).sort()).toEqual(Object.keys(propertiesOf(doc, documented)).sort());
       expect(Object.keys(profile.history[0]).sort()).toEqual(
-        Object.keys(documented.properties.history.items.properties).sort(),
+        Object.keys(propertiesOf(doc, propertiesOf(doc, documented).history.items)).sort(),
       );
       expect(profile.history[0].risk).toMatchObject({
         score: expect.any(Number),

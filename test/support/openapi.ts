@@ -22,3 +22,12 @@ export function inlined(doc: OpenApiDoc, node: unknown = doc, depth = 0): unknow
   const target = '$ref' in node ? deref(doc, node) : node;
   return Object.fromEntries(Object.entries(target).map(([k, v]) => [k, inlined(doc, v, depth + 1)]));
 }
+
+/** The properties an object schema gives, its references followed and an allOf's members merged. */
+export function propertiesOf(doc: OpenApiDoc, schema: unknown): Record<string, any> {
+  const target = deref(doc, schema);
+  const own = Object.fromEntries(
+    Object.entries(target.properties ?? {}).map(([name, value]) => [name, deref(doc, value)]),
+  );
+  return Object.assign({}, ...(target.allOf ?? []).map((member: unknown) => propertiesOf(doc, member)), own);
+}
