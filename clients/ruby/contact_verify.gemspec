@@ -10,7 +10,7 @@ Gem::Specification.new do |s|
                   "typed results and errors, safe retries, and a test helper that reads test-mode codes."
   s.authors = ["contact-verify"]
   s.license = "MIT"
-  s.files = Dir["lib/**/*.rb", "README.md"]
+  s.files = Dir.chdir(__dir__) { Dir["lib/**/*.rb", "README.md"] }
   s.required_ruby_version = ">= 3.0"
   s.metadata = { "rubygems_mfa_required" => "true" }
 end
