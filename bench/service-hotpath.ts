@@ -16,6 +16,12 @@
  *
  *   node --import tsx bench/service-hotpath.ts --trees=before=/tmp/a,after=/tmp/b \
  *     [--requests=10000 --concurrency=50 --channel=EMAIL|SMS --blocks=5]
+ *     [--postgres=postgres://host:port/postgres [--postgres-pid=<postmaster pid>]]
+ *
+ * With --postgres each tree runs on a fresh database of that server instead of SQLite, and the
+ * figures add the bytes of WAL the server wrote per request (a measure of the writes that does
+ * not depend on how busy the machine is); with --postgres-pid, the server's CPU during a tree's
+ * waves is added to the tree's (use a server of your own: every client's work is counted).
  *
  * Sends go to fresh destinations (EMAIL, or SMS to GB mobile numbers of +447400, scattered over
  * its number blocks, with a test key, which the outbox takes; at most 1,000,000 of them); each
@@ -27,11 +33,12 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
 import pino from 'pino';
 import { arg, treesArg } from './args.js';
 
@@ -39,6 +46,13 @@ const REQUESTS = Number(arg('requests', '10000'));
 const CONCURRENCY = Number(arg('concurrency', '50'));
 const BLOCKS = Number(arg('blocks', '5'));
 const CHANNEL = arg('channel', 'EMAIL') === 'SMS' ? 'SMS' : 'EMAIL';
+/** `--postgres=<url of a server's postgres database>`: each tree on a fresh database there. */
+const POSTGRES = arg('postgres', '');
+/**
+ * `--postgres-pid=<postmaster pid>`: the server's CPU (all its processes) during a tree's wave is
+ * added to that tree's, since the two share the machine's cores. Use a server nothing else uses.
+ */
+const POSTGRES_PID = Number(arg('postgres-pid', '0'));
 /** In a tree's own process: `--tree=name=root`. */
 const TREE = arg('tree', '');
 
@@ -51,6 +65,26 @@ type Command =
 
 if (TREE) await serveTree(TREE);
 else await drive();
+
+/** CPU ms of every process of the PostgreSQL server named by --postgres-pid (0 without it). */
+function serverCpuMs(): number {
+  if (!POSTGRES_PID) return 0;
+  const ticks = (pid: string) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return { parent: Number(fields[1]), cpu: Number(fields[11]) + Number(fields[12]) };
+    } catch {
+      return { parent: 0, cpu: 0 };
+    }
+  };
+  let total = ticks(String(POSTGRES_PID)).cpu;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const p = ticks(pid);
+    if (p.parent === POSTGRES_PID) total += p.cpu;
+  }
+  return (total * 1000) / 100; // clock ticks of 10 ms
+}
 
 /** The parent: starts a process per tree, gives them their waves in turn, prints the figures. */
 async function drive(): Promise<void> {
@@ -70,6 +104,8 @@ async function drive(): Promise<void> {
     failures: 0,
     /** CPU ms per wave, per phase. */
     cpu: { send: [] as number[], verify: [] as number[] },
+    /** Bytes of PostgreSQL WAL written during the tree's waves, per phase (with --postgres). */
+    wal: { send: 0, verify: 0 },
   }));
   const ask = (child: ChildProcess, command: Command) =>
     new Promise<{ value: number }>((resolve, reject) => {
@@ -80,6 +116,12 @@ async function drive(): Promise<void> {
       });
       child.send(command);
     });
+  // The server's WAL position: what a wave wrote there is a measure of its writes that does not
+  // depend on how busy the machine is.
+  const walClient = POSTGRES ? new pg.Client(POSTGRES) : null;
+  await walClient?.connect();
+  const walPosition = async () =>
+    walClient ? Number((await walClient.query("SELECT pg_current_wal_lsn() - '0/0' AS at")).rows[0].at) : 0;
   try {
     await Promise.all(trees.map((t) => new Promise((ready) => t.child.once('message', ready))));
     for (const t of trees) await ask(t.child, { op: 'warm' });
@@ -90,7 +132,12 @@ async function drive(): Promise<void> {
         for (let k = 0; k < trees.length; k++) {
           const t = trees[(k + w) % trees.length] as (typeof trees)[number];
           const n = Math.min(CONCURRENCY, count(t) - i);
-          if (n > 0) t.cpu[kind].push((await ask(t.child, { op: 'wave', kind, from: i, count: n })).value);
+          if (n === 0) continue;
+          const server = serverCpuMs();
+          const lsn = await walPosition();
+          const own = (await ask(t.child, { op: 'wave', kind, from: i, count: n })).value;
+          t.cpu[kind].push(own + serverCpuMs() - server);
+          t.wal[kind] += (await walPosition()) - lsn;
         }
       }
     };
@@ -104,6 +151,7 @@ async function drive(): Promise<void> {
     }
   } finally {
     for (const t of trees) if (t.child.exitCode === null) t.child.kill();
+    await walClient?.end();
   }
 
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -124,7 +172,8 @@ async function drive(): Promise<void> {
           Number(((sum(block(mine, b)) * 1000) / (block(mine, b).length * perWave)).toFixed(1)),
         );
         const us = Number(((sum(mine) * 1000) / requests(t, kind)).toFixed(1));
-        return [t.name, { us, blockUs, ratios }];
+        const walBytes = POSTGRES ? Math.round(t.wal[kind] / requests(t, kind)) : undefined;
+        return [t.name, { us, blockUs, ratios, walBytes }];
       }),
     );
   console.log(
@@ -147,8 +196,11 @@ async function serveTree(spec: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'cv-svc-'));
   const db = join(dir, 'verify.db');
   const admin = randomBytes(32).toString('base64url');
+  const database = POSTGRES ? `cv_hot_${randomBytes(4).toString('hex')}` : '';
+  const databaseUrl = POSTGRES ? POSTGRES.replace(/\/[^/]*$/, `/${database}`) : `sqlite:${db}`;
+  if (POSTGRES) await postgresAdmin(`CREATE DATABASE ${database}`);
   const config = loadConfig({
-    DATABASE_URL: `sqlite:${db}`,
+    DATABASE_URL: databaseUrl,
     ADMIN_TOKEN: admin,
     LOG_LEVEL: 'warn',
     KEY_SEND_PER_SECOND: '1000000',
@@ -199,7 +251,7 @@ async function serveTree(spec: string): Promise<void> {
     await Promise.all(Array.from({ length: count }, (_, j) => run(from + j)));
     // The fold, where the tree runs it on its own timer, then the webhook worker's step.
     await service.folds?.runOnce();
-    await service.webhooks.runOnce();
+    await service.webhooks?.runOnce();
   };
   const cpuMs = () => {
     const u = process.cpuUsage();
@@ -225,24 +277,31 @@ async function serveTree(spec: string): Promise<void> {
         return spent;
       }
       case 'pool': {
-        const reader = new BetterSqlite3(db, { readonly: true });
-        pool = (
-          reader
-            .prepare('SELECT * FROM verifications WHERE created_at >= ? AND outbox IS NOT NULL ORDER BY id')
-            .all(since) as Array<{ id: string; outbox: string; outbox_code?: string | null }>
-        ).map(
+        const sql = 'SELECT * FROM verifications WHERE created_at >= $1 AND outbox IS NOT NULL ORDER BY id';
+        let rows: Array<{ id: string; outbox: string; outbox_code?: string | null }>;
+        if (POSTGRES) {
+          const client = new pg.Client(databaseUrl);
+          await client.connect();
+          rows = (await client.query(sql, [since])).rows;
+          await client.end();
+        } else {
+          const reader = new BetterSqlite3(db, { readonly: true });
+          rows = reader.prepare(sql.replace('$1', '?')).all(since) as typeof rows;
+          reader.close();
+        }
+        pool = rows.map(
           (r) =>
             [
               r.id,
               r.outbox_code ?? (JSON.parse(r.outbox) as { request: { code: string } }).request.code,
             ] as const,
         );
-        reader.close();
         last = cpuMs();
         return pool.length;
       }
       case 'close':
         await service.close();
+        if (POSTGRES) await postgresAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
         rmSync(dir, { recursive: true, force: true });
         return failures;
     }
@@ -262,4 +321,15 @@ async function serveTree(spec: string): Promise<void> {
     );
   });
   process.send?.({ value: 0 });
+}
+
+/** One statement on the --postgres server's database (CREATE / DROP DATABASE). */
+async function postgresAdmin(sql: string): Promise<void> {
+  const client = new pg.Client(POSTGRES);
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }

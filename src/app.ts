@@ -27,6 +27,7 @@ import { healthRoutes } from './http/routes/health.js';
 import { insightsRoutes } from './http/routes/insights.js';
 import { sendCodeRoute } from './http/routes/send-code.js';
 import { verifyCodeRoute } from './http/routes/verify-code.js';
+import { sharedSerializerCompiler } from './http/serializers.js';
 import { drainOnShutdown } from './http/shutdown.js';
 import { LimitStoreUnavailable } from './limits/interface.js';
 import { StoreUnavailable } from './store/interface.js';
@@ -62,6 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   jsonParserNamingPoisonedKeys(app, BODY_LIMIT);
   // Every named schema, before any route refers to one (plugins' routes included).
   for (const schema of components()) app.addSchema(schema);
+  app.setSerializerCompiler(sharedSerializerCompiler());
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const apiError = toApiError(err, request.routeOptions.bodyLimit);
     if (apiError.code === 'INTERNAL' || apiError.code === 'UNAVAILABLE') {

@@ -51,8 +51,12 @@ export function foldSql(dialect: 'sqlite' | 'postgres', rows: string, madeContac
   // what it shows of its last send (channel, masked destination, risk).
   const later = (column: string) =>
     `${column} = CASE WHEN excluded.last_seen >= k.last_seen THEN excluded.${column} ELSE k.${column} END`;
+  // A UUIDv7 written out inline: a call per row to a function with its own query cost more than
+  // the rest of the PostgreSQL fold together. gen_random_uuid() brings the variant bits.
+  const hexTime = `lpad(to_hex(first_seen), 12, '0')`;
   const newId = pg
-    ? 'journal_uuid7(first_seen)'
+    ? `overlay(overlay(overlay(gen_random_uuid()::text PLACING substr(${hexTime}, 1, 8) FROM 1 FOR 8)
+        PLACING substr(${hexTime}, 9, 4) FROM 10 FOR 4) PLACING '7' FROM 15 FOR 1)`
     : `lower(substr(printf('%012x', first_seen), 1, 8) || '-' || substr(printf('%012x', first_seen), 9, 4)
         || '-7' || substr(hex(randomblob(2)), 2, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1)
         || substr(hex(randomblob(2)), 2, 3) || '-' || hex(randomblob(6)))`;

@@ -180,6 +180,9 @@ function analyticsSuite(name: string, env: () => Record<string, string>) {
       expect(found[0]).toMatchObject({ counts: { sends: 3 } });
       // Time-ordered (UUIDv7), not derived from the number.
       expect(found[0].id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      // Its first 48 bits are the millisecond the contact was first seen.
+      const idMs = Number.parseInt(found[0].id.replace('-', '').slice(0, 12), 16);
+      expect(idMs).toBe(Date.parse(found[0].firstSeen));
     });
 
     it('refuses a send whose risk reaches the account threshold with 403 RISK_TOO_HIGH', async () => {
