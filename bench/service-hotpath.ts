@@ -18,6 +18,9 @@
  *     [--requests=10000 --concurrency=50 --channel=EMAIL|SMS --blocks=5]
  *     [--postgres=postgres://host:port/postgres [--postgres-pid=<postmaster pid>]]
  *
+ * Each tree runs its own build (`npm run build`: dist/), as `npm start` does: the code is what
+ * production runs, and a CPU profile shows its functions rather than a loader's wrappers.
+ *
  * With --postgres each tree runs on a fresh database of that server instead of SQLite, and the
  * figures add the bytes of WAL the server wrote per request (a measure of the writes that does
  * not depend on how busy the machine is); with --postgres-pid, the server's CPU during a tree's
@@ -191,8 +194,8 @@ async function drive(): Promise<void> {
 async function serveTree(spec: string): Promise<void> {
   const [, root] = spec.split(/=(.*)/s) as [string, string];
   const load = (path: string) => import(pathToFileURL(join(root, path)).href);
-  const { loadConfig } = await load('src/config/schema.ts');
-  const { compose } = await load('src/compose.ts');
+  const { loadConfig } = await load('dist/config/schema.js');
+  const { compose } = await load('dist/compose.js');
   const dir = mkdtempSync(join(tmpdir(), 'cv-svc-'));
   const db = join(dir, 'verify.db');
   const admin = randomBytes(32).toString('base64url');

@@ -52,8 +52,27 @@ export function encodeOutboxContent(request: DeliveryRequest, options: RenderOpt
 /**
  * The branding with only the template this message uses: an account's templates for every
  * language and channel are kilobytes, and would otherwise be copied onto every request row.
+ * An account's branding is one cached object until it changes, so the trimmed copy is kept
+ * beside it (per locale and channel) instead of being rebuilt on every send.
  */
+const trimmedBrandings = new WeakMap<Branding, Map<string, Branding>>();
+
 function brandingOf({ branding, locale, channel }: DeliveryRequest): Branding {
+  let byMessage = trimmedBrandings.get(branding);
+  if (byMessage === undefined) {
+    byMessage = new Map();
+    trimmedBrandings.set(branding, byMessage);
+  }
+  const key = `${locale} ${channel}`;
+  let trimmed = byMessage.get(key);
+  if (trimmed === undefined) {
+    trimmed = trimBranding(branding, locale, channel);
+    byMessage.set(key, trimmed);
+  }
+  return trimmed;
+}
+
+function trimBranding(branding: Branding, locale: Locale, channel: DeliveryRequest['channel']): Branding {
   const { templates, ...rest } = branding;
   const own = templates?.[locale]?.[channel];
   return own === undefined ? rest : { ...rest, templates: { [locale]: { [channel]: own } } };
