@@ -1,9 +1,9 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
-import { openApiWebhooks } from '../webhooks/openapi.js';
 import { ERROR_STATUS } from './errors.js';
 import { docsCsp } from './hardening.js';
 import { SEND_CODE_EXAMPLES, VERIFY_CODE_EXAMPLES } from './schemas.js';
+import { openApiWebhooks } from './webhooks-openapi.js';
 
 /** Who may call an admin route: the admin token, or the dashboard's session cookie. */
 export const ADMIN_SECURITY: Array<Record<string, string[]>> = [{ adminToken: [] }, { dashboardSession: [] }];

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../http/errors.js';
-import type { ServiceMetrics } from './metrics.js';
+import type { ServiceMetrics } from '../../metrics/metrics.js';
+import { ApiError } from '../errors.js';
 
 /**
  * GET /metrics in Prometheus text format. Open when no token is configured (scrapers usually sit

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './events.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/events.js';
 
 const DESCRIPTIONS: Record<WebhookEventType, string> = {
   'verification.created': 'A send-code stored a verification request (one per channel of a dual send).',

@@ -4,10 +4,6 @@ import { assembleBuckets } from '../../domain/analytics.js';
 import { checkPhone } from '../../domain/phone.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
 import type { ContactRecord } from '../../store/contacts.js';
-import { adminAuth } from '../auth.js';
-import { ref } from '../components.js';
-import type { AppDeps } from '../deps.js';
-import { ApiError, validationError } from '../errors.js';
 import {
   AnalyticsQuery,
   AnalyticsResponse,
@@ -19,7 +15,11 @@ import {
   ContactResponse,
   ContactsQuery,
   ResetBreakerRequest,
-} from '../insights-schemas.js';
+} from '../analytics-schemas.js';
+import { adminAuth } from '../auth.js';
+import { ref } from '../components.js';
+import type { AppDeps } from '../deps.js';
+import { ApiError, validationError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
 import { answer, errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
@@ -84,7 +84,7 @@ function normaliseSearch(q: string): string {
 }
 
 /** The admin API's analytics and contact profiles (docs/analytics.md). */
-export const insightsRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
+export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   app.addHook('onRequest', adminAuth(deps.adminGate));
   const common = { attachValidation: true } as const;
   const doc = (operationId: string, summary: string, extra: Record<string, unknown> = {}) => ({

@@ -8,35 +8,35 @@ import Fastify, {
   LogController,
   type onResponseHookHandler,
 } from 'fastify';
-import { components } from './http/components.js';
-import { refuseControlCharacters } from './http/control-characters.js';
-import type { AppDeps } from './http/deps.js';
-import { ApiError, DomainError, fromDomainError, renderError } from './http/errors.js';
+import { LimitStoreUnavailable } from '../limits/interface.js';
+import { StoreUnavailable } from '../store/interface.js';
+import { isStorageFull } from '../store/storage-full.js';
+import { components } from './components.js';
+import { refuseControlCharacters } from './control-characters.js';
+import type { AppDeps } from './deps.js';
+import { ApiError, DomainError, fromDomainError, renderError } from './errors.js';
 import {
   addSecurityHeaders,
   hardenedServerOptions,
   jsonParserNamingPoisonedKeys,
   securityHeaders,
-} from './http/hardening.js';
-import { keyCacheOf } from './http/key-cache.js';
-import { docsPageOptions, openApiOptions } from './http/openapi.js';
-import { adminRoutes } from './http/routes/admin.js';
-import { publicLogoRoute } from './http/routes/branding.js';
-import { DASHBOARD_DIR, dashboardRoutes } from './http/routes/dashboard.js';
-import { healthRoutes } from './http/routes/health.js';
-import { insightsRoutes } from './http/routes/insights.js';
-import { sendCodeRoute } from './http/routes/send-code.js';
-import { verifyCodeRoute } from './http/routes/verify-code.js';
-import { sharedSerializerCompiler } from './http/serializers.js';
-import { drainOnShutdown } from './http/shutdown.js';
-import { LimitStoreUnavailable } from './limits/interface.js';
-import { StoreUnavailable } from './store/interface.js';
-import { isStorageFull } from './store/storage-full.js';
+} from './hardening.js';
+import { keyCacheOf } from './key-cache.js';
+import { docsPageOptions, openApiOptions } from './openapi.js';
+import { adminRoutes } from './routes/admin.js';
+import { analyticsRoutes } from './routes/analytics.js';
+import { publicLogoRoute } from './routes/branding.js';
+import { DASHBOARD_DIR, dashboardRoutes } from './routes/dashboard.js';
+import { healthRoutes } from './routes/health.js';
+import { sendCodeRoute } from './routes/send-code.js';
+import { verifyCodeRoute } from './routes/verify-code.js';
+import { sharedSerializerCompiler } from './serializers.js';
+import { drainOnShutdown } from './shutdown.js';
 
 /** 16 KiB: a send-code body is a few hundred bytes; anything larger is refused with 413. */
 export const BODY_LIMIT = 16 * 1024;
 
-export type { AppDeps } from './http/deps.js';
+export type { AppDeps } from './deps.js';
 
 /** Builds the Fastify application; it does not listen. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -125,7 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         done(null, payload);
       });
       await admin.register(adminRoutes(deps));
-      await admin.register(insightsRoutes(deps));
+      await admin.register(analyticsRoutes(deps));
     },
     { prefix: '/v1/admin' },
   );
