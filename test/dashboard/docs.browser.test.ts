@@ -63,4 +63,22 @@ describe.skipIf(!chromiumAvailable())('the API reference page at /docs', () => {
     expect(watch.cspViolations).toEqual([]);
     expect(watch.pageErrors).toEqual([]);
   });
+
+  it('would see a violation: an inline style and a foreign script are reported by the watch', async () => {
+    const { page, watch } = browser;
+    // What swagger-ui's top bar did (an inline style) and what a CDN build would do (a foreign
+    // script): both refused by the policy, and both must reach the lists the tests above read.
+    await page.evaluate(`(() => {
+      const style = document.createElement('style');
+      style.textContent = 'body { color: red }';
+      document.head.append(style);
+      const script = document.createElement('script');
+      script.src = 'https://cdn.invalid/swagger-ui-bundle.js';
+      document.head.append(script);
+    })()`);
+    await expect.poll(() => watch.cspViolations.length).toBeGreaterThanOrEqual(2);
+    expect(watch.cspViolations.join('\n')).toMatch(/style-src/);
+    expect(watch.cspViolations.join('\n')).toMatch(/script-src/);
+    watch.cspViolations.length = 0;
+  });
 });

@@ -88,6 +88,34 @@ describe('the OpenAPI document covers every route', () => {
     expect(problems).toEqual([]);
   });
 
+  it('documents its error answers: every operation has one, a 401 where it asks for credentials', () => {
+    const problems: string[] = [];
+    for (const { method, path, operation } of documented(doc)) {
+      const op = operation as { security?: unknown[]; responses: Record<string, unknown> };
+      const statuses = Object.keys(op.responses);
+      // /health takes no input: its one error answer is 503.
+      if (!statuses.some((s) => /^[45]/.test(s)))
+        problems.push(`${method.toUpperCase()} ${path}: no error answer`);
+      if (op.security?.length && !statuses.includes('401'))
+        problems.push(`${method.toUpperCase()} ${path}: asks for credentials but documents no 401`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('answers a request without credentials or body with a status the document lists', async () => {
+    const undocumented: string[] = [];
+    for (const { method, path, operation } of documented(doc)) {
+      const url = path.replace(/\{[^}]+\}/g, 'unknown');
+      const res = await svc.app.inject({ method: method.toUpperCase() as 'GET', url });
+      const statuses = Object.keys((operation as { responses: Record<string, unknown> }).responses);
+      if (!statuses.includes(String(res.statusCode)))
+        undocumented.push(
+          `${method.toUpperCase()} ${path}: ${res.statusCode} (documents ${statuses.join(', ')})`,
+        );
+    }
+    expect(undocumented).toEqual([]);
+  });
+
   it('documents only routes that exist, and leaves out the undocumented ones', () => {
     const registered = new Set(routes.map((r) => `${r.method} ${r.path}`));
     for (const { method, path } of documented(doc))
