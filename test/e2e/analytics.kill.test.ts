@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { postJson, type RunningServer, startServer } from '../support/process.js';
 import { hasPostgres } from '../support/services.js';
+import { waitFor } from '../support/wait.js';
 
 const ADMIN = 'e2e-admin-token-of-thirty-two-chars-or-more';
 
@@ -64,6 +65,7 @@ function killSuite(
         return /\b(\d{6})\b/.exec(body.data[0]?.text ?? '')?.[1] ?? '000000';
       };
       let stop = false;
+      let acknowledged = 0;
       const client = async (c: number) => {
         for (let i = 0; !stop; i++) {
           const email = `c${c}-${i % 3}@example.com`;
@@ -80,6 +82,7 @@ function killSuite(
           const entry =
             sent?.body?.data && (Array.isArray(sent.body.data) ? sent.body.data[0] : sent.body.data);
           if (!entry) continue;
+          acknowledged++;
           const guess = i % 2 === 0 ? await codeOf(email).catch(() => '000000') : '000000';
           for (const code of guess === '000000' ? ['000000'] : ['000001', guess]) {
             await postJson(
@@ -91,7 +94,8 @@ function killSuite(
         }
       };
       const clients = Array.from({ length: 12 }, (_, c) => client(c));
-      await new Promise((r) => setTimeout(r, 2500));
+      // Killed mid-traffic, once enough has been acknowledged to leave folds and flushes under way.
+      await waitFor(() => acknowledged >= 100, { timeoutMs: 30_000, what: '100 acknowledged sends' });
       first.child.kill('SIGKILL');
       stop = true;
       expect(await first.exited).toBe('SIGKILL');

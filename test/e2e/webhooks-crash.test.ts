@@ -5,6 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { changeStatements } from '../support/changes.js';
 import { postJson, type RunningServer, startServer } from '../support/process.js';
+import { waitFor } from '../support/wait.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const ADMIN = 'webhooks-crash-admin-token-of-32-chars';
@@ -73,7 +74,16 @@ describe('webhooks across a kill -9', () => {
     expect(hit?.verifyError).toBeNull();
     expect(hit?.verified?.type).toBe('verification.created');
     expect(hit?.verified?.data.requestId).toBe(sent.body.data.requestId);
-    await new Promise((r) => setTimeout(r, 300));
+    // Once b has recorded the success nothing will send it again: then exactly one arrived.
+    const listed = `${b.url}/v1/admin/webhooks/${created.body.data.id}/deliveries`;
+    await waitFor(
+      async () => {
+        const res = await fetch(listed, { headers: { authorization: `Bearer ${ADMIN}` } });
+        const { data } = (await res.json()) as { data: Array<{ status: string }> };
+        return data.length > 0 && data.every((d) => d.status === 'succeeded');
+      },
+      { what: 'the delivery recorded as succeeded' },
+    );
     expect(receiver.received).toHaveLength(1);
     await kill(b);
     receiver.received.length = 0;

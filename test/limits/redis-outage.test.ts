@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
 import { startTestService, type TestService } from '../support/app.js';
 import { type FlakyProxy, startFlakyProxy } from '../support/flaky-proxy.js';
 import { hasRedis, REDIS_URL } from '../support/services.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * Redis goes away under a running service: it fails closed (503 UNAVAILABLE with Retry-After for
@@ -20,13 +20,10 @@ describe.skipIf(!hasRedis)('Redis outage', () => {
   const send = (email: string) => svc.post('/v1/contact/send-code', { channel: 'EMAIL', email }, key);
   const verify = (requestId: string, otpCode: string) =>
     svc.post('/v1/contact/verify-code', { requestId, otpCode }, key);
-  async function untilHealthy(): Promise<void> {
-    for (let i = 0; i < 100; i++) {
-      if ((await svc.get('/health')).body.services.rateLimitStore === 'up') return;
-      await sleep(100);
-    }
-    throw new Error('the rate-limit store did not come back');
-  }
+  const untilHealthy = () =>
+    waitFor(async () => (await svc.get('/health')).body.services.rateLimitStore === 'up', {
+      what: 'the rate-limit store to come back',
+    });
 
   beforeAll(async () => {
     const { hostname, port } = new URL(REDIS_URL);
@@ -115,10 +112,13 @@ describe.skipIf(!hasRedis)('Redis away at start', () => {
       expect((await send()).status).toBe(503);
       proxy.restore();
       let status = 0;
-      for (let i = 0; i < 100 && status !== 200; i++) {
-        await sleep(100);
-        status = (await send()).status;
-      }
+      await waitFor(
+        async () => {
+          status = (await send()).status;
+          return status === 200;
+        },
+        { what: 'a send to succeed once Redis is reachable' },
+      ).catch(() => undefined);
       expect(status).toBe(200);
       expect((await svc.get('/health')).body.services.rateLimitStore).toBe('up');
     } finally {
@@ -163,22 +163,30 @@ describe.skipIf(!hasRedis)('Redis restart under traffic', () => {
         }
       };
       const clients = Array.from({ length: 4 }, client);
-      await sleep(300);
+      const count = (status: number) => statuses.get(status) ?? 0;
+      await waitFor(() => count(200) >= 10, { what: 'traffic answered while Redis is there' });
       proxy.cut();
-      // Longer than the 1 s command timeout: a command in flight at the cut waits that long.
-      await sleep(1500);
+      // A command in flight at the cut waits for its 1 s timeout; then sends are refused.
+      await waitFor(() => count(503) > 0, { what: 'a 503 while Redis is cut' });
       proxy.restore();
-      await sleep(2500);
+      const answeredBefore = count(200);
+      await waitFor(() => count(200) >= answeredBefore + 10, {
+        what: 'traffic answered after Redis is back',
+      });
       running = false;
       await Promise.all(clients);
 
       expect([...statuses.keys()].every((s) => [200, 429, 503].includes(s))).toBe(true);
-      expect(statuses.get(503)).toBeGreaterThan(0);
-      await sleep(1100); // the traffic used up this second's per-key send rate
-      const sent = await svc.post(
-        '/v1/contact/send-code',
-        { channel: 'EMAIL', email: 'after-traffic@example.com' },
-        key,
+      // The traffic may have used up this second's per-key send rate: a 429 until the next one.
+      const send = () =>
+        svc.post('/v1/contact/send-code', { channel: 'EMAIL', email: 'after-traffic@example.com' }, key);
+      let sent = await send();
+      await waitFor(
+        async () => {
+          if (sent.status === 429) sent = await send();
+          return sent.status !== 429;
+        },
+        { what: 'the per-second send rate to refill' },
       );
       expect(sent.status).toBe(200);
       const code = await svc.lastCode('after-traffic@example.com');
