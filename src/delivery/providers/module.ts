@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, RouteShorthandOptions } from 'fastify';
 import type { Channel, DeliveryType } from '../../domain/types.js';
 import type { ChannelProvider } from '../interface.js';
 import type { StatusUpdate } from './callback.js';
@@ -20,6 +20,29 @@ export interface CallbackContext<S extends Record<string, TSchema>> {
   now(): number;
   /** Records the final states a provider reported (looked up again for ids not recorded yet). */
   record(updates: StatusUpdate[]): Promise<void>;
+  /** What the HTTP layer lends the routes: their documentation, answers and refusals. */
+  http: CallbackHttp;
+}
+
+/**
+ * The HTTP side of a callback route, owned by src/http: a provider states what it refuses and
+ * why, and the HTTP layer decides the status and the body.
+ */
+export interface CallbackHttp {
+  /** The route's OpenAPI entry; `text`: it answers a plain-text echo instead of a receipt. */
+  doc(operationId: string, summary: string, text?: string): RouteShorthandOptions;
+  /** Answers that the callback was taken. */
+  received(reply: FastifyReply): FastifyReply;
+  /** Parses a JSON body, refusing bad JSON and bodies nested too deep. */
+  parseJson(body: string): unknown;
+  /** The callbacks of `what` are not enabled on this deployment (404). */
+  notConfigured(what: string): Error;
+  /** The provider's signature (named by its header or field) does not match (401). */
+  badSignature(header: string): Error;
+  /** A token the provider presents does not match (401). */
+  unauthorized(message: string): Error;
+  /** The request lacks what the provider always sends (400). */
+  invalid(message: string): Error;
 }
 
 /**

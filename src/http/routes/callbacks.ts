@@ -5,6 +5,7 @@ import type { StatusUpdate } from '../../delivery/providers/callback.js';
 import { PROVIDERS } from '../../delivery/providers/registry.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Store } from '../../store/interface.js';
+import { callbackHttp } from '../callback-http.js';
 
 export interface CallbackDeps {
   config: Config;
@@ -69,6 +70,7 @@ export const callbackRoutes = (deps: CallbackDeps) => async (app: FastifyInstanc
       publicBaseUrl: config.publicBaseUrl ?? null,
       now: () => deps.clock.now(),
       record,
+      http: callbackHttp,
     });
   }
 };

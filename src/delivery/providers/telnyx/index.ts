@@ -1,4 +1,4 @@
-import { callbackKit as kit } from '../callback.js';
+import { header, rawBody } from '../callback.js';
 import { defineProvider } from '../module.js';
 import { telnyxStatusUpdate, verifyTelnyxSignature } from './telnyx.callback.js';
 import { TelnyxSmsProvider } from './telnyx.provider.js';
@@ -14,25 +14,25 @@ export const telnyx = defineProvider({
     const options = telnyxOptions(config, publicBaseUrl);
     return options ? new TelnyxSmsProvider(options, webOtpDomain) : null;
   },
-  callbackRoutes(app, { config, now, record }) {
+  callbackRoutes(app, { config, now, record, http }) {
     app.post(
       '/v1/callbacks/telnyx',
-      kit.doc('receiveTelnyxStatus', 'Telnyx messaging webhook'),
+      http.doc('receiveTelnyxStatus', 'Telnyx messaging webhook'),
       async (request, reply) => {
         if (!config.telnyxApiKey || !config.telnyxPublicKey)
-          throw kit.notConfigured('Telnyx (set TELNYX_PUBLIC_KEY)');
-        const body = kit.rawBody(request);
+          throw http.notConfigured('Telnyx (set TELNYX_PUBLIC_KEY)');
+        const body = rawBody(request);
         const signed = verifyTelnyxSignature(
           config.telnyxPublicKey,
           body,
-          kit.header(request, 'telnyx-signature-ed25519'),
-          kit.header(request, 'telnyx-timestamp'),
+          header(request, 'telnyx-signature-ed25519'),
+          header(request, 'telnyx-timestamp'),
           now(),
         );
-        if (!signed) throw kit.badSignature('telnyx-signature-ed25519');
-        const update = telnyxStatusUpdate(kit.parseJson(body));
+        if (!signed) throw http.badSignature('telnyx-signature-ed25519');
+        const update = telnyxStatusUpdate(http.parseJson(body));
         await record(update ? [update] : []);
-        return kit.done(reply);
+        return http.received(reply);
       },
     );
   },

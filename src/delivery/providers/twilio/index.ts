@@ -1,4 +1,4 @@
-import { callbackKit as kit } from '../callback.js';
+import { header, rawBody } from '../callback.js';
 import { defineProvider } from '../module.js';
 import { twilioStatusUpdate, verifyTwilioSignature } from './twilio.callback.js';
 import { TwilioSmsProvider } from './twilio.provider.js';
@@ -15,28 +15,23 @@ export const twilio = defineProvider({
     const options = twilioOptions(config, publicBaseUrl);
     return options ? new TwilioSmsProvider(options, webOtpDomain) : null;
   },
-  callbackRoutes(app, { config, publicBaseUrl, record }) {
+  callbackRoutes(app, { config, publicBaseUrl, record, http }) {
     app.post(
       '/v1/callbacks/twilio',
-      kit.doc('receiveTwilioStatus', 'Twilio message and call status callback'),
+      http.doc('receiveTwilioStatus', 'Twilio message and call status callback'),
       async (request, reply) => {
-        if (!config.twilioAuthToken) throw kit.notConfigured('Twilio');
-        const pairs = [...new URLSearchParams(kit.rawBody(request)).entries()];
+        if (!config.twilioAuthToken) throw http.notConfigured('Twilio');
+        const pairs = [...new URLSearchParams(rawBody(request)).entries()];
         // Twilio signs the URL it called; behind a proxy only PUBLIC_BASE_URL knows it.
         const url = `${publicBaseUrl ?? `${request.protocol}://${request.host}`}${request.url}`;
         if (
-          !verifyTwilioSignature(
-            config.twilioAuthToken,
-            url,
-            pairs,
-            kit.header(request, 'x-twilio-signature'),
-          )
+          !verifyTwilioSignature(config.twilioAuthToken, url, pairs, header(request, 'x-twilio-signature'))
         ) {
-          throw kit.badSignature('X-Twilio-Signature');
+          throw http.badSignature('X-Twilio-Signature');
         }
         const update = twilioStatusUpdate(new Map(pairs));
         await record(update ? [update] : []);
-        return kit.done(reply);
+        return http.received(reply);
       },
     );
   },

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { callbackKit as kit } from '../callback.js';
+import { formValues, isJson, rawBody, stringValues } from '../callback.js';
 import { defineProvider } from '../module.js';
 import { verifyVonageSignature, vonageStatusUpdate } from './vonage.callback.js';
 import { VonageSmsProvider } from './vonage.provider.js';
@@ -15,30 +15,27 @@ export const vonage = defineProvider({
     const options = vonageOptions(config, publicBaseUrl);
     return options ? new VonageSmsProvider(options, webOtpDomain) : null;
   },
-  callbackRoutes(app, { config, now, record }) {
+  callbackRoutes(app, { config, now, record, http }) {
     // Vonage sends delivery receipts as GET or POST (form or JSON), as chosen in its dashboard.
     const receipt = async (request: FastifyRequest, reply: FastifyReply) => {
-      if (!config.vonageApiKey) throw kit.notConfigured('Vonage');
+      if (!config.vonageApiKey) throw http.notConfigured('Vonage');
       const params: Record<string, string> = { ...(request.query as Record<string, string>) };
-      const body = kit.rawBody(request);
+      const body = rawBody(request);
       if (body)
-        Object.assign(
-          params,
-          kit.isJson(request) ? kit.stringValues(kit.parseJson(body)) : kit.formValues(body),
-        );
+        Object.assign(params, isJson(request) ? stringValues(http.parseJson(body)) : formValues(body));
       const trusted = config.vonageSignatureSecret
         ? verifyVonageSignature(params, config.vonageSignatureSecret, config.vonageSignatureMethod, now())
         : params['api-key'] === config.vonageApiKey;
-      if (!trusted) throw kit.badSignature(config.vonageSignatureSecret ? 'sig' : 'api-key');
+      if (!trusted) throw http.badSignature(config.vonageSignatureSecret ? 'sig' : 'api-key');
       const update = vonageStatusUpdate(params);
       await record(update ? [update] : []);
-      return kit.done(reply);
+      return http.received(reply);
     };
     app.get(
       '/v1/callbacks/vonage',
-      kit.doc('receiveVonageReceiptByGet', 'Vonage delivery receipt (GET)'),
+      http.doc('receiveVonageReceiptByGet', 'Vonage delivery receipt (GET)'),
       receipt,
     );
-    app.post('/v1/callbacks/vonage', kit.doc('receiveVonageReceipt', 'Vonage delivery receipt'), receipt);
+    app.post('/v1/callbacks/vonage', http.doc('receiveVonageReceipt', 'Vonage delivery receipt'), receipt);
   },
 });

@@ -1,5 +1,4 @@
-import { ApiError } from '../../../http/errors.js';
-import { callbackKit as kit } from '../callback.js';
+import { header, rawBody, sameSecret } from '../callback.js';
 import { defineProvider } from '../module.js';
 import { verifyMetaSignature, whatsappStatusUpdates } from './whatsapp.callback.js';
 import { WhatsAppProvider } from './whatsapp.provider.js';
@@ -16,22 +15,19 @@ export const whatsapp = defineProvider({
     const options = whatsappOptions(config);
     return options ? new WhatsAppProvider(options) : null;
   },
-  callbackRoutes(app, { config, record }) {
+  callbackRoutes(app, { config, record, http }) {
     // Meta's subscription handshake: echo hub.challenge when hub.verify_token matches.
     app.get(
       '/v1/callbacks/whatsapp',
-      kit.doc('verifyWhatsappWebhook', 'WhatsApp webhook verification', 'The `hub.challenge` echoed back.'),
+      http.doc('verifyWhatsappWebhook', 'WhatsApp webhook verification', 'The `hub.challenge` echoed back.'),
       async (request, reply) => {
-        if (!config.whatsappVerifyToken) throw kit.notConfigured('WhatsApp (set WHATSAPP_VERIFY_TOKEN)');
+        if (!config.whatsappVerifyToken) throw http.notConfigured('WhatsApp (set WHATSAPP_VERIFY_TOKEN)');
         const q = request.query as Record<string, string | undefined>;
         if (q['hub.mode'] !== 'subscribe' || !/^[\w-]{1,128}$/.test(q['hub.challenge'] ?? '')) {
-          throw new ApiError(
-            'VALIDATION_ERROR',
-            'Expected hub.mode=subscribe, hub.verify_token and hub.challenge.',
-          );
+          throw http.invalid('Expected hub.mode=subscribe, hub.verify_token and hub.challenge.');
         }
-        if (!kit.sameSecret(q['hub.verify_token'] ?? '', config.whatsappVerifyToken)) {
-          throw new ApiError('UNAUTHORIZED', 'hub.verify_token does not match WHATSAPP_VERIFY_TOKEN.');
+        if (!sameSecret(q['hub.verify_token'] ?? '', config.whatsappVerifyToken)) {
+          throw http.unauthorized('hub.verify_token does not match WHATSAPP_VERIFY_TOKEN.');
         }
         return reply.code(200).type('text/plain').send(q['hub.challenge']);
       },
@@ -39,17 +35,15 @@ export const whatsapp = defineProvider({
 
     app.post(
       '/v1/callbacks/whatsapp',
-      kit.doc('receiveWhatsappStatus', 'WhatsApp Cloud API webhook'),
+      http.doc('receiveWhatsappStatus', 'WhatsApp Cloud API webhook'),
       async (request, reply) => {
-        if (!config.whatsappAppSecret) throw kit.notConfigured('WhatsApp (set WHATSAPP_APP_SECRET)');
-        const body = kit.rawBody(request);
-        if (
-          !verifyMetaSignature(config.whatsappAppSecret, body, kit.header(request, 'x-hub-signature-256'))
-        ) {
-          throw kit.badSignature('X-Hub-Signature-256');
+        if (!config.whatsappAppSecret) throw http.notConfigured('WhatsApp (set WHATSAPP_APP_SECRET)');
+        const body = rawBody(request);
+        if (!verifyMetaSignature(config.whatsappAppSecret, body, header(request, 'x-hub-signature-256'))) {
+          throw http.badSignature('X-Hub-Signature-256');
         }
-        await record(whatsappStatusUpdates(kit.parseJson(body)));
-        return kit.done(reply);
+        await record(whatsappStatusUpdates(http.parseJson(body)));
+        return http.received(reply);
       },
     );
   },

@@ -1,0 +1,55 @@
+import { Type } from '@sinclair/typebox';
+import type { CallbackHttp } from '../delivery/providers/module.js';
+import { component, envelope, ref } from './components.js';
+import { ApiError } from './errors.js';
+import { nestsDeeperThan, tooDeep } from './json-depth.js';
+import { answer, errorResponses } from './schemas.js';
+
+const CallbackReceipt = envelope(
+  'CallbackReceiptResponse',
+  ref(component('CallbackReceipt', Type.Object({ received: Type.Boolean({ const: true }) }))),
+);
+
+const CALLBACK_ERRORS = errorResponses({
+  400: 'INVALID_JSON or VALIDATION_ERROR',
+  401: "UNAUTHORIZED: the provider's signature (or token) does not match",
+  404: "NOT_FOUND: this provider's callbacks are not enabled on this deployment",
+});
+
+/** The documentation, answers and refusals of every provider's delivery-status callback routes. */
+export const callbackHttp: CallbackHttp = {
+  doc: (operationId, summary, text) => ({
+    schema: {
+      tags: ['callbacks'],
+      operationId,
+      summary,
+      response: {
+        200: text
+          ? { description: text, content: { 'text/plain': { schema: { type: 'string' } } } }
+          : answer(
+              CallbackReceipt,
+              'Recorded; a status for a message the service does not know is acknowledged too.',
+            ),
+        ...CALLBACK_ERRORS,
+      },
+    },
+  }),
+  received: (reply) => reply.code(200).send({ data: { received: true } }),
+  parseJson(body) {
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      throw new ApiError('INVALID_JSON', 'The body is not valid JSON.');
+    }
+    // Read before the signature is checked (Vonage signs the parsed values), so bounded here.
+    if (nestsDeeperThan(value)) throw tooDeep();
+    return value;
+  },
+  notConfigured: (what) =>
+    new ApiError('NOT_FOUND', `Delivery callbacks of ${what} are not enabled on this deployment.`),
+  badSignature: (header) =>
+    new ApiError('UNAUTHORIZED', `The ${header} signature does not match this request.`),
+  unauthorized: (message) => new ApiError('UNAUTHORIZED', message),
+  invalid: (message) => new ApiError('VALIDATION_ERROR', message),
+};
