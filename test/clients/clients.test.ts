@@ -81,8 +81,7 @@ describe('client libraries against the running service', () => {
         },
       });
       if (result.code === MISSING_TOOLCHAIN && process.env.CI !== 'true') {
-        console.log(`skipped ${language}: ${result.output.trim().split('\n').pop()}`);
-        context.skip();
+        context.skip(`the ${language} toolchain is missing: ${result.output.trim().split('\n').pop()}`);
       }
       expect(result.code, result.output).toBe(0);
 

@@ -79,7 +79,12 @@ describe('README snippets run as written', () => {
   });
 
   /** Runs one snippet; skips the test (outside CI) when the language's toolchain is missing. */
-  async function run(language: string, name: string, code: string, skip: () => void): Promise<string> {
+  async function run(
+    language: string,
+    name: string,
+    code: string,
+    skip: (reason: string) => void,
+  ): Promise<string> {
     const spec = LANGUAGES[language] as Language;
     const work = join(dir, language);
     const folder = join(work, name);
@@ -94,8 +99,7 @@ describe('README snippets run as written', () => {
       },
     );
     if (result.code === MISSING_TOOLCHAIN && process.env.CI !== 'true') {
-      console.log(`skipped ${language} README snippets: ${result.output.trim().split('\n').pop()}`);
-      skip();
+      skip(`the ${language} toolchain is missing: ${result.output.trim().split('\n').pop()}`);
     }
     expect(result.code, `${name} of ${language}:\n${code}\n--- output ---\n${result.output}`).toBe(0);
     return result.output;
@@ -114,8 +118,8 @@ describe('README snippets run as written', () => {
       );
       expect(blocks.length, `clients/${language}/README.md has ${spec.tag} blocks`).toBeGreaterThan(0);
       for (const [i, block] of blocks.entries()) {
-        const output = await run(language, `block-${i + 1}-line-${block.line}`, block.code, () =>
-          context.skip(),
+        const output = await run(language, `block-${i + 1}-line-${block.line}`, block.code, (reason) =>
+          context.skip(reason),
         );
         if (i === 0) expect(output, 'the quick start prints the final status').toMatch(/\bverified\b/);
       }
@@ -128,7 +132,7 @@ describe('README snippets run as written', () => {
       const text = readFileSync(join(CLIENTS, language, template as string), 'utf8');
       expect(text).toMatch(/README_ROW/);
       const program = text.replace(/^.*README_ROW.*$/m, row);
-      const output = await run(language, 'readme-row', program, () => context.skip());
+      const output = await run(language, 'readme-row', program, (reason) => context.skip(reason));
       expect(output).toMatch(/\bverified\b/);
     });
   });

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { recordSkip } from '../support/skips.js';
 
 /** Debian's chromium (apt); playwright-core drives it and downloads nothing. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -11,9 +12,7 @@ export function chromiumAvailable(): boolean {
   if (existsSync(CHROMIUM)) return true;
   if (process.env.CI === 'true')
     throw new Error(`chromium is required under CI=true but ${CHROMIUM} is missing`);
-  console.log(
-    `skipping dashboard browser tests: no chromium at ${CHROMIUM} (apt install chromium, or set CI=true to require it)`,
-  );
+  recordSkip(`no chromium at ${CHROMIUM} (apt install chromium, or set CI=true to require it)`);
   return false;
 }
 

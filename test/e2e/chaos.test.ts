@@ -7,6 +7,7 @@ import {
 } from '../../scripts/chaos/campaign.js';
 import { peersProblem } from '../../scripts/chaos/peers.js';
 import { details, table } from '../../scripts/chaos/table.js';
+import { recordSkip } from '../support/skips.js';
 
 /**
  * The short fault campaign (npm run chaos --rounds=2): two kill -9 rounds per store under send and
@@ -24,7 +25,7 @@ const options = {
 const problem = peersProblem();
 // Under CI=true the campaign's own PostgreSQL and Redis are required, as the shared ones are.
 if (problem && process.env.CI === 'true') throw new Error(`the fault campaign needs ${problem}`);
-if (problem) console.log(`skipping the PostgreSQL fault campaign: ${problem}`);
+if (problem) recordSkip(`the PostgreSQL fault campaign needs ${problem}`);
 
 function expectInvariants(report: StoreReport): void {
   console.log(`${table([report])}\n${details([report])}`);

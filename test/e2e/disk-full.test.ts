@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SmallDisk } from '../../scripts/chaos/disk.js';
 import { postJson, type RunningServer, startServer } from '../support/process.js';
+import { recordSkip } from '../support/skips.js';
 
 const ADMIN = 'disk-full-admin-token-of-32-characters';
 
@@ -19,7 +20,7 @@ const health = async (url: string) => {
 // A real full filesystem: a small tmpfs of the test's own, which needs root (CAP_SYS_ADMIN).
 const dir = mkdtempSync(join(tmpdir(), 'cv-disk-full-'));
 const disk = SmallDisk.mount(join(dir, 'data'), 16);
-if (typeof disk === 'string') console.log(`skipping the disk-full test: ${disk}`);
+if (typeof disk === 'string') recordSkip(`a full disk needs a small tmpfs: ${disk}`);
 
 /**
  * SQLite's disk fills up under a running service: sends are refused with 503 UNAVAILABLE and

@@ -13,6 +13,7 @@ import {
   testKey,
   verifyCode,
 } from '../support/ops.js';
+import { TEST_DATABASE_PREFIX } from '../support/postgres.js';
 import { postJson, type RunningServer, startServer } from '../support/process.js';
 import { hasPostgres, POSTGRES_URL } from '../support/services.js';
 
@@ -30,7 +31,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const suffix = randomBytes(4).toString('hex');
 const OWNER = `cv_owner_${suffix}`;
 const APP = `cv_app_${suffix}`;
-const DATABASE = `cv_test_roles_${suffix}`;
+const DATABASE = `${TEST_DATABASE_PREFIX}roles_${suffix}`;
 
 /** The shared server's URL with another user and database. */
 function urlAs(user: string, database: string): string {

@@ -4,6 +4,7 @@ import { startTestService, type TestService } from '../support/app.js';
 import { type FlakyProxy, startFlakyProxy } from '../support/flaky-proxy.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
+import { recordSkip } from '../support/skips.js';
 
 /**
  * PostgreSQL goes away under a running service: requests answer 503 UNAVAILABLE, /health says
@@ -12,7 +13,7 @@ import { hasPostgres } from '../support/services.js';
  * a real network failure of the pg client: a proxy between the service and PostgreSQL is cut.
  */
 const run = hasPostgres && process.env.CI === 'true';
-if (hasPostgres && !run) console.log('skipping PostgreSQL recovery test: it runs under CI=true');
+if (hasPostgres && !run) recordSkip('it cuts the connection to PostgreSQL: it runs under CI=true');
 
 describe.runIf(run)('PostgreSQL outage and recovery', () => {
   let db: TestDatabase;

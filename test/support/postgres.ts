@@ -22,8 +22,25 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `cv_test_${randomBytes(6).toString('hex')}`;
+/**
+ * The start of every database name the tests create, `cv_test_` unless TEST_DATABASE_PREFIX
+ * says otherwise (runs that share a server apart, or a prefix an operator's clean-up knows).
+ * A plain identifier, as it is written into CREATE DATABASE unquoted.
+ */
+export const TEST_DATABASE_PREFIX = testDatabasePrefix(process.env.TEST_DATABASE_PREFIX);
+
+export function testDatabasePrefix(value: string | undefined): string {
+  const prefix = value || 'cv_test_';
+  // 63 bytes is PostgreSQL's limit for a name; the tests add up to 14 characters.
+  if (!/^[a-z_][a-z0-9_]{0,48}$/.test(prefix))
+    throw new Error(
+      `TEST_DATABASE_PREFIX=${JSON.stringify(value)}: lower case letters, digits and _, starting with a letter or _, at most 49 characters`,
+    );
+  return prefix;
+}
+
+export async function createTestDatabase(prefix = TEST_DATABASE_PREFIX): Promise<TestDatabase> {
+  const name = `${testDatabasePrefix(prefix)}${randomBytes(6).toString('hex')}`;
   await admin((c) => c.query(`CREATE DATABASE ${name}`));
   const url = new URL(POSTGRES_URL);
   url.pathname = `/${name}`;

@@ -1,8 +1,10 @@
 import net from 'node:net';
+import { recordSkip } from './skips.js';
 
 /**
  * PostgreSQL and Redis are real peers on loopback. Under CI=true a missing service fails the
- * suite; elsewhere the suite is skipped with one line, so `npm test` passes on a bare machine.
+ * suite; elsewhere the suite is skipped, so `npm test` passes on a bare machine, and the run ends
+ * with a line per skipped suite that names the service (test/support/skip-reporter.ts).
  */
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -26,7 +28,11 @@ export async function serviceAvailable(name: 'PostgreSQL' | 'Redis'): Promise<bo
   const ok = name === 'PostgreSQL' ? await reachable(POSTGRES_URL, 5432) : await reachable(REDIS_URL, 6379);
   if (ok) return true;
   if (process.env.CI === 'true') throw new Error(`${name} is required under CI=true but is not reachable`);
-  console.log(`skipping ${name} tests: ${name} is not reachable on loopback (set CI=true to require it)`);
+  const { host } = new URL(name === 'PostgreSQL' ? POSTGRES_URL : REDIS_URL);
+  recordSkip(
+    `${name} is not reachable at ${host || 'its default port'} (set CI=true to require it)`,
+    name === 'PostgreSQL' ? 'hasPostgres' : 'hasRedis',
+  );
   return false;
 }
 
