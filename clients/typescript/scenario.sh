@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 command -v node >/dev/null || { echo "node not found"; exit 77; }
-node ../../node_modules/typescript/bin/tsc -p tsconfig.json
+npm run --silent build
 exec node --import tsx scenario.ts

@@ -3,12 +3,12 @@
  * Exits 0 when every step passed.
  */
 import { readFileSync } from 'node:fs';
-import { ContactVerify, ContactVerifyError } from './dist/index.js';
+import { ContactVerify, ContactVerifyError, type SendCodeRequest, TestOutbox } from './dist/index.js';
 
 interface Step {
   name: string;
-  op: 'health' | 'sendCode' | 'verifyCode' | 'outboxCode';
-  client?: 'default' | 'badKey' | 'stub';
+  op: 'health' | 'sendCode' | 'verifyCode' | 'latestOutboxCode' | 'outboxCode';
+  client?: 'default' | 'badKey' | 'stub' | 'test';
   retries?: number;
   args?: Record<string, unknown>;
   expect?: {
@@ -43,7 +43,9 @@ const clients = {
   default: new ContactVerify({ baseUrl: env('CV_BASE_URL'), apiKey: env('CV_API_KEY') }),
   badKey: new ContactVerify({ baseUrl: env('CV_BASE_URL'), apiKey: 'cv_live_not_a_real_key_000000000000' }),
   stub: new ContactVerify({ baseUrl: env('CV_STUB_URL'), apiKey: env('CV_API_KEY') }),
+  test: new ContactVerify({ baseUrl: env('CV_BASE_URL'), apiKey: env('CV_TEST_API_KEY') }),
 };
+const outbox = new TestOutbox({ baseUrl: env('CV_BASE_URL'), adminToken: env('CV_ADMIN_TOKEN') });
 
 /** Where `expected` is a subset of `actual` (lists element by element, same length); else a reason. */
 function mismatch(expected: unknown, actual: unknown, at = 'data'): string | null {
@@ -96,12 +98,19 @@ async function run(step: Step): Promise<void> {
   let data: unknown;
   try {
     if (step.op === 'health') data = await client.health(options);
-    else if (step.op === 'sendCode') data = await client.sendCode(args as never, options);
-    else if (step.op === 'verifyCode')
+    else if (step.op === 'sendCode') {
+      // The caller's own key is an option of the call, not a field of the request.
+      const { idempotencyKey, ...request } = args;
+      data = await client.sendCode(request as unknown as SendCodeRequest, {
+        ...options,
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      });
+    } else if (step.op === 'verifyCode')
       data = await client.verifyCode(
         { requestId: args.requestId ?? '', otpCode: args.otpCode ?? '' },
         options,
       );
+    else if (step.op === 'latestOutboxCode') data = { code: await outbox.latestOutboxCode(args.to ?? '') };
     else data = await outboxCode(args.to ?? '');
   } catch (err) {
     const want = step.expect?.error;

@@ -1,80 +1,85 @@
 import { randomUUID } from 'node:crypto';
+import { ContactVerifyError, type ErrorDetail, NoOutboxCodeError } from './errors.js';
 import type { components } from './schema.js';
+
+export {
+  AuthenticationError,
+  ContactVerifyError,
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorDetail,
+  InvalidRequestError,
+  NetworkError,
+  NoOutboxCodeError,
+  NotFoundError,
+  RateLimitError,
+  ServerError,
+  TooManyAttemptsError,
+} from './errors.js';
+/** Every type of the API document, as openapi-typescript generates them (`components['schemas']['Risk']`). */
+export type { components, operations, paths } from './schema.js';
 
 type Schemas = components['schemas'];
 
-/** The send-code body: `channel` for one channel, `channels` for two (see the API reference). */
+/** The send-code body: `channel` for one channel, `channels` for two, and every option of the API. */
 export type SendCodeRequest = Schemas['SendCodeRequest'];
-type SendData = Schemas['SendCodeResponse']['data'];
-/** One entry of a send-code answer: `requestId`, `channel`, `status`, `expiresAt`, `to`, … */
+/** One entry of a send-code answer: `requestId`, `channel`, `status`, `expiresAt`, `to`, `risk`, … */
 export type SendEntry = Schemas['SendCodeEntry'];
 export type VerifyCodeRequest = Schemas['VerifyCodeRequest'];
 /** `verified`, `channel`, `requestId`, `status`, `attemptsRemaining`. */
 export type VerifyResult = Schemas['VerifyCodeResult'];
 export type Health = Schemas['Health'];
+/** A message the service's outbox keeps; `code` is set for a pending test-mode request. */
+export type OutboxMessage = Schemas['OutboxMessage'];
+
+/** Fails to compile unless `T`'s values are exactly the members of the union `U`. */
+type Exactly<T extends Record<string, U>, U extends string> = [Exclude<U, T[keyof T]>] extends [never]
+  ? T
+  : { missing: Exclude<U, T[keyof T]> };
+
 export type Channel = Schemas['Channel'];
+/** Channels, for those who prefer `Channel.EMAIL` to the string `'EMAIL'` (both are accepted). */
+export const Channel = { EMAIL: 'EMAIL', SMS: 'SMS', WHATSAPP: 'WHATSAPP' } as const satisfies Exactly<
+  { EMAIL: 'EMAIL'; SMS: 'SMS'; WHATSAPP: 'WHATSAPP' },
+  Channel
+>;
+export type DeliveryType = Schemas['DeliveryType'];
+/** How a WHATSAPP code is delivered: a message (`TEXT`, the default) or a call read out (`CALL`). */
+export const DeliveryType = { TEXT: 'TEXT', CALL: 'CALL' } as const satisfies Exactly<
+  { TEXT: 'TEXT'; CALL: 'CALL' },
+  DeliveryType
+>;
+export type VerificationStatus = Schemas['VerificationStatus'];
+/** The state of a verification request (`VerifyResult.status`). */
+export const VerificationStatus = {
+  PENDING: 'pending',
+  VERIFIED: 'verified',
+  EXPIRED: 'expired',
+  FAILED: 'failed',
+  CANCELED: 'canceled',
+} as const satisfies Exactly<
+  { PENDING: 'pending'; VERIFIED: 'verified'; EXPIRED: 'expired'; FAILED: 'failed'; CANCELED: 'canceled' },
+  VerificationStatus
+>;
+export type SendEntryStatus = Schemas['SendCodeEntryStatus'];
+/** A send entry's status: `pending` (sent), or `undelivered` (one channel of a dual send failed). */
+export const SendEntryStatus = { PENDING: 'pending', UNDELIVERED: 'undelivered' } as const satisfies Exactly<
+  { PENDING: 'pending'; UNDELIVERED: 'undelivered' },
+  SendEntryStatus
+>;
+export type RiskLevel = Schemas['RiskLevel'];
+export const RiskLevel = { LOW: 'low', MEDIUM: 'medium', HIGH: 'high' } as const satisfies Exactly<
+  { LOW: 'low'; MEDIUM: 'medium'; HIGH: 'high' },
+  RiskLevel
+>;
+export type HealthStatus = Schemas['HealthStatus'];
+export const HealthStatus = { OK: 'ok', DEGRADED: 'degraded', DOWN: 'down' } as const satisfies Exactly<
+  { OK: 'ok'; DEGRADED: 'degraded'; DOWN: 'down' },
+  HealthStatus
+>;
 
-/**
- * The closed list of error codes the service answers with (`error.code`), as the API document's
- * `ErrorCode` enum lists them (a test compares the two; the type check below fails on a code missing
- * here).
- */
-export const ERROR_CODES = [
-  'VALIDATION_ERROR',
-  'INVALID_JSON',
-  'INVALID_DESTINATION',
-  'UNSUPPORTED_NUMBER',
-  'UNAUTHORIZED',
-  /** A dashboard-session request without its CSRF token, or from another site (admin API only). */
-  'FORBIDDEN',
-  'CHANNEL_NOT_ENABLED',
-  'CONTACT_BLOCKED',
-  'RISK_TOO_HIGH',
-  'NOT_FOUND',
-  'REQUEST_TIMEOUT',
-  'IDEMPOTENCY_KEY_IN_USE',
-  'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'IDEMPOTENCY_KEY_REUSED',
-  'RATE_LIMITED',
-  'TOO_MANY_ATTEMPTS',
-  'HEADERS_TOO_LARGE',
-  'INTERNAL',
-  'DELIVERY_FAILED',
-  'UNAVAILABLE',
-  /** 503 that a retry does not cure: no provider for the channel (LIVE_OUTBOX=refuse); never retried. */
-  'CHANNEL_UNAVAILABLE',
-] as const satisfies ReadonlyArray<Schemas['ErrorCode']>;
-
-// Fails to compile when the document's ErrorCode has a code ERROR_CODES lacks.
-const everyCode: [Exclude<Schemas['ErrorCode'], (typeof ERROR_CODES)[number]>] extends [never]
-  ? true
-  : never = true;
-void everyCode;
-
-/** A code of the service, or `NETWORK_ERROR`: no answer at all (network failure or timeout, `status` 0). */
-export type ErrorCode = (typeof ERROR_CODES)[number] | 'NETWORK_ERROR';
-
-export interface ErrorDetail {
-  field: string;
-  message: string;
-  channel?: string;
-}
-
-/** Every failure of a call: the service's error body, with the HTTP status and `Retry-After`. */
-export class ContactVerifyError extends Error {
-  override readonly name = 'ContactVerifyError';
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode | (string & {}),
-    message: string,
-    readonly details: ErrorDetail[] = [],
-    /** Seconds to wait before a retry can succeed (`Retry-After`), when the service said so. */
-    readonly retryAfter: number | null = null,
-  ) {
-    super(message);
-  }
-}
+/** The HTTP function the client calls: the global `fetch` by default. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
 export interface ClientOptions {
   /** The service, e.g. `https://verify.example.com`. */
@@ -87,13 +92,15 @@ export interface ClientOptions {
   maxRetries?: number;
   /** A `Retry-After` longer than this (seconds) is not waited for: the error is thrown (default 10). */
   maxRetryAfterSeconds?: number;
-  /** Replaces the global fetch (tests, proxies). */
-  fetch?: typeof fetch;
+  /** Replaces the global fetch: a proxy's, a recording one in tests, undici with a custom agent. */
+  fetch?: FetchLike;
 }
 
 export interface CallOptions {
   /** Overrides the client's `maxRetries` for this call. */
   maxRetries?: number;
+  /** Aborts the call (every attempt and the waits between them). */
+  signal?: AbortSignal;
 }
 
 export interface SendOptions extends CallOptions {
@@ -101,7 +108,7 @@ export interface SendOptions extends CallOptions {
   idempotencyKey?: string;
 }
 
-export const VERSION = '0.1.0';
+export const VERSION = '0.2.0';
 
 /** A send on one channel: answered with one entry. */
 export type SingleSendRequest = Omit<SendCodeRequest, 'channel' | 'channels'> & {
@@ -114,17 +121,77 @@ export type DualSendRequest = Omit<SendCodeRequest, 'channel' | 'channels'> & {
   channel?: never;
 };
 
+/** One HTTP exchange with the service: the parsed JSON answer, or a typed error. */
+async function exchange(
+  fetchImpl: FetchLike,
+  url: string,
+  init: { method: 'GET' | 'POST'; token: string; body?: unknown; headers?: Record<string, string> },
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<unknown> {
+  let res: Response;
+  let text: string;
+  // One signal for the per-attempt timeout and the caller's own (AbortSignal.any needs Node 20.3).
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  const forward = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', forward, { once: true });
+  try {
+    res = await fetchImpl(url, {
+      method: init.method,
+      headers: {
+        accept: 'application/json',
+        authorization: `Bearer ${init.token}`,
+        'user-agent': `contact-verify-node/${VERSION}`,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: controller.signal,
+    });
+    text = await res.text();
+  } catch (err) {
+    // The caller's own abort is not a network failure: it is rethrown as is.
+    if (signal?.aborted) throw err;
+    throw ContactVerifyError.from(0, 'NETWORK_ERROR', `No answer from ${url}: ${String(err)}`);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', forward);
+  }
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // A proxy's HTML page: reported below with the status.
+  }
+  if (res.ok) return parsed;
+  const retryAfter = Number.parseInt(res.headers.get('retry-after') ?? '', 10);
+  const error = (parsed as { error?: { code?: string; message?: string; details?: ErrorDetail[] } } | null)
+    ?.error;
+  throw ContactVerifyError.from(
+    res.status,
+    error?.code ?? (res.status === 503 ? 'UNAVAILABLE' : 'INTERNAL'),
+    error?.message ?? `HTTP ${res.status}`,
+    error?.details ?? [],
+    Number.isFinite(retryAfter) ? retryAfter : null,
+  );
+}
+
 /** A client of the contact verification API: send and verify one-time codes, read health. */
 export class ContactVerify {
   private readonly baseUrl: string;
-  private readonly fetchImpl: typeof fetch;
+  private readonly fetchImpl: FetchLike;
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    this.fetchImpl = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
   }
 
-  /** Sends a code on one channel (an entry back) or on two at once (a list, in the order of `channels`). */
+  /**
+   * Sends a code on one channel (an entry back) or on two at once (a list, in the order of
+   * `channels`). Every option of the API is a member of `request`: `purpose`, `customMessage`,
+   * `locale`, `deliveryType`, `country`; the caller's `idempotencyKey` goes in `options`.
+   */
   sendCode(request: SingleSendRequest, options?: SendOptions): Promise<SendEntry>;
   sendCode(request: DualSendRequest, options?: SendOptions): Promise<SendEntry[]>;
   sendCode(request: SendCodeRequest, options?: SendOptions): Promise<SendEntry | SendEntry[]>;
@@ -133,13 +200,13 @@ export class ContactVerify {
     const body = await this.call('POST', '/v1/contact/send-code', request, options, {
       'idempotency-key': idempotencyKey,
     });
-    return (body as { data: SendData }).data;
+    return (body as Schemas['SendCodeResponse']).data;
   }
 
   /** Checks a code; a wrong code is `verified: false`, not an error. */
   async verifyCode(request: VerifyCodeRequest, options: CallOptions = {}): Promise<VerifyResult> {
     const body = await this.call('POST', '/v1/contact/verify-code', request, options);
-    return (body as { data: VerifyResult }).data;
+    return (body as Schemas['VerifyCodeResponse']).data;
   }
 
   /** The service's health (no key needed). */
@@ -152,18 +219,26 @@ export class ContactVerify {
     path: string,
     body: unknown,
     options: CallOptions,
-    extraHeaders: Record<string, string> = {},
+    headers: Record<string, string> = {},
   ): Promise<unknown> {
     const maxRetries = options.maxRetries ?? this.options.maxRetries ?? 2;
+    const timeoutMs = this.options.timeoutMs ?? 10_000;
     for (let attempt = 0; ; attempt++) {
-      const error = await this.once(method, path, body, extraHeaders).then(
-        (answer) => answer,
-        (err: unknown) => err,
-      );
-      if (!(error instanceof ContactVerifyError)) return error;
-      const wait = this.retryDelay(error, attempt);
-      if (attempt >= maxRetries || wait === null) throw error;
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      try {
+        return await exchange(
+          this.fetchImpl,
+          this.baseUrl + path,
+          { method, token: this.options.apiKey, body, headers },
+          timeoutMs,
+          options.signal,
+        );
+      } catch (error) {
+        if (!(error instanceof ContactVerifyError)) throw error;
+        const wait = this.retryDelay(error, attempt);
+        if (attempt >= maxRetries || wait === null) throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        options.signal?.throwIfAborted();
+      }
     }
   }
 
@@ -180,47 +255,54 @@ export class ContactVerify {
     }
     return null;
   }
+}
 
-  private async once(
-    method: 'GET' | 'POST',
-    path: string,
-    body: unknown,
-    extraHeaders: Record<string, string>,
-  ): Promise<unknown> {
-    let res: Response;
-    try {
-      res = await this.fetchImpl(this.baseUrl + path, {
-        method,
-        headers: {
-          accept: 'application/json',
-          authorization: `Bearer ${this.options.apiKey}`,
-          'user-agent': `contact-verify-node/${VERSION}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...extraHeaders,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-      });
-    } catch (err) {
-      throw new ContactVerifyError(0, 'NETWORK_ERROR', `No answer from ${this.baseUrl}: ${String(err)}`);
-    }
-    const text = await res.text();
-    let parsed: unknown = null;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      // A proxy's HTML page: reported below with the status.
-    }
-    if (res.ok) return parsed;
-    const retryAfter = Number.parseInt(res.headers.get('retry-after') ?? '', 10);
-    const error = (parsed as { error?: { code?: string; message?: string; details?: ErrorDetail[] } } | null)
-      ?.error;
-    throw new ContactVerifyError(
-      res.status,
-      error?.code ?? (res.status === 503 ? 'UNAVAILABLE' : 'INTERNAL'),
-      error?.message ?? `HTTP ${res.status}`,
-      error?.details ?? [],
-      Number.isFinite(retryAfter) ? retryAfter : null,
+export interface TestOutboxOptions {
+  /** The service, e.g. `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  /** The service's ADMIN_TOKEN. Tests only: never give it to production code. */
+  adminToken: string;
+  timeoutMs?: number;
+  fetch?: FetchLike;
+}
+
+/**
+ * For tests only: reads the codes of test-mode sends (made with a `cvk_test_` key) from the
+ * service's outbox with the admin token, so an automated test verifies without a mailbox or a
+ * phone. Live requests never carry their code.
+ */
+export class TestOutbox {
+  private readonly baseUrl: string;
+  private readonly fetchImpl: FetchLike;
+
+  constructor(private readonly options: TestOutboxOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.fetchImpl = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  }
+
+  /** The messages the outbox holds for `to` (an address or a `+` number), newest first. */
+  async messages(to: string, options: { limit?: number } = {}): Promise<OutboxMessage[]> {
+    const query = new URLSearchParams({ to, ...(options.limit ? { limit: String(options.limit) } : {}) });
+    const body = await exchange(
+      this.fetchImpl,
+      `${this.baseUrl}/v1/admin/outbox?${query}`,
+      { method: 'GET', token: this.options.adminToken },
+      this.options.timeoutMs ?? 10_000,
+      undefined,
+    );
+    return (body as Schemas['OutboxMessageListResponse']).data;
+  }
+
+  /**
+   * The code of the newest message to `to`. Throws `NoOutboxCodeError` when there is none, or when
+   * that message carries no code (a live request, or one no longer pending).
+   */
+  async latestOutboxCode(to: string): Promise<string> {
+    const [newest] = await this.messages(to, { limit: 1 });
+    if (!newest) throw new NoOutboxCodeError(`the outbox holds no message to ${to}`);
+    if (newest.code) return newest.code;
+    throw new NoOutboxCodeError(
+      `the newest message to ${to} carries no code: its request was not made with a test key, or it is no longer pending`,
     );
   }
 }
