@@ -1,9 +1,11 @@
 /**
- * Writes docs/settings.md, the table of every core setting, from the configuration schema:
- * `npm run settings-table`. Provider settings have their own table in docs/delivery.md. A test
- * fails when the committed page differs from what this prints.
+ * Writes docs/settings.md, the table of every core setting, and the provider and delivery
+ * settings tables of docs/delivery.md, from the configuration schema and the provider registry:
+ * `npm run settings-table`. A test fails when a committed page differs from what this writes.
  */
-import { writeFileSync } from 'node:fs';
-import { settingsPage } from './settings-page.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { deliveryPage, settingsPage } from './settings-page.js';
 
 writeFileSync(new URL('../docs/settings.md', import.meta.url), settingsPage());
+const delivery = new URL('../docs/delivery.md', import.meta.url);
+writeFileSync(delivery, deliveryPage(readFileSync(delivery, 'utf8')));

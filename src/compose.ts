@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/schema.js';
 import { buildDelivery, deliveryWarnings, renderOptions } from './delivery/factory.js';
 import type { Delivery } from './delivery/interface.js';
+import { PROVIDERS, type ProviderList } from './delivery/providers/registry.js';
 import { AccountAdmin } from './domain/accounts.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { counterKeySecret, RateLimitPolicy } from './domain/rate-limit-policy.js';
@@ -62,6 +63,8 @@ export interface ComposeOptions {
   keyUseFlushMs?: number;
   /** The built dashboard (DASHBOARD_DIR; tests give a fixture directory). */
   dashboardDir?: string;
+  /** The providers (the registry by default; the configuration must be loaded with the same list). */
+  providers?: ProviderList;
 }
 
 /** Builds the whole service from its configuration: store, limits, providers, domain, HTTP. */
@@ -76,8 +79,9 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   const { current: codeSecret, previous: previousCodeSecrets } = await resolveCodeSecrets(config, store);
   const { adminTokenHash, generatedAdminToken } = await resolveAdminToken(config, store);
 
-  const delivery = buildDelivery(config, store, clock);
-  for (const warning of deliveryWarnings(config)) options.logger.warn(warning);
+  const providers = options.providers ?? PROVIDERS;
+  const delivery = buildDelivery(config, store, clock, providers);
+  for (const warning of deliveryWarnings(config, providers)) options.logger.warn(warning);
   // One line per channel whose live codes are not delivered: a warning when sends are refused,
   // a plain statement when they are parked in the outbox (LIVE_OUTBOX=allow).
   for (const [channel, live] of Object.entries(delivery.liveRouting())) {
@@ -182,7 +186,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     dashboardDir: options.dashboardDir,
     plugins: [
       metricsRoute(metrics, config.metricsToken),
-      callbackRoutes({ config, store, clock, logger: options.logger }),
+      callbackRoutes({ config, store, clock, logger: options.logger, providers }),
       webhookAdminRoutes({
         webhooks: new WebhookAdmin(store, secrets, clock, webhookSettings.allowPrivate),
         adminGate,

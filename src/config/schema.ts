@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { deliveryConfigProblems, deliverySettings } from '../delivery/settings.js';
+import type { ProviderList } from '../delivery/providers/registry.js';
+import { deliveryConfigProblems, deliverySettings, deliverySettingsOf } from '../delivery/settings.js';
 import { ACCOUNT_LIMITS, type AccountLimitName } from '../domain/account-limits.js';
 import { webhookSettings } from '../webhooks/settings.js';
 import { databaseUrlProblem } from './hints.js';
@@ -199,6 +200,16 @@ export type Config = Static<typeof ConfigSchema> & {
   readonly given: ReadonlySet<keyof typeof settings>;
 };
 
+/**
+ * The settings with the delivery part described by `providers` instead of the registry (a
+ * deployment, or a test, that adds a provider); the registry's when `providers` is not given.
+ */
+function settingsWith(providers: ProviderList | undefined): Record<string, TSchema> {
+  if (!providers) return settings;
+  const others = Object.entries(settings).filter(([key]) => !(key in deliverySettings));
+  return { ...Object.fromEntries(others), ...deliverySettingsOf(providers) };
+}
+
 /** Raised at boot with a message that names the variable at fault. */
 export class ConfigError extends Error {}
 
@@ -223,23 +234,25 @@ function environmentDefaults(env: NodeJS.ProcessEnv): Partial<Record<keyof typeo
  * Reads the settings from the environment, falling back to a JSON config file named by
  * `CONFIG_FILE` that uses the same variable names; the environment wins.
  */
-export function loadConfig(env: NodeJS.ProcessEnv): Config {
+export function loadConfig(env: NodeJS.ProcessEnv, providers?: ProviderList): Config {
   const file = readConfigFile(env.CONFIG_FILE);
+  const all = settingsWith(providers);
+  const configSchema = providers ? Type.Object(all) : ConfigSchema;
   const raw: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(settings) as unknown as Array<[string, SettingSchema]>) {
+  for (const [key, schema] of Object.entries(all) as unknown as Array<[string, SettingSchema]>) {
     const value = env[schema.env] ?? file[schema.env];
     if (value !== undefined && value !== '') raw[key] = value;
   }
   const given = new Set(Object.keys(raw) as Array<keyof typeof settings>);
   for (const [key, value] of Object.entries(environmentDefaults(env))) raw[key] ??= value;
-  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
+  const converted = Value.Convert(configSchema, Value.Default(configSchema, raw));
   // One problem per variable: a union reports one error per member and one for itself.
   const seen = new Set<string>();
-  const problems = [...Value.Errors(ConfigSchema, converted)].flatMap((e) => {
+  const problems = [...Value.Errors(configSchema, converted)].flatMap((e) => {
     const key = e.path.split('/')[1] ?? '';
     if (seen.has(key)) return [];
     seen.add(key);
-    const schema = (settings as unknown as Record<string, SettingSchema>)[key];
+    const schema = (all as Record<string, SettingSchema>)[key];
     const choices = (schema?.anyOf as Array<{ const?: unknown }> | undefined)?.map((m) => m.const);
     const message = choices?.every((c) => c !== undefined)
       ? `must be one of ${choices.join(', ')}`
@@ -248,7 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   });
   const databaseProblem = databaseUrlProblem(String((converted as Config).databaseUrl ?? ''));
   if (databaseProblem) problems.push(databaseProblem);
-  if (problems.length === 0) problems.push(...deliveryConfigProblems(settings, converted as Config));
+  if (problems.length === 0) problems.push(...deliveryConfigProblems(all, converted as Config, providers));
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return { ...(converted as Omit<Config, 'given'>), given };
 }
@@ -269,15 +282,15 @@ export const SETTING_NAMES: readonly string[] = [
   ...(Object.values(settings) as unknown as SettingSchema[]).map((s) => s.env),
 ];
 
-/** The descriptions of every setting, for docs and the settings table. */
-export function describeSettings(): Array<{
+/** The descriptions of every setting (with `providers`' delivery settings), for docs and the settings table. */
+export function describeSettings(providers?: ProviderList): Array<{
   env: string;
   default: unknown;
   defaultText?: string;
   secret: boolean;
   description: string;
 }> {
-  return (Object.values(settings) as unknown as SettingSchema[]).map((s) => ({
+  return (Object.values(settingsWith(providers)) as SettingSchema[]).map((s) => ({
     env: s.env,
     default: s.default,
     defaultText: s.defaultText,

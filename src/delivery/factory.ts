@@ -6,21 +6,32 @@ import { Dispatcher, type ProviderRoute } from './dispatcher.js';
 import type { ChannelProvider, Delivery } from './interface.js';
 import type { RenderOptions } from './messages.js';
 import { OutboxProvider } from './outbox/outbox-provider.js';
-import { PROVIDERS } from './providers/registry.js';
-import { twilioVoice } from './providers/twilio/index.js';
-import { whatsapp } from './providers/whatsapp/index.js';
+import type { ProviderContext, ProviderModule } from './providers/module.js';
+import { PROVIDERS, type ProviderList, smsProviderNames } from './providers/registry.js';
 import { parseSmsRoutes, smsRouteFor } from './routing.js';
+
+/** Whether `module` serves `channel` (and, when given, that WhatsApp delivery type). */
+const serves = (module: ProviderModule, channel: Channel, deliveryType?: DeliveryType) =>
+  module.channel === channel &&
+  (deliveryType === undefined || (module.deliveryType ?? 'TEXT') === deliveryType);
 
 /**
  * Configurations that start but probably do not do what their operator meant; logged once at
  * start. (Configurations that cannot work are refused instead, see delivery/settings.ts.)
  */
-export function deliveryWarnings(config: Config): string[] {
+export function deliveryWarnings(config: Config, providers: ProviderList = PROVIDERS): string[] {
   const warnings: string[] = [];
-  const context = { publicBaseUrl: config.publicBaseUrl ?? null, webOtpDomain: undefined };
-  if (whatsapp.configured(config, context) && !twilioVoice.configured(config, context)) {
+  const context: ProviderContext = { publicBaseUrl: config.publicBaseUrl ?? null, webOtpDomain: undefined };
+  const configured = (m: ProviderModule) => m.configured(config, context);
+  const calls = providers.filter((m) => serves(m, 'WHATSAPP', 'CALL'));
+  if (
+    providers.some((m) => serves(m, 'WHATSAPP', 'TEXT') && configured(m)) &&
+    calls.length > 0 &&
+    !calls.some(configured)
+  ) {
+    const how = calls.map((m) => m.setup ?? m.title).join('; or ');
     warnings.push(
-      `WHATSAPP is configured but CALL has no provider (Twilio with a phone-number caller ID: TWILIO_VOICE_FROM, or TWILIO_FROM when it is a number): live requests with deliveryType CALL ${
+      `WHATSAPP is configured but CALL has no provider (${how}): live requests with deliveryType CALL ${
         config.liveOutbox === 'allow'
           ? 'go to the outbox and are not delivered'
           : 'are refused with 503 CHANNEL_UNAVAILABLE'
@@ -36,22 +47,24 @@ export function renderOptions(config: Config): RenderOptions {
 }
 
 /**
- * Builds the providers named by the configuration, once, and the routes between them: EMAIL over
- * SMTP; SMS by country with failover; WHATSAPP TEXT through the Cloud API and CALL through Twilio
- * Voice. A channel (or WhatsApp delivery type) without a provider uses the outbox.
+ * Builds the configured providers of `providers` (the registry), once, and the routes between
+ * them: EMAIL and each WhatsApp delivery type through the first provider configured for it; SMS
+ * by country with failover, by default through every configured SMS provider in the registry's
+ * order. A channel (or WhatsApp delivery type) without a provider uses the outbox.
  */
-export function buildDelivery(config: Config, store: Store, clock: Clock): Delivery {
+export function buildDelivery(
+  config: Config,
+  store: Store,
+  clock: Clock,
+  providers: ProviderList = PROVIDERS,
+): Delivery {
   const context = { publicBaseUrl: config.publicBaseUrl ?? null, webOtpDomain: config.smsWebOtpDomain };
-  const built = PROVIDERS.flatMap((module) => {
+  const built = providers.flatMap((module) => {
     const provider = module.create(config, context);
     return provider ? [{ module, provider }] : [];
   });
   const serving = (channel: Channel, deliveryType?: DeliveryType) =>
-    built.find(
-      (b) =>
-        b.module.channel === channel &&
-        (deliveryType === undefined || (b.module.deliveryType ?? 'TEXT') === deliveryType),
-    )?.provider ?? null;
+    built.find((b) => serves(b.module, channel, deliveryType))?.provider ?? null;
 
   // SMS providers by name, in the registry's order: the default route tries them in that order.
   const sms = new Map(
@@ -61,7 +74,10 @@ export function buildDelivery(config: Config, store: Store, clock: Clock): Deliv
   const whatsappText = serving('WHATSAPP', 'TEXT');
   const whatsappCall = serving('WHATSAPP', 'CALL');
 
-  const { routes: smsRoutes, problems } = parseSmsRoutes(config.smsRoutes, [...sms.keys()]);
+  const { routes: smsRoutes, problems } = parseSmsRoutes(config.smsRoutes, {
+    known: smsProviderNames(providers),
+    configured: [...sms.keys()],
+  });
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
 
   const routes: Partial<Record<'EMAIL' | 'SMS' | 'WHATSAPP', ProviderRoute>> = {};
@@ -79,15 +95,19 @@ export function buildDelivery(config: Config, store: Store, clock: Clock): Deliv
     };
   }
 
-  const providers = built.map((b) => b.provider);
   const outbox = new OutboxProvider(store, renderOptions(config));
-  return new Dispatcher(outbox, routes, providers, {
-    clock,
-    breaker: {
-      failures: config.circuitBreakerFailures,
-      cooldownMs: config.circuitBreakerCooldownSeconds * 1000,
+  return new Dispatcher(
+    outbox,
+    routes,
+    built.map((b) => b.provider),
+    {
+      clock,
+      breaker: {
+        failures: config.circuitBreakerFailures,
+        cooldownMs: config.circuitBreakerCooldownSeconds * 1000,
+      },
+      checkIntervalMs: config.providerCheckIntervalSeconds * 1000,
+      liveOutbox: config.liveOutbox,
     },
-    checkIntervalMs: config.providerCheckIntervalSeconds * 1000,
-    liveOutbox: config.liveOutbox,
-  });
+  );
 }

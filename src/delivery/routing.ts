@@ -2,17 +2,20 @@
  * SMS routes by destination country: `US=twilio,vonage;GB=vonage,twilio;*=twilio`. Each entry
  * names an ISO 3166-1 alpha-2 country (or `*` for every other one) and the providers to try in
  * order. In a config file the same may be an object: `{"US": ["twilio", "vonage"], "*": ["twilio"]}`.
- * Without a `*` entry, other countries use every configured SMS provider in the order twilio,
- * vonage, telnyx.
+ * Without a `*` entry, other countries use every configured SMS provider in the registry's order.
  */
 export type SmsRoutes = ReadonlyMap<string, readonly string[]>;
 
-export const SMS_PROVIDER_ORDER = ['twilio', 'vonage', 'telnyx'] as const;
+/** The SMS providers a route may name: all of them in the registry's order, and those configured. */
+export interface SmsProviders {
+  known: readonly string[];
+  configured: readonly string[];
+}
 
 /** Parses SMS_ROUTES; `problems` names every mistake, with the variable, for the boot error. */
 export function parseSmsRoutes(
   value: string | Record<string, string[] | string> | undefined,
-  configured: readonly string[],
+  { known, configured }: SmsProviders,
 ): { routes: SmsRoutes; problems: string[] } {
   const problems: string[] = [];
   const routes = new Map<string, string[]>();
@@ -41,10 +44,8 @@ export function parseSmsRoutes(
     if (routes.has(country)) problems.push(`SMS_ROUTES: ${country} is routed twice`);
     if (list.length === 0) problems.push(`SMS_ROUTES: ${country} names no provider`);
     for (const name of list) {
-      if (!(SMS_PROVIDER_ORDER as readonly string[]).includes(name)) {
-        problems.push(
-          `SMS_ROUTES: ${country} names "${name}"; SMS providers are ${SMS_PROVIDER_ORDER.join(', ')}`,
-        );
+      if (!known.includes(name)) {
+        problems.push(`SMS_ROUTES: ${country} names "${name}"; SMS providers are ${known.join(', ')}`);
       } else if (!configured.includes(name)) {
         problems.push(`SMS_ROUTES: ${country} names ${name}, which is not configured`);
       }
@@ -55,7 +56,7 @@ export function parseSmsRoutes(
   if (!routes.has('*'))
     routes.set(
       '*',
-      SMS_PROVIDER_ORDER.filter((p) => configured.includes(p)),
+      known.filter((p) => configured.includes(p)),
     );
   return { routes, problems };
 }

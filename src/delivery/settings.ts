@@ -1,17 +1,29 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { PROVIDERS, providerSettings } from './providers/registry.js';
+import {
+  PROVIDERS,
+  type ProviderList,
+  providerSettings,
+  settingsOf,
+  smsProviderNames,
+} from './providers/registry.js';
 import { incompleteProviders, type SettingsValues } from './providers/settings.js';
 import { parseSmsRoutes } from './routing.js';
 
-/** Delivery settings shared by the providers: routing, breaker, public URL, branding. */
-const commonSettings = {
-  smsRoutes: Type.Optional(
+/** SMS_ROUTES, its example and its default named from the SMS providers of `providers`. */
+function smsRoutesSetting(providers: ProviderList) {
+  const names = smsProviderNames(providers);
+  const [a = 'provider', b = a] = names;
+  return Type.Optional(
     Type.Union([Type.String({ minLength: 1 }), Type.Record(Type.String(), Type.Array(Type.String()))], {
       env: 'SMS_ROUTES',
-      description:
-        'SMS providers per destination country, tried in order: `US=twilio,vonage;GB=vonage,twilio;*=twilio`. Default: every configured SMS provider (twilio, vonage, telnyx).',
+      description: `SMS providers per destination country, tried in order: \`US=${a},${b};GB=${b},${a};*=${a}\`. Default: every configured SMS provider (${names.join(', ')}).`,
     }),
-  ),
+  );
+}
+
+/** Delivery settings shared by the providers: routing, breaker, public URL, branding. */
+const commonSettings = (providers: ProviderList) => ({
+  smsRoutes: smsRoutesSetting(providers),
   smsWebOtpDomain: Type.Optional(
     Type.String({
       env: 'SMS_WEBOTP_DOMAIN',
@@ -25,7 +37,7 @@ const commonSettings = {
       env: 'PUBLIC_BASE_URL',
       pattern: '^https?://[^\\s]+[^/\\s]$',
       description:
-        'Public URL of this service (no trailing slash). Sends then ask providers to post delivery status to `<PUBLIC_BASE_URL>/v1/callbacks/<provider>`, and Twilio signatures are checked against it.',
+        'Public URL of this service (no trailing slash). Sends then ask providers to post delivery status to `<PUBLIC_BASE_URL>/v1/callbacks/<provider>`, and signatures over the URL a provider called are checked against it.',
     }),
   ),
   brandName: Type.Optional(
@@ -57,30 +69,44 @@ const commonSettings = {
     maximum: 86400,
     description: 'How long /health reuses a provider check (an authenticated read that sends nothing).',
   }),
-};
+});
 
-/** Every delivery setting, spread into the config schema. */
+/** Every delivery setting of the registry's providers, spread into the config schema. */
 export const deliverySettings = {
-  ...commonSettings,
+  ...commonSettings(PROVIDERS),
   ...providerSettings,
 };
+
+/** Every delivery setting of `providers` (a list that adds to the registry). */
+export const deliverySettingsOf = (providers: ProviderList): Record<string, TSchema> => ({
+  ...commonSettings(providers),
+  ...settingsOf(providers),
+});
 
 /** The delivery part of the parsed configuration. */
 type DeliveryConfig = SettingsValues<typeof deliverySettings>;
 
-/** The SMS providers whose required settings are all present, in the registry's order. */
-export function configuredSmsProviders(config: DeliveryConfig): string[] {
+/** The SMS providers whose required settings are all present, in the order of `providers`. */
+export function configuredSmsProviders(
+  config: DeliveryConfig,
+  providers: ProviderList = PROVIDERS,
+): string[] {
   const context = { publicBaseUrl: null, webOtpDomain: undefined };
-  return PROVIDERS.filter((p) => p.channel === 'SMS' && p.configured(config, context)).map((p) => p.name);
+  return providers.filter((p) => p.channel === 'SMS' && p.configured(config, context)).map((p) => p.name);
 }
 
 /** Cross-setting mistakes of the delivery configuration, each naming its variable. */
-export function deliveryConfigProblems(settings: Record<string, TSchema>, config: DeliveryConfig): string[] {
+export function deliveryConfigProblems(
+  settings: Record<string, TSchema>,
+  config: DeliveryConfig,
+  providers: ProviderList = PROVIDERS,
+): string[] {
   const problems = incompleteProviders(settings, config as unknown as Record<string, unknown>);
   if (problems.length > 0) return problems;
-  const configured = configuredSmsProviders(config);
+  const configured = configuredSmsProviders(config, providers);
   if (config.smsRoutes !== undefined && configured.length === 0) {
-    return ['SMS_ROUTES: set, but no SMS provider (Twilio, Vonage, Telnyx) is configured'];
+    const titles = providers.filter((p) => p.channel === 'SMS').map((p) => p.title);
+    return [`SMS_ROUTES: set, but no SMS provider (${titles.join(', ')}) is configured`];
   }
-  return parseSmsRoutes(config.smsRoutes, configured).problems;
+  return parseSmsRoutes(config.smsRoutes, { known: smsProviderNames(providers), configured }).problems;
 }

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { describeSettings } from '../../src/config/schema.js';
 import { deliveryWarnings } from '../../src/delivery/factory.js';
+import { PROVIDERS, smsProviderNames } from '../../src/delivery/providers/registry.js';
 import { parseSmsRoutes, smsRouteFor } from '../../src/delivery/routing.js';
 import { startTestService, testConfig } from '../support/app.js';
 
@@ -78,16 +79,18 @@ describe('delivery configuration', () => {
   });
 
   it('parses the routing syntax; countries without an entry use *, or every provider', () => {
-    const { routes, problems } = parseSmsRoutes('US=twilio,vonage;GB=vonage,twilio;*=twilio', [
-      'twilio',
-      'vonage',
-    ]);
+    const known = smsProviderNames(PROVIDERS);
+    const { routes, problems } = parseSmsRoutes('US=twilio,vonage;GB=vonage,twilio;*=twilio', {
+      known,
+      configured: ['twilio', 'vonage'],
+    });
     expect(problems).toEqual([]);
     expect(smsRouteFor(routes, 'US')).toEqual(['twilio', 'vonage']);
     expect(smsRouteFor(routes, 'gb')).toEqual(['vonage', 'twilio']);
     expect(smsRouteFor(routes, 'FR')).toEqual(['twilio']);
     expect(smsRouteFor(routes, null)).toEqual(['twilio']);
-    const fallback = parseSmsRoutes('US=vonage', ['vonage', 'twilio']).routes;
+    // The default route is every configured SMS provider in the registry's order.
+    const fallback = parseSmsRoutes('US=vonage', { known, configured: ['vonage', 'twilio'] }).routes;
     expect(smsRouteFor(fallback, 'DE')).toEqual(['twilio', 'vonage']);
   });
 

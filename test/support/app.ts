@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { compose, type Service } from '../../src/compose.js';
 import { type Config, loadConfig } from '../../src/config/schema.js';
+import type { ProviderList } from '../../src/delivery/providers/registry.js';
 import type { Clock } from '../../src/domain/clock.js';
 import type { Channel } from '../../src/domain/types.js';
 
@@ -9,16 +10,19 @@ import type { Channel } from '../../src/domain/types.js';
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
 /** A configuration for tests: in-memory SQLite, a fixed admin token, overrides by env name. */
-export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({
-    DATABASE_URL: 'sqlite::memory:',
-    ADMIN_TOKEN,
-    CODE_SECRET: 'test-code-secret',
-    LOG_LEVEL: 'silent',
-    // Tests call the admin API with wrong tokens on purpose, all from one address.
-    ADMIN_AUTH_FAILURES_PER_MINUTE: '100000',
-    ...env,
-  });
+export function testConfig(env: Record<string, string> = {}, providers?: ProviderList): Config {
+  return loadConfig(
+    {
+      DATABASE_URL: 'sqlite::memory:',
+      ADMIN_TOKEN,
+      CODE_SECRET: 'test-code-secret',
+      LOG_LEVEL: 'silent',
+      // Tests call the admin API with wrong tokens on purpose, all from one address.
+      ADMIN_AUTH_FAILURES_PER_MINUTE: '100000',
+      ...env,
+    },
+    providers,
+  );
 }
 
 export interface TestService extends Service {
@@ -48,9 +52,17 @@ export interface TestService extends Service {
 /** Starts the whole service in-process (not listening) on a fresh in-memory database. */
 export async function startTestService(
   env: Record<string, string> = {},
-  options: { clock?: Clock; logger?: pino.Logger; keyUseFlushMs?: number; dashboardDir?: string } = {},
+  options: {
+    clock?: Clock;
+    logger?: pino.Logger;
+    keyUseFlushMs?: number;
+    dashboardDir?: string;
+    /** A provider list that adds to the registry; the configuration is read with it too. */
+    providers?: ProviderList;
+  } = {},
 ): Promise<TestService> {
-  const service = await compose(testConfig(env), {
+  const service = await compose(testConfig(env, options.providers), {
+    providers: options.providers,
     logger: options.logger ?? pino({ level: 'silent' }),
     clock: options.clock,
     keyUseFlushMs: options.keyUseFlushMs,

@@ -51,7 +51,14 @@ export interface CallbackHttp {
  * (./registry.ts) lists them; settings, factory, SMS routing order and callbacks iterate it.
  */
 export interface ProviderModule<S extends Record<string, TSchema> = Record<string, TSchema>> {
+  /** Its name in SMS_ROUTES, /health, delivery records and `/v1/callbacks/<name>`. */
   name: string;
+  /** Its name in sentences ("Twilio"). */
+  title: string;
+  /** The API it calls, for docs/delivery.md. */
+  api: string;
+  /** What configures it, in words, when the settings alone do not say (start-up warnings). */
+  setup?: string;
   channel: Channel;
   /** WHATSAPP only: the delivery type it serves (TEXT when absent). */
   deliveryType?: DeliveryType;

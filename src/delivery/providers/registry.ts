@@ -1,3 +1,5 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { ProviderModule } from './module.js';
 import { smtp } from './smtp/index.js';
 import { telnyx } from './telnyx/index.js';
 import { twilio, twilioVoice } from './twilio/index.js';
@@ -5,15 +7,25 @@ import { vonage } from './vonage/index.js';
 import { whatsapp } from './whatsapp/index.js';
 
 /**
- * Every provider, once. Settings, the factory, the default SMS routing order (the order of the
- * SMS providers here) and the callback routes all iterate this list: a new provider is a folder
- * with an index.ts and one line here.
+ * Every provider, once. The configuration schema, the settings documentation, the factory, the
+ * SMS routes (which names SMS_ROUTES accepts, and the default order: the order of the SMS
+ * providers here), /health and the callback routes all iterate this list: a new provider is a
+ * folder with an index.ts and one line here.
  */
 export const PROVIDERS = [smtp, twilio, vonage, telnyx, whatsapp, twilioVoice] as const;
 
+/** A list of providers: PROVIDERS, or one that adds to it (compose and loadConfig take one). */
+export type ProviderList = readonly ProviderModule[];
+
+/** The names of the SMS providers of `providers`, in its order: the default SMS route. */
+export const smsProviderNames = (providers: ProviderList): string[] =>
+  providers.filter((p) => p.channel === 'SMS').map((p) => p.name);
+
+/** The settings of every provider of `providers`, by name, as one object. */
+export const settingsOf = (providers: ProviderList): Record<string, TSchema> =>
+  Object.assign({}, ...providers.map((p) => p.settings));
+
 type Intersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
 
-/** The settings of every provider, by name, as one object for the configuration schema. */
-export const providerSettings = Object.assign({}, ...PROVIDERS.map((p) => p.settings)) as Intersection<
-  (typeof PROVIDERS)[number]['settings']
->;
+/** The settings of every registered provider, typed, for the configuration schema. */
+export const providerSettings = settingsOf(PROVIDERS) as Intersection<(typeof PROVIDERS)[number]['settings']>;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/schema.js';
 import type { StatusUpdate } from '../../delivery/providers/callback.js';
-import { PROVIDERS } from '../../delivery/providers/registry.js';
+import { PROVIDERS, type ProviderList } from '../../delivery/providers/registry.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Store } from '../../store/interface.js';
 import { callbackHttp } from '../callback-http.js';
@@ -12,6 +12,8 @@ export interface CallbackDeps {
   store: Store;
   clock: Clock;
   logger: Logger;
+  /** The providers whose routes to mount (the registry by default). */
+  providers?: ProviderList;
   /** Pauses before looking again for a message not recorded yet (see `record`). */
   unknownRetryDelaysMs?: number[];
 }
@@ -63,7 +65,7 @@ export const callbackRoutes = (deps: CallbackDeps) => async (app: FastifyInstanc
     await Promise.all(updates.map(recordOne));
   };
   // Each provider mounts its own routes (src/delivery/providers/<name>/index.ts).
-  for (const provider of PROVIDERS) {
+  for (const provider of deps.providers ?? PROVIDERS) {
     provider.callbackRoutes?.(app, {
       // The whole configuration holds every provider's settings; TypeScript cannot pair them in a loop.
       config: config as never,

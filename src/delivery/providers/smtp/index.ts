@@ -5,6 +5,8 @@ import { smtpOptions, smtpSettings } from './smtp.settings.js';
 /** EMAIL over any SMTP server. */
 export const smtp = defineProvider({
   name: 'smtp',
+  title: 'SMTP',
+  api: 'Any SMTP server, through nodemailer',
   channel: 'EMAIL',
   settings: smtpSettings,
   configured: (config) => smtpOptions(config) !== null,

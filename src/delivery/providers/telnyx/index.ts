@@ -7,6 +7,8 @@ import { telnyxOptions, telnyxSettings } from './telnyx.settings.js';
 /** SMS through the Telnyx Messaging API v2. */
 export const telnyx = defineProvider({
   name: 'telnyx',
+  title: 'Telnyx',
+  api: 'Telnyx Messaging API v2, `POST /v2/messages`',
   channel: 'SMS',
   settings: telnyxSettings,
   configured: (config, { publicBaseUrl }) => telnyxOptions(config, publicBaseUrl) !== null,

@@ -8,6 +8,8 @@ import { TwilioVoiceProvider } from './twilio-voice.provider.js';
 /** SMS through Twilio Programmable Messaging; its status callback serves calls too. */
 export const twilio = defineProvider({
   name: 'twilio',
+  title: 'Twilio',
+  api: 'Twilio Programmable Messaging, `POST /2010-04-01/Accounts/{AccountSid}/Messages.json`',
   channel: 'SMS',
   settings: twilioSettings,
   configured: (config, { publicBaseUrl }) => twilioOptions(config, publicBaseUrl) !== null,
@@ -45,6 +47,9 @@ export function twilioVoiceOptions(twilioConfigured: ReturnType<typeof twilioOpt
 /** WHATSAPP with deliveryType CALL: the code read out by Twilio Programmable Voice. */
 export const twilioVoice = defineProvider({
   name: 'twilio-voice',
+  title: 'Twilio Voice',
+  api: 'Twilio Programmable Voice, `POST /2010-04-01/Accounts/{AccountSid}/Calls.json`',
+  setup: 'Twilio with a phone-number caller ID: TWILIO_VOICE_FROM, or TWILIO_FROM when it is a number',
   channel: 'WHATSAPP',
   deliveryType: 'CALL',
   settings: twilioSettings,

@@ -8,6 +8,8 @@ import { vonageOptions, vonageSettings } from './vonage.settings.js';
 /** SMS through the Vonage SMS API. */
 export const vonage = defineProvider({
   name: 'vonage',
+  title: 'Vonage',
+  api: 'Vonage SMS API, `POST /sms/json`',
   channel: 'SMS',
   settings: vonageSettings,
   configured: (config, { publicBaseUrl }) => vonageOptions(config, publicBaseUrl) !== null,

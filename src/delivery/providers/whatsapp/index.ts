@@ -7,6 +7,8 @@ import { whatsappOptions, whatsappSettings } from './whatsapp.settings.js';
 /** WHATSAPP text messages through the WhatsApp Cloud API. */
 export const whatsapp = defineProvider({
   name: 'whatsapp',
+  title: 'WhatsApp',
+  api: 'WhatsApp Cloud API, `POST /{version}/{phone-number-id}/messages`',
   channel: 'WHATSAPP',
   deliveryType: 'TEXT',
   settings: whatsappSettings,
