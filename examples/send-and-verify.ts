@@ -1,8 +1,10 @@
 /**
  * A plain Node.js script: send a code by email, read it back from the outbox (development), get
- * one wrong, then verify it. Run against a started service:
+ * one wrong, then verify it. Run against a started service at CV_BASE_URL (http://127.0.0.1:8080
+ * by default, the service's own default PORT):
  *
- *   CV_API_KEY=cvk_… CV_ADMIN_TOKEN=… npx tsx examples/send-and-verify.ts jane@example.com
+ *   CV_BASE_URL=http://127.0.0.1:8080 CV_API_KEY=cvk_… CV_ADMIN_TOKEN=… \
+ *     npx tsx examples/send-and-verify.ts jane@example.com
  */
 import { ContactVerifyError } from '../clients/typescript/src/index.js';
 import { codeFromOutbox, userFacing, verify } from './otp.js';

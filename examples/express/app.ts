@@ -1,6 +1,7 @@
 /**
  * An Express app with the two routes a sign-in form needs. The API key stays on the server; the
- * browser only ever sees the requestId.
+ * browser only ever sees the requestId. The client (../otp.ts) reads CV_BASE_URL and CV_API_KEY;
+ * server.ts listens on PORT.
  *
  *   POST /otp/start {email}           → {requestId}
  *   POST /otp/check {requestId, code} → {verified}

@@ -1,14 +1,58 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/ops.js';
 import { postJson, type RunningServer, runToExit, startServer } from '../support/process.js';
 
 /** The examples of examples/, each run against a started service as an integrator would. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADMIN = 'examples-admin-token-0123456789abcdef';
+const EXAMPLES = join(ROOT, 'examples');
+
+const sources = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return name.endsWith('.ts') ? [path] : [];
+  });
+
+describe('the settings of the examples', () => {
+  const read = sources(EXAMPLES).map((file) => ({
+    file: relative(ROOT, file),
+    text: readFileSync(file, 'utf8'),
+    vars: [...readFileSync(file, 'utf8').matchAll(/process\.env\.([A-Z_]+)/g)].map((m) => m[1] as string),
+  }));
+
+  it('are each in the table of examples/README.md, CV_BASE_URL and PORT among them', () => {
+    const readme = readFileSync(join(EXAMPLES, 'README.md'), 'utf8');
+    const documented = [...readme.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+    const used = [...new Set(read.flatMap((r) => r.vars))].sort();
+    expect(used).toEqual(expect.arrayContaining(['CV_API_KEY', 'CV_BASE_URL', 'PORT']));
+    expect([...documented].sort()).toEqual(used);
+  });
+
+  it("are named in the opening comment of each file that reads them, or of each entry point's", () => {
+    const missing: string[] = [];
+    for (const { file, text, vars } of read) {
+      const opening = /^\/\*\*[\s\S]*?\*\//.exec(text)?.[0] ?? '';
+      // Each runnable file reaches the service through otp.ts, so it names where that is.
+      const needs = new Set([...vars, ...(/from '[./]+otp\.js'/.test(text) ? ['CV_BASE_URL'] : [])]);
+      for (const name of needs) if (!opening.includes(name)) missing.push(`${file}: ${name}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('labels the Next.js example a fragment and says what it needs', () => {
+    const readme = readFileSync(join(EXAMPLES, 'nextjs/README.md'), 'utf8');
+    expect(readme).toMatch(/fragment/i);
+    for (const need of ['app/api/otp/start/route.ts', 'CV_BASE_URL', 'CV_API_KEY', 'clients/typescript'])
+      expect(readme).toContain(need);
+  });
+});
 
 describe('examples', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cv-examples-'));
@@ -64,6 +108,32 @@ describe('examples', () => {
       expect(invalid.status).toBe(400);
     } finally {
       listening.close();
+    }
+  }, 60_000);
+
+  it('the Express server listens on PORT and reaches the service at CV_BASE_URL', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/express/server.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes(`http://127.0.0.1:${port}`)) resolve();
+        };
+        child.stdout.on('data', onData);
+        child.stderr.on('data', onData);
+        child.once('exit', () => reject(new Error(`the example exited:\n${output}`)));
+      });
+      const started = await postJson(`http://127.0.0.1:${port}/otp/start`, { email: 'port@example.com' });
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      expect(started.body.to).toBe('p***@example.com');
+    } finally {
+      child.kill('SIGTERM');
     }
   }, 60_000);
 

@@ -1,4 +1,8 @@
-/** Next.js (App Router) route handler: POST /api/otp/check {requestId, code} → {verified}. */
+/**
+ * Next.js (App Router) route handler: POST /api/otp/check {requestId, code} → {verified}. A
+ * fragment to copy into a Next.js app (examples/nextjs/README.md): it needs the client, otp.ts,
+ * and CV_BASE_URL and CV_API_KEY in the server's environment.
+ */
 import { userFacing, verify } from '../../../../../otp.js';
 
 export async function POST(request: Request): Promise<Response> {
