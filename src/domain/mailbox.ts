@@ -1,0 +1,62 @@
+import { domainToASCII } from 'node:url';
+
+/**
+ * Email addresses as mailboxes. One person reaches one mailbox through many strings: case,
+ * `+tag` subaddresses, dots in a Gmail local part, a domain written in Unicode or in punycode.
+ * Blocks, limits and risk must hold for the mailbox, or a block of `jane@…` is undone by
+ * `jane+1@…`; the message itself still goes to the address as given.
+ */
+
+/** An ASCII address as ajv-formats' `email` accepts it (what the schema accepted before IDN). */
+const ASCII_ADDRESS =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
+/** Domains whose mailboxes ignore dots in the local part, and the name each stands for. */
+const DOTLESS: Readonly<Record<string, string>> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
+
+/** The address with its domain in ASCII (punycode), or null when the domain cannot be converted. */
+function asciiAddress(address: string): { local: string; domain: string } | null {
+  const at = address.lastIndexOf('@');
+  if (at < 1 || at === address.length - 1) return null;
+  const local = address.slice(0, at);
+  const given = address.slice(at + 1);
+  // domainToASCII lower-cases, maps full-width and other compatibility forms and checks punycode
+  // labels (`xn--zz` is refused); '' means refused.
+  const domain = domainToASCII(given);
+  return domain ? { local, domain } : null;
+}
+
+/**
+ * Whether `address` is an email address the service accepts: an ASCII local part and a domain
+ * in ASCII or Unicode (IDN). The schema's `idn-email` format. Never throws.
+ */
+export function isMailAddress(address: unknown): boolean {
+  if (typeof address !== 'string' || address.length > 254) return false;
+  const parts = asciiAddress(address);
+  return parts !== null && ASCII_ADDRESS.test(`${parts.local}@${parts.domain}`);
+}
+
+/**
+ * The mailbox an address reaches, as contacts, blocks, risk and destination limits key it: the
+ * whole address lower-cased, its domain in ASCII (punycode), any `+tag` removed, and for
+ * gmail.com and googlemail.com (one service) the dots of the local part removed and the domain
+ * gmail.com. `J.A.N.E+1@GoogleMail.com` → `jane@gmail.com`. Null when it is no address (no `@`,
+ * an empty side, a domain that cannot be converted); never throws.
+ */
+export function canonicalMailbox(address: string): string | null {
+  const parts = asciiAddress(address.trim());
+  if (!parts) return null;
+  let local = parts.local.toLowerCase();
+  let domain = parts.domain.endsWith('.') ? parts.domain.slice(0, -1) : parts.domain;
+  if (!domain) return null;
+  const plus = local.indexOf('+');
+  // `+tag@…` alone names no mailbox before its tag: kept whole.
+  if (plus > 0) local = local.slice(0, plus);
+  const dotless = DOTLESS[domain];
+  if (dotless) {
+    const undotted = local.replaceAll('.', '');
+    if (undotted) local = undotted;
+    domain = dotless;
+  }
+  return `${local}@${domain}`;
+}
