@@ -6,7 +6,7 @@ export interface DeliveryRequest {
   verificationId: string;
   accountId: string;
   channel: Channel;
-  /** Normalised destination: lower-case email or E.164 phone number. */
+  /** Where the message goes: the email address as the request gave it (trimmed), or an E.164 number. */
   to: string;
   code: string;
   codeTtlSeconds: number;

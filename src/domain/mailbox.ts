@@ -31,7 +31,8 @@ function asciiAddress(address: string): { local: string; domain: string } | null
  * in ASCII or Unicode (IDN). The schema's `idn-email` format. Never throws.
  */
 export function isMailAddress(address: unknown): boolean {
-  if (typeof address !== 'string' || address.length > 254) return false;
+  // The length is the schema's maxLength to refuse, with its own message.
+  if (typeof address !== 'string') return false;
   const parts = asciiAddress(address);
   return parts !== null && ASCII_ADDRESS.test(`${parts.local}@${parts.domain}`);
 }

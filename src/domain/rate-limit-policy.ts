@@ -27,7 +27,10 @@ const countryHourKey = (scope: string, country: string, at: number) =>
 /** One destination a send is about to reach. */
 export interface SendTarget {
   channel: Channel;
+  /** What contacts, blocks, risk and limits key: an email's canonical mailbox, or an E.164 number. */
   destination: string;
+  /** Where the message goes: the email address as given (the number itself for a phone). */
+  address: string;
   country: string | null;
 }
 

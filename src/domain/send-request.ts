@@ -1,4 +1,5 @@
 import type { ErrorDetail } from './errors.js';
+import { canonicalMailbox } from './mailbox.js';
 import { checkPhone, isKnownCountry, numberBelongsToCountry } from './phone.js';
 import { type Locale, resolveLocale } from './templates.js';
 import type { Channel, DeliveryType } from './types.js';
@@ -22,7 +23,10 @@ export interface SendCodeBody {
 export interface SendRequest {
   channels: Channel[];
   dual: boolean;
+  /** The address as given (trimmed): where the message goes. */
   email: string | null;
+  /** The mailbox `email` reaches (src/domain/mailbox.ts): what contacts, blocks and limits key. */
+  mailbox: string | null;
   /** E.164. */
   phone: string | null;
   /** Upper-case ISO 3166-1 alpha-2: given, or inferred from the phone number. */
@@ -69,14 +73,18 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
   }
 
   let email: string | null = null;
+  let mailbox: string | null = null;
   if (channels?.includes('EMAIL') && !refused.has('email')) {
-    if (body.email === undefined || body.email.trim() === '') {
+    const given = body.email?.trim() ?? '';
+    if (given === '') {
       details.push({ field: 'email', message: 'email is required when the EMAIL channel is used' });
-    } else if ((body.email.trim().split('@')[0] ?? '').length > 64) {
+    } else if ((given.split('@')[0] ?? '').length > 64) {
       // RFC 5321: a local part longer than 64 octets is not deliverable.
       details.push({ field: 'email', message: 'the part of email before @ must be at most 64 characters' });
     } else {
-      email = body.email.trim().toLowerCase();
+      mailbox = canonicalMailbox(given);
+      if (mailbox === null) details.push({ field: 'email', message: 'email must be a valid email address' });
+      else email = given;
     }
   }
 
@@ -147,6 +155,7 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
       channels,
       dual: channels.length === 2,
       email,
+      mailbox,
       phone,
       country,
       numberFacts: phone === null ? null : numberFacts,

@@ -107,6 +107,8 @@ export type NewVerification = Omit<
   outboxCode?: string | null;
   /** The risk assessment of the send (JSON), stored on the request. */
   risk?: string | null;
+  /** The email address as given when it is not `destination` (its canonical mailbox); else null. */
+  address?: string | null;
 };
 
 /** A message as its recipient sees it; what the outbox stores and providers send. */

@@ -114,11 +114,21 @@ export class VerificationService {
       );
     }
     const s = this.settingsFor(key);
-    const wanted: SendTarget[] = request.channels.map((channel) => ({
-      channel,
-      destination: channel === 'EMAIL' ? (request.email as string) : (request.phone as string),
-      country: channel === 'EMAIL' ? null : request.country,
-    }));
+    const wanted: SendTarget[] = request.channels.map((channel) =>
+      channel === 'EMAIL'
+        ? {
+            channel,
+            destination: request.mailbox as string,
+            address: request.email as string,
+            country: null,
+          }
+        : {
+            channel,
+            destination: request.phone as string,
+            address: request.phone as string,
+            country: request.country,
+          },
+    );
     const blocked = wanted.find((t) => t.country && s.allowedCountries && !s.allowedCountries.has(t.country));
     if (blocked) {
       throw new DomainError(
@@ -149,7 +159,8 @@ export class VerificationService {
       verificationId: ids[i] as string,
       accountId: key.accountId,
       channel: t.channel,
-      to: t.destination,
+      // The message goes to the address as given; the mailbox is only how it is counted.
+      to: t.address,
       code: codes[i] as string,
       codeTtlSeconds: s.codeTtlSeconds,
       deliveryType: request.deliveryType,
@@ -172,6 +183,7 @@ export class VerificationService {
       groupId,
       channel: t.channel,
       destination: t.destination,
+      address: t.address === t.destination ? null : t.address,
       deliveryType: t.channel === 'WHATSAPP' ? request.deliveryType : null,
       country: t.country,
       purpose: request.purpose,

@@ -81,7 +81,10 @@ const Contact = component(
     accountId: Type.String(),
     mode: ref(Mode),
     channel: ref(Channel, { description: 'The channel of its last send.' }),
-    destination: Type.String({ description: 'Full: E.164 number or lower-cased email address.' }),
+    destination: Type.String({
+      description:
+        'Full: an E.164 number, or the canonical mailbox of an email address (lower case, no +tag, no dots in a gmail.com local part, the domain in punycode).',
+    }),
     masked: Type.String(),
     firstSeen: Time,
     lastSeen: Time,
@@ -104,6 +107,9 @@ const ContactHistoryEntry = component(
   Type.Object({
     requestId: Type.String({ format: 'uuid' }),
     channel: ref(Channel),
+    address: Type.String({
+      description: 'Where its message went: the email address exactly as the request gave it, or the number.',
+    }),
     status: ref(VerificationStatus, { description: "The request's status." }),
     purpose: TextOrNull,
     provider: TextOrNull,
@@ -122,6 +128,10 @@ const ContactProfile = component(
       ref(Contact),
       Type.Object({
         channels: Type.Array(ref(Channel), { description: 'The channels of its requests in history.' }),
+        addressesSeen: Type.Array(Type.String(), {
+          description:
+            'The addresses its requests in history were sent to, as each request gave it (an email contact is a canonical mailbox: jane+1@… and J.A.N.E@gmail.com are both jane@gmail.com); newest first.',
+        }),
         history: Type.Array(ref(ContactHistoryEntry), {
           description: 'Its last 100 requests, newest first; never a code.',
         }),

@@ -8,6 +8,7 @@ import Fastify, {
   LogController,
   type onResponseHookHandler,
 } from 'fastify';
+import { isMailAddress } from '../domain/mailbox.js';
 import { LimitStoreUnavailable } from '../limits/interface.js';
 import { StoreUnavailable } from '../store/interface.js';
 import { isStorageFull } from '../store/storage-full.js';
@@ -54,7 +55,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Refused in the contract's shape by drainOnShutdown instead.
     return503OnClosing: false,
     ajv: {
-      customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false },
+      customOptions: {
+        allErrors: true,
+        coerceTypes: false,
+        removeAdditional: false,
+        useDefaults: false,
+        // Addresses with an internationalised domain; ajv-formats knows only ASCII `email`.
+        formats: { 'idn-email': isMailAddress },
+      },
     },
   });
 

@@ -82,7 +82,12 @@ export const SendCodeBody = component(
         }),
       ),
       email: Type.Optional(
-        Type.String({ format: 'email', maxLength: 254, description: 'Required when EMAIL is used.' }),
+        Type.String({
+          format: 'idn-email',
+          maxLength: 254,
+          description:
+            'Required when EMAIL is used. The domain may be internationalised (IDN). The code goes to the address as given; blocks, limits and contacts hold for its canonical mailbox (lower case, no +tag, no dots in a gmail.com local part, the domain in punycode).',
+        }),
       ),
       phone: phoneField('Required when SMS or WHATSAPP is used: + and country code.'),
       whatsappNumber: phoneField('Alternative name of `phone`.'),

@@ -75,7 +75,7 @@ function describe(e: FastifySchemaValidationError, field: string, path: string):
     case 'enum':
       return `${name} must be one of ${(params.allowedValues as string[]).join(', ')}`;
     case 'format':
-      return params.format === 'email'
+      return params.format === 'email' || params.format === 'idn-email'
         ? `${name} must be a valid email address`
         : params.format === 'uuid'
           ? `${name} must be a UUID as returned by send-code`

@@ -23,6 +23,8 @@ export interface ContactRecord {
 export interface ContactHistoryEntry {
   requestId: string;
   channel: Channel;
+  /** Where its message went: the email address as given (a contact is its canonical mailbox), or the number. */
+  address: string;
   status: VerificationStatus;
   purpose: string | null;
   provider: string | null;
@@ -78,6 +80,7 @@ export const rowToContact = (r: Record<string, unknown>): ContactRecord => ({
 export const rowToHistory = (r: Record<string, unknown>): ContactHistoryEntry => ({
   requestId: String(r.id),
   channel: r.channel as Channel,
+  address: String(r.address),
   status: r.status as VerificationStatus,
   purpose: r.purpose === null ? null : String(r.purpose),
   provider: r.provider === null ? null : String(r.provider),
@@ -140,7 +143,8 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
     ),
     // A contact's requests are those to its destination (index verifications_destination).
     history: fix(
-      `SELECT id, channel, status, purpose, provider, delivery_status, created_at, expires_at, verified_at, risk
+      `SELECT id, channel, coalesce(address, destination) AS address, status, purpose, provider, delivery_status,
+         created_at, expires_at, verified_at, risk
        FROM verifications WHERE destination = ? AND account_id = ? AND ${bool('test')}
        ORDER BY id DESC LIMIT ?`,
     ),

@@ -137,7 +137,8 @@ describe('admin API', () => {
     expect(email.body.data).toHaveLength(1);
     expect(email.body.data[0]).toMatchObject({
       channel: 'EMAIL',
-      to: 'other@example.com',
+      // Found by its mailbox, shown as it was sent: to the address as given.
+      to: 'Other@example.com',
       subject: expect.any(String),
     });
     const limited = await call('GET', '/v1/admin/outbox?limit=2');

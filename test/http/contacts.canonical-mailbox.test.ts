@@ -19,7 +19,8 @@ function canonicalSuite(name: string, env: () => Record<string, string>) {
     const admin = (url: string) => svc.get(url, ADMIN_TOKEN);
     const send = (email: string) => svc.post('/v1/contact/send-code', { channel: 'EMAIL', email }, key);
     const contactsOf = async (q: string) =>
-      (await admin(`/v1/admin/contacts?accountId=${accountId}&q=${encodeURIComponent(q)}`)).body.data as Array<{
+      (await admin(`/v1/admin/contacts?accountId=${accountId}&q=${encodeURIComponent(q)}`)).body
+        .data as Array<{
         id: string;
         destination: string;
         counts: { sends: number };
@@ -94,15 +95,21 @@ function canonicalSuite(name: string, env: () => Record<string, string>) {
       const given = 'Dora.Smith+News@Example.ORG';
       expect((await send(given)).status).toBe(200);
       for (const lookup of [given, 'dora.smith@example.org', 'DORA.SMITH+other@example.org']) {
-        const [message] = (await admin(`/v1/admin/outbox?to=${encodeURIComponent(lookup)}&limit=1`)).body.data;
+        const [message] = (await admin(`/v1/admin/outbox?to=${encodeURIComponent(lookup)}&limit=1`)).body
+          .data;
         expect(message?.to, lookup).toBe(given);
       }
       expect((await send('erin@exämple.com')).status).toBe(200);
       expect((await svc.lastMessage('erin@xn--exmple-cua.com')).to).toBe('erin@exämple.com');
     });
 
-    it("the profile is one contact per mailbox and lists the addresses seen", async () => {
-      const given = ['carol@gmail.com', 'C.A.R.O.L@gmail.com', 'carol+shop@googlemail.com', 'carol@gmail.com'];
+    it('the profile is one contact per mailbox and lists the addresses seen', async () => {
+      const given = [
+        'carol@gmail.com',
+        'C.A.R.O.L@gmail.com',
+        'carol+shop@googlemail.com',
+        'carol@gmail.com',
+      ];
       for (const email of given) {
         expect((await send(email)).status).toBe(200);
         clock.advance(1000);

@@ -42,9 +42,14 @@ export interface TestService extends Service {
   ): Promise<{ status: number; headers: Record<string, unknown>; body: any }>;
   get(url: string, token?: string): Promise<{ status: number; headers: Record<string, unknown>; body: any }>;
   /** The newest outbox message to `to`. */
-  lastMessage(
-    to: string,
-  ): Promise<{ text: string; subject?: string; html?: string; requestId: string; channel: Channel }>;
+  lastMessage(to: string): Promise<{
+    to: string;
+    text: string;
+    subject?: string;
+    html?: string;
+    requestId: string;
+    channel: Channel;
+  }>;
   /** The code in the newest outbox message to `to`. */
   lastCode(to: string): Promise<string>;
 }

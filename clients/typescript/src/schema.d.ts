@@ -1479,8 +1479,8 @@ export interface components {
             /** @description Dual-channel mode: exactly two different channels, sent in parallel. */
             channels?: components["schemas"]["Channel"][];
             /**
-             * Format: email
-             * @description Required when EMAIL is used.
+             * Format: idn-email
+             * @description Required when EMAIL is used. The domain may be internationalised (IDN). The code goes to the address as given; blocks, limits and contacts hold for its canonical mailbox (lower case, no +tag, no dots in a gmail.com local part, the domain in punycode).
              */
             email?: string;
             /**
@@ -2045,7 +2045,7 @@ export interface components {
             mode: components["schemas"]["Mode"];
             /** @description The channel of its last send. */
             channel: components["schemas"]["Channel"];
-            /** @description Full: E.164 number or lower-cased email address. */
+            /** @description Full: an E.164 number, or the canonical mailbox of an email address (lower case, no +tag, no dots in a gmail.com local part, the domain in punycode). */
             destination: string;
             masked: string;
             /** Format: date-time */
@@ -2068,6 +2068,8 @@ export interface components {
             /** Format: uuid */
             requestId: string;
             channel: components["schemas"]["Channel"];
+            /** @description Where its message went: the email address exactly as the request gave it, or the number. */
+            address: string;
             /** @description The request's status. */
             status: components["schemas"]["VerificationStatus"];
             purpose: string | null;
@@ -2084,6 +2086,8 @@ export interface components {
         ContactProfile: components["schemas"]["Contact"] & {
             /** @description The channels of its requests in history. */
             channels: components["schemas"]["Channel"][];
+            /** @description The addresses its requests in history were sent to, as each request gave it (an email contact is a canonical mailbox: jane+1@… and J.A.N.E@gmail.com are both jane@gmail.com); newest first. */
+            addressesSeen: string[];
             /** @description Its last 100 requests, newest first; never a code. */
             history: components["schemas"]["ContactHistoryEntry"][];
         };

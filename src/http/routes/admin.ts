@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { renderOutboxEntry, testCodeOf } from '../../delivery/outbox/outbox-content.js';
+import { canonicalMailbox } from '../../domain/mailbox.js';
 import { checkPhone, isKnownCountry } from '../../domain/phone.js';
 import type { Account, ApiKeyRecord } from '../../domain/types.js';
 import {
@@ -339,10 +340,13 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   await app.register(brandingAdminRoutes(deps));
 };
 
-/** The outbox stores lower-case emails and E.164 numbers; accept what a person would type. */
+/**
+ * The outbox is searched by canonical mailbox (email) or E.164 number; accept what a person would
+ * type: any way of writing an address finds the messages of its mailbox.
+ */
 function normaliseDestination(to: string): string {
   const value = to.trim();
-  if (value.includes('@')) return value.toLowerCase();
+  if (value.includes('@')) return canonicalMailbox(value) ?? value.toLowerCase();
   const phone = checkPhone(value.startsWith('+') ? value : `+${value.replace(/^00/, '')}`);
   return phone.ok ? phone.e164 : value;
 }

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { assembleBuckets } from '../../domain/analytics.js';
+import { canonicalMailbox } from '../../domain/mailbox.js';
 import { checkPhone } from '../../domain/phone.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
 import type { ContactRecord } from '../../store/contacts.js';
@@ -74,10 +75,14 @@ function rejectInvalid(request: { validationError?: { validation: Parameters<typ
     throw validationError(schemaDetails(request.validationError.validation).details);
 }
 
-/** Destinations are stored lower-case (email) or E.164; accept what an operator types. */
+/**
+ * Destinations are stored as canonical mailboxes (email) or E.164; accept what an operator types:
+ * any way of writing an address finds its mailbox, and the start of one stays a prefix.
+ */
 function normaliseSearch(q: string): string {
   const value = q.trim();
-  if (value.includes('@') || !/^[+0-9 ()-]+$/.test(value)) return value.toLowerCase();
+  if (value.includes('@')) return canonicalMailbox(value) ?? value.toLowerCase();
+  if (!/^[+0-9 ()-]+$/.test(value)) return value.toLowerCase();
   const digits = value.replace(/[ ()-]/g, '');
   const phone = checkPhone(digits.startsWith('+') ? digits : `+${digits}`);
   return phone.ok ? phone.e164 : digits.startsWith('+') ? digits : `+${digits}`;
@@ -173,9 +178,11 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
         data: {
           ...contactView(contact),
           channels: [...new Set(history.map((h) => h.channel))],
+          addressesSeen: [...new Set(history.map((h) => h.address))],
           history: history.map((h) => ({
             requestId: h.requestId,
             channel: h.channel,
+            address: h.address,
             status: h.status,
             purpose: h.purpose,
             provider: h.provider,

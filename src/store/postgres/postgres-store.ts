@@ -395,6 +395,7 @@ export class PostgresStore implements Store {
       rows.map((v) => (v.outbox === null ? null : (v.outboxCode ?? null))),
       rows.map((v) => maskDestination(v.channel, v.destination)),
       rows.map((v) => v.risk ?? null),
+      rows.map((v) => v.address ?? null),
     ]);
   }
 

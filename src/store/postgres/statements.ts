@@ -83,8 +83,8 @@ export const SQL = {
     `WITH fresh AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
         $8::text[], $9::bytea[], $10::int[], $11::bigint[], $12::bigint[], $13::text[], $14::text[],
-        $15::boolean[], $16::text[], $17::text[], $18::text[])
-        AS f(${VERIFICATION_COLUMNS}, outbox_code, masked, risk)
+        $15::boolean[], $16::text[], $17::text[], $18::text[], $19::text[])
+        AS f(${VERIFICATION_COLUMNS}, outbox_code, masked, risk, address)
     ), superseded AS (
       UPDATE verifications v SET status = 'canceled', outbox_code = NULL
       WHERE v.id = ANY (ARRAY(
@@ -98,8 +98,8 @@ export const SQL = {
         AND ${GROUP_PENDING('v.')}
       RETURNING v.id, v.provider
     ), inserted AS (
-      INSERT INTO verifications (${VERIFICATION_COLUMNS}, outbox_code, masked, risk)
-      SELECT ${VERIFICATION_COLUMNS.replace(/(\w+)/g, 'f.$1')}, f.outbox_code, f.masked, f.risk
+      INSERT INTO verifications (${VERIFICATION_COLUMNS}, outbox_code, masked, risk, address)
+      SELECT ${VERIFICATION_COLUMNS.replace(/(\w+)/g, 'f.$1')}, f.outbox_code, f.masked, f.risk, f.address
       FROM fresh f WHERE (SELECT count(*) FROM superseded) >= 0
       RETURNING id, created_at, delivery_status
     )

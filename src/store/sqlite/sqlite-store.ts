@@ -349,6 +349,7 @@ export class SqliteStore implements Store {
           maskDestination(v.channel, v.destination),
           v.risk ?? null,
           mode,
+          v.address ?? null,
         );
         this.appendChange('created', v.id, v.createdAt, v.deliveryStatus === 'outbox' ? 'outbox' : null);
       }
@@ -684,8 +685,9 @@ function prepare(db: Database) {
     ),
     insertVerification: s(
       `INSERT INTO verifications (id, account_id, group_id, channel, destination, delivery_type, country, purpose,
-         code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, outbox_code, masked, risk, test)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, outbox_code, masked, risk, test,
+         address)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     getVerification: s(
       `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = ? AND account_id = ? AND test = ?`,
