@@ -1988,19 +1988,6 @@ export interface components {
         BrandingPreviewResponse: {
             data: components["schemas"]["BrandingPreview"];
         };
-        DashboardSignInRequest: {
-            /** @description The ADMIN_TOKEN of the deployment. */
-            token: string;
-        };
-        DashboardSession: {
-            /** @description Send it as `X-CSRF-Token` on every write made with the session. */
-            csrfToken: string;
-            /** Format: date-time */
-            expiresAt: string;
-        };
-        DashboardSessionResponse: {
-            data: components["schemas"]["DashboardSession"];
-        };
         AnalyticsBucket: {
             /** Format: date-time */
             start: string;
@@ -2124,6 +2111,19 @@ export interface components {
         };
         BreakerResponse: {
             data: components["schemas"]["Breaker"];
+        };
+        DashboardSignInRequest: {
+            /** @description The ADMIN_TOKEN of the deployment. */
+            token: string;
+        };
+        DashboardSession: {
+            /** @description Send it as `X-CSRF-Token` on every write made with the session. */
+            csrfToken: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        DashboardSessionResponse: {
+            data: components["schemas"]["DashboardSession"];
         };
         CallbackReceipt: {
             /** @enum {boolean} */
