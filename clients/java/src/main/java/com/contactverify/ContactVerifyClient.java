@@ -1,154 +1,117 @@
 package com.contactverify;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.contactverify.Models.Health;
 import com.contactverify.Models.SendEntry;
-import com.contactverify.Models.SendRequest;
 import com.contactverify.Models.VerifyResult;
-import java.io.IOException;
-import java.net.URI;
+import com.fasterxml.jackson.core.type.TypeReference;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * A client of the contact verification API. Retries 503 and 429 RATE_LIMITED answers that carry
- * Retry-After, at most maxRetries times; never TOO_MANY_ATTEMPTS or another 4xx. Every send
- * carries an Idempotency-Key kept across its retries, so a retry never sends a second code.
+ * A client of the contact verification API. Every call has a blocking form and an ...Async form
+ * returning a CompletableFuture. Retries 503 and 429 RATE_LIMITED answers that carry a
+ * Retry-After of at most 10 s, at most maxRetries times (2); never TOO_MANY_ATTEMPTS or another
+ * 4xx. Every send carries an Idempotency-Key kept across its retries, so a retry never sends a
+ * second code. Thread-safe.
  */
 public final class ContactVerifyClient {
-  public static final String VERSION = "0.1.0";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  public static final String VERSION = "0.2.0";
 
-  private final String baseUrl;
+  private final Transport transport;
   private final String apiKey;
-  private final Duration timeout;
-  private final int maxRetries;
-  private final int maxRetryAfterSeconds;
-  private final HttpClient http;
 
+  /** A client with the defaults: a new HttpClient, 10 s timeout, 2 retries. */
   public ContactVerifyClient(String baseUrl, String apiKey) {
-    this(baseUrl, apiKey, Duration.ofSeconds(10), 2, 10);
+    this(builder(baseUrl, apiKey));
   }
 
-  public ContactVerifyClient(String baseUrl, String apiKey, Duration timeout, int maxRetries, int maxRetryAfterSeconds) {
-    this.baseUrl = baseUrl.replaceAll("/+$", "");
-    this.apiKey = apiKey;
-    this.timeout = timeout;
-    this.maxRetries = maxRetries;
-    this.maxRetryAfterSeconds = maxRetryAfterSeconds;
-    this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+  private ContactVerifyClient(Builder b) {
+    this.apiKey = b.apiKey;
+    HttpClient http = b.http != null ? b.http : HttpClient.newBuilder().connectTimeout(b.timeout).build();
+    this.transport = new Transport(b.baseUrl, b.apiKey, http, b.timeout, b.maxRetries, b.maxRetryAfterSeconds);
   }
 
-  /** Sends a code on one channel (request.channel()). */
-  public SendEntry sendCode(SendRequest request) { return sendCode(request, null, null); }
+  /** {@code ContactVerifyClient.builder(url, key).httpClient(http).maxRetries(0).build()}. */
+  public static Builder builder(String baseUrl, String apiKey) { return new Builder(baseUrl, apiKey); }
 
-  public SendEntry sendCode(SendRequest request, String idempotencyKey, Integer retries) {
-    return JSON.convertValue(send(request, idempotencyKey, retries), SendEntry.class);
+  /** The same client (and HttpClient) with another retry limit. */
+  public ContactVerifyClient withMaxRetries(int maxRetries) {
+    return builder(transport.baseUrl, apiKey).httpClient(transport.http).timeout(transport.timeout)
+        .maxRetries(maxRetries).maxRetryAfterSeconds(transport.maxRetryAfterSeconds).build();
   }
 
-  /** Sends a code on two channels at once (request.channels()); one entry per channel, in order. */
-  public List<SendEntry> sendCodeDual(SendRequest request) { return sendCodeDual(request, null, null); }
+  /** Sends a code on one channel: {@code cv.sendCode(SendCode.email(email).purpose("sign-in"))}. */
+  public SendEntry sendCode(SendCode request) { return Transport.join(sendCodeAsync(request)); }
 
-  public List<SendEntry> sendCodeDual(SendRequest request, String idempotencyKey, Integer retries) {
-    return JSON.convertValue(send(request, idempotencyKey, retries), new TypeReference<List<SendEntry>>() {});
+  public CompletableFuture<SendEntry> sendCodeAsync(SendCode request) {
+    if (request.isDual()) throw new IllegalArgumentException("a dual request is sent with sendCodeDual");
+    return send(request).thenApply(data -> Json.MAPPER.convertValue(data, SendEntry.class));
   }
 
-  private JsonNode send(SendRequest request, String idempotencyKey, Integer retries) {
-    String key = idempotencyKey != null ? idempotencyKey : UUID.randomUUID().toString();
-    return call("POST", "/v1/contact/send-code", request, retries, Map.of("Idempotency-Key", key)).get("data");
+  /** Sends codes on two channels at once (SendCode.dual): one entry per channel, in order. */
+  public List<SendEntry> sendCodeDual(SendCode request) { return Transport.join(sendCodeDualAsync(request)); }
+
+  public CompletableFuture<List<SendEntry>> sendCodeDualAsync(SendCode request) {
+    if (!request.isDual()) throw new IllegalArgumentException("a one-channel request is sent with sendCode");
+    return send(request).thenApply(data -> Json.MAPPER.convertValue(data, new TypeReference<List<SendEntry>>() {}));
   }
 
-  public VerifyResult verifyCode(String requestId, String otpCode) { return verifyCode(requestId, otpCode, null); }
+  private CompletableFuture<com.fasterxml.jackson.databind.JsonNode> send(SendCode request) {
+    String key = request.idempotencyKey() != null ? request.idempotencyKey() : UUID.randomUUID().toString();
+    return transport.call("POST", "/v1/contact/send-code", request.body(), Map.of("Idempotency-Key", key))
+        .thenApply(answer -> answer.get("data"));
+  }
 
-  public VerifyResult verifyCode(String requestId, String otpCode, Integer retries) {
-    JsonNode data = call("POST", "/v1/contact/verify-code", Map.of("requestId", requestId, "otpCode", otpCode), retries, Map.of()).get("data");
-    return JSON.convertValue(data, VerifyResult.class);
+  /** Checks a code; a wrong code is {@code verified() == false}, not an exception. */
+  public VerifyResult verifyCode(String requestId, String otpCode) { return Transport.join(verifyCodeAsync(requestId, otpCode)); }
+
+  public CompletableFuture<VerifyResult> verifyCodeAsync(String requestId, String otpCode) {
+    Map<String, String> body = new LinkedHashMap<>();
+    body.put("requestId", Objects.requireNonNull(requestId, "requestId"));
+    body.put("otpCode", Objects.requireNonNull(otpCode, "otpCode"));
+    return transport.call("POST", "/v1/contact/verify-code", body, null)
+        .thenApply(answer -> Json.MAPPER.convertValue(answer.get("data"), VerifyResult.class));
   }
 
   /** The service's health (no key needed). */
-  public Health health() { return health(null); }
+  public Health health() { return Transport.join(healthAsync()); }
 
-  public Health health(Integer retries) {
-    return JSON.convertValue(call("GET", "/health", null, retries, Map.of()), Health.class);
+  public CompletableFuture<Health> healthAsync() {
+    return transport.call("GET", "/health", null, null).thenApply(answer -> Json.MAPPER.convertValue(answer, Health.class));
   }
 
-  private JsonNode call(String method, String path, Object body, Integer retries, Map<String, String> headers) {
-    int limit = retries != null ? retries : maxRetries;
-    for (int attempt = 0; ; attempt++) {
-      try {
-        return once(method, path, body, headers);
-      } catch (ContactVerifyException e) {
-        Double wait = retryDelay(e, attempt);
-        if (attempt >= limit || wait == null) throw e;
-        try {
-          Thread.sleep((long) (wait * 1000));
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-      }
-    }
-  }
+  /** The client's settings. */
+  public static final class Builder {
+    private final String baseUrl;
+    private final String apiKey;
+    private HttpClient http;
+    private Duration timeout = Duration.ofSeconds(10);
+    private int maxRetries = 2;
+    private int maxRetryAfterSeconds = 10;
 
-  private Double retryDelay(ContactVerifyException e, int attempt) {
-    if (e.status() == 503) {
-      return e.retryAfter().isPresent() ? (double) Math.min(e.retryAfter().getAsInt(), maxRetryAfterSeconds) : 0.25 * (1 << attempt);
+    private Builder(String baseUrl, String apiKey) {
+      this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
+      this.apiKey = Objects.requireNonNull(apiKey, "apiKey");
     }
-    if (e.status() == 429 && e.code().equals("RATE_LIMITED") && e.retryAfter().isPresent()) {
-      int seconds = e.retryAfter().getAsInt();
-      return seconds <= maxRetryAfterSeconds ? (double) seconds : null;
-    }
-    return null;
-  }
 
-  private JsonNode once(String method, String path, Object body, Map<String, String> headers) {
-    HttpResponse<String> response;
-    try {
-      HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-          .timeout(timeout)
-          .header("Accept", "application/json")
-          .header("Authorization", "Bearer " + apiKey)
-          .header("User-Agent", "contact-verify-java/" + VERSION);
-      headers.forEach(request::header);
-      if (body == null) {
-        request.GET();
-      } else {
-        request.header("Content-Type", "application/json")
-            .method(method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
-      }
-      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new ContactVerifyException(0, "NETWORK_ERROR", "No answer from " + baseUrl + ": " + e.getMessage(), null, null);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ContactVerifyException(0, "NETWORK_ERROR", "Interrupted", null, null);
-    }
-    JsonNode parsed;
-    try {
-      parsed = JSON.readTree(response.body().isEmpty() ? "null" : response.body());
-    } catch (IOException e) {
-      parsed = null;
-    }
-    int status = response.statusCode();
-    if (status < 300) return parsed;
-    JsonNode error = parsed != null && parsed.has("error") ? parsed.get("error") : JSON.createObjectNode();
-    Integer retryAfter = response.headers().firstValue("Retry-After")
-        .filter(v -> v.matches("\\d+")).map(Integer::valueOf).orElse(null);
-    List<Map<String, Object>> details = error.has("details")
-        ? JSON.convertValue(error.get("details"), new TypeReference<List<Map<String, Object>>>() {})
-        : List.of();
-    throw new ContactVerifyException(
-        status,
-        error.has("code") ? error.get("code").asText() : (status == 503 ? "UNAVAILABLE" : "INTERNAL"),
-        error.has("message") ? error.get("message").asText() : "HTTP " + status,
-        details,
-        retryAfter);
+    /** Your own java.net.http.HttpClient (proxy, executor, SSL context); its connect timeout is yours. */
+    public Builder httpClient(HttpClient http) { this.http = http; return this; }
+
+    /** The timeout of each request (10 s). */
+    public Builder timeout(Duration timeout) { this.timeout = timeout; return this; }
+
+    /** Retries of a 503 or of a short RATE_LIMITED per call (2). */
+    public Builder maxRetries(int maxRetries) { this.maxRetries = maxRetries; return this; }
+
+    /** The longest Retry-After waited for (10 s); a longer one is raised at once. */
+    public Builder maxRetryAfterSeconds(int seconds) { this.maxRetryAfterSeconds = seconds; return this; }
+
+    public ContactVerifyClient build() { return new ContactVerifyClient(this); }
   }
 }

@@ -1,59 +1,49 @@
 package com.contactverify;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.annotation.JsonInclude;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** The requests and answers of the API, as records named after its JSON members. */
+/** The answers of the API, as records named after its JSON members. */
 public final class Models {
   private Models() {}
 
-  /**
-   * The send-code body: channel for one channel, channels for two at once; locale is the
-   * recipient's BCP 47 language tag (es, pt-BR, de-AT), English when unsupported.
-   */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record SendRequest(
-      String channel, List<String> channels, String email, String phone, String country,
-      String deliveryType, String purpose, String customMessage, String locale) {
-    /** The body without a locale (the constructor before locale existed). */
-    public SendRequest(
-        String channel, List<String> channels, String email, String phone, String country,
-        String deliveryType, String purpose, String customMessage) {
-      this(channel, channels, email, phone, country, deliveryType, purpose, customMessage, null);
-    }
+  /** One signal that added to a send's risk score. */
+  public record RiskSignal(String name, int weight, String detail) {}
 
-    public static SendRequest email(String email) {
-      return new SendRequest("EMAIL", null, email, null, null, null, null, null, null);
-    }
+  /** A send's risk score (0-100), its level and the signals behind it. */
+  public record Risk(int score, RiskLevel level, List<RiskSignal> signals) {}
 
-    public static SendRequest sms(String phone) {
-      return new SendRequest("SMS", null, null, phone, null, null, null, null, null);
-    }
-
-    /** The same request in the recipient's language. */
-    public SendRequest withLocale(String locale) {
-      return new SendRequest(channel, channels, email, phone, country, deliveryType, purpose, customMessage, locale);
-    }
-  }
-
-  @JsonIgnoreProperties(ignoreUnknown = true)
-  public record RiskSignal(String name, double weight, String detail) {}
-
-  @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Risk(int score, String level, List<RiskSignal> signals) {}
+  /** Why one channel of a send was not delivered (status undelivered). */
+  public record EntryError(String code, String message) {}
 
   /** One channel of a send: keep requestId to verify the code. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
   public record SendEntry(
-      String requestId, String channel, String status, String expiresAt, String to,
-      String deliveryType, Map<String, String> error, Risk risk) {}
+      String requestId, Channel channel, EntryStatus status, Instant expiresAt, String to,
+      DeliveryType deliveryType, EntryError error, Risk risk) {}
 
   /** A wrong code is verified false, not an exception. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
-  public record VerifyResult(boolean verified, String channel, String requestId, String status, int attemptsRemaining) {}
+  public record VerifyResult(
+      boolean verified, Channel channel, String requestId, VerificationStatus status, int attemptsRemaining) {}
 
-  @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Health(String status, String version, double uptimeSeconds, Map<String, String> services, Map<String, Object> channels) {}
+  /** One problem of a refused request: the field, the message and, where one is concerned, the channel. */
+  public record ErrorDetail(String field, String message, Channel channel) {}
+
+  public record ProviderHealth(String name, ProviderState state) {}
+
+  public record ChannelHealth(boolean operational, List<ProviderHealth> providers, LiveCodes liveCodes, String note) {}
+
+  public record Services(ServiceState database, ServiceState rateLimitStore) {}
+
+  public record PumpingBreakerCount(String country, int count) {}
+
+  /** GET /health. */
+  public record Health(
+      HealthStatus status, String version, long uptimeSeconds, Services services,
+      Map<Channel, ChannelHealth> channels, List<PumpingBreakerCount> pumpingBreakers) {}
+
+  /** One message of the outbox (GET /v1/admin/outbox); code is set for a test-mode request that is pending. */
+  public record OutboxMessage(
+      String id, String accountId, String requestId, Channel channel, String to, String subject,
+      String text, String html, String code, Instant createdAt) {}
 }

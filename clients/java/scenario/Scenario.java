@@ -1,11 +1,17 @@
-package com.contactverify;
-
-import com.contactverify.Models.SendRequest;
+import com.contactverify.Channel;
+import com.contactverify.ContactVerifyClient;
+import com.contactverify.ContactVerifyException;
+import com.contactverify.DeliveryType;
+import com.contactverify.SendCode;
+import com.contactverify.TestOutbox;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import java.time.Instant;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -22,9 +28,11 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Runs clients/scenario.json with this library against a running service (see clients/README.md). */
+/** Runs clients/scenario.json ($CV_SCENARIO) with this library against a running service (see clients/README.md). */
 public final class Scenario {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  // Answers are compared as JSON: Instant as the service writes it (ISO-8601).
+  private static final ObjectMapper JSON = new ObjectMapper().registerModule(
+      new SimpleModule().addSerializer(Instant.class, ToStringSerializer.instance));
   private static final Map<String, String> VARS = new HashMap<>();
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{(\\w+)\\}");
 
@@ -37,7 +45,8 @@ public final class Scenario {
     Map<String, ContactVerifyClient> clients = Map.of(
         "default", new ContactVerifyClient(base, System.getenv("CV_API_KEY")),
         "badKey", new ContactVerifyClient(base, "cv_live_not_a_real_key_000000000000"),
-        "stub", new ContactVerifyClient(System.getenv("CV_STUB_URL"), System.getenv("CV_API_KEY")));
+        "stub", new ContactVerifyClient(System.getenv("CV_STUB_URL"), System.getenv("CV_API_KEY")),
+        "test", new ContactVerifyClient(base, System.getenv("CV_TEST_API_KEY")));
     int failed = 0;
     for (JsonNode step : scenario.get("steps")) {
       try {
@@ -113,31 +122,36 @@ public final class Scenario {
     ContactVerifyClient client = clients.get(step.has("client") ? step.get("client").asText() : "default");
     JsonNode args = expand(step.has("args") ? step.get("args") : JSON.createObjectNode());
     JsonNode expect = step.has("expect") ? step.get("expect") : JSON.createObjectNode();
-    Integer retries = step.has("retries") ? step.get("retries").asInt() : null;
+    if (step.has("retries")) client = client.withMaxRetries(step.get("retries").asInt());
     Object data;
     try {
       switch (step.get("op").asText()) {
-        case "health" -> data = client.health(retries);
+        case "health" -> data = client.health();
         case "sendCode" -> {
-          List<String> channels = null;
+          SendCode request;
           if (args.has("channels")) {
-            channels = new ArrayList<>();
-            for (JsonNode c : args.get("channels")) channels.add(c.asText());
+            request = SendCode.dual(Channel.valueOf(args.get("channels").get(0).asText()), Channel.valueOf(args.get("channels").get(1).asText()));
+          } else {
+            request = SendCode.on(Channel.valueOf(text(args, "channel")));
           }
-          SendRequest request = new SendRequest(text(args, "channel"), channels, text(args, "email"), text(args, "phone"),
-              text(args, "country"), text(args, "deliveryType"), text(args, "purpose"), text(args, "customMessage"),
-              text(args, "locale"));
-          data = channels != null ? client.sendCodeDual(request, null, retries) : client.sendCode(request, null, retries);
+          request = request.withEmail(text(args, "email")).withPhone(text(args, "phone")).country(text(args, "country"))
+              .deliveryType(args.has("deliveryType") ? DeliveryType.valueOf(text(args, "deliveryType")) : null)
+              .purpose(text(args, "purpose")).customMessage(text(args, "customMessage")).locale(text(args, "locale"))
+              .idempotencyKey(text(args, "idempotencyKey"));
+          data = args.has("channels") ? client.sendCodeDual(request) : client.sendCode(request);
         }
-        case "verifyCode" -> data = client.verifyCode(text(args, "requestId"), text(args, "otpCode"), retries);
-        default -> data = outboxCode(base, text(args, "to"), pattern);
+        case "verifyCode" -> data = client.verifyCode(text(args, "requestId"), text(args, "otpCode"));
+        case "latestOutboxCode" -> data = Map.of("code",
+            new TestOutbox(base, System.getenv("CV_ADMIN_TOKEN")).latestOutboxCode(text(args, "to")));
+        case "outboxCode" -> data = outboxCode(base, text(args, "to"), pattern);
+        default -> throw new IllegalArgumentException("unknown op " + step.get("op"));
       }
     } catch (ContactVerifyException e) {
       JsonNode want = expect.get("error");
       if (want == null) throw e;
       if (e.status() != want.get("status").asInt() || !e.code().equals(want.get("code").asText()))
         throw new AssertionError("expected " + want.get("status") + " " + want.get("code") + ", got " + e.status() + " " + e.code());
-      if (want.has("retryAfterAtLeast") && e.retryAfter().orElse(0) < want.get("retryAfterAtLeast").asInt())
+      if (want.has("retryAfterAtLeast") && e.retryAfter().map(d -> d.getSeconds()).orElse(0L) < want.get("retryAfterAtLeast").asInt())
         throw new AssertionError("expected retryAfter >= " + want.get("retryAfterAtLeast"));
       return;
     }

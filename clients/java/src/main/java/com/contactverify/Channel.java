@@ -1,0 +1,21 @@
+package com.contactverify;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/** A delivery channel. */
+public enum Channel {
+  EMAIL("EMAIL"),
+  SMS("SMS"),
+  WHATSAPP("WHATSAPP");
+
+  private final String value;
+
+  Channel(String value) { this.value = value; }
+
+  /** The value as the API writes it. */
+  @JsonValue
+  public String value() { return value; }
+
+  @Override
+  public String toString() { return value; }
+}
