@@ -1,6 +1,7 @@
 """Runs clients/scenario.json with this library against a running service (see clients/README.md)."""
 
 import dataclasses
+import enum
 import json
 import os
 import re
@@ -9,7 +10,9 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "src"))
-from contact_verify import ContactVerify, ContactVerifyError  # noqa: E402
+from datetime import datetime  # noqa: E402
+
+from contact_verify import ContactVerify, ContactVerifyError, TestHelper  # noqa: E402
 
 env = os.environ
 scenario = json.load(open(env["CV_SCENARIO"]))
@@ -33,7 +36,9 @@ clients = {
     "default": ContactVerify(env["CV_BASE_URL"], env["CV_API_KEY"]),
     "badKey": ContactVerify(env["CV_BASE_URL"], "cv_live_not_a_real_key_000000000000"),
     "stub": ContactVerify(env["CV_STUB_URL"], env["CV_API_KEY"]),
+    "test": ContactVerify(env["CV_BASE_URL"], env["CV_TEST_API_KEY"]),
 }
+outbox = TestHelper(env["CV_BASE_URL"], env["CV_ADMIN_TOKEN"])
 
 
 def camel(name):
@@ -44,9 +49,15 @@ def camel(name):
 def as_json(value):
     """The library's typed answer with the API's member names, for comparison with the scenario."""
     if dataclasses.is_dataclass(value):
-        return {camel(k): as_json(v) for k, v in dataclasses.asdict(value).items()}
+        return {camel(f.name): as_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, list):
         return [as_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: as_json(v) for k, v in value.items()}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, datetime):
+        return value.isoformat()
     return value
 
 
@@ -108,10 +119,13 @@ def run(step):
                 purpose=args.get("purpose"),
                 custom_message=args.get("customMessage"),
                 locale=args.get("locale"),
+                idempotency_key=args.get("idempotencyKey"),
                 max_retries=retries,
             )
         elif step["op"] == "verifyCode":
             data = client.verify_code(args["requestId"], args["otpCode"], max_retries=retries)
+        elif step["op"] == "latestOutboxCode":
+            data = {"code": outbox.latest_outbox_code(args["to"])}
         else:
             data = outbox_code(args["to"])
     except ContactVerifyError as err:

@@ -10,7 +10,7 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
-from contact_verify import ContactVerify, ContactVerifyError, SendEntry, __version__  # noqa: E402
+from contact_verify import ContactVerify, ContactVerifyError, ErrorDetail, SendEntry, __version__  # noqa: E402
 
 SENT = {
     "data": {
@@ -24,6 +24,15 @@ SENT = {
 }
 
 
+HEALTH = {
+    "status": "ok",
+    "version": "1.0.0",
+    "uptimeSeconds": 5,
+    "services": {"database": "up", "rateLimitStore": "up"},
+    "channels": {"EMAIL": {"operational": True, "providers": [{"name": "outbox", "state": "up"}], "liveCodes": "outbox"}},
+}
+
+
 def failure(code):
     return {"error": {"code": code, "message": "scripted", "details": [{"field": "email", "message": "m"}]}}
 
@@ -34,6 +43,7 @@ class Script:
     def __init__(self, *answers):
         self.answers = list(answers)
         self.headers = []
+        self.requests = []  # (method, path, body) of each request
         script = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -42,8 +52,9 @@ class Script:
 
             def answer(self):
                 length = int(self.headers.get("Content-Length") or 0)
-                self.rfile.read(length)
+                raw_body = self.rfile.read(length)
                 script.headers.append(dict(self.headers))
+                script.requests.append((self.command, self.path, json.loads(raw_body) if raw_body else None))
                 status, retry_after, body = script.answers[0] if len(script.answers) == 1 else script.answers.pop(0)
                 raw = body.encode() if isinstance(body, str) else json.dumps(body).encode()
                 self.send_response(status)
@@ -59,7 +70,8 @@ class Script:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
-        self.client = ContactVerify(f"http://127.0.0.1:{self.server.server_address[1]}", "cvk_test_key")
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.client = ContactVerify(self.url, "cvk_test_key")
 
     def close(self):
         self.server.shutdown()
@@ -84,9 +96,9 @@ class RetryRules(unittest.TestCase):
         self.assertEqual(len(s.headers), 1)
 
     def test_a_503_without_retry_after_backs_off(self):
-        s = self.serve((503, None, "<html>proxy</html>"), (200, None, {"status": "ok"}))
+        s = self.serve((503, None, "<html>proxy</html>"), (200, None, HEALTH))
         started = time.monotonic()
-        self.assertEqual(s.client.health()["status"], "ok")
+        self.assertEqual(s.client.health().status, "ok")
         self.assertGreaterEqual(time.monotonic() - started, 0.2)
         self.assertEqual(len(s.headers), 2)
 
@@ -111,8 +123,15 @@ class RetryRules(unittest.TestCase):
                 s.client.verify_code("0190a7c2-0000-7000-8000-000000000001", "123456")
             err = caught.exception
             self.assertEqual((err.status, err.code, err.message), (status, code, "scripted"))
-            self.assertEqual(err.details, [{"field": "email", "message": "m"}])
+            self.assertEqual(err.details, [ErrorDetail("email", "m")])
             self.assertEqual(len(s.headers), 1, code)
+
+    def test_channel_unavailable_is_never_retried(self):
+        s = self.serve((503, None, failure("CHANNEL_UNAVAILABLE")))
+        with self.assertRaises(ContactVerifyError) as caught:
+            s.client.send_code(channel="SMS", phone="+14155552671")
+        self.assertEqual((caught.exception.status, caught.exception.code), (503, "CHANNEL_UNAVAILABLE"))
+        self.assertEqual(len(s.headers), 1)
 
     def test_every_send_has_one_idempotency_key_across_its_retries(self):
         s = self.serve((503, "0", failure("UNAVAILABLE")), (503, "0", failure("UNAVAILABLE")), (200, None, SENT))
@@ -128,7 +147,7 @@ class RetryRules(unittest.TestCase):
         self.assertEqual(s.headers[0]["Idempotency-Key"], "order-42")
 
     def test_sends_its_user_agent_and_key(self):
-        s = self.serve((200, None, {"status": "ok"}))
+        s = self.serve((200, None, HEALTH))
         s.client.health()
         self.assertEqual(s.headers[0]["User-Agent"], f"contact-verify-python/{__version__}")
         self.assertEqual(s.headers[0]["Authorization"], "Bearer cvk_test_key")

@@ -1,16 +1,79 @@
-"""Client for the contact verification service."""
+"""Client for the contact verification service: send and verify one-time codes.
 
-from .client import ChannelHealth, ContactVerify, Health, Risk, RiskSignal, SendEntry, VerifyResult
-from .errors import ContactVerifyError
+``ContactVerify`` needs nothing but the standard library; ``AsyncContactVerify`` (asyncio) needs
+httpx: ``pip install "contact-verify[async]"``.
+"""
 
+from typing import Any
+
+from ._core import VERSION
+from .client import ContactVerify, TestHelper
+from .enums import Channel, DeliveryType, ErrorCode, HealthStatus, RiskLevel, SendEntryStatus, VerificationStatus
+from .errors import (
+    AuthenticationError,
+    ContactVerifyError,
+    InvalidRequestError,
+    NetworkError,
+    NoOutboxCodeError,
+    NotFoundError,
+    RateLimitError,
+    ServerError,
+    TooManyAttemptsError,
+)
+from .models import (
+    ChannelHealth,
+    ErrorDetail,
+    Health,
+    OutboxMessage,
+    ProviderHealth,
+    PumpingBreakerCount,
+    Risk,
+    RiskSignal,
+    SendEntry,
+    SendEntryError,
+    VerifyResult,
+)
+
+__version__ = VERSION
 __all__ = [
     "ContactVerify",
+    "AsyncContactVerify",
+    "TestHelper",
+    "AsyncTestHelper",
+    "Channel",
+    "DeliveryType",
+    "ErrorCode",
+    "HealthStatus",
+    "RiskLevel",
+    "SendEntryStatus",
+    "VerificationStatus",
     "ContactVerifyError",
+    "NetworkError",
+    "AuthenticationError",
+    "NotFoundError",
+    "InvalidRequestError",
+    "RateLimitError",
+    "TooManyAttemptsError",
+    "ServerError",
+    "NoOutboxCodeError",
     "SendEntry",
+    "SendEntryError",
     "VerifyResult",
     "Risk",
     "RiskSignal",
+    "ErrorDetail",
     "Health",
     "ChannelHealth",
+    "ProviderHealth",
+    "PumpingBreakerCount",
+    "OutboxMessage",
 ]
-__version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # The async client loads httpx only when asked for, so the sync one needs nothing installed.
+    if name in ("AsyncContactVerify", "AsyncTestHelper"):
+        from . import aio
+
+        return getattr(aio, name)
+    raise AttributeError(f"module 'contact_verify' has no attribute {name!r}")

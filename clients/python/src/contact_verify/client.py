@@ -4,144 +4,97 @@ import json
 import time
 import urllib.error
 import urllib.request
-import uuid
-from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, TypedDict, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
-from .errors import ContactVerifyError
+from . import _core
+from ._core import VERSION
+from .enums import Channel, DeliveryType
+from .errors import ContactVerifyError, NoOutboxCodeError
+from .models import Health, OutboxMessage, SendEntry, VerifyResult
 
-VERSION = "0.1.0"
-
-
-@dataclass(frozen=True)
-class RiskSignal:
-    name: str
-    weight: float
-    detail: Optional[str] = None
+__all__ = ["ContactVerify", "TestHelper", "VERSION"]
 
 
-@dataclass(frozen=True)
-class Risk:
-    score: int
-    level: str
-    signals: List[RiskSignal] = field(default_factory=list)
+class _Connection:
+    """One service and one bearer token over urllib, with the retry rules."""
 
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        timeout: float,
+        max_retries: int,
+        max_retry_after: int,
+        opener: Optional[urllib.request.OpenerDirector],
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.max_retry_after = max_retry_after
+        self.opener = opener or urllib.request.build_opener()
 
-@dataclass(frozen=True)
-class SendEntry:
-    """One channel of a send: keep ``request_id`` to verify the code."""
+    def call(self, call: _core.Call, max_retries: Optional[int]) -> Dict[str, Any]:
+        limit = self.max_retries if max_retries is None else max_retries
+        attempt = 0
+        while True:
+            try:
+                return self._once(call)
+            except ContactVerifyError as err:
+                wait = _core.retry_delay(err, attempt, self.max_retry_after)
+                if attempt >= limit or wait is None:
+                    raise
+                time.sleep(wait)
+                attempt += 1
 
-    request_id: str
-    channel: str
-    status: str
-    expires_at: str
-    to: str
-    delivery_type: Optional[str] = None
-    error: Optional[Dict[str, str]] = None
-    risk: Optional[Risk] = None
-
-    @staticmethod
-    def from_json(d: Dict[str, Any]) -> "SendEntry":
-        risk = d.get("risk")
-        return SendEntry(
-            request_id=d["requestId"],
-            channel=d["channel"],
-            status=d["status"],
-            expires_at=d["expiresAt"],
-            to=d["to"],
-            delivery_type=d.get("deliveryType"),
-            error=d.get("error"),
-            risk=Risk(
-                score=risk["score"],
-                level=risk["level"],
-                signals=[RiskSignal(s["name"], s["weight"], s.get("detail")) for s in risk.get("signals", [])],
-            )
-            if risk
-            else None,
+    def _once(self, call: _core.Call) -> Dict[str, Any]:
+        method, path, body, extra = call
+        request = urllib.request.Request(
+            self.base_url + path,
+            method=method,
+            data=_core.encode(body),
+            headers=_core.headers_for(self.token, body, extra),
         )
-
-
-@dataclass(frozen=True)
-class VerifyResult:
-    verified: bool
-    channel: str
-    request_id: str
-    status: str
-    attempts_remaining: int
-
-    @staticmethod
-    def from_json(d: Dict[str, Any]) -> "VerifyResult":
-        return VerifyResult(
-            verified=d["verified"],
-            channel=d["channel"],
-            request_id=d["requestId"],
-            status=d["status"],
-            attempts_remaining=d["attemptsRemaining"],
-        )
-
-
-class ProviderHealth(TypedDict):
-    name: str
-    state: str  # up, down or unknown
-
-
-class ChannelHealth(TypedDict):
-    operational: bool
-    providers: List[ProviderHealth]
-
-
-class PumpingBreakers(TypedDict):
-    """How many SMS-pumping breakers (over every account and mode) stop sends to ``country``."""
-
-    country: str
-    count: int
-
-
-class _HealthRequired(TypedDict):
-    status: str  # ok, degraded or down
-    version: str
-    uptimeSeconds: int
-    services: Dict[str, str]
-    channels: Dict[str, ChannelHealth]
-
-
-class Health(_HealthRequired, total=False):
-    """The answer of ``GET /health``, as the service sends it (a dict)."""
-
-    pumpingBreakers: List[PumpingBreakers]
+        try:
+            with self.opener.open(request, timeout=self.timeout) as res:
+                return json.loads(res.read() or b"null")
+        except urllib.error.HTTPError as res:
+            raise _core.error_of(res.code, res.read(), res.headers.get("Retry-After")) from None
+        except (urllib.error.URLError, OSError) as err:
+            raise _core.network_error(self.base_url, err) from None
 
 
 class ContactVerify:
-    """A client of the contact verification API.
+    """A client of the contact verification API (standard library only).
 
-    Retries 503 and ``429 RATE_LIMITED`` answers that carry ``Retry-After``, at most
-    ``max_retries`` times; never ``TOO_MANY_ATTEMPTS`` or another 4xx. Every send carries an
-    ``Idempotency-Key`` kept across its retries, so a retry never sends a second code.
+    Retries 503 and ``429 RATE_LIMITED`` answers that carry ``Retry-After`` (of at most
+    ``max_retry_after`` seconds), at most ``max_retries`` times; never ``TOO_MANY_ATTEMPTS``,
+    ``CHANNEL_UNAVAILABLE`` or another 4xx. Every send carries an ``Idempotency-Key`` kept across
+    its retries, so a retry never sends a second code. ``opener`` replaces urllib's default
+    (``urllib.request.build_opener(ProxyHandler(...))``, a recording one in tests).
     """
 
     def __init__(
         self,
         base_url: str,
         api_key: str,
+        *,
         timeout: float = 10.0,
         max_retries: int = 2,
         max_retry_after: int = 10,
+        opener: Optional[urllib.request.OpenerDirector] = None,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.api_key = api_key
-        self.timeout = timeout
-        self.max_retries = max_retries
-        self.max_retry_after = max_retry_after
+        self._connection = _Connection(base_url, api_key, timeout, max_retries, max_retry_after, opener)
 
     def send_code(
         self,
         *,
-        channel: Optional[str] = None,
-        channels: Optional[Sequence[str]] = None,
+        channel: Optional[Union[Channel, str]] = None,
+        channels: Optional[Sequence[Union[Channel, str]]] = None,
         email: Optional[str] = None,
         phone: Optional[str] = None,
         country: Optional[str] = None,
-        delivery_type: Optional[str] = None,
+        delivery_type: Optional[Union[DeliveryType, str]] = None,
         purpose: Optional[str] = None,
         custom_message: Optional[str] = None,
         locale: Optional[str] = None,
@@ -149,96 +102,54 @@ class ContactVerify:
         max_retries: Optional[int] = None,
     ) -> Union[SendEntry, List[SendEntry]]:
         """Sends a code on ``channel`` (one entry back) or on two ``channels`` (a list, in order)."""
-        body = {
-            "channel": channel,
-            "channels": list(channels) if channels is not None else None,
-            "email": email,
-            "phone": phone,
-            "country": country,
-            "deliveryType": delivery_type,
-            "purpose": purpose,
-            "customMessage": custom_message,
-            "locale": locale,
-        }
-        answer = self._call(
-            "POST",
-            "/v1/contact/send-code",
-            {k: v for k, v in body.items() if v is not None},
-            max_retries,
-            {"Idempotency-Key": idempotency_key or str(uuid.uuid4())},
+        call = _core.send_call(
+            channel, channels, email, phone, country, delivery_type, purpose, custom_message, locale, idempotency_key
         )
-        data = answer["data"]
-        if isinstance(data, list):
-            return [SendEntry.from_json(d) for d in data]
-        return SendEntry.from_json(data)
+        return _core.send_result(self._connection.call(call, max_retries))
 
     def verify_code(self, request_id: str, otp_code: str, *, max_retries: Optional[int] = None) -> VerifyResult:
         """Checks a code; a wrong code is ``verified=False``, not an error."""
-        answer = self._call(
-            "POST", "/v1/contact/verify-code", {"requestId": request_id, "otpCode": otp_code}, max_retries
-        )
+        answer = self._connection.call(_core.verify_call(request_id, otp_code), max_retries)
         return VerifyResult.from_json(answer["data"])
 
     def health(self, *, max_retries: Optional[int] = None) -> Health:
         """The service's health (no key needed)."""
-        return self._call("GET", "/health", None, max_retries)  # type: ignore[return-value]
+        return Health.from_json(self._connection.call(("GET", "/health", None, {}), max_retries))
 
-    def _call(
+
+class TestHelper:
+    """For tests only: reads the codes of test-mode sends (made with a ``cvk_test_`` key) from the
+    service's outbox with the ADMIN token, so a test verifies without a mailbox or a phone. Live
+    requests never carry their code. Never give the admin token to production code."""
+
+    __test__ = False  # not a test case, whatever a test runner guesses from the name
+
+    def __init__(
         self,
-        method: str,
-        path: str,
-        body: Optional[Dict[str, Any]],
-        max_retries: Optional[int],
-        headers: Optional[Dict[str, str]] = None,
-    ) -> Dict[str, Any]:
-        limit = self.max_retries if max_retries is None else max_retries
-        attempt = 0
-        while True:
-            try:
-                return self._once(method, path, body, headers or {})
-            except ContactVerifyError as err:
-                wait = self._retry_delay(err, attempt)
-                if attempt >= limit or wait is None:
-                    raise
-                time.sleep(wait)
-                attempt += 1
+        base_url: str,
+        admin_token: str,
+        *,
+        timeout: float = 10.0,
+        opener: Optional[urllib.request.OpenerDirector] = None,
+    ) -> None:
+        self._connection = _Connection(base_url, admin_token, timeout, 2, 10, opener)
 
-    def _retry_delay(self, err: ContactVerifyError, attempt: int) -> Optional[float]:
-        if err.status == 503:
-            return min(err.retry_after, self.max_retry_after) if err.retry_after is not None else 0.25 * 2**attempt
-        if err.status == 429 and err.code == "RATE_LIMITED" and err.retry_after is not None:
-            return err.retry_after if err.retry_after <= self.max_retry_after else None
-        return None
+    def outbox(self, to: str, *, limit: Optional[int] = None) -> List[OutboxMessage]:
+        """The messages the outbox holds for ``to`` (an address or a ``+`` number), newest first."""
+        return _core.outbox_result(self._connection.call(_core.outbox_call(to, limit), None))
 
-    def _once(self, method: str, path: str, body: Optional[Dict[str, Any]], headers: Dict[str, str]) -> Dict[str, Any]:
-        request = urllib.request.Request(
-            self.base_url + path,
-            method=method,
-            data=json.dumps(body).encode() if body is not None else None,
-            headers={
-                "Accept": "application/json",
-                "Authorization": f"Bearer {self.api_key}",
-                "User-Agent": f"contact-verify-python/{VERSION}",
-                **({"Content-Type": "application/json"} if body is not None else {}),
-                **headers,
-            },
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as res:
-                return json.loads(res.read() or b"null")
-        except urllib.error.HTTPError as res:
-            raw = res.read()
-            try:
-                error = json.loads(raw).get("error", {})
-            except ValueError:
-                error = {}
-            retry_after = res.headers.get("Retry-After")
-            raise ContactVerifyError(
-                res.code,
-                error.get("code", "UNAVAILABLE" if res.code == 503 else "INTERNAL"),
-                error.get("message", f"HTTP {res.code}"),
-                error.get("details"),
-                int(retry_after) if retry_after and retry_after.isdigit() else None,
-            ) from None
-        except (urllib.error.URLError, OSError) as err:
-            raise ContactVerifyError(0, "NETWORK_ERROR", f"No answer from {self.base_url}: {err}") from None
+    def latest_outbox_code(self, to: str) -> str:
+        """The code of the newest message to ``to``; :class:`NoOutboxCodeError` when there is none,
+        or when that message carries no code (a live request, or one no longer pending)."""
+        return _code_of(self.outbox(to, limit=1), to)
+
+
+def _code_of(messages: List[OutboxMessage], to: str) -> str:
+    if not messages:
+        raise NoOutboxCodeError(f"the outbox holds no message to {to}")
+    if messages[0].code:
+        return messages[0].code
+    raise NoOutboxCodeError(
+        f"the newest message to {to} carries no code: its request was not made with a test key, "
+        "or it is no longer pending"
+    )

@@ -1,0 +1,264 @@
+"""The clients' calls, results and errors against a scripted local server: every send option in
+the body, kwargs and enums, datetimes, the typed errors with retry_after, the test helper, and
+the async client on httpx doing the same (skipped when httpx is not installed)."""
+
+import asyncio
+import os
+import sys
+import unittest
+import urllib.request
+from datetime import datetime, timezone
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
+from test_retries import HEALTH, SENT, Script, failure  # noqa: E402
+
+from contact_verify import (  # noqa: E402
+    AuthenticationError,
+    Channel,
+    ContactVerify,
+    ContactVerifyError,
+    DeliveryType,
+    ErrorCode,
+    HealthStatus,
+    InvalidRequestError,
+    NetworkError,
+    NoOutboxCodeError,
+    NotFoundError,
+    RateLimitError,
+    RiskLevel,
+    SendEntryStatus,
+    ServerError,
+    TestHelper,
+    TooManyAttemptsError,
+    VerificationStatus,
+)
+
+try:
+    import httpx
+except ImportError:  # the sync client needs nothing; the async one is tested where httpx is
+    httpx = None
+
+WHATSAPP = {"data": {**SENT["data"], "channel": "WHATSAPP", "to": "+33*****78", "deliveryType": "CALL"}}
+VERIFIED = {
+    "data": {
+        "verified": True,
+        "channel": "EMAIL",
+        "requestId": SENT["data"]["requestId"],
+        "status": "verified",
+        "attemptsRemaining": 4,
+    }
+}
+MESSAGE = {
+    "id": "msg_1",
+    "accountId": "acc_1",
+    "requestId": SENT["data"]["requestId"],
+    "channel": "EMAIL",
+    "to": "jane+1@example.com",
+    "text": "Your code is 042817",
+    "createdAt": "2030-01-01T00:00:00.000Z",
+}
+EVERY_OPTION = dict(
+    channel=Channel.WHATSAPP,
+    phone="+33612345678",
+    country="FR",
+    delivery_type=DeliveryType.CALL,
+    purpose="sign-in",
+    custom_message="Welcome back",
+    locale="fr-FR",
+    idempotency_key="order-42",
+)
+EVERY_FIELD = {
+    "channel": "WHATSAPP",
+    "phone": "+33612345678",
+    "country": "FR",
+    "deliveryType": "CALL",
+    "purpose": "sign-in",
+    "customMessage": "Welcome back",
+    "locale": "fr-FR",
+}
+ERRORS = [
+    (400, "VALIDATION_ERROR", None, InvalidRequestError),
+    (401, "UNAUTHORIZED", None, AuthenticationError),
+    (404, "NOT_FOUND", None, NotFoundError),
+    (429, "RATE_LIMITED", "27", RateLimitError),
+    (429, "TOO_MANY_ATTEMPTS", None, TooManyAttemptsError),
+    (503, "CHANNEL_UNAVAILABLE", None, ServerError),
+    (403, "FORBIDDEN", None, ContactVerifyError),
+]
+
+
+class Scripted(unittest.TestCase):
+    def serve(self, *answers):
+        script = Script(*answers)
+        self.addCleanup(script.close)
+        return script
+
+
+class SyncClient(Scripted):
+    def test_every_send_option_is_a_keyword_sent_in_the_body(self):
+        s = self.serve((200, None, WHATSAPP))
+        entry = s.client.send_code(**EVERY_OPTION)
+        self.assertEqual(s.requests[0], ("POST", "/v1/contact/send-code", EVERY_FIELD))
+        self.assertEqual(s.headers[0]["Idempotency-Key"], "order-42")
+        self.assertIs(entry.channel, Channel.WHATSAPP)
+        self.assertIs(entry.delivery_type, DeliveryType.CALL)
+        self.assertIs(entry.status, SendEntryStatus.PENDING)
+        self.assertEqual(entry.expires_at, datetime(2030, 1, 1, tzinfo=timezone.utc))
+        self.assertIs(entry.risk.level, RiskLevel.LOW)
+
+    def test_a_dual_send_answers_a_list_in_order(self):
+        both = {"data": [SENT["data"], {**SENT["data"], "channel": "SMS"}]}
+        s = self.serve((200, None, both))
+        entries = s.client.send_code(channels=["EMAIL", Channel.SMS], email="j@example.com", phone="+14155552671")
+        self.assertEqual([e.channel for e in entries], [Channel.EMAIL, Channel.SMS])
+        self.assertEqual(s.requests[0][2]["channels"], ["EMAIL", "SMS"])
+
+    def test_exactly_one_of_channel_and_channels(self):
+        s = self.serve((200, None, SENT))
+        with self.assertRaises(ValueError):
+            s.client.send_code(email="j@example.com")
+        with self.assertRaises(ValueError):
+            s.client.send_code(channel="EMAIL", channels=["EMAIL", "SMS"], email="j@example.com")
+        self.assertEqual(s.requests, [])
+
+    def test_verify_and_health_answer_typed_results(self):
+        s = self.serve((200, None, VERIFIED))
+        result = s.client.verify_code(SENT["data"]["requestId"], "042817")
+        self.assertTrue(result.verified)
+        self.assertIs(result.status, VerificationStatus.VERIFIED)
+        self.assertEqual(result.status, "verified")
+        self.assertEqual(s.requests[0][2], {"requestId": SENT["data"]["requestId"], "otpCode": "042817"})
+        s = self.serve((200, None, HEALTH))
+        health = s.client.health()
+        self.assertIs(health.status, HealthStatus.OK)
+        self.assertEqual(health.channels["EMAIL"].live_codes, "outbox")
+
+    def test_each_error_has_its_class_code_details_and_retry_after(self):
+        for status, code, retry_after, kind in ERRORS:
+            s = self.serve((status, retry_after, failure(code)))
+            client = ContactVerify(s.url, "k", max_retries=0)
+            with self.assertRaises(kind) as caught:
+                client.verify_code(SENT["data"]["requestId"], "123456")
+            err = caught.exception
+            self.assertIsInstance(err, ContactVerifyError)
+            self.assertEqual(
+                (err.status, err.code, err.message, err.retry_after),
+                (status, code, "scripted", int(retry_after) if retry_after else None),
+            )
+            self.assertIs(err.code, ErrorCode(code))
+            self.assertEqual(err.details[0].field, "email")
+
+    def test_no_answer_is_a_network_error_with_status_0(self):
+        client = ContactVerify("http://127.0.0.1:9", "k", max_retries=0, timeout=2)
+        with self.assertRaises(NetworkError) as caught:
+            client.health()
+        self.assertEqual((caught.exception.status, caught.exception.code), (0, "NETWORK_ERROR"))
+
+    def test_an_injected_opener_makes_the_requests(self):
+        seen = []
+
+        class Recording(urllib.request.BaseHandler):
+            def http_request(self, request):
+                seen.append(request.full_url)
+                return request
+
+        s = self.serve((200, None, HEALTH))
+        client = ContactVerify(s.url, "k", opener=urllib.request.build_opener(Recording()))
+        client.health()
+        self.assertEqual(seen, [f"{s.url}/health"])
+
+
+class TestOutboxHelper(Scripted):
+    def test_latest_outbox_code_reads_the_newest_item_with_the_admin_token(self):
+        s = self.serve((200, None, {"data": [{**MESSAGE, "code": "042817"}]}))
+        helper = TestHelper(s.url, "admin-secret")
+        self.assertEqual(helper.latest_outbox_code("jane+1@example.com"), "042817")
+        self.assertEqual(s.requests[0][:2], ("GET", "/v1/admin/outbox?to=jane%2B1%40example.com&limit=1"))
+        self.assertEqual(s.headers[0]["Authorization"], "Bearer admin-secret")
+        message = helper.outbox("jane+1@example.com")[0]
+        self.assertEqual(message.created_at, datetime(2030, 1, 1, tzinfo=timezone.utc))
+
+    def test_no_message_or_no_code_raises_no_outbox_code_error(self):
+        for data in ([], [MESSAGE]):
+            s = self.serve((200, None, {"data": data}))
+            with self.assertRaises(NoOutboxCodeError):
+                TestHelper(s.url, "a").latest_outbox_code("jane@example.com")
+
+    def test_a_refused_admin_call_raises_its_typed_error(self):
+        s = self.serve((401, None, failure("UNAUTHORIZED")))
+        with self.assertRaises(AuthenticationError):
+            TestHelper(s.url, "wrong").latest_outbox_code("jane@example.com")
+
+
+@unittest.skipIf(httpx is None, "httpx is not installed (Debian: python3-httpx)")
+class AsyncClient(unittest.IsolatedAsyncioTestCase):
+    async def asyncSetUp(self):
+        # The test loop runs in debug mode, which logs any step over 0.1 s of a loaded machine.
+        asyncio.get_running_loop().slow_callback_duration = 5
+    def serve(self, *answers):
+        script = Script(*answers)
+        self.addCleanup(script.close)
+        return script
+
+    async def test_sends_every_option_and_verifies_like_the_sync_client(self):
+        from contact_verify import AsyncContactVerify
+
+        s = self.serve((200, None, WHATSAPP), (200, None, VERIFIED))
+        async with AsyncContactVerify(s.url, "cvk_test_key") as cv:
+            entry = await cv.send_code(**EVERY_OPTION)
+            result = await cv.verify_code(entry.request_id, "042817")
+        self.assertEqual(s.requests[0], ("POST", "/v1/contact/send-code", EVERY_FIELD))
+        self.assertEqual(s.headers[0]["Idempotency-Key"], "order-42")
+        self.assertEqual(s.headers[0]["Authorization"], "Bearer cvk_test_key")
+        self.assertIs(entry.delivery_type, DeliveryType.CALL)
+        self.assertEqual(entry.expires_at, datetime(2030, 1, 1, tzinfo=timezone.utc))
+        self.assertIs(result.status, VerificationStatus.VERIFIED)
+
+    async def test_retries_a_503_with_one_idempotency_key_and_raises_typed_errors(self):
+        from contact_verify import AsyncContactVerify
+
+        s = self.serve((503, "0", failure("UNAVAILABLE")), (200, None, SENT))
+        async with AsyncContactVerify(s.url, "k") as cv:
+            await cv.send_code(channel=Channel.EMAIL, email="j@example.com")
+        self.assertEqual(len(s.headers), 2)
+        self.assertEqual(s.headers[0]["Idempotency-Key"], s.headers[1]["Idempotency-Key"])
+        for status, code, retry_after, kind in ERRORS:
+            s = self.serve((status, retry_after, failure(code)))
+            async with AsyncContactVerify(s.url, "k", max_retries=0) as cv:
+                with self.assertRaises(kind) as caught:
+                    await cv.verify_code(SENT["data"]["requestId"], "123456")
+            self.assertEqual(caught.exception.retry_after, int(retry_after) if retry_after else None)
+        async with AsyncContactVerify("http://127.0.0.1:9", "k", max_retries=0) as cv:
+            with self.assertRaises(NetworkError):
+                await cv.health()
+
+    async def test_uses_the_injected_http_client_and_leaves_it_open(self):
+        from contact_verify import AsyncContactVerify, AsyncTestHelper
+
+        s = self.serve((200, None, {"data": [{**MESSAGE, "code": "042817"}]}), (200, None, HEALTH))
+        seen = []
+
+        async def record(request):
+            seen.append(request.url.path)
+
+        async with httpx.AsyncClient(event_hooks={"request": [record]}) as http:
+            async with AsyncTestHelper(s.url, "admin", http_client=http) as helper:
+                self.assertEqual(await helper.latest_outbox_code("jane+1@example.com"), "042817")
+            self.assertFalse(http.is_closed)
+            cv = AsyncContactVerify(s.url, "k", http_client=http)
+            self.assertIs((await cv.health()).status, HealthStatus.OK)
+            await cv.aclose()
+            self.assertFalse(http.is_closed)
+        self.assertEqual(seen, ["/v1/admin/outbox", "/health"])
+
+    async def test_concurrent_calls_share_one_client(self):
+        from contact_verify import AsyncContactVerify
+
+        s = self.serve((200, None, VERIFIED))
+        async with AsyncContactVerify(s.url, "k") as cv:
+            results = await asyncio.gather(*(cv.verify_code(SENT["data"]["requestId"], "042817") for _ in range(5)))
+        self.assertEqual([r.verified for r in results], [True] * 5)
+
+
+if __name__ == "__main__":
+    unittest.main()
