@@ -198,14 +198,16 @@ type PumpingBreakerCount struct {
 // OutboxMessage is a message kept by the built-in outbox (GET /v1/admin/outbox), exactly as the
 // recipient would see it; Code is set for test-mode requests while they are pending.
 type OutboxMessage struct {
-	ID        string    `json:"id"`
-	AccountID string    `json:"accountId"`
-	RequestID string    `json:"requestId"`
-	Channel   Channel   `json:"channel"`
-	To        string    `json:"to"`
-	Subject   string    `json:"subject,omitempty"`
-	Text      string    `json:"text"`
-	HTML      string    `json:"html,omitempty"`
-	Code      string    `json:"code,omitempty"`
-	CreatedAt time.Time `json:"createdAt"`
+	ID        string `json:"id"`
+	AccountID string `json:"accountId"`
+	RequestID string `json:"requestId"`
+	// Status is the state of that request now.
+	Status    VerificationStatus `json:"status"`
+	Channel   Channel            `json:"channel"`
+	To        string             `json:"to"`
+	Subject   string             `json:"subject,omitempty"`
+	Text      string             `json:"text"`
+	HTML      string             `json:"html,omitempty"`
+	Code      string             `json:"code,omitempty"`
+	CreatedAt time.Time          `json:"createdAt"`
 }

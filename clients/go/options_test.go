@@ -135,8 +135,8 @@ func TestANetworkErrorIsTypedAndWrapsTheCause(t *testing.T) {
 
 func TestLatestOutboxCodeReadsTheNewestItemsCode(t *testing.T) {
 	rt := &recorder{status: 200, body: `{"data":[
-		{"id":"msg_2","accountId":"acc","requestId":"r2","channel":"EMAIL","to":"j@example.com","text":"Your code is 654321","code":"654321","createdAt":"2030-01-01T00:00:02Z"},
-		{"id":"msg_1","accountId":"acc","requestId":"r1","channel":"EMAIL","to":"j@example.com","text":"Your code is 123456","code":"123456","createdAt":"2030-01-01T00:00:01Z"}]}`}
+		{"id":"msg_2","accountId":"acc","requestId":"r2","status":"pending","channel":"EMAIL","to":"j@example.com","text":"Your code is 654321","code":"654321","createdAt":"2030-01-01T00:00:02Z"},
+		{"id":"msg_1","accountId":"acc","requestId":"r1","status":"pending","channel":"EMAIL","to":"j@example.com","text":"Your code is 123456","code":"123456","createdAt":"2030-01-01T00:00:01Z"}]}`}
 	outbox := NewTestOutbox("http://service.invalid", "admin-token", WithHTTPClient(&http.Client{Transport: rt}))
 	code, err := outbox.LatestOutboxCode(context.Background(), "j+1@example.com")
 	if err != nil || code != "654321" {
@@ -147,8 +147,8 @@ func TestLatestOutboxCodeReadsTheNewestItemsCode(t *testing.T) {
 		t.Fatalf("request: %v %v", r.URL, r.Header)
 	}
 	// The newest message carries no code (a live request's, or no longer pending): no code.
-	rt.body = `{"data":[{"id":"msg_3","accountId":"acc","requestId":"r3","channel":"EMAIL","to":"j@example.com","text":"Your code is ******","createdAt":"2030-01-01T00:00:03Z"},
-		{"id":"msg_2","accountId":"acc","requestId":"r2","channel":"EMAIL","to":"j@example.com","text":"Your code is 654321","code":"654321","createdAt":"2030-01-01T00:00:02Z"}]}`
+	rt.body = `{"data":[{"id":"msg_3","accountId":"acc","requestId":"r3","status":"verified","channel":"EMAIL","to":"j@example.com","text":"Your code is ******","createdAt":"2030-01-01T00:00:03Z"},
+		{"id":"msg_2","accountId":"acc","requestId":"r2","status":"pending","channel":"EMAIL","to":"j@example.com","text":"Your code is 654321","code":"654321","createdAt":"2030-01-01T00:00:02Z"}]}`
 	_, err = outbox.LatestOutboxCode(context.Background(), "j@example.com")
 	var none *NoCodeError
 	if !errors.As(err, &none) || none.To != "j@example.com" {

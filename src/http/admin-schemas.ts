@@ -2,7 +2,8 @@ import { type TInteger, type TSchema, Type } from '@sinclair/typebox';
 import { ACCOUNT_LIMITS, ACCOUNT_ONLY_SETTINGS, type AccountLimitName } from '../domain/account-limits.js';
 import { BrandingPatch, BrandingSchema } from './branding-schema.js';
 import { component, enumeration, envelope, ref } from './components.js';
-import { Channel } from './schemas.js';
+import { pagedEnvelope } from './paging.js';
+import { Channel, VerificationStatus } from './schemas.js';
 
 /**
  * The admin API's accounts, API keys and outbox: requests and answers, each named once (see
@@ -163,6 +164,7 @@ export const OutboxMessage = component(
     id: Type.String({ description: '`msg_` and the request id without dashes.' }),
     accountId: Type.String({ description: 'The account the request belongs to.' }),
     requestId: Type.String({ format: 'uuid', description: 'The verification request it delivered.' }),
+    status: ref(VerificationStatus, { description: 'The state of that request now.' }),
     channel: ref(Channel),
     to: Type.String({ description: 'The full destination.' }),
     subject: Type.Optional(Type.String({ description: 'EMAIL only.' })),
@@ -229,7 +231,8 @@ export const AccountListResponse = envelope('AccountListResponse', Type.Array(re
 export const ApiKeyResponse = envelope('ApiKeyResponse', ref(ApiKey));
 export const ApiKeyListResponse = envelope('ApiKeyListResponse', Type.Array(ref(ApiKey)));
 export const CreatedApiKeyResponse = envelope('CreatedApiKeyResponse', ref(CreatedApiKey));
-export const OutboxMessageListResponse = envelope(
+export const OutboxMessageListResponse = pagedEnvelope(
   'OutboxMessageListResponse',
-  Type.Array(ref(OutboxMessage), { description: 'Newest first.' }),
+  ref(OutboxMessage),
+  'Newest first.',
 );

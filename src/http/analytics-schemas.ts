@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { GROUP_BY } from '../store/insights.js';
 import { component, enumeration, envelope, ref } from './components.js';
+import { PageCursor, PageLimit, pagedEnvelope } from './paging.js';
 import { Channel, Mode, Risk, VerificationStatus } from './schemas.js';
 
 /** The admin API's analytics, contact profiles and SMS-pumping breakers: requests and answers. */
@@ -54,11 +55,17 @@ export const AnalyticsResponse = envelope(
 
 export const ContactsQuery = Type.Object({
   accountId: Type.String({ minLength: 1, maxLength: 64 }),
-  q: Type.String({
-    minLength: 1,
-    maxLength: 254,
-    description: 'A destination, or the start of one (an email address or a number in + form).',
-  }),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 254,
+      description:
+        'A destination, or the start of one (an email address or a number in + form). Absent: the most recently seen contacts, a page at a time.',
+    }),
+  ),
+  mode: Type.Optional(ref(Mode, { description: 'Contacts of live keys or of test keys; absent: both.' })),
+  limit: PageLimit,
+  cursor: PageCursor,
 });
 
 const ContactCounts = component(
@@ -167,7 +174,11 @@ export const ResetBreakerRequest = component(
   }),
 );
 
-export const ContactListResponse = envelope('ContactListResponse', Type.Array(ref(Contact)));
+export const ContactListResponse = pagedEnvelope(
+  'ContactListResponse',
+  ref(Contact),
+  'Without q: most recently seen first. With q: the first matches in destination order.',
+);
 export const ContactResponse = envelope('ContactResponse', ref(Contact));
 export const ContactProfileResponse = envelope('ContactProfileResponse', ref(ContactProfile));
 export const BreakerListResponse = envelope('BreakerListResponse', Type.Array(ref(Breaker)));

@@ -126,6 +126,8 @@ export const numberBlock = (destination: string) =>
 export function contactSql(dialect: 'sqlite' | 'postgres') {
   const fix = dialect === 'postgres' ? numbered : (s: string) => s;
   const bool = (column: string) => (dialect === 'postgres' ? `${column} = ?::boolean` : `${column} = ?`);
+  // A parameter PostgreSQL meets first in `IS NULL` needs its type said.
+  const typed = (type: string) => (dialect === 'postgres' ? `?::${type}` : '?');
   // A contact's wrong codes are folded when their request settles: those of its requests still
   // pending are added from the requests (reads fold the settled ones first).
   const columns = `c.id, c.account_id, c.test, c.destination, c.channel, c.masked, c.first_seen, c.last_seen,
@@ -139,7 +141,19 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
     // Prefix search: a range on the destination within one account (index contacts_destination).
     search: fix(
       `SELECT ${columns} FROM contacts c WHERE c.account_id = ? AND c.destination >= ? AND c.destination < ?
+         AND (${typed('boolean')} IS NULL OR ${bool('c.test')})
        ORDER BY c.destination, c.test LIMIT ?`,
+    ),
+    // Most recently seen first, one page after the cursor (last_seen, id) when one is given; a
+    // null mode is both. No index on last_seen: the fold moves it on every send, and an index on
+    // it would stop those updates from staying in place (PostgreSQL HOT), so a page sorts the
+    // account's contacts (found by contacts_destination) instead.
+    recent: fix(
+      `SELECT ${columns} FROM contacts c WHERE c.account_id = ?
+         AND (${typed('boolean')} IS NULL OR ${bool('c.test')})
+         AND (${typed('bigint')} IS NULL OR c.last_seen < ${typed('bigint')}
+           OR (c.last_seen = ${typed('bigint')} AND c.id < ${typed('text')}))
+       ORDER BY c.last_seen DESC, c.id DESC LIMIT ?`,
     ),
     // A contact's requests are those to its destination (index verifications_destination).
     history: fix(
@@ -151,6 +165,39 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
     block: fix('UPDATE contacts SET blocked_at = ?, blocked_reason = ? WHERE id = ?'),
   };
 }
+
+/** Which contacts listContacts reads: one account, one mode or both, a page after a cursor. */
+export interface ContactListFilter {
+  accountId: string;
+  /** true: test contacts only; false: live only; absent: both. */
+  test?: boolean;
+  /** The last contact of the previous page: the page starts after it. */
+  after?: { lastSeen: number; id: string };
+  limit: number;
+}
+
+/** A mode filter as the dialect binds it: null for both modes. */
+const modeParam = (test: boolean | undefined, dialect: 'sqlite' | 'postgres') =>
+  test === undefined ? null : dialect === 'sqlite' ? (test ? 1 : 0) : test;
+
+/** The parameters of contactSql's `search`, in order. */
+export const searchParams = (
+  accountId: string,
+  prefix: string,
+  limit: number,
+  test: boolean | undefined,
+  dialect: 'sqlite' | 'postgres',
+) => {
+  const mode = modeParam(test, dialect);
+  return [accountId, prefix, prefixEnd(prefix), mode, mode, limit];
+};
+
+/** The parameters of contactSql's `recent`, in order (booleans as the dialect writes them). */
+export const recentParams = (filter: ContactListFilter, dialect: 'sqlite' | 'postgres') => {
+  const test = modeParam(filter.test, dialect);
+  const lastSeen = filter.after?.lastSeen ?? null;
+  return [filter.accountId, test, test, lastSeen, lastSeen, lastSeen, filter.after?.id ?? null, filter.limit];
+};
 
 /** The end of a prefix range: every string that starts with `prefix` sorts below it. */
 export const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;

@@ -10,7 +10,12 @@ import type {
   Verification,
   VerificationStatus,
 } from '../domain/types.js';
-import type { ContactHistoryEntry, ContactRecord, DestinationSignals } from './contacts.js';
+import type {
+  ContactHistoryEntry,
+  ContactListFilter,
+  ContactRecord,
+  DestinationSignals,
+} from './contacts.js';
 import type { IdempotencyStore } from './idempotency/interface.js';
 import type { AnalyticsQuery, AnalyticsRows, Refusal } from './insights.js';
 import type { AppliedMigration } from './migrations.js';
@@ -187,8 +192,11 @@ export interface Store {
    * the row (NewVerification.outbox); this is for a message routed to the outbox later.
    */
   addOutboxMessage(verificationId: string, content: string, code: string): Promise<void>;
-  /** Newest first. `to` filters on the normalised destination. */
-  listOutbox(filter: { accountId?: string; to?: string; limit: number }): Promise<OutboxEntry[]>;
+  /**
+   * Newest first. `to` filters on the normalised destination; `before` (a request id) starts the
+   * page after that message.
+   */
+  listOutbox(filter: OutboxFilter): Promise<OutboxEntry[]>;
 
   /**
    * Folds up to `batchSize` changes into the analytics buckets, the contacts and the webhook
@@ -202,8 +210,13 @@ export interface Store {
   /** Counts a send refused before any request existed (limit, risk, blocked contact, breaker). */
   recordRefusal(refusal: Refusal): Promise<void>;
   getContact(id: string): Promise<ContactRecord | null>;
-  /** Contacts of an account whose destination starts with `prefix` (an exact one included). */
-  searchContacts(accountId: string, prefix: string, limit: number): Promise<ContactRecord[]>;
+  /**
+   * Contacts of an account whose destination starts with `prefix` (an exact one included); `test`
+   * keeps one mode (absent: both).
+   */
+  searchContacts(accountId: string, prefix: string, limit: number, test?: boolean): Promise<ContactRecord[]>;
+  /** Contacts of an account, most recently seen first, a page at a time. */
+  listContacts(filter: ContactListFilter): Promise<ContactRecord[]>;
   /** The contact's last `limit` requests, newest first. */
   contactHistory(contact: ContactRecord, limit: number): Promise<ContactHistoryEntry[]>;
   /** What the risk score reads of a destination at send time (see src/domain/risk.ts). */
@@ -227,8 +240,19 @@ export interface Store {
 }
 
 /** A message the outbox took, as stored: its content is rendered by the delivery layer. */
+/** Which outbox messages listOutbox reads. */
+export interface OutboxFilter {
+  accountId?: string;
+  to?: string;
+  /** The request id of the last message of the previous page. */
+  before?: string;
+  limit: number;
+}
+
 export interface OutboxEntry {
   verificationId: string;
+  /** The state of its request now. */
+  status: VerificationStatus;
   accountId: string;
   channel: Channel;
   to: string;

@@ -5,6 +5,7 @@ import type {
   AuthenticatedKey,
   Channel,
   Verification,
+  VerificationStatus,
 } from '../domain/types.js';
 import type {
   AttemptOutcome,
@@ -195,11 +196,13 @@ export function attemptOutcome(
 }
 
 /** The columns rowToOutboxEntry reads. */
-export const OUTBOX_SELECT = 'id, account_id, channel, destination, outbox, outbox_code, test, created_at';
+export const OUTBOX_SELECT =
+  'id, account_id, status, channel, destination, outbox, outbox_code, test, created_at';
 
 export const rowToOutboxEntry = (r: Record<string, unknown>): OutboxEntry => ({
   verificationId: String(r.id),
   accountId: String(r.account_id),
+  status: r.status as VerificationStatus,
   channel: r.channel as Channel,
   to: String(r.destination),
   content: String(r.outbox),

@@ -198,6 +198,9 @@ describe('answers conform to the OpenAPI document', () => {
 
     const found = await call('GET', `/v1/admin/contacts?accountId=${DEFAULT_ACCOUNT_ID}&q=ann@`);
     conforms('get', '/v1/admin/contacts', found);
+    const recent = await call('GET', `/v1/admin/contacts?accountId=${DEFAULT_ACCOUNT_ID}&mode=test&limit=1`);
+    conforms('get', '/v1/admin/contacts', recent);
+    expect((recent.body as { data: unknown[] }).data).toHaveLength(1);
     const contacts = (found.body as { data: Array<{ id: string }> }).data;
     // The contact profile is written off the request path on some stores: it may come later.
     if (contacts[0]) {

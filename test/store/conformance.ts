@@ -579,6 +579,8 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         const entry = (v: typeof a1) => ({
           verificationId: v.id,
           accountId: v.accountId,
+          // a1 was superseded by `silent`.
+          status: v === a1 ? 'canceled' : 'pending',
           channel: v.channel,
           to: v.destination,
           content: content.get(v.id),
@@ -598,6 +600,13 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(await store.listOutbox({ limit: 1 })).toEqual([entry(a2)]);
         expect(await store.listOutbox({ to: '+14155550100', limit: 5 })).toEqual([entry(b)]);
         expect(await store.listOutbox({ to: 'nobody@example.com', limit: 5 })).toEqual([]);
+        // A page starts after the request id of the previous page's last message.
+        expect(ids(await store.listOutbox({ before: a2.id, limit: 1 }))).toEqual([b.id]);
+        expect(ids(await store.listOutbox({ before: b.id, limit: 10 }))).toEqual([a1.id]);
+        expect(await store.listOutbox({ before: a1.id, limit: 10 })).toEqual([]);
+        expect(await store.listOutbox({ to: 'a@example.com', before: a2.id, limit: 10 })).toEqual([
+          entry(a1),
+        ]);
       });
 
       it('lists a message written with its request, its code in clear only while the request is pending', async () => {
@@ -611,6 +620,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         const listed = {
           verificationId: v.id,
           accountId: v.accountId,
+          status: 'pending',
           channel: v.channel,
           to: v.destination,
           content: v.outbox,
@@ -621,7 +631,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(await store.listOutbox({ to: 'with-row@example.com', limit: 5 })).toEqual([listed]);
         await store.attempt('acc_1', v.id, T0, () => v.id, true);
         expect(await store.listOutbox({ to: 'with-row@example.com', limit: 5 })).toEqual([
-          { ...listed, code: null },
+          { ...listed, status: 'verified', code: null },
         ]);
       });
 

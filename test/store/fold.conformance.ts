@@ -348,10 +348,65 @@ export function foldConformance(name: string, harness: StoreHarness): void {
         false,
         true,
       ]);
+      expect((await store.searchContacts('acc_1', '+4477009005', 10, true)).map((x) => x.test)).toEqual([
+        true,
+      ]);
+      expect((await store.searchContacts('acc_1', '+4477009005', 10, false)).map((x) => x.test)).toEqual([
+        false,
+      ]);
       expect(
         (await store.contactHistory(contact as NonNullable<typeof contact>, 10)).map((h) => h.requestId),
       ).toEqual([c.id, b.id, a.id]);
       expect(await store.getContact('no-such-contact')).toBeNull();
+    });
+
+    it('lists the contacts of an account most recently seen first, a page at a time, by mode', async () => {
+      const send = (destination: string, at: number, extra: { test?: boolean; accountId?: string } = {}) =>
+        store.createVerifications([verification({ destination, createdAt: at, ...extra })]);
+      await send('old@example.com', T0);
+      await send('mid@example.com', T0 + MINUTE);
+      await send('new@example.com', T0 + 2 * MINUTE);
+      // Seen again last: the oldest contact moves to the top.
+      await send('old@example.com', T0 + 3 * MINUTE);
+      // Two seen in the same millisecond: the page boundary falls between them.
+      await send('same-a@example.com', T0 + 4 * MINUTE);
+      await send('same-b@example.com', T0 + 4 * MINUTE);
+      await send('test@example.com', T0 + 5 * MINUTE, { test: true });
+      await send('other@example.com', T0 + 6 * MINUTE, { accountId: 'acc_2' });
+
+      const live = { accountId: 'acc_1', test: false };
+      const all = await store.listContacts({ ...live, limit: 10 });
+      const sameMs = all.slice(0, 2).map((c) => c.destination);
+      expect(sameMs.sort()).toEqual(['same-a@example.com', 'same-b@example.com']);
+      expect(all.slice(2).map((c) => c.destination)).toEqual([
+        'old@example.com',
+        'new@example.com',
+        'mid@example.com',
+      ]);
+      expect(all[2]).toMatchObject({ firstSeen: T0, lastSeen: T0 + 3 * MINUTE, counts: { sends: 2 } });
+
+      // Paged two at a time, each page after the last contact of the one before: every contact once.
+      const paged: string[] = [];
+      let after: { lastSeen: number; id: string } | undefined;
+      for (let page = 0; page < 5; page++) {
+        const rows = await store.listContacts({ ...live, after, limit: 2 });
+        paged.push(...rows.map((c) => c.destination));
+        const last = rows.at(-1);
+        if (!last) break;
+        after = { lastSeen: last.lastSeen, id: last.id };
+      }
+      expect(paged).toEqual(all.map((c) => c.destination));
+
+      expect(
+        (await store.listContacts({ accountId: 'acc_1', test: true, limit: 10 })).map((c) => c.destination),
+      ).toEqual(['test@example.com']);
+      const both = await store.listContacts({ accountId: 'acc_1', limit: 10 });
+      expect(both.map((c) => c.destination)[0]).toBe('test@example.com');
+      expect(both).toHaveLength(6);
+      expect((await store.listContacts({ accountId: 'acc_2', limit: 10 })).map((c) => c.destination)).toEqual(
+        ['other@example.com'],
+      );
+      expect(await store.listContacts({ accountId: 'acc_none', limit: 10 })).toEqual([]);
     });
 
     it('a verify on a settled request announces and counts nothing', async () => {

@@ -18,6 +18,8 @@ final class OutboxMessage implements \JsonSerializable
         public readonly string $to,
         public readonly string $text,
         public readonly \DateTimeImmutable $createdAt,
+        /** The state of its request now. */
+        public readonly VerificationStatus $status,
         /** EMAIL only. */
         public readonly ?string $subject = null,
         /** EMAIL only. */
@@ -38,6 +40,7 @@ final class OutboxMessage implements \JsonSerializable
             $data['to'],
             $data['text'],
             Wire::date($data['createdAt']),
+            VerificationStatus::from($data['status']),
             $data['subject'] ?? null,
             $data['html'] ?? null,
             $data['code'] ?? null,
@@ -51,6 +54,7 @@ final class OutboxMessage implements \JsonSerializable
             'id' => $this->id,
             'accountId' => $this->accountId,
             'requestId' => $this->requestId,
+            'status' => $this->status,
             'channel' => $this->channel,
             'to' => $this->to,
             'subject' => $this->subject,

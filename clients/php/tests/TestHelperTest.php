@@ -17,7 +17,7 @@ final class TestHelperTest extends TestCase
     private static function item(?string $code): array
     {
         return array_filter([
-            'id' => 'msg_1', 'accountId' => 'acc_default', 'requestId' => 'r1', 'channel' => 'SMS', 'to' => '+33612345678',
+            'id' => 'msg_1', 'accountId' => 'acc_default', 'requestId' => 'r1', 'status' => 'pending', 'channel' => 'SMS', 'to' => '+33612345678',
             'text' => 'Your code is 999999', 'code' => $code, 'createdAt' => '2030-01-01T00:00:00Z',
         ], static fn ($v) => $v !== null);
     }

@@ -52,6 +52,7 @@ MESSAGE = {
     "id": "msg_1",
     "accountId": "acc_1",
     "requestId": SENT["data"]["requestId"],
+    "status": "pending",
     "channel": "EMAIL",
     "to": "jane+1@example.com",
     "text": "Your code is 042817",

@@ -7,7 +7,7 @@ require "minitest/autorun"
 
 class TestHelperTest < Minitest::Test
   def item(code, text: "Your code is 999999")
-    { "id" => "msg_1", "accountId" => "acc_default", "requestId" => "r1", "channel" => "SMS",
+    { "id" => "msg_1", "accountId" => "acc_default", "requestId" => "r1", "status" => "pending", "channel" => "SMS",
       "to" => "+33612345678", "text" => text, "code" => code, "createdAt" => "2030-01-01T00:00:00Z" }.compact
   end
 

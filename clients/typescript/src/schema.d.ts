@@ -186,7 +186,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Messages kept by the built-in outbox, newest first, exactly as the recipient would see them */
+        /**
+         * Messages kept by the built-in outbox, newest first, exactly as the recipient would see them
+         * @description A page at a time: `limit` rows, then `nextCursor` passed as `cursor` for the next page (null on the last).
+         */
         get: operations["listOutboxMessages"];
         put?: never;
         post?: never;
@@ -255,8 +258,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Find contacts by destination (exact, or its start) */
-        get: operations["searchContacts"];
+        /**
+         * An account's contacts, most recently seen first, or those whose destination starts with q
+         * @description Without `q`: a page at a time, most recently seen first; `nextCursor` passed as `cursor` gives the next page (null on the last). A contact seen again while an operator pages moves to the top. With `q`: the first `limit` matches in destination order, and no further page (`nextCursor` null; narrow the search instead).
+         */
+        get: operations["listContacts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1864,6 +1870,8 @@ export interface components {
              * @description The verification request it delivered.
              */
             requestId: string;
+            /** @description The state of that request now. */
+            status: components["schemas"]["VerificationStatus"];
             channel: components["schemas"]["Channel"];
             /** @description The full destination. */
             to: string;
@@ -1934,6 +1942,8 @@ export interface components {
         OutboxMessageListResponse: {
             /** @description Newest first. */
             data: components["schemas"]["OutboxMessage"][];
+            /** @description Pass it as `cursor` for the next page; null: this is the last page. */
+            nextCursor: string | null;
         };
         LogoResponse: {
             data: components["schemas"]["Logo"];
@@ -2098,7 +2108,10 @@ export interface components {
             mode: components["schemas"]["Mode"];
         };
         ContactListResponse: {
+            /** @description Without q: most recently seen first. With q: the first matches in destination order. */
             data: components["schemas"]["Contact"][];
+            /** @description Pass it as `cursor` for the next page; null: this is the last page. */
+            nextCursor: string | null;
         };
         ContactResponse: {
             data: components["schemas"]["Contact"];
@@ -3092,8 +3105,10 @@ export interface operations {
                 /** @description Email address or phone number (+…). */
                 to?: string;
                 accountId?: string;
-                /** @description At most 500; default 50. */
+                /** @description Rows per page: at most 500; default 50. */
                 limit?: string;
+                /** @description The `nextCursor` of the previous page; absent: the first page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -3101,7 +3116,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The messages, newest first. */
+            /** @description One page of messages, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3389,12 +3404,18 @@ export interface operations {
             };
         };
     };
-    searchContacts: {
+    listContacts: {
         parameters: {
             query: {
                 accountId: string;
-                /** @description A destination, or the start of one (an email address or a number in + form). */
-                q: string;
+                /** @description A destination, or the start of one (an email address or a number in + form). Absent: the most recently seen contacts, a page at a time. */
+                q?: string;
+                /** @description Contacts of live keys or of test keys; absent: both. */
+                mode?: components["schemas"]["Mode"];
+                /** @description Rows per page: at most 500; default 50. */
+                limit?: string;
+                /** @description The `nextCursor` of the previous page; absent: the first page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -3402,7 +3423,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description At most 50 contacts. */
+            /** @description One page of contacts. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -23,6 +23,7 @@ import { ref } from '../components.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
+import { PageCursor, PageLimit, page, pageLimit, readCursor } from '../paging.js';
 import { answer, errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
 import { brandingAdminRoutes } from './branding.js';
@@ -30,7 +31,8 @@ import { brandingAdminRoutes } from './branding.js';
 const OutboxQuery = Type.Object({
   to: Type.Optional(Type.String({ maxLength: 254, description: 'Email address or phone number (+…).' })),
   accountId: Type.Optional(Type.String({ maxLength: 64 })),
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'At most 500; default 50.' })),
+  limit: PageLimit,
+  cursor: PageCursor,
 });
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -302,20 +304,30 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         'listOutboxMessages',
         'Messages kept by the built-in outbox, newest first, exactly as the recipient would see them',
         {
+          description:
+            'A page at a time: `limit` rows, then `nextCursor` passed as `cursor` for the next page (null on the last).',
           querystring: OutboxQuery,
-          response: { 200: answer(OutboxMessageListResponse, 'The messages, newest first.'), ...adminErrors },
+          response: {
+            200: answer(OutboxMessageListResponse, 'One page of messages, newest first.'),
+            ...adminErrors,
+          },
         },
       ),
     },
     async (request) => {
       rejectInvalid(request);
-      const { to, accountId, limit } = request.query;
-      const messages = await deps.store.listOutbox({
+      const { to, accountId } = request.query;
+      const limit = pageLimit(request.query.limit);
+      const [before] = readCursor(request.query.cursor, ['string'] as const) ?? [];
+      const rows = await deps.store.listOutbox({
         to: to ? normaliseDestination(to) : undefined,
         accountId,
-        limit: Math.min(500, Math.max(1, Number(limit ?? 50))),
+        before,
+        limit: limit + 1,
       });
+      const { data: messages, nextCursor } = page(rows, limit, (last) => [last.verificationId]);
       return {
+        nextCursor,
         data: messages.map((entry) => {
           const m = renderOutboxEntry(entry);
           const code = testCodeOf(entry);
@@ -323,6 +335,7 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
             id: m.id,
             accountId: m.accountId,
             requestId: m.verificationId,
+            status: entry.status,
             channel: m.channel,
             to: m.to,
             ...(m.subject !== undefined ? { subject: m.subject } : {}),

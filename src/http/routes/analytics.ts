@@ -22,6 +22,7 @@ import { ref } from '../components.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
+import { page, pageLimit, readCursor } from '../paging.js';
 import { answer, errorResponses } from '../schemas.js';
 import { schemaDetails } from '../validation.js';
 
@@ -141,19 +142,39 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
     '/contacts',
     {
       ...common,
-      schema: doc('searchContacts', 'Find contacts by destination (exact, or its start)', {
-        querystring: ContactsQuery,
-        response: { 200: answer(ContactListResponse, 'At most 50 contacts.'), ...errors },
-      }),
+      schema: doc(
+        'listContacts',
+        "An account's contacts, most recently seen first, or those whose destination starts with q",
+        {
+          description:
+            'Without `q`: a page at a time, most recently seen first; `nextCursor` passed as `cursor` gives the next page (null on the last). A contact seen again while an operator pages moves to the top. With `q`: the first `limit` matches in destination order, and no further page (`nextCursor` null; narrow the search instead).',
+          querystring: ContactsQuery,
+          response: { 200: answer(ContactListResponse, 'One page of contacts.'), ...errors },
+        },
+      ),
     },
     async (request) => {
       rejectInvalid(request);
-      const found = await deps.store.searchContacts(
-        request.query.accountId,
-        normaliseSearch(request.query.q),
-        50,
-      );
-      return { data: found.map(contactView) };
+      const { accountId, q, mode } = request.query;
+      const test = mode === undefined ? undefined : mode === 'test';
+      const limit = pageLimit(request.query.limit);
+      if (q !== undefined) {
+        if (request.query.cursor !== undefined)
+          throw validationError([
+            { field: 'cursor', message: 'cursor pages the list without q: a search has one page' },
+          ]);
+        const found = await deps.store.searchContacts(accountId, normaliseSearch(q), limit, test);
+        return { data: found.map(contactView), nextCursor: null };
+      }
+      const after = readCursor(request.query.cursor, ['number', 'string'] as const);
+      const rows = await deps.store.listContacts({
+        accountId,
+        test,
+        after: after && { lastSeen: after[0], id: after[1] },
+        limit: limit + 1,
+      });
+      const { data, nextCursor } = page(rows, limit, (last) => [last.lastSeen, last.id]);
+      return { data: data.map(contactView), nextCursor };
     },
   );
 

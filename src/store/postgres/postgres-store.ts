@@ -13,14 +13,17 @@ import type {
 } from '../../domain/types.js';
 import { breakerParams, breakerSql, rowToBreaker } from '../breakers.js';
 import {
+  type ContactListFilter,
   type ContactRecord,
   contactSql,
   type DestinationSignals,
   numberBlock,
   prefixEnd,
+  recentParams,
   rowToContact,
   rowToHistory,
   rowToSignals,
+  searchParams,
 } from '../contacts.js';
 import { PostgresIdempotencyStore } from '../idempotency/postgres.js';
 import {
@@ -38,6 +41,7 @@ import type {
   LiveCode,
   NewApiKey,
   OutboxEntry,
+  OutboxFilter,
   Store,
   StoredLogo,
   SweepResult,
@@ -530,11 +534,12 @@ export class PostgresStore implements Store {
     if (!rowCount) throw noRequestForOutbox(verificationId);
   }
 
-  async listOutbox(filter: { accountId?: string; to?: string; limit: number }): Promise<OutboxEntry[]> {
+  async listOutbox(filter: OutboxFilter): Promise<OutboxEntry[]> {
     const { rows } = await this.query(filter.to ? SQL.listOutboxTo : SQL.listOutbox, [
       filter.accountId ?? null,
       filter.to ?? null,
       filter.limit,
+      filter.before ?? null,
     ]);
     return rows.map(rowToOutboxEntry);
   }
@@ -571,9 +576,18 @@ export class PostgresStore implements Store {
     return row ? rowToContact(row) : null;
   }
 
-  async searchContacts(accountId: string, prefix: string, limit: number) {
+  async searchContacts(accountId: string, prefix: string, limit: number, test?: boolean) {
     await this.foldPending();
-    const { rows } = await this.query(CONTACT_SQL.search, [accountId, prefix, prefixEnd(prefix), limit]);
+    const { rows } = await this.query(
+      CONTACT_SQL.search,
+      searchParams(accountId, prefix, limit, test, 'postgres'),
+    );
+    return rows.map(rowToContact);
+  }
+
+  async listContacts(filter: ContactListFilter) {
+    await this.foldPending();
+    const { rows } = await this.query(CONTACT_SQL.recent, recentParams(filter, 'postgres'));
     return rows.map(rowToContact);
   }
 

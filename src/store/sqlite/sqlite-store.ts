@@ -18,14 +18,17 @@ import type {
 import { breakerParams, breakerSql, rowToBreaker } from '../breakers.js';
 import { APPEND_CHANGE_SQL, type RequestChange, settledKind } from '../changes.js';
 import {
+  type ContactListFilter,
   type ContactRecord,
   contactSql,
   type DestinationSignals,
   numberBlock,
   prefixEnd,
+  recentParams,
   rowToContact,
   rowToHistory,
   rowToSignals,
+  searchParams,
 } from '../contacts.js';
 import { SqliteIdempotencyStore } from '../idempotency/sqlite.js';
 import {
@@ -43,6 +46,7 @@ import type {
   LiveCode,
   NewApiKey,
   OutboxEntry,
+  OutboxFilter,
   Store,
   StoredLogo,
   SweepResult,
@@ -478,9 +482,14 @@ export class SqliteStore implements Store {
     }, false);
   }
 
-  listOutbox(filter: { accountId?: string; to?: string; limit: number }): Promise<OutboxEntry[]> {
+  listOutbox(filter: OutboxFilter): Promise<OutboxEntry[]> {
     return this.tx.read(() => {
-      const params = { accountId: filter.accountId ?? null, to: filter.to ?? null, limit: filter.limit };
+      const params = {
+        accountId: filter.accountId ?? null,
+        to: filter.to ?? null,
+        before: filter.before ?? null,
+        limit: filter.limit,
+      };
       const rows = (
         filter.to ? this.stmts.listOutboxTo.all(params) : this.stmts.listOutbox.all(params)
       ) as Array<Record<string, unknown>>;
@@ -526,14 +535,23 @@ export class SqliteStore implements Store {
     });
   }
 
-  async searchContacts(accountId: string, prefix: string, limit: number) {
+  async searchContacts(accountId: string, prefix: string, limit: number, test?: boolean) {
     await this.foldPending();
     return this.tx.read(() =>
       (
-        this.contacts.search.all(accountId, prefix, prefixEnd(prefix), limit) as Array<
+        this.contacts.search.all(...searchParams(accountId, prefix, limit, test, 'sqlite')) as Array<
           Record<string, unknown>
         >
       ).map(rowToContact),
+    );
+  }
+
+  async listContacts(filter: ContactListFilter) {
+    await this.foldPending();
+    return this.tx.read(() =>
+      (this.contacts.recent.all(...recentParams(filter, 'sqlite')) as Array<Record<string, unknown>>).map(
+        rowToContact,
+      ),
     );
   }
 
@@ -753,11 +771,13 @@ function prepare(db: Database) {
     listOutbox: s(
       `SELECT ${OUTBOX_SELECT} FROM verifications
        WHERE outbox IS NOT NULL AND (@accountId IS NULL OR account_id = @accountId)
+         AND (@before IS NULL OR id < @before)
        ORDER BY id DESC LIMIT @limit`,
     ),
     listOutboxTo: s(
       `SELECT ${OUTBOX_SELECT} FROM verifications
        WHERE destination = @to AND outbox IS NOT NULL AND (@accountId IS NULL OR account_id = @accountId)
+         AND (@before IS NULL OR id < @before)
        ORDER BY id DESC LIMIT @limit`,
     ),
     sweepExpire: s(

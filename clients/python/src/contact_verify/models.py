@@ -164,11 +164,13 @@ class Health:
 
 @dataclass(frozen=True)
 class OutboxMessage:
-    """A message the service's outbox keeps; ``code`` is set for a pending test-mode request."""
+    """A message the service's outbox keeps; ``status`` is its request's state now, and ``code`` is
+    set for a pending test-mode request."""
 
     id: str
     account_id: str
     request_id: str
+    status: Union[VerificationStatus, str]
     channel: Union[Channel, str]
     to: str
     text: str
@@ -183,6 +185,7 @@ class OutboxMessage:
             id=d["id"],
             account_id=d["accountId"],
             request_id=d["requestId"],
+            status=VerificationStatus.parse(d["status"]),
             channel=Channel.parse(d["channel"]),
             to=d["to"],
             text=d["text"],

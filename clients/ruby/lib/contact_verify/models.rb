@@ -126,9 +126,10 @@ module ContactVerify
 
   # A message kept by the service's outbox (TestHelper reads them). +code+ is set only for a
   # test-mode request while it is pending.
-  OutboxMessage = Struct.new(:id, :account_id, :request_id, :channel, :to, :subject, :text, :html, :code,
-                             :created_at, keyword_init: true) do
+  # +status+ is the state of its request now (a VerificationStatus Symbol).
+  OutboxMessage = Struct.new(:id, :account_id, :request_id, :status, :channel, :to, :subject, :text, :html,
+                             :code, :created_at, keyword_init: true) do
     extend Model
-    convert channel: Model.enum(Channel), created_at: Model::TIME
+    convert channel: Model.enum(Channel), status: Model.enum(VerificationStatus), created_at: Model::TIME
   end
 end

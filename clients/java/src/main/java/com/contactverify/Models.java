@@ -42,8 +42,11 @@ public final class Models {
       HealthStatus status, String version, long uptimeSeconds, Services services,
       Map<Channel, ChannelHealth> channels, List<PumpingBreakerCount> pumpingBreakers) {}
 
-  /** One message of the outbox (GET /v1/admin/outbox); code is set for a test-mode request that is pending. */
+  /**
+   * One message of the outbox (GET /v1/admin/outbox); status is its request's state now, and code is
+   * set for a test-mode request that is pending.
+   */
   public record OutboxMessage(
-      String id, String accountId, String requestId, Channel channel, String to, String subject,
-      String text, String html, String code, Instant createdAt) {}
+      String id, String accountId, String requestId, VerificationStatus status, Channel channel, String to,
+      String subject, String text, String html, String code, Instant createdAt) {}
 }

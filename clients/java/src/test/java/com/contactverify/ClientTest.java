@@ -208,8 +208,8 @@ class ClientTest {
 
   @Test
   void theTestHelperReadsTheNewestCodeWithTheAdminToken() {
-    server.answer(200, "{\"data\":[{\"id\":\"msg_2\",\"accountId\":\"acc\",\"requestId\":\"r2\",\"channel\":\"EMAIL\",\"to\":\"j+1@example.com\",\"text\":\"Your code is 654321\",\"code\":\"654321\",\"createdAt\":\"2030-01-01T00:00:02Z\"},"
-        + "{\"id\":\"msg_1\",\"accountId\":\"acc\",\"requestId\":\"r1\",\"channel\":\"EMAIL\",\"to\":\"j+1@example.com\",\"text\":\"Your code is 123456\",\"code\":\"123456\",\"createdAt\":\"2030-01-01T00:00:01Z\"}]}");
+    server.answer(200, "{\"data\":[{\"id\":\"msg_2\",\"accountId\":\"acc\",\"requestId\":\"r2\",\"status\":\"pending\",\"channel\":\"EMAIL\",\"to\":\"j+1@example.com\",\"text\":\"Your code is 654321\",\"code\":\"654321\",\"createdAt\":\"2030-01-01T00:00:02Z\"},"
+        + "{\"id\":\"msg_1\",\"accountId\":\"acc\",\"requestId\":\"r1\",\"status\":\"pending\",\"channel\":\"EMAIL\",\"to\":\"j+1@example.com\",\"text\":\"Your code is 123456\",\"code\":\"123456\",\"createdAt\":\"2030-01-01T00:00:01Z\"}]}");
     TestOutbox outbox = new TestOutbox(server.url(), "admin-token");
     assertEquals("654321", outbox.latestOutboxCode("j+1@example.com"));
     ScriptedServer.Seen request = server.seen.get(0);
