@@ -1,12 +1,12 @@
-// Runs clients/scenario.json with this library against a running service (see clients/README.md).
+// Runs clients/scenario.json ($CV_SCENARIO) with this library against a running service (see clients/README.md).
 using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Json;
 using System.Linq;
 using System.Net.Http;
-using System.Runtime.Serialization.Json;
-using System.Text;
+using System.Collections;
+using System.Globalization;
 using System.Text.RegularExpressions;
 using System.Threading.Tasks;
 using ContactVerify;
@@ -31,6 +31,7 @@ public static class Scenario
             { "default", new ContactVerifyClient(Env("CV_BASE_URL"), Env("CV_API_KEY")) },
             { "badKey", new ContactVerifyClient(Env("CV_BASE_URL"), "cv_live_not_a_real_key_000000000000") },
             { "stub", new ContactVerifyClient(Env("CV_STUB_URL"), Env("CV_API_KEY")) },
+            { "test", new ContactVerifyClient(Env("CV_BASE_URL"), Env("CV_TEST_API_KEY")) },
         };
         var steps = (JsonArray)scenario["steps"];
         var failed = 0;
@@ -95,13 +96,38 @@ public static class Scenario
         return data;
     }
 
-    private static JsonValue AsJson<T>(T value)
+    /// <summary>A model as the service writes it: camelCase members, enums by their API value, times in ISO 8601.</summary>
+    private static JsonValue AsJson(object value)
     {
-        using (var stream = new MemoryStream())
+        if (value == null) return null;
+        if (value is string s) return new JsonPrimitive(s);
+        if (value is bool b) return new JsonPrimitive(b);
+        if (value is int i) return new JsonPrimitive(i);
+        if (value is long l) return new JsonPrimitive(l);
+        if (value is Enum e) return new JsonPrimitive(WireValue.Of(e));
+        if (value is DateTimeOffset t) return new JsonPrimitive(t.ToString("o", CultureInfo.InvariantCulture));
+        if (value is IDictionary d)
         {
-            new DataContractJsonSerializer(typeof(T)).WriteObject(stream, value);
-            return JsonValue.Parse(Encoding.UTF8.GetString(stream.ToArray()));
+            var o = new JsonObject();
+            foreach (DictionaryEntry pair in d) o[pair.Key is Enum k ? WireValue.Of(k) : pair.Key.ToString()] = AsJson(pair.Value);
+            return o;
         }
+        if (value is IEnumerable items) return new JsonArray(items.Cast<object>().Select(AsJson));
+        var json = new JsonObject();
+        foreach (var p in value.GetType().GetProperties())
+        {
+            var v = p.GetValue(value);
+            if (v != null) json[char.ToLowerInvariant(p.Name[0]) + p.Name.Substring(1)] = AsJson(v);
+        }
+        return json;
+    }
+
+    private static T? EnumArg<T>(JsonValue args, string name) where T : struct
+    {
+        if (!args.ContainsKey(name)) return null;
+        var value = WireValue.Parse<T>((string)args[name]);
+        if (Convert.ToInt32(value) == 0) throw new Exception(name + " " + args[name] + " is not a value of " + typeof(T).Name);
+        return value;
     }
 
     private static string Text(JsonValue args, string name) => args.ContainsKey(name) ? (string)args[name] : null;
@@ -111,36 +137,42 @@ public static class Scenario
         var client = clients[step.ContainsKey("client") ? (string)step["client"] : "default"];
         var args = Expand(step.ContainsKey("args") ? step["args"] : new JsonObject());
         var expect = step.ContainsKey("expect") ? step["expect"] : new JsonObject();
-        int? retries = step.ContainsKey("retries") ? (int?)(int)step["retries"] : null;
+        if (step.ContainsKey("retries")) client = client.WithMaxRetries((int)step["retries"]);
         JsonValue answer;
         try
         {
             switch ((string)step["op"])
             {
                 case "health":
-                    answer = AsJson(await client.HealthAsync(retries));
+                    answer = AsJson(await client.HealthAsync());
                     break;
                 case "sendCode":
-                    var request = new SendRequest
+                    var request = new SendCodeRequest
                     {
-                        Channel = Text(args, "channel"), Email = Text(args, "email"), Phone = Text(args, "phone"),
-                        Country = Text(args, "country"), DeliveryType = Text(args, "deliveryType"),
+                        Channel = EnumArg<Channel>(args, "channel"), Email = Text(args, "email"), Phone = Text(args, "phone"),
+                        Country = Text(args, "country"), DeliveryType = EnumArg<DeliveryType>(args, "deliveryType"),
                         Purpose = Text(args, "purpose"), CustomMessage = Text(args, "customMessage"),
-                        Locale = Text(args, "locale"),
+                        Locale = Text(args, "locale"), IdempotencyKey = Text(args, "idempotencyKey"),
                     };
                     if (args.ContainsKey("channels"))
                     {
-                        request.Channels = ((JsonArray)args["channels"]).Select(c => (string)c).ToList();
-                        answer = AsJson(await client.SendCodeDualAsync(request, maxRetries: retries));
+                        request.Channels = ((JsonArray)args["channels"]).Select(c => WireValue.Parse<Channel>((string)c)).ToList();
+                        answer = AsJson(await client.SendCodeDualAsync(request));
                     }
-                    else answer = AsJson(await client.SendCodeAsync(request, maxRetries: retries));
+                    else answer = AsJson(await client.SendCodeAsync(request));
                     break;
                 case "verifyCode":
-                    answer = AsJson(await client.VerifyCodeAsync(Text(args, "requestId"), Text(args, "otpCode"), retries));
+                    answer = AsJson(await client.VerifyCodeAsync(Text(args, "requestId"), Text(args, "otpCode")));
                     break;
-                default:
+                case "latestOutboxCode":
+                    var code = await new TestOutbox(Env("CV_BASE_URL"), Env("CV_ADMIN_TOKEN")).LatestOutboxCodeAsync(Text(args, "to"));
+                    answer = new JsonObject(new KeyValuePair<string, JsonValue>("code", code));
+                    break;
+                case "outboxCode":
                     answer = await OutboxCode(Text(args, "to"), pattern);
                     break;
+                default:
+                    throw new Exception("unknown op " + step["op"]);
             }
         }
         catch (ContactVerifyException e)
@@ -149,7 +181,7 @@ public static class Scenario
             var want = expect["error"];
             if (e.Status != (int)want["status"] || e.Code != (string)want["code"])
                 throw new Exception("expected " + want["status"] + " " + want["code"] + ", got " + e.Status + " " + e.Code);
-            if (want.ContainsKey("retryAfterAtLeast") && (e.RetryAfter ?? 0) < (int)want["retryAfterAtLeast"])
+            if (want.ContainsKey("retryAfterAtLeast") && (e.RetryAfter ?? TimeSpan.Zero).TotalSeconds < (int)want["retryAfterAtLeast"])
                 throw new Exception("expected RetryAfter >= " + want["retryAfterAtLeast"]);
             return;
         }

@@ -1,87 +1,139 @@
 using System;
 using System.Collections.Generic;
-using System.IO;
 using System.Linq;
 using System.Net.Http;
-using System.Runtime.Serialization.Json;
 using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
 
 namespace ContactVerify
 {
+    /// <summary>The client's settings.</summary>
+    public sealed class ContactVerifyClientOptions
+    {
+        /// <summary>Your own HttpClient (handlers, proxy, IHttpClientFactory's); not disposed by the client.</summary>
+        public HttpClient HttpClient { get; set; }
+        /// <summary>The timeout of each request (10 s).</summary>
+        public TimeSpan Timeout { get; set; } = TimeSpan.FromSeconds(10);
+        /// <summary>Retries of a 503 or of a short RATE_LIMITED per call (2).</summary>
+        public int MaxRetries { get; set; } = 2;
+        /// <summary>The longest Retry-After waited for (10 s); a longer one is raised at once.</summary>
+        public TimeSpan MaxRetryAfter { get; set; } = TimeSpan.FromSeconds(10);
+    }
+
     /// <summary>
-    /// A client of the contact verification API. Retries 503 and 429 RATE_LIMITED answers that carry
-    /// Retry-After, at most MaxRetries times; never TOO_MANY_ATTEMPTS or another 4xx. Every send
-    /// carries an Idempotency-Key kept across its retries, so a retry never sends a second code.
+    /// A client of the contact verification API. Retries 503 and 429 RATE_LIMITED answers that carry a
+    /// Retry-After of at most 10 s, at most MaxRetries times; never TOO_MANY_ATTEMPTS or another 4xx.
+    /// Every send carries an Idempotency-Key kept across its retries, so a retry never sends a second
+    /// code. Thread-safe.
     /// </summary>
     public sealed class ContactVerifyClient : IDisposable
     {
-        public const string Version = "0.1.0";
+        public const string Version = "0.2.0";
+        private readonly Transport _transport;
         private readonly string _baseUrl;
         private readonly string _apiKey;
-        private readonly HttpClient _http;
+        private readonly ContactVerifyClientOptions _options;
+        private readonly bool _ownsHttp;
 
-        public ContactVerifyClient(string baseUrl, string apiKey, TimeSpan? timeout = null, int maxRetries = 2, int maxRetryAfterSeconds = 10)
+        public ContactVerifyClient(string baseUrl, string apiKey, ContactVerifyClientOptions options = null)
         {
-            _baseUrl = baseUrl.TrimEnd('/');
-            _apiKey = apiKey;
-            MaxRetries = maxRetries;
-            MaxRetryAfterSeconds = maxRetryAfterSeconds;
-            _http = new HttpClient { Timeout = timeout ?? TimeSpan.FromSeconds(10) };
+            _baseUrl = baseUrl ?? throw new ArgumentNullException(nameof(baseUrl));
+            _apiKey = apiKey ?? throw new ArgumentNullException(nameof(apiKey));
+            _options = options ?? new ContactVerifyClientOptions();
+            _ownsHttp = _options.HttpClient == null;
+            var http = _options.HttpClient ?? new HttpClient { Timeout = System.Threading.Timeout.InfiniteTimeSpan };
+            _transport = new Transport(baseUrl, apiKey, http, _options.Timeout, _options.MaxRetries, _options.MaxRetryAfter);
         }
 
-        public int MaxRetries { get; }
-        public int MaxRetryAfterSeconds { get; }
+        /// <summary>The same client (and HttpClient) with another retry limit.</summary>
+        public ContactVerifyClient WithMaxRetries(int maxRetries) => new ContactVerifyClient(_baseUrl, _apiKey, new ContactVerifyClientOptions
+        {
+            HttpClient = _transport.Http, Timeout = _options.Timeout, MaxRetries = maxRetries, MaxRetryAfter = _options.MaxRetryAfter,
+        });
 
         /// <summary>Sends a code on one channel (request.Channel).</summary>
-        public Task<SendEntry> SendCodeAsync(SendRequest request, string idempotencyKey = null, int? maxRetries = null, CancellationToken cancel = default(CancellationToken))
+        public async Task<SendEntry> SendCodeAsync(SendCodeRequest request, CancellationToken cancel = default(CancellationToken))
         {
-            return SendAsync<SendEntry>(request, idempotencyKey, maxRetries, cancel);
+            if (request == null) throw new ArgumentNullException(nameof(request));
+            if (!request.Channel.HasValue) throw new ArgumentException("request.Channel is not set (two channels are sent with SendCodeDualAsync)");
+            return SendEntry.From(await SendAsync(request, cancel).ConfigureAwait(false) as IDictionary<string, object>);
         }
 
-        /// <summary>Sends a code on two channels at once (request.Channels); one entry per channel, in order.</summary>
-        public Task<List<SendEntry>> SendCodeDualAsync(SendRequest request, string idempotencyKey = null, int? maxRetries = null, CancellationToken cancel = default(CancellationToken))
+        /// <summary>Sends codes on two channels at once (request.Channels): one entry per channel, in order.</summary>
+        public async Task<IReadOnlyList<SendEntry>> SendCodeDualAsync(SendCodeRequest request, CancellationToken cancel = default(CancellationToken))
         {
-            return SendAsync<List<SendEntry>>(request, idempotencyKey, maxRetries, cancel);
+            if (request == null) throw new ArgumentNullException(nameof(request));
+            if (request.Channels == null || request.Channels.Count != 2) throw new ArgumentException("request.Channels needs two channels (one is sent with SendCodeAsync)");
+            var data = await SendAsync(request, cancel).ConfigureAwait(false) as List<object>;
+            return data?.Select(e => SendEntry.From(e as IDictionary<string, object>)).ToList();
         }
 
-        private async Task<T> SendAsync<T>(SendRequest request, string idempotencyKey, int? maxRetries, CancellationToken cancel)
+        private async Task<object> SendAsync(SendCodeRequest request, CancellationToken cancel)
         {
-            var headers = new Dictionary<string, string> { { "Idempotency-Key", idempotencyKey ?? Guid.NewGuid().ToString() } };
-            var answer = await CallAsync<Envelope<T>>(HttpMethod.Post, "/v1/contact/send-code", Serialize(request), maxRetries, headers, cancel).ConfigureAwait(false);
-            return answer.Data;
+            var headers = new Dictionary<string, string> { { "Idempotency-Key", request.IdempotencyKey ?? Guid.NewGuid().ToString() } };
+            var answer = await _transport.CallAsync(HttpMethod.Post, "/v1/contact/send-code", request.Body(), headers, cancel).ConfigureAwait(false);
+            return (answer as IDictionary<string, object>).Get("data");
         }
 
         /// <summary>Checks a code; a wrong code is Verified false, not an exception.</summary>
-        public async Task<VerifyResult> VerifyCodeAsync(string requestId, string otpCode, int? maxRetries = null, CancellationToken cancel = default(CancellationToken))
+        public async Task<VerifyResult> VerifyCodeAsync(string requestId, string otpCode, CancellationToken cancel = default(CancellationToken))
         {
-            var body = "{\"requestId\":" + Quote(requestId) + ",\"otpCode\":" + Quote(otpCode) + "}";
-            var answer = await CallAsync<Envelope<VerifyResult>>(HttpMethod.Post, "/v1/contact/verify-code", body, maxRetries, null, cancel).ConfigureAwait(false);
-            return answer.Data;
+            var body = new Dictionary<string, object>
+            {
+                { "requestId", requestId ?? throw new ArgumentNullException(nameof(requestId)) },
+                { "otpCode", otpCode ?? throw new ArgumentNullException(nameof(otpCode)) },
+            };
+            var answer = await _transport.CallAsync(HttpMethod.Post, "/v1/contact/verify-code", body, null, cancel).ConfigureAwait(false);
+            return VerifyResult.From((answer as IDictionary<string, object>).Obj("data"));
         }
 
         /// <summary>The service's health (no key needed).</summary>
-        public Task<Health> HealthAsync(int? maxRetries = null, CancellationToken cancel = default(CancellationToken))
+        public async Task<Health> HealthAsync(CancellationToken cancel = default(CancellationToken))
         {
-            return CallAsync<Health>(HttpMethod.Get, "/health", null, maxRetries, null, cancel);
+            return Health.From(await _transport.CallAsync(HttpMethod.Get, "/health", null, null, cancel).ConfigureAwait(false) as IDictionary<string, object>);
         }
 
-        public void Dispose() => _http.Dispose();
-
-        private async Task<T> CallAsync<T>(HttpMethod method, string path, string body, int? maxRetries, Dictionary<string, string> headers, CancellationToken cancel)
+        /// <summary>Disposes the HttpClient the client made (never one you gave it).</summary>
+        public void Dispose()
         {
-            var limit = maxRetries ?? MaxRetries;
+            if (_ownsHttp) _transport.Http.Dispose();
+        }
+    }
+
+    /// <summary>One HTTP exchange with the retry rules; the same request (so the same Idempotency-Key) is sent again.</summary>
+    internal sealed class Transport
+    {
+        private readonly string _baseUrl;
+        private readonly string _token;
+        private readonly TimeSpan _timeout;
+        private readonly int _maxRetries;
+        private readonly TimeSpan _maxRetryAfter;
+        public readonly HttpClient Http;
+
+        public Transport(string baseUrl, string token, HttpClient http, TimeSpan timeout, int maxRetries, TimeSpan maxRetryAfter)
+        {
+            _baseUrl = baseUrl.TrimEnd('/');
+            _token = token;
+            Http = http;
+            _timeout = timeout;
+            _maxRetries = maxRetries;
+            _maxRetryAfter = maxRetryAfter;
+        }
+
+        public async Task<object> CallAsync(HttpMethod method, string path, object body, IDictionary<string, string> headers, CancellationToken cancel)
+        {
+            var json = body == null ? null : Json.Write(body);
             for (var attempt = 0; ; attempt++)
             {
                 try
                 {
-                    return await OnceAsync<T>(method, path, body, headers, cancel).ConfigureAwait(false);
+                    return await OnceAsync(method, path, json, headers, cancel).ConfigureAwait(false);
                 }
                 catch (ContactVerifyException e)
                 {
-                    var wait = RetryDelay(e, attempt);
-                    if (attempt >= limit || wait == null) throw;
+                    var wait = attempt < _maxRetries ? RetryDelay(e, attempt) : null;
+                    if (wait == null) throw;
                     await Task.Delay(wait.Value, cancel).ConfigureAwait(false);
                 }
             }
@@ -91,69 +143,61 @@ namespace ContactVerify
         {
             if (e.Status == 503)
                 return e.RetryAfter.HasValue
-                    ? TimeSpan.FromSeconds(Math.Min(e.RetryAfter.Value, MaxRetryAfterSeconds))
+                    ? (e.RetryAfter.Value > _maxRetryAfter ? _maxRetryAfter : e.RetryAfter.Value)
                     : TimeSpan.FromMilliseconds(250 << attempt);
-            if (e.Status == 429 && e.Code == "RATE_LIMITED" && e.RetryAfter.HasValue)
-                return e.RetryAfter.Value <= MaxRetryAfterSeconds ? TimeSpan.FromSeconds(e.RetryAfter.Value) : (TimeSpan?)null;
+            if (e.Status == 429 && e.ErrorCode == ErrorCode.RateLimited && e.RetryAfter.HasValue && e.RetryAfter.Value <= _maxRetryAfter)
+                return e.RetryAfter.Value;
             return null;
         }
 
-        private async Task<T> OnceAsync<T>(HttpMethod method, string path, string body, Dictionary<string, string> headers, CancellationToken cancel)
+        private async Task<object> OnceAsync(HttpMethod method, string path, string body, IDictionary<string, string> headers, CancellationToken cancel)
         {
             var request = new HttpRequestMessage(method, _baseUrl + path);
             request.Headers.TryAddWithoutValidation("Accept", "application/json");
-            request.Headers.TryAddWithoutValidation("Authorization", "Bearer " + _apiKey);
-            request.Headers.TryAddWithoutValidation("User-Agent", "contact-verify-dotnet/" + Version);
+            request.Headers.TryAddWithoutValidation("Authorization", "Bearer " + _token);
+            request.Headers.TryAddWithoutValidation("User-Agent", "contact-verify-dotnet/" + ContactVerifyClient.Version);
             if (headers != null)
                 foreach (var h in headers) request.Headers.TryAddWithoutValidation(h.Key, h.Value);
             if (body != null) request.Content = new StringContent(body, Encoding.UTF8, "application/json");
             HttpResponseMessage response;
             string text;
-            try
+            using (var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancel))
             {
-                response = await _http.SendAsync(request, cancel).ConfigureAwait(false);
-                text = await response.Content.ReadAsStringAsync().ConfigureAwait(false);
+                timeout.CancelAfter(_timeout);
+                try
+                {
+                    response = await Http.SendAsync(request, timeout.Token).ConfigureAwait(false);
+                    text = await response.Content.ReadAsStringAsync().ConfigureAwait(false);
+                }
+                catch (OperationCanceledException) when (cancel.IsCancellationRequested)
+                {
+                    throw;
+                }
+                catch (Exception e) when (e is HttpRequestException || e is OperationCanceledException || e is System.IO.IOException)
+                {
+                    throw new ContactVerifyException(0, "NETWORK_ERROR", "No answer from " + _baseUrl + ": " + e.Message, null, null, e);
+                }
             }
-            catch (Exception e) when (e is HttpRequestException || e is TaskCanceledException || e is IOException)
-            {
-                throw new ContactVerifyException(0, "NETWORK_ERROR", "No answer from " + _baseUrl + ": " + e.Message, null, null);
-            }
+            object parsed = null;
+            try { parsed = text.Length == 0 ? null : Json.Parse(text); } catch (FormatException) { /* not JSON: a proxy's page */ }
             var status = (int)response.StatusCode;
-            if (status < 300) return Deserialize<T>(text);
-            ErrorFields error = null;
-            try { error = Deserialize<ErrorBody>(text)?.Error; } catch (Exception) { /* not JSON: a proxy's page */ }
+            if (status < 300) return parsed;
+            var error = (parsed as IDictionary<string, object>).Obj("error");
             throw new ContactVerifyException(
                 status,
-                error?.Code ?? (status == 503 ? "UNAVAILABLE" : "INTERNAL"),
-                error?.Message ?? "HTTP " + status,
-                error?.Details,
+                error.Str("code") ?? (status == 503 ? "UNAVAILABLE" : "INTERNAL"),
+                error.Str("message") ?? "HTTP " + status,
+                error.List("details", ErrorDetail.From),
                 RetryAfterOf(response));
         }
 
-        private static int? RetryAfterOf(HttpResponseMessage response)
+        private static TimeSpan? RetryAfterOf(HttpResponseMessage response)
         {
             IEnumerable<string> values;
             int seconds;
             if (response.Headers.TryGetValues("Retry-After", out values) && int.TryParse(values.FirstOrDefault(), out seconds))
-                return seconds;
+                return TimeSpan.FromSeconds(seconds);
             return null;
         }
-
-        private static string Serialize<T>(T value)
-        {
-            using (var stream = new MemoryStream())
-            {
-                new DataContractJsonSerializer(typeof(T)).WriteObject(stream, value);
-                return Encoding.UTF8.GetString(stream.ToArray());
-            }
-        }
-
-        private static T Deserialize<T>(string text)
-        {
-            using (var stream = new MemoryStream(Encoding.UTF8.GetBytes(text)))
-                return (T)new DataContractJsonSerializer(typeof(T)).ReadObject(stream);
-        }
-
-        private static string Quote(string s) => Serialize(s ?? "");
     }
 }

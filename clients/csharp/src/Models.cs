@@ -1,105 +1,201 @@
+using System;
 using System.Collections.Generic;
-using System.Runtime.Serialization;
 
 namespace ContactVerify
 {
-    /// <summary>The send-code body: Channel for one channel, Channels for two at once.</summary>
-    [DataContract]
-    public sealed class SendRequest
-    {
-        [DataMember(Name = "channel", EmitDefaultValue = false)] public string Channel { get; set; }
-        [DataMember(Name = "channels", EmitDefaultValue = false)] public List<string> Channels { get; set; }
-        [DataMember(Name = "email", EmitDefaultValue = false)] public string Email { get; set; }
-        [DataMember(Name = "phone", EmitDefaultValue = false)] public string Phone { get; set; }
-        [DataMember(Name = "country", EmitDefaultValue = false)] public string Country { get; set; }
-        [DataMember(Name = "deliveryType", EmitDefaultValue = false)] public string DeliveryType { get; set; }
-        [DataMember(Name = "purpose", EmitDefaultValue = false)] public string Purpose { get; set; }
-        [DataMember(Name = "customMessage", EmitDefaultValue = false)] public string CustomMessage { get; set; }
-        /// <summary>The recipient's BCP 47 language tag (es, pt-BR, de-AT); English when unsupported.</summary>
-        [DataMember(Name = "locale", EmitDefaultValue = false)] public string Locale { get; set; }
-    }
+    // The answers of the API. Each property is the JSON member of the same name in PascalCase
+    // (expiresAt: ExpiresAt); the drift test holds them to the OpenAPI document.
 
-    [DataContract]
+    /// <summary>One signal that added to a send's risk score.</summary>
     public sealed class RiskSignal
     {
-        [DataMember(Name = "name")] public string Name { get; set; }
-        [DataMember(Name = "weight")] public double Weight { get; set; }
-        [DataMember(Name = "detail")] public string Detail { get; set; }
+        public string Name { get; set; }
+        public int Weight { get; set; }
+        public string Detail { get; set; }
+
+        internal static RiskSignal From(IDictionary<string, object> o) => o == null ? null
+            : new RiskSignal { Name = o.Str("name"), Weight = o.Int("weight"), Detail = o.Str("detail") };
     }
 
-    [DataContract]
+    /// <summary>A send's risk score (0-100), its level and the signals behind it.</summary>
     public sealed class Risk
     {
-        [DataMember(Name = "score")] public int Score { get; set; }
-        [DataMember(Name = "level")] public string Level { get; set; }
-        [DataMember(Name = "signals")] public List<RiskSignal> Signals { get; set; }
+        public int Score { get; set; }
+        public RiskLevel Level { get; set; }
+        public IReadOnlyList<RiskSignal> Signals { get; set; }
+
+        internal static Risk From(IDictionary<string, object> o) => o == null ? null
+            : new Risk { Score = o.Int("score"), Level = o.Enum<RiskLevel>("level"), Signals = o.List("signals", RiskSignal.From) };
     }
 
-    [DataContract]
+    /// <summary>Why one channel of a send was not delivered (Status Undelivered).</summary>
     public sealed class EntryError
     {
-        [DataMember(Name = "code")] public string Code { get; set; }
-        [DataMember(Name = "message")] public string Message { get; set; }
+        public string Code { get; set; }
+        public string Message { get; set; }
+
+        internal static EntryError From(IDictionary<string, object> o) => o == null ? null
+            : new EntryError { Code = o.Str("code"), Message = o.Str("message") };
     }
 
     /// <summary>One channel of a send: keep RequestId to verify the code.</summary>
-    [DataContract]
     public sealed class SendEntry
     {
-        [DataMember(Name = "requestId")] public string RequestId { get; set; }
-        [DataMember(Name = "channel")] public string Channel { get; set; }
-        [DataMember(Name = "status")] public string Status { get; set; }
-        [DataMember(Name = "expiresAt")] public string ExpiresAt { get; set; }
-        [DataMember(Name = "to")] public string To { get; set; }
-        [DataMember(Name = "deliveryType", EmitDefaultValue = false)] public string DeliveryType { get; set; }
-        [DataMember(Name = "error", EmitDefaultValue = false)] public EntryError Error { get; set; }
-        [DataMember(Name = "risk", EmitDefaultValue = false)] public Risk Risk { get; set; }
+        public string RequestId { get; set; }
+        public Channel Channel { get; set; }
+        public EntryStatus Status { get; set; }
+        public DateTimeOffset ExpiresAt { get; set; }
+        /// <summary>The destination, masked (j***@example.com).</summary>
+        public string To { get; set; }
+        public DeliveryType? DeliveryType { get; set; }
+        public EntryError Error { get; set; }
+        public Risk Risk { get; set; }
+
+        internal static SendEntry From(IDictionary<string, object> o) => o == null ? null : new SendEntry
+        {
+            RequestId = o.Str("requestId"),
+            Channel = o.Enum<Channel>("channel"),
+            Status = o.Enum<EntryStatus>("status"),
+            ExpiresAt = o.Time("expiresAt") ?? default(DateTimeOffset),
+            To = o.Str("to"),
+            DeliveryType = o.Get("deliveryType") == null ? (DeliveryType?)null : o.Enum<DeliveryType>("deliveryType"),
+            Error = EntryError.From(o.Obj("error")),
+            Risk = Risk.From(o.Obj("risk")),
+        };
     }
 
     /// <summary>A wrong code is Verified false, not an exception.</summary>
-    [DataContract]
     public sealed class VerifyResult
     {
-        [DataMember(Name = "verified")] public bool Verified { get; set; }
-        [DataMember(Name = "channel")] public string Channel { get; set; }
-        [DataMember(Name = "requestId")] public string RequestId { get; set; }
-        [DataMember(Name = "status")] public string Status { get; set; }
-        [DataMember(Name = "attemptsRemaining")] public int AttemptsRemaining { get; set; }
+        public bool Verified { get; set; }
+        public Channel Channel { get; set; }
+        public string RequestId { get; set; }
+        public VerificationStatus Status { get; set; }
+        public int AttemptsRemaining { get; set; }
+
+        internal static VerifyResult From(IDictionary<string, object> o) => o == null ? null : new VerifyResult
+        {
+            Verified = o.Bool("verified"),
+            Channel = o.Enum<Channel>("channel"),
+            RequestId = o.Str("requestId"),
+            Status = o.Enum<VerificationStatus>("status"),
+            AttemptsRemaining = o.Int("attemptsRemaining"),
+        };
     }
 
-    [DataContract]
-    public sealed class Health
-    {
-        [DataMember(Name = "status")] public string Status { get; set; }
-        [DataMember(Name = "version")] public string Version { get; set; }
-        [DataMember(Name = "uptimeSeconds")] public double UptimeSeconds { get; set; }
-    }
-
-    [DataContract]
+    /// <summary>One problem of a refused request: the field, the message and, where one is concerned, the channel.</summary>
     public sealed class ErrorDetail
     {
-        [DataMember(Name = "field")] public string Field { get; set; }
-        [DataMember(Name = "message")] public string Message { get; set; }
-        [DataMember(Name = "channel", EmitDefaultValue = false)] public string Channel { get; set; }
+        public string Field { get; set; }
+        public string Message { get; set; }
+        public Channel? Channel { get; set; }
+
+        internal static ErrorDetail From(IDictionary<string, object> o) => o == null ? null : new ErrorDetail
+        {
+            Field = o.Str("field"),
+            Message = o.Str("message"),
+            Channel = o.Get("channel") == null ? (Channel?)null : o.Enum<Channel>("channel"),
+        };
     }
 
-    [DataContract]
-    internal sealed class ErrorBody
+    public sealed class ProviderHealth
     {
-        [DataMember(Name = "error")] public ErrorFields Error { get; set; }
+        public string Name { get; set; }
+        public ProviderState State { get; set; }
+
+        internal static ProviderHealth From(IDictionary<string, object> o) => o == null ? null
+            : new ProviderHealth { Name = o.Str("name"), State = o.Enum<ProviderState>("state") };
     }
 
-    [DataContract]
-    internal sealed class ErrorFields
+    public sealed class ChannelHealth
     {
-        [DataMember(Name = "code")] public string Code { get; set; }
-        [DataMember(Name = "message")] public string Message { get; set; }
-        [DataMember(Name = "details")] public List<ErrorDetail> Details { get; set; }
+        public bool Operational { get; set; }
+        public IReadOnlyList<ProviderHealth> Providers { get; set; }
+        public LiveCodes LiveCodes { get; set; }
+        public string Note { get; set; }
+
+        internal static ChannelHealth From(IDictionary<string, object> o) => o == null ? null : new ChannelHealth
+        {
+            Operational = o.Bool("operational"),
+            Providers = o.List("providers", ProviderHealth.From),
+            LiveCodes = o.Enum<LiveCodes>("liveCodes"),
+            Note = o.Str("note"),
+        };
     }
 
-    [DataContract]
-    internal sealed class Envelope<T>
+    public sealed class Services
     {
-        [DataMember(Name = "data")] public T Data { get; set; }
+        public ServiceState Database { get; set; }
+        public ServiceState RateLimitStore { get; set; }
+
+        internal static Services From(IDictionary<string, object> o) => o == null ? null
+            : new Services { Database = o.Enum<ServiceState>("database"), RateLimitStore = o.Enum<ServiceState>("rateLimitStore") };
+    }
+
+    public sealed class PumpingBreakerCount
+    {
+        public string Country { get; set; }
+        public int Count { get; set; }
+
+        internal static PumpingBreakerCount From(IDictionary<string, object> o) => o == null ? null
+            : new PumpingBreakerCount { Country = o.Str("country"), Count = o.Int("count") };
+    }
+
+    /// <summary>GET /health.</summary>
+    public sealed class Health
+    {
+        public HealthStatus Status { get; set; }
+        public string Version { get; set; }
+        public long UptimeSeconds { get; set; }
+        public Services Services { get; set; }
+        public IReadOnlyDictionary<Channel, ChannelHealth> Channels { get; set; }
+        public IReadOnlyList<PumpingBreakerCount> PumpingBreakers { get; set; }
+
+        internal static Health From(IDictionary<string, object> o)
+        {
+            if (o == null) return null;
+            var channels = new Dictionary<Channel, ChannelHealth>();
+            var raw = o.Obj("channels");
+            if (raw != null)
+                foreach (var pair in raw) channels[WireValue.Parse<Channel>(pair.Key)] = ChannelHealth.From(pair.Value as IDictionary<string, object>);
+            return new Health
+            {
+                Status = o.Enum<HealthStatus>("status"),
+                Version = o.Str("version"),
+                UptimeSeconds = o.Long("uptimeSeconds"),
+                Services = Services.From(o.Obj("services")),
+                Channels = channels,
+                PumpingBreakers = o.List("pumpingBreakers", PumpingBreakerCount.From),
+            };
+        }
+    }
+
+    /// <summary>One message of the outbox (GET /v1/admin/outbox); Code is set for a test-mode request that is pending.</summary>
+    public sealed class OutboxMessage
+    {
+        public string Id { get; set; }
+        public string AccountId { get; set; }
+        public string RequestId { get; set; }
+        public Channel Channel { get; set; }
+        public string To { get; set; }
+        public string Subject { get; set; }
+        public string Text { get; set; }
+        public string Html { get; set; }
+        public string Code { get; set; }
+        public DateTimeOffset CreatedAt { get; set; }
+
+        internal static OutboxMessage From(IDictionary<string, object> o) => o == null ? null : new OutboxMessage
+        {
+            Id = o.Str("id"),
+            AccountId = o.Str("accountId"),
+            RequestId = o.Str("requestId"),
+            Channel = o.Enum<Channel>("channel"),
+            To = o.Str("to"),
+            Subject = o.Str("subject"),
+            Text = o.Str("text"),
+            Html = o.Str("html"),
+            Code = o.Str("code"),
+            CreatedAt = o.Time("createdAt") ?? default(DateTimeOffset),
+        };
     }
 }

@@ -1,0 +1,159 @@
+using System;
+using System.Collections.Generic;
+using System.Reflection;
+using System.Runtime.Serialization;
+
+namespace ContactVerify
+{
+    // Each member carries the value the API writes ([EnumMember]); Unknown (0) is a value a newer
+    // service sent that this version does not know.
+
+    /// <summary>A delivery channel.</summary>
+    public enum Channel
+    {
+        Unknown = 0,
+        [EnumMember(Value = "EMAIL")] Email,
+        [EnumMember(Value = "SMS")] Sms,
+        [EnumMember(Value = "WHATSAPP")] WhatsApp,
+    }
+
+    /// <summary>How an SMS or WhatsApp code is delivered: a text message or a voice call.</summary>
+    public enum DeliveryType
+    {
+        Unknown = 0,
+        [EnumMember(Value = "TEXT")] Text,
+        [EnumMember(Value = "CALL")] Call,
+    }
+
+    /// <summary>The state of a verification request.</summary>
+    public enum VerificationStatus
+    {
+        Unknown = 0,
+        [EnumMember(Value = "pending")] Pending,
+        [EnumMember(Value = "verified")] Verified,
+        [EnumMember(Value = "expired")] Expired,
+        [EnumMember(Value = "failed")] Failed,
+        [EnumMember(Value = "canceled")] Canceled,
+    }
+
+    /// <summary>The state of one channel of a send: pending (sent, waiting for the code) or undelivered.</summary>
+    public enum EntryStatus
+    {
+        Unknown = 0,
+        [EnumMember(Value = "pending")] Pending,
+        [EnumMember(Value = "undelivered")] Undelivered,
+    }
+
+    /// <summary>The level of a send's risk score.</summary>
+    public enum RiskLevel
+    {
+        Unknown = 0,
+        [EnumMember(Value = "low")] Low,
+        [EnumMember(Value = "medium")] Medium,
+        [EnumMember(Value = "high")] High,
+    }
+
+    /// <summary>The service's overall state.</summary>
+    public enum HealthStatus
+    {
+        Unknown = 0,
+        [EnumMember(Value = "ok")] Ok,
+        [EnumMember(Value = "degraded")] Degraded,
+        [EnumMember(Value = "down")] Down,
+    }
+
+    /// <summary>The state of one backing service (database, rate-limit store).</summary>
+    public enum ServiceState
+    {
+        Unknown = 0,
+        [EnumMember(Value = "up")] Up,
+        [EnumMember(Value = "down")] Down,
+    }
+
+    /// <summary>The state of one delivery provider.</summary>
+    public enum ProviderState
+    {
+        /// <summary>The service does not know (and a value this version does not know).</summary>
+        [EnumMember(Value = "unknown")] Unknown = 0,
+        [EnumMember(Value = "up")] Up,
+        [EnumMember(Value = "down")] Down,
+    }
+
+    /// <summary>What happens to a live code on a channel: delivered, parked in the outbox, or refused.</summary>
+    public enum LiveCodes
+    {
+        Unknown = 0,
+        [EnumMember(Value = "delivered")] Delivered,
+        [EnumMember(Value = "outbox")] Outbox,
+        [EnumMember(Value = "refused")] Refused,
+    }
+
+    /// <summary>
+    /// The contract's stable error codes (ContactVerifyException.ErrorCode), plus NetworkError: the
+    /// library's own, when no answer came.
+    /// </summary>
+    public enum ErrorCode
+    {
+        Unknown = 0,
+        [EnumMember(Value = "VALIDATION_ERROR")] ValidationError,
+        [EnumMember(Value = "INVALID_JSON")] InvalidJson,
+        [EnumMember(Value = "INVALID_DESTINATION")] InvalidDestination,
+        [EnumMember(Value = "UNSUPPORTED_NUMBER")] UnsupportedNumber,
+        [EnumMember(Value = "UNAUTHORIZED")] Unauthorized,
+        [EnumMember(Value = "FORBIDDEN")] Forbidden,
+        [EnumMember(Value = "CHANNEL_NOT_ENABLED")] ChannelNotEnabled,
+        [EnumMember(Value = "CONTACT_BLOCKED")] ContactBlocked,
+        [EnumMember(Value = "RISK_TOO_HIGH")] RiskTooHigh,
+        [EnumMember(Value = "NOT_FOUND")] NotFound,
+        [EnumMember(Value = "REQUEST_TIMEOUT")] RequestTimeout,
+        [EnumMember(Value = "IDEMPOTENCY_KEY_IN_USE")] IdempotencyKeyInUse,
+        [EnumMember(Value = "PAYLOAD_TOO_LARGE")] PayloadTooLarge,
+        [EnumMember(Value = "UNSUPPORTED_MEDIA_TYPE")] UnsupportedMediaType,
+        [EnumMember(Value = "IDEMPOTENCY_KEY_REUSED")] IdempotencyKeyReused,
+        [EnumMember(Value = "RATE_LIMITED")] RateLimited,
+        [EnumMember(Value = "TOO_MANY_ATTEMPTS")] TooManyAttempts,
+        [EnumMember(Value = "HEADERS_TOO_LARGE")] HeadersTooLarge,
+        [EnumMember(Value = "INTERNAL")] Internal,
+        [EnumMember(Value = "DELIVERY_FAILED")] DeliveryFailed,
+        [EnumMember(Value = "UNAVAILABLE")] Unavailable,
+        [EnumMember(Value = "CHANNEL_UNAVAILABLE")] ChannelUnavailable,
+        /// <summary>No answer from the service (connection refused, timeout): Status 0.</summary>
+        [EnumMember(Value = "NETWORK_ERROR")] NetworkError,
+    }
+
+    /// <summary>The API's spelling of the enums' members.</summary>
+    public static class WireValue
+    {
+        private static readonly Dictionary<Type, Dictionary<string, object>> ByValue = new Dictionary<Type, Dictionary<string, object>>();
+
+        /// <summary>The value as the API writes it (Channel.Email: "EMAIL"); null for Unknown.</summary>
+        public static string Of(Enum value)
+        {
+            var member = value.GetType().GetField(value.ToString(), BindingFlags.Public | BindingFlags.Static);
+            var attribute = member == null ? null : member.GetCustomAttribute<EnumMemberAttribute>();
+            return attribute == null ? null : attribute.Value;
+        }
+
+        /// <summary>The member the API's value names; Unknown for a value this version does not know.</summary>
+        public static T Parse<T>(string value) where T : struct
+        {
+            if (value == null) return default(T);
+            Dictionary<string, object> values;
+            lock (ByValue)
+            {
+                if (!ByValue.TryGetValue(typeof(T), out values))
+                {
+                    values = new Dictionary<string, object>();
+                    foreach (var member in Enum.GetValues(typeof(T)))
+                    {
+                        var wire = Of((Enum)member);
+                        if (wire != null) values[wire] = member;
+                    }
+                    ByValue[typeof(T)] = values;
+                }
+            }
+            object found;
+            return values.TryGetValue(value, out found) ? (T)found : default(T);
+        }
+    }
+}
