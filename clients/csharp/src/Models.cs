@@ -170,12 +170,16 @@ namespace ContactVerify
         }
     }
 
-    /// <summary>One message of the outbox (GET /v1/admin/outbox); Code is set for a test-mode request that is pending.</summary>
+    /// <summary>
+    /// One message of the outbox (GET /v1/admin/outbox): Status is its request's state now; Code is set
+    /// for a test-mode request that is pending.
+    /// </summary>
     public sealed class OutboxMessage
     {
         public string Id { get; set; }
         public string AccountId { get; set; }
         public string RequestId { get; set; }
+        public VerificationStatus Status { get; set; }
         public Channel Channel { get; set; }
         public string To { get; set; }
         public string Subject { get; set; }
@@ -189,6 +193,7 @@ namespace ContactVerify
             Id = o.Str("id"),
             AccountId = o.Str("accountId"),
             RequestId = o.Str("requestId"),
+            Status = o.Enum<VerificationStatus>("status"),
             Channel = o.Enum<Channel>("channel"),
             To = o.Str("to"),
             Subject = o.Str("subject"),

@@ -196,13 +196,17 @@ public sealed class ClientTests : IDisposable
     [Test]
     public async Task TheTestHelperReadsTheNewestCodeWithTheAdminToken()
     {
-        _server.Answer(200, "{\"data\":[{\"id\":\"msg_2\",\"accountId\":\"acc\",\"requestId\":\"r2\",\"channel\":\"EMAIL\",\"to\":\"j+1@example.com\",\"text\":\"Your code is 654321\",\"code\":\"654321\",\"createdAt\":\"2030-01-01T00:00:02Z\"},"
-            + "{\"id\":\"msg_1\",\"accountId\":\"acc\",\"requestId\":\"r1\",\"channel\":\"EMAIL\",\"to\":\"j+1@example.com\",\"text\":\"Your code is 123456\",\"code\":\"123456\",\"createdAt\":\"2030-01-01T00:00:01Z\"}]}");
+        var two = "{\"data\":[{\"id\":\"msg_2\",\"accountId\":\"acc\",\"requestId\":\"r2\",\"status\":\"pending\",\"channel\":\"EMAIL\",\"to\":\"j+1@example.com\",\"text\":\"Your code is 654321\",\"code\":\"654321\",\"createdAt\":\"2030-01-01T00:00:02Z\"},"
+            + "{\"id\":\"msg_1\",\"accountId\":\"acc\",\"requestId\":\"r1\",\"status\":\"canceled\",\"channel\":\"EMAIL\",\"to\":\"j+1@example.com\",\"text\":\"Your code is 123456\",\"code\":\"123456\",\"createdAt\":\"2030-01-01T00:00:01Z\"}]}";
+        _server.Answer(200, two).Answer(200, two);
         var outbox = new TestOutbox(_server.Url, "admin-token");
         Assert.Equal("654321", await outbox.LatestOutboxCodeAsync("j+1@example.com"));
         Assert.Equal("GET", _server[0].Method);
         Assert.Equal("/v1/admin/outbox?to=j%2B1%40example.com", _server[0].PathAndQuery);
         Assert.Equal("Bearer admin-token", _server[0].Headers["Authorization"]);
+        var messages = await outbox.MessagesAsync("j+1@example.com");
+        Assert.Equal(VerificationStatus.Canceled, messages[1].Status);
+        Assert.Equal(new DateTimeOffset(2030, 1, 1, 0, 0, 1, TimeSpan.Zero), messages[1].CreatedAt);
 
         _server.Answer(200, "{\"data\":[]}");
         Assert.Throws<InvalidOperationException>(() => outbox.LatestOutboxCodeAsync("nobody@example.com"));
