@@ -11,8 +11,14 @@ import { domainToASCII } from 'node:url';
 const ASCII_ADDRESS =
   /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
+/** A domain name domainToASCII would return as it is (lower case, no punycode label to check). */
+const PLAIN_DOMAIN = /^[a-z0-9.-]+$/;
+
 /** Domains whose mailboxes ignore dots in the local part, and the name each stands for. */
-const DOTLESS: Readonly<Record<string, string>> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
+const DOTLESS: ReadonlyMap<string, string> = new Map([
+  ['gmail.com', 'gmail.com'],
+  ['googlemail.com', 'gmail.com'],
+]);
 
 /** The address with its domain in ASCII (punycode), or null when the domain cannot be converted. */
 function asciiAddress(address: string): { local: string; domain: string } | null {
@@ -20,9 +26,11 @@ function asciiAddress(address: string): { local: string; domain: string } | null
   if (at < 1 || at === address.length - 1) return null;
   const local = address.slice(0, at);
   const given = address.slice(at + 1);
-  // domainToASCII lower-cases, maps full-width and other compatibility forms and checks punycode
-  // labels (`xn--zz` is refused); '' means refused.
-  const domain = domainToASCII(given);
+  // An ASCII name of letters, digits, dots and hyphens is only lower-cased: domainToASCII costs
+  // microseconds per send. Anything else goes through it: it lower-cases, maps full-width and other
+  // compatibility forms and checks punycode labels (`xn--zz` is refused); '' means refused.
+  const lower = given.toLowerCase();
+  const domain = PLAIN_DOMAIN.test(lower) && !lower.includes('xn--') ? lower : domainToASCII(given);
   return domain ? { local, domain } : null;
 }
 
@@ -53,7 +61,7 @@ export function canonicalMailbox(address: string): string | null {
   const plus = local.indexOf('+');
   // `+tag@…` alone names no mailbox before its tag: kept whole.
   if (plus > 0) local = local.slice(0, plus);
-  const dotless = DOTLESS[domain];
+  const dotless = DOTLESS.get(domain);
   if (dotless) {
     const undotted = local.replaceAll('.', '');
     if (undotted) local = undotted;

@@ -55,6 +55,11 @@ describe('canonicalMailbox', () => {
     expect(() => canonicalMailbox(`${'a'.repeat(10_000)}@${'b'.repeat(10_000)}`)).not.toThrow();
   });
 
+  it('takes a domain named like an object property for a domain', () => {
+    expect(canonicalMailbox('a.b@constructor')).toBe('a.b@constructor');
+    expect(canonicalMailbox('a.b@__proto__')).toBe('a.b@__proto__');
+  });
+
   it('is idempotent', () => {
     for (const a of ['J.A.N.E+1@GoogleMail.com', 'jane+x@exämple.com', 'a.b@example.com']) {
       const once = canonicalMailbox(a) as string;
