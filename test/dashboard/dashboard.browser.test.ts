@@ -183,15 +183,19 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
     await page().getByRole('link', { name: 'cid@example.com' }).click();
     await page().getByRole('heading', { name: 'cid@example.com' }).waitFor();
     await expect.poll(() => page().getByTestId('history-purpose').first().textContent()).toBe('login');
+    expect(await page().getByTestId('history-address').first().textContent()).toBe('cid@example.com');
     await page().getByTestId('risk-score').waitFor();
     await screenshot(page(), 'contact');
     await page().getByLabel('Reason').fill('Abuse reported by support');
     await page().getByRole('button', { name: 'Block', exact: true }).click();
     await page().getByRole('button', { name: 'Unblock' }).waitFor();
     expect(await page().getByText('Abuse reported by support').count()).toBe(1);
-    const refused = await send(apiKey, { channel: 'EMAIL', email: 'cid@example.com' });
-    expect(refused.status).toBe(403);
-    expect(refused.body.error.code).toBe('CONTACT_BLOCKED');
+    // The block holds for the mailbox, whichever way its address is written.
+    for (const email of ['cid@example.com', 'CID+shop@Example.com']) {
+      const refused = await send(apiKey, { channel: 'EMAIL', email });
+      expect(refused.status, email).toBe(403);
+      expect(refused.body.error.code).toBe('CONTACT_BLOCKED');
+    }
   });
 
   it('creates a key, copies its secret, edits its channels and revokes it', async () => {

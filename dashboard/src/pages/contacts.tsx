@@ -161,6 +161,21 @@ export function ContactPage(props: { id: string; scope: Scope }) {
           <span class="kpi-value">{integer(c.counts.wrongCodes)}</span>
         </div>
       </div>
+      {c.addressesSeen.some((a) => a !== c.destination) && (
+        <Card title="Addresses seen">
+          <p class="muted">
+            One mailbox, written these ways in its requests; codes went to each as written, and a block and
+            the limits hold for all of them.
+          </p>
+          <ul data-testid="addresses-seen">
+            {c.addressesSeen.map((a) => (
+              <li key={a}>
+                <code>{a}</code>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
       <div class="grid-2">
         <Card title="Risk">
           {risk ? (
@@ -190,8 +205,8 @@ export function ContactPage(props: { id: string; scope: Scope }) {
           {c.blocked ? (
             <>
               <p>
-                Sends to this destination are refused with <code>403 CONTACT_BLOCKED</code> since{' '}
-                {dateTime(c.blockedAt)}.
+                Sends to this destination, in any of its forms, are refused with{' '}
+                <code>403 CONTACT_BLOCKED</code> since {dateTime(c.blockedAt)}.
               </p>
               <p>
                 Reason: <span class="quote">{c.blockedReason}</span>
@@ -233,6 +248,8 @@ export function ContactPage(props: { id: string; scope: Scope }) {
                   <time dateTime={h.createdAt}>{dateTime(h.createdAt)}</time>
                 </div>
                 <dl class="facts">
+                  <dt>Sent to</dt>
+                  <dd data-testid="history-address">{h.address}</dd>
                   <dt>Purpose</dt>
                   <dd data-testid="history-purpose">{h.purpose ?? '—'}</dd>
                   <dt>Delivery</dt>
