@@ -33,6 +33,7 @@ import { sendCodeRoute } from './routes/send-code.js';
 import { verifyCodeRoute } from './routes/verify-code.js';
 import { sharedSerializerCompiler } from './serializers.js';
 import { drainOnShutdown } from './shutdown.js';
+import { schemaErrorFormatter } from './validation.js';
 
 /** 16 KiB: a send-code body is a few hundred bytes; anything larger is refused with 413. */
 export const BODY_LIMIT = 16 * 1024;
@@ -54,6 +55,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.trustProxy ?? false,
     // Refused in the contract's shape by drainOnShutdown instead.
     return503OnClosing: false,
+    // Every schema refusal is the contract's VALIDATION_ERROR, one detail per problem.
+    schemaErrorFormatter,
     ajv: {
       customOptions: {
         allErrors: true,
@@ -186,9 +189,6 @@ function toApiError(err: FastifyError, bodyLimit = BODY_LIMIT): ApiError {
   }
   if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON|proto/i.test(err.message))) {
     return new ApiError('INVALID_JSON', 'The body is not valid JSON.');
-  }
-  if (err.validation) {
-    return new ApiError('VALIDATION_ERROR', `Invalid request: ${err.message}`);
   }
   if (err.statusCode === 503) return unavailable();
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {

@@ -1,10 +1,9 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { uploadedLogoUrl } from '../delivery/logo-url.js';
 import { LOGO_TYPES, MAX_LOGO_BYTES } from '../domain/logo.js';
-import { LOCALES, templatesProblems } from '../domain/templates.js';
+import { LOCALES } from '../domain/templates.js';
 import type { Branding } from '../domain/types.js';
 import { component, ref } from './components.js';
-import type { ErrorDetail } from './errors.js';
 
 /**
  * An account's branding in the admin API: the schema of a change (PATCH settings, the preview's
@@ -137,12 +136,6 @@ export const BrandingSchema = component(
     { description: "An account's saved branding: only what it sets; the rest is the deployment's." },
   ),
 );
-
-/** The checks of a branding change that a schema cannot make: the templates' placeholders. */
-export function brandingProblems(branding: unknown, path: string): ErrorDetail[] {
-  if (branding === null || typeof branding !== 'object') return [];
-  return templatesProblems((branding as { templates?: unknown }).templates, `${path}.templates`);
-}
 
 /** The branding as the admin API shows it: an uploaded logo with its URL, not its version. */
 export function brandingView(accountId: string, branding: Partial<Branding>, publicBaseUrl?: string | null) {

@@ -1,5 +1,12 @@
 import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
-import type { ErrorDetail } from './errors.js';
+import { type ApiError, type ErrorDetail, validationError } from './errors.js';
+
+/**
+ * Fastify's schemaErrorFormatter (set once in app.ts): a request the schema refuses answers the
+ * contract's VALIDATION_ERROR with one detail per problem, before any handler runs.
+ */
+export const schemaErrorFormatter = (errors: FastifySchemaValidationError[]): ApiError =>
+  validationError(schemaDetails(errors).details);
 
 /**
  * Turns the schema validator's findings into one `details` entry per problem, phrased for a
@@ -44,8 +51,9 @@ export function schemaDetails(errors: FastifySchemaValidationError[]): {
 }
 
 /**
- * What a route with `attachValidation` needs: the schema's findings, and the body as an object even
- * when the schema refused it (so cross-field rules can still look at the fields that were fine).
+ * For the routes whose cross-field rules (the domain's request parsing) answer in the same
+ * VALIDATION_ERROR as the schema (`attachValidation`): the schema's findings, and the body as an
+ * object even when the schema refused it, so those rules still look at the fields that were fine.
  */
 export function readValidated<Body>(request: FastifyRequest): {
   body: Partial<Body>;
@@ -105,3 +113,17 @@ function describe(e: FastifySchemaValidationError, field: string, path: string):
 }
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+/**
+ * The body of an `attachValidation` route once the schema and `check` (the domain's rules over
+ * the fields the schema accepted) found nothing; otherwise one VALIDATION_ERROR naming both.
+ */
+export function validatedBody<Body>(
+  request: FastifyRequest,
+  check: (body: Partial<Body>, refused: ReadonlySet<string>) => ErrorDetail[],
+): Body {
+  const { body, details, refused } = readValidated<Body>(request);
+  details.push(...check(body, refused));
+  if (details.length > 0) throw validationError(details);
+  return body as Body;
+}

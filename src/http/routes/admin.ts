@@ -2,7 +2,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { renderOutboxEntry, testCodeOf } from '../../delivery/outbox/outbox-content.js';
 import { canonicalMailbox } from '../../domain/mailbox.js';
-import { checkPhone, isKnownCountry } from '../../domain/phone.js';
+import { checkPhone } from '../../domain/phone.js';
+import { settingsProblems } from '../../domain/settings-request.js';
 import type { Account, ApiKeyRecord } from '../../domain/types.js';
 import {
   AccountLimitsResponse,
@@ -18,14 +19,14 @@ import {
   UpdateApiKeyRequest,
 } from '../admin-schemas.js';
 import { adminAuth } from '../auth.js';
-import { brandingProblems, brandingView } from '../branding-schema.js';
+import { brandingView } from '../branding-schema.js';
 import { ref } from '../components.js';
 import type { AppDeps } from '../deps.js';
-import { ApiError, validationError } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
 import { PageCursor, PageLimit, page, pageLimit, readCursor } from '../paging.js';
 import { answer, errorResponses } from '../schemas.js';
-import { schemaDetails } from '../validation.js';
+import { validatedBody } from '../validation.js';
 import { brandingAdminRoutes } from './branding.js';
 
 const OutboxQuery = Type.Object({
@@ -65,34 +66,6 @@ const accountView = (a: Account, publicBaseUrl?: string | null) => ({
   createdAt: new Date(a.createdAt).toISOString(),
 });
 
-/**
- * Schema failures of admin routes answer VALIDATION_ERROR with one detail per problem; `settings`
- * (of an account) adds the checks a schema cannot make.
- */
-function rejectInvalid(
-  request: { validationError?: { validation: Parameters<typeof schemaDetails>[0] } },
-  settings?: { allowedCountries?: unknown; branding?: unknown } | null,
-  path = '',
-) {
-  const found = request.validationError
-    ? schemaDetails(request.validationError.validation)
-    : { details: [], refused: new Set<string>() };
-  found.details.push(...brandingProblems(settings?.branding, `${path}branding`));
-  const countries = settings?.allowedCountries;
-  if (Array.isArray(countries) && !found.refused.has('allowedCountries')) {
-    const unknown = countries.filter(
-      (c) => typeof c === 'string' && c !== '*' && !isKnownCountry(c.toUpperCase()),
-    );
-    if (unknown.length > 0) {
-      found.details.push({
-        field: 'allowedCountries',
-        message: `allowedCountries: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a known' : 'are not known'} ISO 3166-1 alpha-2 country code${unknown.length === 1 ? '' : 's'}`,
-      });
-    }
-  }
-  if (found.details.length > 0) throw validationError(found.details);
-}
-
 /** The admin API under /v1/admin: accounts, API keys and the outbox. */
 export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   app.addHook('onRequest', adminAuth(deps.adminGate));
@@ -102,7 +75,6 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
     if (typeof params?.id === 'string') params.id = params.id.toLowerCase();
     done();
   });
-  const common = { attachValidation: true } as const;
   const publicBaseUrl = deps.renderOptions?.publicBaseUrl;
   const doc = (operationId: string, summary: string, extra: Record<string, unknown> = {}) => ({
     tags: ['admin'],
@@ -115,16 +87,19 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   app.post<{ Body: Static<typeof CreateAccountRequest> }>(
     '/accounts',
     {
-      ...common,
+      // The domain's checks of the settings answer in the same VALIDATION_ERROR as the schema.
+      attachValidation: true,
       schema: doc('createAccount', 'Create an account', {
         body: ref(CreateAccountRequest),
         response: { 201: answer(AccountResponse, 'Created.'), ...adminErrors },
       }),
     },
     async (request, reply) => {
-      rejectInvalid(request, request.body?.settings, 'settings.');
-      const account = await deps.admin.createAccount(request.body.name);
-      const settings = request.body.settings;
+      const body = validatedBody<Static<typeof CreateAccountRequest>>(request, (b, refused) =>
+        settingsProblems(b.settings, refused, 'settings.'),
+      );
+      const account = await deps.admin.createAccount(body.name);
+      const settings = body.settings;
       const saved = settings ? await deps.admin.updateSettings(account.id, settings) : account;
       reply.code(201);
       return { data: accountView(saved ?? account, publicBaseUrl) };
@@ -163,7 +138,8 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof AccountSettingsPatch> }>(
     '/accounts/:id/settings',
     {
-      ...common,
+      // The domain's checks of the settings answer in the same VALIDATION_ERROR as the schema.
+      attachValidation: true,
       schema: doc(
         'updateAccountSettings',
         'Override deployment defaults for one account (null restores a default)',
@@ -175,8 +151,10 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       ),
     },
     async (request) => {
-      rejectInvalid(request, request.body);
-      const account = await deps.admin.updateSettings(request.params.id, request.body);
+      const body = validatedBody<Static<typeof AccountSettingsPatch>>(request, (b, refused) =>
+        settingsProblems(b, refused),
+      );
+      const account = await deps.admin.updateSettings(request.params.id, body);
       if (!account) throw new ApiError('NOT_FOUND', 'No account with this id.');
       return { data: accountView(account, publicBaseUrl) };
     },
@@ -207,7 +185,6 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   app.post<{ Body: Static<typeof CreateApiKeyRequest> }>(
     '/api-keys',
     {
-      ...common,
       schema: doc('createApiKey', 'Create an API key; the secret `key` is returned only here', {
         body: ref(CreateApiKeyRequest),
         response: {
@@ -217,7 +194,6 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       }),
     },
     async (request, reply) => {
-      rejectInvalid(request);
       const created = await deps.admin.createKey(request.body);
       if (!created) throw new ApiError('NOT_FOUND', 'No account with this accountId.');
       reply.code(201);
@@ -239,7 +215,6 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof UpdateApiKeyRequest> }>(
     '/api-keys/:id',
     {
-      ...common,
       schema: doc(
         'updateApiKey',
         'Rename a live API key or change its channels (the secret stays the same)',
@@ -251,7 +226,6 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       ),
     },
     async (request) => {
-      rejectInvalid(request);
       const key = await deps.admin.updateKey(request.params.id, request.body);
       if (!key) throw new ApiError('NOT_FOUND', 'No live API key with this id.');
       return { data: keyView(key) };
@@ -299,7 +273,6 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   app.get<{ Querystring: Static<typeof OutboxQuery> }>(
     '/outbox',
     {
-      ...common,
       schema: doc(
         'listOutboxMessages',
         'Messages kept by the built-in outbox, newest first, exactly as the recipient would see them',
@@ -315,7 +288,6 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       ),
     },
     async (request) => {
-      rejectInvalid(request);
       const { to, accountId } = request.query;
       const limit = pageLimit(request.query.limit);
       const [before] = readCursor(request.query.cursor, ['string'] as const) ?? [];

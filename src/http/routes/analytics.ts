@@ -24,7 +24,6 @@ import { ApiError, validationError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
 import { page, pageLimit, readCursor } from '../paging.js';
 import { answer, errorResponses } from '../schemas.js';
-import { schemaDetails } from '../validation.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -71,11 +70,6 @@ const contactView = (c: ContactRecord) => ({
   blockedAt: iso(c.blocked?.at ?? null),
 });
 
-function rejectInvalid(request: { validationError?: { validation: Parameters<typeof schemaDetails>[0] } }) {
-  if (request.validationError)
-    throw validationError(schemaDetails(request.validationError.validation).details);
-}
-
 /**
  * Destinations are stored as canonical mailboxes (email) or E.164; accept what an operator types:
  * any way of writing an address finds its mailbox, and the start of one stays a prefix.
@@ -92,7 +86,6 @@ function normaliseSearch(q: string): string {
 /** The admin API's analytics and contact profiles (docs/analytics.md). */
 export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   app.addHook('onRequest', adminAuth(deps.adminGate));
-  const common = { attachValidation: true } as const;
   const doc = (operationId: string, summary: string, extra: Record<string, unknown> = {}) => ({
     tags: ['analytics'],
     operationId,
@@ -104,7 +97,6 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
   app.get<{ Querystring: Static<typeof AnalyticsQuery> }>(
     '/analytics',
     {
-      ...common,
       schema: doc(
         'getAnalytics',
         'Sends, deliveries, verifications and refusals by hour or day, optionally grouped',
@@ -115,7 +107,6 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
       ),
     },
     async (request) => {
-      rejectInvalid(request);
       const { accountId, groupBy } = request.query;
       const interval = request.query.interval ?? 'day';
       const from = Date.parse(request.query.from);
@@ -141,7 +132,6 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
   app.get<{ Querystring: Static<typeof ContactsQuery> }>(
     '/contacts',
     {
-      ...common,
       schema: doc(
         'listContacts',
         "An account's contacts, most recently seen first, or those whose destination starts with q",
@@ -154,7 +144,6 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
       ),
     },
     async (request) => {
-      rejectInvalid(request);
       const { accountId, q, mode } = request.query;
       const test = mode === undefined ? undefined : mode === 'test';
       const limit = pageLimit(request.query.limit);
@@ -221,7 +210,6 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof BlockContactRequest> }>(
     '/contacts/:id/block',
     {
-      ...common,
       schema: doc('blockContact', 'Block a contact: sends to it answer 403 CONTACT_BLOCKED', {
         params: IdParams,
         body: ref(BlockContactRequest),
@@ -229,7 +217,6 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
       }),
     },
     async (request) => {
-      rejectInvalid(request);
       const contact = await deps.store.setContactBlocked(
         request.params.id,
         { reason: request.body.reason },
@@ -258,14 +245,12 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
   app.get<{ Querystring: Static<typeof BreakersQuery> }>(
     '/breakers',
     {
-      ...common,
       schema: doc('listBreakers', 'SMS-pumping breakers: tripped or reset, by account, mode and country', {
         querystring: BreakersQuery,
         response: { 200: answer(BreakerListResponse, 'Every breaker that tripped or was reset.'), ...errors },
       }),
     },
     async (request) => {
-      rejectInvalid(request);
       const breakers = await deps.store.listBreakers({ accountId: request.query.accountId });
       return { data: breakers.map(breakerView) };
     },
@@ -274,7 +259,6 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
   app.post<{ Params: Static<typeof CountryParams>; Body: Static<typeof ResetBreakerRequest> }>(
     '/breakers/:country/reset',
     {
-      ...common,
       schema: doc('resetBreaker', 'Reset the SMS-pumping breaker of an account and country: sends resume', {
         params: CountryParams,
         body: ref(ResetBreakerRequest),
@@ -282,7 +266,6 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
       }),
     },
     async (request) => {
-      rejectInvalid(request);
       const country = request.params.country.toUpperCase();
       const test = request.body.mode === 'test';
       const reset = await deps.service.resetBreaker(request.body.accountId, test, country);

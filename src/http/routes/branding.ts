@@ -6,14 +6,15 @@ import { renderMessage } from '../../delivery/messages.js';
 import { smsSegments } from '../../delivery/sms-segments.js';
 import { mergeBranding } from '../../domain/branding.js';
 import { isLogoType, LOGO_TYPES, MAX_LOGO_BYTES, sniffImageType } from '../../domain/logo.js';
+import { brandingProblems } from '../../domain/settings-request.js';
 import { LOCALES, resolveLocale } from '../../domain/templates.js';
 import type { AccountSettings } from '../../domain/types.js';
-import { BrandingPatch, brandingProblems, Logo } from '../branding-schema.js';
+import { BrandingPatch, Logo } from '../branding-schema.js';
 import { component, envelope, ref } from '../components.js';
 import type { AppDeps } from '../deps.js';
-import { ApiError, type ErrorDetail, validationError } from '../errors.js';
+import { ApiError, validationError } from '../errors.js';
 import { answer, errorResponses, LocaleTag } from '../schemas.js';
-import { schemaDetails } from '../validation.js';
+import { validatedBody } from '../validation.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
@@ -187,12 +188,9 @@ export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstanc
       ),
     },
     async (request) => {
-      const found = request.validationError
-        ? schemaDetails(request.validationError.validation)
-        : { details: [] as ErrorDetail[] };
-      const body = (request.body ?? {}) as Static<typeof PreviewBody>;
-      found.details.push(...brandingProblems(body.branding, 'branding'));
-      if (found.details.length > 0) throw validationError(found.details);
+      const body = validatedBody<Static<typeof PreviewBody>>(request, (b) =>
+        brandingProblems(b.branding, 'branding'),
+      );
       const account = await deps.admin.getAccount(request.params.id);
       if (!account) throw notFound();
       const draft = mergeBranding(

@@ -1,11 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { verifyCodeProblems } from '../../domain/verify-request.js';
 import { apiKeyAuth } from '../auth.js';
 import { ref } from '../components.js';
 import type { AppDeps } from '../deps.js';
-import { validationError } from '../errors.js';
 import { answer, errorResponses, VerifyCodeBody, VerifyCodeResponse } from '../schemas.js';
-import { readValidated } from '../validation.js';
+import { validatedBody } from '../validation.js';
 
 /** POST /v1/contact/verify-code. */
 export const verifyCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) => {
@@ -42,19 +42,14 @@ export const verifyCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) =
       },
     },
     async (request) => {
-      const { body, details, refused } = readValidated<Static<typeof VerifyCodeBody>>(request);
-      const { otpCode, code } = body;
-      if (!refused.has('otpCode') && !refused.has('code')) {
-        if (otpCode === undefined && code === undefined) {
-          details.push({ field: 'otpCode', message: 'otpCode (or code) is required' });
-        } else if (otpCode !== undefined && code !== undefined && otpCode !== code) {
-          details.push({ field: 'code', message: 'otpCode and code were both given with different values' });
-        }
-      }
-      if (details.length > 0) throw validationError(details);
+      const body = validatedBody<Static<typeof VerifyCodeBody>>(request, verifyCodeProblems);
       // Past this point the schema accepted requestId and one of the code fields.
-      const requestId = (body.requestId as string).toLowerCase();
-      const data = await deps.service.verify(request.apiKey, requestId, (otpCode ?? code) as string);
+      const requestId = body.requestId.toLowerCase();
+      const data = await deps.service.verify(
+        request.apiKey,
+        requestId,
+        (body.otpCode ?? body.code) as string,
+      );
       return { data };
     },
   );

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { WebhookDelivery, WebhookEndpoint } from '../../store/webhooks/interface.js';
 import type { WebhookAdmin } from '../../webhooks/admin.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events.js';
@@ -9,7 +9,6 @@ import { component, enumeration, envelope, ref } from '../components.js';
 import { ApiError, validationError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
 import { answer, errorResponses } from '../schemas.js';
-import { schemaDetails } from '../validation.js';
 
 const WebhookEventType = enumeration(
   'WebhookEventType',
@@ -168,11 +167,6 @@ const errors = errorResponses({
   404: 'NOT_FOUND',
 });
 
-function rejectInvalid(request: FastifyRequest) {
-  if (request.validationError)
-    throw validationError(schemaDetails(request.validationError.validation).details);
-}
-
 /** A URL the guard refused is a bad request about the `url` field. */
 async function urlChecked<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -200,7 +194,6 @@ export const webhookAdminRoutes =
         r.post<{ Body: Static<typeof CreateBody> }>(
           '',
           {
-            attachValidation: true,
             schema: doc(
               'createWebhook',
               'Register a webhook endpoint; its signing secret is returned only here',
@@ -214,7 +207,6 @@ export const webhookAdminRoutes =
             ),
           },
           async (request, reply) => {
-            rejectInvalid(request);
             const created = await urlChecked(() => deps.webhooks.create(request.body));
             if (!created) throw new ApiError('NOT_FOUND', 'No account with this accountId.');
             reply.code(201);
@@ -253,7 +245,6 @@ export const webhookAdminRoutes =
         r.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof PatchBody> }>(
           '/:id',
           {
-            attachValidation: true,
             schema: doc('updateWebhook', 'Change the URL or events of an endpoint, or enable/disable it', {
               params: IdParams,
               body: ref(PatchBody),
@@ -261,7 +252,6 @@ export const webhookAdminRoutes =
             }),
           },
           async (request) => {
-            rejectInvalid(request);
             const endpoint = await urlChecked(() => deps.webhooks.update(request.params.id, request.body));
             if (!endpoint) throw new ApiError('NOT_FOUND', 'No webhook endpoint with this id.');
             return { data: endpointView(endpoint) };
@@ -286,7 +276,6 @@ export const webhookAdminRoutes =
         r.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof DeliveriesQuery> }>(
           '/:id/deliveries',
           {
-            attachValidation: true,
             schema: doc(
               'listWebhookDeliveries',
               'Deliveries of an endpoint, newest first: status, attempts, last response, next attempt',
@@ -298,7 +287,6 @@ export const webhookAdminRoutes =
             ),
           },
           async (request) => {
-            rejectInvalid(request);
             const limit = Math.min(500, Math.max(1, Number(request.query.limit ?? 50)));
             const deliveries = await deps.webhooks.deliveries(request.params.id, limit);
             if (!deliveries) throw new ApiError('NOT_FOUND', 'No webhook endpoint with this id.');
