@@ -35,9 +35,15 @@ function canonicalSuite(name: string, env: () => Record<string, string>) {
     const outboxCount = async () => (await admin('/v1/admin/outbox?limit=500')).body.data.length as number;
 
     beforeAll(async () => {
-      // No cooldown and a wide hourly cap: what refuses the variants here is the block alone.
+      // No cooldown and a wide hourly cap: what refuses the variants here is the block alone (and
+      // a budget of 2 wrong codes, for the test of that budget).
       svc = await startTestService(
-        { RESEND_COOLDOWN_SECONDS: '0', SENDS_PER_DESTINATION_PER_HOUR: '1000', ...env() },
+        {
+          RESEND_COOLDOWN_SECONDS: '0',
+          SENDS_PER_DESTINATION_PER_HOUR: '1000',
+          FAILURES_PER_DESTINATION_PER_DAY: '2',
+          ...env(),
+        },
         { clock },
       );
       key = await svc.createKey();
@@ -101,6 +107,33 @@ function canonicalSuite(name: string, env: () => Record<string, string>) {
       }
       expect((await send('erin@exämple.com')).status).toBe(200);
       expect((await svc.lastMessage('erin@xn--exmple-cua.com')).to).toBe('erin@exämple.com');
+    });
+
+    it("the daily budget of wrong codes is the mailbox's", async () => {
+      // Two wrong codes on two forms of one address use up a budget of 2.
+      for (const email of ['hal+a@example.com', 'HAL+b@example.com']) {
+        const sent = await send(email);
+        expect(sent.status, email).toBe(200);
+        const code = await svc.lastCode(email);
+        const wrong = code === '000000' ? '111111' : '000000';
+        const res = await svc.post(
+          '/v1/contact/verify-code',
+          { requestId: sent.body.data.requestId, code: wrong },
+          key,
+        );
+        expect(res.body.data.verified).toBe(false);
+      }
+      const refused = await send('hal@example.com');
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.details[0].message).toMatch(/wrong codes/);
+    });
+
+    it('one live code per mailbox: a send to a variant cancels the pending code of another', async () => {
+      const first = (await send('gus+1@example.com')).body.data;
+      const code = await svc.lastCode('gus+1@example.com');
+      expect((await send('Gus+2@example.com')).status).toBe(200);
+      const late = await svc.post('/v1/contact/verify-code', { requestId: first.requestId, code }, key);
+      expect(late.body.data).toMatchObject({ verified: false, status: 'canceled' });
     });
 
     it('the profile is one contact per mailbox and lists the addresses seen', async () => {
