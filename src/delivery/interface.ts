@@ -37,7 +37,7 @@ export interface OutboxChannel extends ChannelProvider {
   prepare(request: DeliveryRequest): { content: string; providerMessageId: string };
 }
 
-/** One delivery provider of one channel (an SMTP server, Twilio, the outbox …). */
+/** One delivery provider of one channel (a mail server, an SMS API, the outbox …). */
 export interface ChannelProvider {
   readonly name: string;
   readonly channels: readonly Channel[];

@@ -117,7 +117,7 @@ export function voiceScript(r: DeliveryRequest): [string, string] {
   return [fillTemplate(first, values), fillTemplate(again, values)];
 }
 
-/** The language a code call is spoken in (Twilio `<Say language>`), from the request's locale. */
+/** The language a code call is spoken in (the voice call's `<Say language>`), from the request's locale. */
 export const voiceLanguage = (r: DeliveryRequest): string => textsOf(r).voiceLanguage;
 
 /**

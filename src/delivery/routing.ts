@@ -1,7 +1,8 @@
 /**
- * SMS routes by destination country: `US=twilio,vonage;GB=vonage,twilio;*=twilio`. Each entry
- * names an ISO 3166-1 alpha-2 country (or `*` for every other one) and the providers to try in
- * order. In a config file the same may be an object: `{"US": ["twilio", "vonage"], "*": ["twilio"]}`.
+ * SMS routes by destination country: `US=first,second;GB=second,first;*=first`, with the providers'
+ * registry names. Each entry names an ISO 3166-1 alpha-2 country (or `*` for every other one) and
+ * the providers to try in order. In a config file the same may be an object:
+ * `{"US": ["first", "second"], "*": ["first"]}`.
  * Without a `*` entry, other countries use every configured SMS provider in the registry's order.
  */
 export type SmsRoutes = ReadonlyMap<string, readonly string[]>;

@@ -42,7 +42,7 @@ export const callbackHttp: CallbackHttp = {
     } catch {
       throw new ApiError('INVALID_JSON', 'The body is not valid JSON.');
     }
-    // Read before the signature is checked (Vonage signs the parsed values), so bounded here.
+    // Read before the signature is checked (some providers sign the parsed values), so bounded here.
     if (nestsDeeperThan(value)) throw tooDeep();
     return value;
   },

@@ -304,7 +304,9 @@ const ProviderState = enumeration(
 const ProviderHealth = component(
   'ProviderHealth',
   Type.Object({
-    name: Type.String({ description: 'The provider, e.g. `twilio`, or `outbox`.' }),
+    name: Type.String({
+      description: 'The provider, by its name in SMS_ROUTES and docs/delivery.md, or `outbox`.',
+    }),
     state: ref(ProviderState),
   }),
 );

@@ -1,4 +1,8 @@
+import { PROVIDERS } from '../delivery/providers/registry.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/events.js';
+
+/** The provider of the examples' EMAIL request: the registry's. */
+const EXAMPLE_EMAIL_PROVIDER = PROVIDERS.find((p) => p.channel === 'EMAIL')?.name ?? 'outbox';
 
 const DESCRIPTIONS: Record<WebhookEventType, string> = {
   'verification.created': 'A send-code stored a verification request (one per channel of a dual send).',
@@ -103,7 +107,7 @@ export function openApiWebhooks(): Record<string, unknown> {
                           to: 'j***@example.com',
                           purpose: 'signup',
                           status: STATUS_AFTER[type],
-                          provider: 'smtp',
+                          provider: EXAMPLE_EMAIL_PROVIDER,
                         }),
                   },
                 },

@@ -1652,7 +1652,7 @@ export interface components {
          */
         ProviderState: "up" | "down" | "unknown";
         ProviderHealth: {
-            /** @description The provider, e.g. `twilio`, or `outbox`. */
+            /** @description The provider, by its name in SMS_ROUTES and docs/delivery.md, or `outbox`. */
             name: string;
             state: components["schemas"]["ProviderState"];
         };

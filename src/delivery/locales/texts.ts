@@ -23,6 +23,6 @@ export interface LocaleTexts {
   voice: [string, string];
   /** The label of a voice call in the outbox. */
   voiceCall: string;
-  /** The language a code call is spoken in (Twilio `<Say language>`). */
+  /** The language a code call is spoken in (the voice call's `<Say language>`). */
   voiceLanguage: string;
 }

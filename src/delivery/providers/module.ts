@@ -53,7 +53,7 @@ export interface CallbackHttp {
 export interface ProviderModule<S extends Record<string, TSchema> = Record<string, TSchema>> {
   /** Its name in SMS_ROUTES, /health, delivery records and `/v1/callbacks/<name>`. */
   name: string;
-  /** Its name in sentences ("Twilio"). */
+  /** Its name as sentences and the docs write it. */
   title: string;
   /** The API it calls, for docs/delivery.md. */
   api: string;
