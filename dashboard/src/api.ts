@@ -1,5 +1,6 @@
 // The one place the dashboard talks to the service: same-origin calls with the session cookie,
 // the CSRF token on every write. The admin token itself is sent once (sign-in) and never kept.
+import type { Session } from './types';
 
 export class ApiError extends Error {
   constructor(
@@ -18,11 +19,6 @@ let onSignedOut: () => void = () => {};
 /** Called by the app so any 401 (expired session) sends the operator back to the sign-in page. */
 export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
-}
-
-interface Session {
-  csrfToken: string;
-  expiresAt: string;
 }
 
 async function parse(res: Response): Promise<unknown> {

@@ -53,3 +53,25 @@ export function useAction() {
   }, []);
   return { busy, error, run, clear: () => setError(undefined) };
 }
+
+/**
+ * Cursor paging over a list of the admin API: the cursors of the pages seen so far, so Older
+ * follows the answer's nextCursor and Newer goes back to the page before. A change of `filter`
+ * starts again at the first page (the cursors are kept with the filter they belong to).
+ */
+export function usePages(filter: unknown[]) {
+  const key = JSON.stringify(filter);
+  const [state, setState] = useState<{ key: string; cursors: Array<string | undefined> }>({
+    key,
+    cursors: [undefined],
+  });
+  const cursors = state.key === key ? state.cursors : [undefined];
+  return {
+    /** The cursor of the page shown (undefined: the first). */
+    cursor: cursors[cursors.length - 1],
+    /** 1 for the first page. */
+    number: cursors.length,
+    older: (nextCursor: string) => setState({ key, cursors: [...cursors, nextCursor] }),
+    newer: () => setState({ key, cursors: cursors.length > 1 ? cursors.slice(0, -1) : cursors }),
+  };
+}

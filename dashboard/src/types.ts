@@ -1,8 +1,7 @@
 // Shapes of the admin API's answers, as far as the dashboard reads them. Where /openapi.json
 // describes an answer, its type is taken from the generated client types (npm run clients:openapi),
-// so the dashboard cannot drift from the service (tsc fails when a field it reads goes); only what
-// the document leaves open (an account's saved settings) is written here.
-import type { paths } from '../../clients/typescript/src/schema';
+// so the dashboard cannot drift from the service (tsc fails when a field it reads goes).
+import type { components, paths } from '../../clients/typescript/src/schema';
 
 type Method = 'get' | 'post' | 'patch';
 /** The JSON body of a documented answer. */
@@ -33,50 +32,20 @@ export type ContactProfile = Data<'/v1/admin/contacts/{id}', 'get'>;
 export type HistoryEntry = Item<ContactProfile['history']>;
 export type Risk = NonNullable<Contact['risk']>;
 
-export type Channel = 'EMAIL' | 'SMS' | 'WHATSAPP';
-export const CHANNELS: Channel[] = ['EMAIL', 'SMS', 'WHATSAPP'];
-export type Mode = 'live' | 'test';
+/** A named schema of the document (components.schemas). */
+type Schema<N extends keyof components['schemas']> = components['schemas'][N];
 
-export interface Branding {
-  brandName?: string;
-  productName?: string;
-  color?: string;
-  logoUrl?: string;
-  supportUrl?: string;
-  emailFooter?: string;
-  templates?: Record<string, LocaleTemplates>;
-  logo?: { contentType: string; bytes: number; url: string };
-}
-
-export interface LocaleTemplates {
-  EMAIL?: { subject: string; text: string };
-  SMS?: string;
-  WHATSAPP?: string;
-}
-
-export interface AccountSettings {
-  codeLength?: number;
-  codeTtlSeconds?: number;
-  maxAttempts?: number;
-  resendCooldownSeconds?: number;
-  sendsPerDestinationPerHour?: number;
-  failuresPerDestinationPerDay?: number;
-  keySendPerSecond?: number;
-  keyVerifyPerSecond?: number;
-  countrySendsPerHour?: number;
-  riskThreshold?: number;
-  pumpingMinSends?: number;
-  pumpingMinConversion?: number;
-  allowedCountries?: string[];
-  branding?: Branding;
-}
-
-export interface Account {
-  id: string;
-  name: string;
-  settings: AccountSettings;
-  createdAt: string;
-}
+export type Channel = Schema<'Channel'>;
+export const CHANNELS = ['EMAIL', 'SMS', 'WHATSAPP'] as const satisfies readonly Channel[];
+export type Mode = Schema<'Mode'>;
+export type VerificationStatus = Schema<'VerificationStatus'>;
+export type Branding = Schema<'Branding'>;
+export type LocaleTemplates = Schema<'LocaleTemplates'>;
+export type AccountSettings = Schema<'AccountSettings'>;
+export type Account = Schema<'Account'>;
+export type Session = Schema<'DashboardSession'>;
+/** One page of a paged list and the cursor of the next (null on the last). */
+export type Page<T> = { data: T[]; nextCursor: string | null };
 
 export const WEBHOOK_EVENTS = [
   'verification.created',
@@ -88,4 +57,9 @@ export const WEBHOOK_EVENTS = [
   'verification.canceled',
   'contact.blocked',
   'contact.unblocked',
-] as const;
+] as const satisfies readonly Schema<'WebhookEventType'>[];
+
+/** true when `Listed` names every value of `All`: tsc fails below when the document adds one. */
+type Complete<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : false;
+true satisfies Complete<Channel, (typeof CHANNELS)[number]>;
+true satisfies Complete<Schema<'WebhookEventType'>, (typeof WEBHOOK_EVENTS)[number]>;

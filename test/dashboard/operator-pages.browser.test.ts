@@ -7,7 +7,8 @@ import { type RunningServer, runToExit, startServer } from '../support/process.j
 import { type Browser, chromiumAvailable, launch, screenshot } from './browser.js';
 
 // What an operator looks for first, in a real browser against a started service: the limits in
-// force and where each comes from, an API key's id and prefix.
+// force and where each comes from, an API key's id and prefix, the recent contacts without a
+// search (paged), and the outbox's rows with their request's status and id (paged).
 
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
@@ -116,6 +117,121 @@ describe.skipIf(!chromiumAvailable())('dashboard: what an operator looks for fir
     // The secret itself is never listed.
     expect(await page().locator('main').textContent()).not.toContain(created.key);
     await screenshot(page(), 'keys-id-prefix');
+  });
+
+  /** Sends a code with `key` and returns its request id. */
+  const send = async (key: string, email: string) => {
+    const res = await fetch(`${base}/v1/contact/send-code`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ channel: 'EMAIL', email }),
+    });
+    const body = (await res.json()) as { data: { requestId: string } };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    return body.data.requestId as string;
+  };
+  const newKey = async (test: boolean) =>
+    (await admin('POST', '/v1/admin/api-keys', { name: `k${test}`, channels: ['EMAIL'], accountId, test }))
+      .body.data.key as string;
+  const contactNames = () =>
+    page()
+      .locator('tr[data-contact]')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-contact') ?? ''));
+  /** 30 live contacts, person-01 first and person-30 last, and one test contact. */
+  const people = Array.from({ length: 30 }, (_, i) => `person-${String(i + 1).padStart(2, '0')}@example.com`);
+  let liveKey: string;
+  let lastRequest: string;
+
+  it('Contacts lists the recent contacts without a search, 25 to a page, in the mode chosen', async () => {
+    liveKey = await newKey(false);
+    for (const email of people.slice(0, -1)) await send(liveKey, email);
+    // Seen last beyond doubt (a shared millisecond would order by id).
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    lastRequest = await send(liveKey, people.at(-1) as string);
+    await send(await newKey(true), 'tester@example.com');
+
+    await go('contacts');
+    await expect.poll(contactNames).toHaveLength(25);
+    const first = await contactNames();
+    expect(first[0]).toBe('person-30@example.com');
+    expect(first).not.toContain('tester@example.com');
+    expect(await page().getByTestId('page-number').textContent()).toBe('Page 1');
+    expect(await page().getByRole('button', { name: '← Newer' }).isDisabled()).toBe(true);
+    await screenshot(page(), 'contacts-recent');
+
+    await page().getByRole('button', { name: 'Older →' }).click();
+    await expect.poll(() => page().getByTestId('page-number').textContent()).toBe('Page 2');
+    await expect.poll(contactNames).toHaveLength(5);
+    const second = await contactNames();
+    expect([...first, ...second].sort()).toEqual(people);
+    expect(await page().getByRole('button', { name: 'Older →' }).isDisabled()).toBe(true);
+    await screenshot(page(), 'contacts-recent-page-2');
+    await page().getByRole('button', { name: '← Newer' }).click();
+    await expect.poll(contactNames).toEqual(first);
+
+    // A search shows its matches; Clear goes back to the recent contacts.
+    await page().getByLabel('Destination', { exact: true }).fill('person-1');
+    await page().getByRole('button', { name: 'Search' }).click();
+    await expect.poll(contactNames).toEqual(people.filter((p) => p.startsWith('person-1')));
+    await page().getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(contactNames).toEqual(first);
+
+    // Test mode: the test key's contact only.
+    await page().getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Test' }).click();
+    await expect.poll(contactNames).toEqual(['tester@example.com']);
+    expect(await page().getByRole('navigation', { name: 'Contact pages' }).count()).toBe(0);
+    await page().getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Live' }).click();
+    await expect.poll(contactNames).toEqual(first);
+  });
+
+  it("Outbox shows each message's status and request id, 20 to a page", async () => {
+    // The newest request verified; person-01's first superseded by a second send to it.
+    const codeOf = async (requestId: string) => {
+      // The account's codes have 8 digits (its codeLength override).
+      const items = (await admin('GET', `/v1/admin/outbox?accountId=${accountId}&limit=50`)).body.data;
+      const item = items.find((m: { requestId: string }) => m.requestId === requestId);
+      return (item.text as string).match(/\b(\d{8})\b/)?.[1] as string;
+    };
+    const superseded = (await admin('GET', '/v1/admin/outbox?to=person-01@example.com')).body.data[0]
+      .requestId;
+    // The Limits test left a 10 s resend cooldown on the account: none for this second send.
+    const patched = await admin('PATCH', `/v1/admin/accounts/${accountId}/settings`, {
+      resendCooldownSeconds: 0,
+    });
+    expect(patched.status).toBe(200);
+    const resent = await send(liveKey, 'person-01@example.com');
+    const verify = await fetch(`${base}/v1/contact/verify-code`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${liveKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ requestId: lastRequest, code: await codeOf(lastRequest) }),
+    });
+    expect(((await verify.json()) as { data: { verified: boolean } }).data.verified).toBe(true);
+
+    await go('outbox');
+    const rows = page().getByTestId('outbox-message');
+    await expect.poll(() => rows.count()).toBe(20);
+    const row = (requestId: string) => page().locator(`[data-request-id="${requestId}"]`);
+    expect(await rows.first().getAttribute('data-request-id')).toBe(resent);
+    expect(await row(resent).getByTestId('message-status').textContent()).toBe('pending');
+    expect(await row(resent).getByTestId('message-request-id').textContent()).toBe(resent);
+    expect(await row(lastRequest).getByTestId('message-status').textContent()).toBe('verified');
+    await screenshot(page(), 'outbox-status-request');
+
+    // 32 messages: 20, then 12 on the second page, the superseded request among them.
+    await page().getByRole('button', { name: 'Older →' }).click();
+    await expect.poll(() => page().getByTestId('page-number').textContent()).toBe('Page 2');
+    await expect.poll(() => rows.count()).toBe(12);
+    expect(await row(superseded).getByTestId('message-status').textContent()).toBe('canceled');
+    expect(await row(superseded).getByTestId('message-request-id').textContent()).toBe(superseded);
+    expect(await page().getByRole('button', { name: 'Older →' }).isDisabled()).toBe(true);
+    await screenshot(page(), 'outbox-page-2');
+
+    // A filter starts again at its first page.
+    await page().getByLabel('Destination', { exact: true }).fill('person-01@example.com');
+    await page().getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await page().getByTestId('message-status').allTextContents()).toEqual(['pending', 'canceled']);
+    expect(await page().getByRole('navigation', { name: 'Outbox pages' }).count()).toBe(0);
   });
 
   it('reported no CSP violation, page error, console error or dialog', () => {

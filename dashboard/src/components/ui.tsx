@@ -180,3 +180,33 @@ export function Field(props: { label: string; hint?: ComponentChildren; children
     </div>
   );
 }
+
+/** Newer and Older buttons of a paged list, with its page number. */
+export function Pager(props: {
+  label: string;
+  number: number;
+  nextCursor: string | null | undefined;
+  onNewer: () => void;
+  onOlder: (cursor: string) => void;
+  busy?: boolean;
+}) {
+  const { nextCursor } = props;
+  if (props.number === 1 && !nextCursor) return null;
+  return (
+    <nav class="pager" aria-label={props.label}>
+      <button type="button" onClick={props.onNewer} disabled={props.number === 1 || props.busy}>
+        ← Newer
+      </button>
+      <span class="muted" data-testid="page-number">
+        Page {props.number}
+      </span>
+      <button
+        type="button"
+        onClick={() => nextCursor && props.onOlder(nextCursor)}
+        disabled={!nextCursor || props.busy}
+      >
+        Older →
+      </button>
+    </nav>
+  );
+}

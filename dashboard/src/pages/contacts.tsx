@@ -10,27 +10,35 @@ import {
   Field,
   Loading,
   PageHeader,
+  Pager,
   statusTone,
 } from '../components/ui';
 import { dateTime, integer } from '../format';
-import { useAction, useLoad } from '../hooks';
+import { useAction, useLoad, usePages } from '../hooks';
 import { href } from '../router';
-import type { Contact, ContactProfile, Risk } from '../types';
+import type { Contact, ContactProfile, Page, Risk } from '../types';
+
+/** Contacts per page of the list without a search. */
+const PAGE_SIZE = 25;
 
 export function ContactsPage(props: { scope: Scope }) {
   const { account, mode } = props.scope;
   const [text, setText] = useState('');
   const [q, setQ] = useState('');
+  const pages = usePages([account.id, mode, q]);
+  // Without a search: the contacts most recently seen, a page at a time; with one: its matches.
   const results = useLoad(
     () =>
-      q
-        ? get<{ data: Contact[] }>(`/v1/admin/contacts${query({ accountId: account.id, q })}`).then(
-            (r) => r.data,
-          )
-        : Promise.resolve(null),
-    [account.id, q],
+      get<Page<Contact>>(
+        `/v1/admin/contacts${query({ accountId: account.id, mode, q, limit: q ? 50 : PAGE_SIZE, cursor: pages.cursor })}`,
+      ),
+    [account.id, mode, q, pages.cursor],
   );
-  const list = (results.data ?? []).filter((c) => c.mode === mode);
+  const list = results.data?.data ?? [];
+  const clear = () => {
+    setText('');
+    setQ('');
+  };
   return (
     <>
       <PageHeader
@@ -61,28 +69,33 @@ export function ContactsPage(props: { scope: Scope }) {
         <button type="submit" class="primary">
           Search
         </button>
+        {q && (
+          <button type="button" onClick={clear}>
+            Clear
+          </button>
+        )}
       </form>
       <ErrorBox error={results.error} />
-      {!q ? (
-        <Card>
-          <Empty title="Search for a contact">
-            Type an email address or a phone number (or its beginning) and press Search.
-          </Empty>
-        </Card>
-      ) : results.loading && !results.data ? (
+      {results.loading && !results.data ? (
         <Loading />
       ) : list.length === 0 ? (
         <Card>
-          <Empty title="No contact matches">
-            Nothing was sent to “{q}” in {mode} mode for this account. Check the spelling, or switch between
-            Live and Test.
-          </Empty>
+          {q ? (
+            <Empty title="No contact matches">
+              Nothing was sent to “{q}” in {mode} mode for this account. Check the spelling, or switch between
+              Live and Test.
+            </Empty>
+          ) : (
+            <Empty title={`No ${mode} contact yet`}>
+              A contact appears here after the first code sent to it in {mode} mode for this account.
+            </Empty>
+          )}
         </Card>
       ) : (
-        <Card>
+        <Card title={q ? `Contacts starting with “${q}”` : 'Recently seen'}>
           <DataTable columns={['Destination', 'Channel', 'Sends', 'Verified', 'Risk', 'Last seen', 'State']}>
             {list.map((c) => (
-              <tr key={c.id}>
+              <tr key={c.id} data-contact={c.destination}>
                 <td>
                   <a href={href(`/contacts/${encodeURIComponent(c.id)}`)}>{c.destination}</a>
                 </td>
@@ -95,6 +108,16 @@ export function ContactsPage(props: { scope: Scope }) {
               </tr>
             ))}
           </DataTable>
+          {!q && (
+            <Pager
+              label="Contact pages"
+              number={pages.number}
+              nextCursor={results.data?.nextCursor}
+              onNewer={pages.newer}
+              onOlder={pages.older}
+              busy={results.loading}
+            />
+          )}
         </Card>
       )}
     </>

@@ -1,23 +1,37 @@
 import { useState } from 'preact/hooks';
 import { get, query } from '../api';
 import type { Scope } from '../app';
-import { Badge, Card, Empty, ErrorBox, Field, Loading, PageHeader } from '../components/ui';
+import {
+  Badge,
+  Card,
+  Empty,
+  ErrorBox,
+  Field,
+  Loading,
+  PageHeader,
+  Pager,
+  statusTone,
+} from '../components/ui';
 import { dateTime } from '../format';
-import { useLoad } from '../hooks';
-import type { OutboxMessage } from '../types';
+import { useLoad, usePages } from '../hooks';
+import type { OutboxMessage, Page } from '../types';
+
+/** Messages per page. */
+const PAGE_SIZE = 20;
 
 export function OutboxPage(props: { scope: Scope }) {
   const { account } = props.scope;
   const [text, setText] = useState('');
   const [to, setTo] = useState('');
+  const pages = usePages([account.id, to]);
   const messages = useLoad(
     () =>
-      get<{ data: OutboxMessage[] }>(
-        `/v1/admin/outbox${query({ accountId: account.id, to, limit: 100 })}`,
-      ).then((r) => r.data),
-    [account.id, to],
+      get<Page<OutboxMessage>>(
+        `/v1/admin/outbox${query({ accountId: account.id, to, limit: PAGE_SIZE, cursor: pages.cursor })}`,
+      ),
+    [account.id, to, pages.cursor],
   );
-  const list = messages.data ?? [];
+  const list = messages.data?.data ?? [];
   return (
     <>
       <PageHeader
@@ -72,21 +86,37 @@ export function OutboxPage(props: { scope: Scope }) {
           </Empty>
         </Card>
       ) : (
-        <ul class="messages" aria-label="Messages">
-          {list.map((m) => (
-            <li key={m.id} class="card message" data-testid="outbox-message">
-              <div class="message-head">
-                <Badge tone="info">{m.channel}</Badge>
-                <strong>{m.to}</strong>
-                <time class="muted" dateTime={m.createdAt}>
-                  {dateTime(m.createdAt)}
-                </time>
-              </div>
-              {m.subject && <p class="message-subject">{m.subject}</p>}
-              <pre class="message-text">{m.text}</pre>
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul class="messages" aria-label="Messages">
+            {list.map((m) => (
+              <li key={m.id} class="card message" data-testid="outbox-message" data-request-id={m.requestId}>
+                <div class="message-head">
+                  <Badge tone="info">{m.channel}</Badge>
+                  <strong>{m.to}</strong>
+                  <span data-testid="message-status">
+                    <Badge tone={statusTone(m.status)}>{m.status}</Badge>
+                  </span>
+                  <time class="muted message-time" dateTime={m.createdAt}>
+                    {dateTime(m.createdAt)}
+                  </time>
+                </div>
+                <p class="message-request muted">
+                  Request <code data-testid="message-request-id">{m.requestId}</code>
+                </p>
+                {m.subject && <p class="message-subject">{m.subject}</p>}
+                <pre class="message-text">{m.text}</pre>
+              </li>
+            ))}
+          </ul>
+          <Pager
+            label="Outbox pages"
+            number={pages.number}
+            nextCursor={messages.data?.nextCursor}
+            onNewer={pages.newer}
+            onOlder={pages.older}
+            busy={messages.loading}
+          />
+        </>
       )}
     </>
   );
