@@ -6,7 +6,7 @@ export const MAX_JSON_DEPTH = 32;
 /**
  * Whether `value` nests arrays and objects more than `max` levels deep (`[]` is one level). An
  * explicit stack rather than recursion: a body of 16 KiB can nest 8,000 levels, more than the call
- * stack of anything that walks it recursively (a 500 before this check existed).
+ * stack of anything that walks it recursively (which would then fail with a 500).
  */
 export function nestsDeeperThan(value: unknown, max: number = MAX_JSON_DEPTH): boolean {
   if (value === null || typeof value !== 'object') return false;
