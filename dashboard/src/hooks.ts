@@ -57,7 +57,7 @@ export function useAction() {
 /**
  * Cursor paging over a list of the admin API: the cursors of the pages seen so far, so Older
  * follows the answer's nextCursor and Newer goes back to the page before. A change of `filter`
- * starts again at the first page (the cursors are kept with the filter they belong to).
+ * starts again at the first page.
  */
 export function usePages(filter: unknown[]) {
   const key = JSON.stringify(filter);
@@ -65,6 +65,9 @@ export function usePages(filter: unknown[]) {
     key,
     cursors: [undefined],
   });
+  // A new filter forgets the pages of the one before (coming back to it starts at page 1 too); this
+  // render already reads the first page.
+  if (state.key !== key) setState({ key, cursors: [undefined] });
   const cursors = state.key === key ? state.cursors : [undefined];
   return {
     /** The cursor of the page shown (undefined: the first). */

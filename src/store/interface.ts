@@ -246,6 +246,8 @@ export interface OutboxFilter {
   to?: string;
   /** The request id of the last message of the previous page. */
   before?: string;
+  /** true: messages of test keys only; false: of live keys only; absent: both. */
+  test?: boolean;
   limit: number;
 }
 

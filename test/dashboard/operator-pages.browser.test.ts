@@ -217,10 +217,12 @@ describe.skipIf(!chromiumAvailable())('dashboard: what an operator looks for fir
     expect(await row(lastRequest).getByTestId('message-status').textContent()).toBe('verified');
     await screenshot(page(), 'outbox-status-request');
 
-    // 32 messages: 20, then 12 on the second page, the superseded request among them.
+    // 31 live messages (the test key's is not among them): 20, then 11 on the second page, the
+    // superseded request among them.
+    expect(await page().locator('main').textContent()).not.toContain('tester@example.com');
     await page().getByRole('button', { name: 'Older →' }).click();
     await expect.poll(() => page().getByTestId('page-number').textContent()).toBe('Page 2');
-    await expect.poll(() => rows.count()).toBe(12);
+    await expect.poll(() => rows.count()).toBe(11);
     expect(await row(superseded).getByTestId('message-status').textContent()).toBe('canceled');
     expect(await row(superseded).getByTestId('message-request-id').textContent()).toBe(superseded);
     expect(await page().getByRole('button', { name: 'Older →' }).isDisabled()).toBe(true);
@@ -232,6 +234,14 @@ describe.skipIf(!chromiumAvailable())('dashboard: what an operator looks for fir
     await expect.poll(() => rows.count()).toBe(2);
     expect(await page().getByTestId('message-status').allTextContents()).toEqual(['pending', 'canceled']);
     expect(await page().getByRole('navigation', { name: 'Outbox pages' }).count()).toBe(0);
+
+    // Test mode: the test key's message alone.
+    await page().getByRole('button', { name: 'Clear' }).click();
+    await page().getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Test' }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('tester@example.com');
+    await page().getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Live' }).click();
+    await expect.poll(() => rows.count()).toBe(20);
   });
 
   it('reported no CSP violation, page error, console error or dialog', () => {

@@ -130,6 +130,12 @@ describe('admin API: contacts and outbox a page at a time', () => {
     expect(verified.body.data.verified).toBe(true);
     const again = await admin(`/v1/admin/outbox?accountId=${accountId}&limit=1`);
     expect(again.body.data[0]).toMatchObject({ requestId: newest?.requestId, status: 'verified' });
+    // One mode: the test key's message alone, or every live one.
+    const testOnly = await admin(`/v1/admin/outbox?accountId=${accountId}&mode=test`);
+    expect(testOnly.body.data.map((m: { to: string }) => m.to)).toEqual(['tess@example.com']);
+    const liveOnly = await admin(`/v1/admin/outbox?accountId=${accountId}&mode=live`);
+    expect(liveOnly.body.data).toHaveLength(6);
+    expect((await admin('/v1/admin/outbox?mode=both')).status).toBe(400);
     // Filtered by destination, paged the same way.
     const bob = await allPages('/v1/admin/outbox?to=bob@example.com&limit=1');
     expect(bob.map((p) => p.map((m) => m.status))).toEqual([['verified'], ['canceled']]);

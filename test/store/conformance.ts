@@ -607,6 +607,9 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(await store.listOutbox({ to: 'a@example.com', before: a2.id, limit: 10 })).toEqual([
           entry(a1),
         ]);
+        // One mode or the other (all of these are live).
+        expect(ids(await store.listOutbox({ test: false, limit: 10 }))).toEqual([a2.id, b.id, a1.id]);
+        expect(await store.listOutbox({ test: true, limit: 10 })).toEqual([]);
       });
 
       it('lists a message written with its request, its code in clear only while the request is pending', async () => {
@@ -629,6 +632,10 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           createdAt: v.createdAt,
         };
         expect(await store.listOutbox({ to: 'with-row@example.com', limit: 5 })).toEqual([listed]);
+        expect(await store.listOutbox({ to: 'with-row@example.com', test: true, limit: 5 })).toEqual([
+          listed,
+        ]);
+        expect(await store.listOutbox({ to: 'with-row@example.com', test: false, limit: 5 })).toEqual([]);
         await store.attempt('acc_1', v.id, T0, () => v.id, true);
         expect(await store.listOutbox({ to: 'with-row@example.com', limit: 5 })).toEqual([
           { ...listed, status: 'verified', code: null },

@@ -3105,6 +3105,8 @@ export interface operations {
                 /** @description Email address or phone number (+…). */
                 to?: string;
                 accountId?: string;
+                /** @description Messages of live keys or of test keys; absent: both. */
+                mode?: components["schemas"]["Mode"];
                 /** @description Rows per page: at most 500; default 50. */
                 limit?: string;
                 /** @description The `nextCursor` of the previous page; absent: the first page. */

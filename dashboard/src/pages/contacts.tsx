@@ -103,7 +103,7 @@ export function ContactsPage(props: { scope: Scope }) {
                 <td>{integer(c.counts.sends)}</td>
                 <td>{integer(c.counts.verified)}</td>
                 <td>{c.risk ? <RiskBadge risk={c.risk} /> : '—'}</td>
-                <td>{dateTime(c.lastSeen)}</td>
+                <td class="date">{dateTime(c.lastSeen)}</td>
                 <td>{c.blocked ? <Badge tone="bad">blocked</Badge> : <Badge tone="good">active</Badge>}</td>
               </tr>
             ))}

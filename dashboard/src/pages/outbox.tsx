@@ -20,16 +20,16 @@ import type { OutboxMessage, Page } from '../types';
 const PAGE_SIZE = 20;
 
 export function OutboxPage(props: { scope: Scope }) {
-  const { account } = props.scope;
+  const { account, mode } = props.scope;
   const [text, setText] = useState('');
   const [to, setTo] = useState('');
-  const pages = usePages([account.id, to]);
+  const pages = usePages([account.id, mode, to]);
   const messages = useLoad(
     () =>
       get<Page<OutboxMessage>>(
-        `/v1/admin/outbox${query({ accountId: account.id, to, limit: PAGE_SIZE, cursor: pages.cursor })}`,
+        `/v1/admin/outbox${query({ accountId: account.id, mode, to, limit: PAGE_SIZE, cursor: pages.cursor })}`,
       ),
-    [account.id, to, pages.cursor],
+    [account.id, mode, to, pages.cursor],
   );
   const list = messages.data?.data ?? [];
   return (
@@ -80,9 +80,10 @@ export function OutboxPage(props: { scope: Scope }) {
         <Loading />
       ) : list.length === 0 ? (
         <Card>
-          <Empty title={to ? `No message to ${to}` : 'The outbox is empty'}>
-            Messages appear here when a test key sends a code, or when a channel's provider is the outbox (the
-            default without provider credentials).
+          <Empty title={to ? `No ${mode} message to ${to}` : `No ${mode} message in the outbox`}>
+            Messages appear here when a test key sends a code (Test), or when a channel's provider is the
+            outbox (Live, the default without provider credentials). Switch between Live and Test to see the
+            other.
           </Empty>
         </Card>
       ) : (

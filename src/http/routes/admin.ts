@@ -25,13 +25,14 @@ import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
 import { PageCursor, PageLimit, page, pageLimit, readCursor } from '../paging.js';
-import { answer, errorResponses } from '../schemas.js';
+import { answer, errorResponses, Mode } from '../schemas.js';
 import { validatedBody } from '../validation.js';
 import { brandingAdminRoutes } from './branding.js';
 
 const OutboxQuery = Type.Object({
   to: Type.Optional(Type.String({ maxLength: 254, description: 'Email address or phone number (+…).' })),
   accountId: Type.Optional(Type.String({ maxLength: 64 })),
+  mode: Type.Optional(ref(Mode, { description: 'Messages of live keys or of test keys; absent: both.' })),
   limit: PageLimit,
   cursor: PageCursor,
 });
@@ -288,13 +289,14 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       ),
     },
     async (request) => {
-      const { to, accountId } = request.query;
+      const { to, accountId, mode } = request.query;
       const limit = pageLimit(request.query.limit);
       const [before] = readCursor(request.query.cursor, ['string'] as const) ?? [];
       const rows = await deps.store.listOutbox({
         to: to ? normaliseDestination(to) : undefined,
         accountId,
         before,
+        test: mode === undefined ? undefined : mode === 'test',
         limit: limit + 1,
       });
       const { data: messages, nextCursor } = page(rows, limit, (last) => [last.verificationId]);

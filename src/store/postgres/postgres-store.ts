@@ -540,6 +540,7 @@ export class PostgresStore implements Store {
       filter.to ?? null,
       filter.limit,
       filter.before ?? null,
+      filter.test ?? null,
     ]);
     return rows.map(rowToOutboxEntry);
   }

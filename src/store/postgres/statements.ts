@@ -282,11 +282,11 @@ export const SQL = {
   // Newest first by id: ids are time-ordered (UUIDv7).
   listOutbox: `SELECT ${OUTBOX_SELECT} FROM verifications
     WHERE outbox IS NOT NULL AND ($1::text IS NULL OR account_id = $1) AND $2::text IS NULL
-      AND ($4::text IS NULL OR id < $4)
+      AND ($4::text IS NULL OR id < $4) AND ($5::boolean IS NULL OR test = $5)
     ORDER BY id DESC LIMIT $3`,
   listOutboxTo: `SELECT ${OUTBOX_SELECT} FROM verifications
     WHERE destination = $2 AND outbox IS NOT NULL AND ($1::text IS NULL OR account_id = $1)
-      AND ($4::text IS NULL OR id < $4)
+      AND ($4::text IS NULL OR id < $4) AND ($5::boolean IS NULL OR test = $5)
     ORDER BY id DESC LIMIT $3`,
   // Batches chosen with SKIP LOCKED: sweepers on every instance take disjoint rows, never wait. The
   // batch is a CTE (materialised once); as an `IN (subquery)` PostgreSQL may rescan it and go

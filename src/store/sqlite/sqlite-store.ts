@@ -488,6 +488,7 @@ export class SqliteStore implements Store {
         accountId: filter.accountId ?? null,
         to: filter.to ?? null,
         before: filter.before ?? null,
+        test: filter.test === undefined ? null : filter.test ? 1 : 0,
         limit: filter.limit,
       };
       const rows = (
@@ -771,13 +772,13 @@ function prepare(db: Database) {
     listOutbox: s(
       `SELECT ${OUTBOX_SELECT} FROM verifications
        WHERE outbox IS NOT NULL AND (@accountId IS NULL OR account_id = @accountId)
-         AND (@before IS NULL OR id < @before)
+         AND (@before IS NULL OR id < @before) AND (@test IS NULL OR test = @test)
        ORDER BY id DESC LIMIT @limit`,
     ),
     listOutboxTo: s(
       `SELECT ${OUTBOX_SELECT} FROM verifications
        WHERE destination = @to AND outbox IS NOT NULL AND (@accountId IS NULL OR account_id = @accountId)
-         AND (@before IS NULL OR id < @before)
+         AND (@before IS NULL OR id < @before) AND (@test IS NULL OR test = @test)
        ORDER BY id DESC LIMIT @limit`,
     ),
     sweepExpire: s(
