@@ -44,8 +44,10 @@ export type LocaleTemplates = Schema<'LocaleTemplates'>;
 export type AccountSettings = Schema<'AccountSettings'>;
 export type Account = Schema<'Account'>;
 export type Session = Schema<'DashboardSession'>;
-/** One page of a paged list and the cursor of the next (null on the last). */
-export type Page<T> = { data: T[]; nextCursor: string | null };
+/** A page of contacts (the recent ones, or a search's matches) and the cursor of the next. */
+export type ContactList = Answer<'/v1/admin/contacts', 'get'>;
+/** A page of outbox messages and the cursor of the next. */
+export type OutboxList = Answer<'/v1/admin/outbox', 'get'>;
 
 export const WEBHOOK_EVENTS = [
   'verification.created',

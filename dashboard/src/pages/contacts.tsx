@@ -16,7 +16,7 @@ import {
 import { dateTime, integer } from '../format';
 import { useAction, useLoad, usePages } from '../hooks';
 import { href } from '../router';
-import type { Contact, ContactProfile, Page, Risk } from '../types';
+import type { ContactList, ContactProfile, Risk } from '../types';
 
 /** Contacts per page of the list without a search. */
 const PAGE_SIZE = 25;
@@ -29,7 +29,7 @@ export function ContactsPage(props: { scope: Scope }) {
   // Without a search: the contacts most recently seen, a page at a time; with one: its matches.
   const results = useLoad(
     () =>
-      get<Page<Contact>>(
+      get<ContactList>(
         `/v1/admin/contacts${query({ accountId: account.id, mode, q, limit: q ? 50 : PAGE_SIZE, cursor: pages.cursor })}`,
       ),
     [account.id, mode, q, pages.cursor],

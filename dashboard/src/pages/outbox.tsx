@@ -14,7 +14,7 @@ import {
 } from '../components/ui';
 import { dateTime } from '../format';
 import { useLoad, usePages } from '../hooks';
-import type { OutboxMessage, Page } from '../types';
+import type { OutboxList } from '../types';
 
 /** Messages per page. */
 const PAGE_SIZE = 20;
@@ -26,7 +26,7 @@ export function OutboxPage(props: { scope: Scope }) {
   const pages = usePages([account.id, mode, to]);
   const messages = useLoad(
     () =>
-      get<Page<OutboxMessage>>(
+      get<OutboxList>(
         `/v1/admin/outbox${query({ accountId: account.id, mode, to, limit: PAGE_SIZE, cursor: pages.cursor })}`,
       ),
     [account.id, mode, to, pages.cursor],
