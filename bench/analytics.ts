@@ -18,8 +18,8 @@ import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { assembleBuckets } from '../src/domain/analytics.js';
-import type { AnalyticsQuery } from '../src/store/insights.js';
-import type { Store } from '../src/store/interface.js';
+import type { AnalyticsQuery } from '../src/domain/ports/read-model.js';
+import type { Store } from '../src/store/factory.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { arg } from './args.js';
@@ -161,7 +161,7 @@ async function time(name: string, store: Store): Promise<void> {
     let buckets = 0;
     for (let run = 0; run < 12; run++) {
       const t0 = performance.now();
-      const result = assembleBuckets(await store.analytics(q), q.groupBy !== undefined);
+      const result = assembleBuckets(await store.readModel.analytics(q), q.groupBy !== undefined);
       ms.push(performance.now() - t0);
       buckets = result.length;
     }

@@ -24,9 +24,9 @@ import { DurableMemoryRateLimitStore } from './limits/durable-memory-store.js';
 import type { RateLimitStore } from './limits/interface.js';
 import { MemoryRateLimitStore } from './limits/memory-store.js';
 import { ServiceMetrics } from './metrics/metrics.js';
+import type { Store } from './store/factory.js';
 import { openStore } from './store/factory.js';
 import { FoldWorker } from './store/fold-worker.js';
-import type { Store } from './store/interface.js';
 import { toleratedNote } from './store/migrations.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import { Sweeper } from './store/sweeper.js';
@@ -72,7 +72,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   const clock = options.clock ?? systemClock;
   const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize, clock });
   const counters = await openCounters(config, store, clock);
-  const admin = new AccountAdmin(store, clock);
+  const admin = new AccountAdmin(store.accounts, clock);
   await admin.ensureDefaultAccount();
 
   if (store.newerMigrations.length > 0) options.logger.warn(toleratedNote([...store.newerMigrations]));
@@ -89,7 +89,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     else if (live.liveCodes === 'outbox') options.logger.info({ channel }, live.note);
   }
   const metrics = new ServiceMetrics();
-  metrics.watchBreakers(async () => (await store.listBreakers({ trippedOnly: true })).length);
+  metrics.watchBreakers(async () => (await store.readModel.listBreakers({ trippedOnly: true })).length);
   const service = new VerificationService({
     store,
     limits: new RateLimitPolicy(counters, counterKeySecret(codeSecret), metrics.events),
@@ -106,7 +106,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     events: metrics.events,
   });
   const sweeper = new Sweeper({
-    store,
+    verifications: store.verifications,
     clock,
     logger: options.logger,
     retentionDays: config.retentionDays,
@@ -125,7 +125,11 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     ],
   });
   sweeper.start();
-  const folds = new FoldWorker({ store, logger: options.logger, intervalMs: config.foldIntervalMs });
+  const folds = new FoldWorker({
+    readModel: store.readModel,
+    logger: options.logger,
+    intervalMs: config.foldIntervalMs,
+  });
   folds.start();
   const webhookSettings = webhookOptions(config);
   const secrets = new SecretBox(codeSecret, previousCodeSecrets);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Config } from '../config/schema.js';
-import type { Store } from '../store/interface.js';
+import type { Store } from '../store/factory.js';
 import { loadMigrations, newerMigrations } from '../store/migrations.js';
 
 export const OPERATION_USAGE = `  contact-verify backup <file>                     # SQLite, online (PostgreSQL: pg_dump)

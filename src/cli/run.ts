@@ -3,8 +3,8 @@ import { loadConfig } from '../config/schema.js';
 import { AccountAdmin } from '../domain/accounts.js';
 import { systemClock } from '../domain/clock.js';
 import { CHANNELS, type Channel } from '../domain/types.js';
+import type { Store } from '../store/factory.js';
 import { openStore } from '../store/factory.js';
-import type { Store } from '../store/interface.js';
 import { backup, closeAllSessions, OPERATION_USAGE, restore } from './operations.js';
 import { WEBHOOK_COMMANDS, WEBHOOK_USAGE, webhookCommand } from './webhooks.js';
 
@@ -80,7 +80,7 @@ export async function runCli(
   if (fileCommand) return print(await (group === 'backup' ? backup : restore)(config, action));
   const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   try {
-    const admin = new AccountAdmin(store, systemClock);
+    const admin = new AccountAdmin(store.accounts, systemClock);
     await admin.ensureDefaultAccount();
     const result =
       group === 'webhooks'

@@ -1,8 +1,8 @@
 import { resolveCodeSecrets } from '../compose.js';
 import type { Config } from '../config/schema.js';
 import { systemClock } from '../domain/clock.js';
-import type { Store } from '../store/interface.js';
-import type { WebhookDelivery, WebhookEndpoint } from '../store/webhooks/interface.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../domain/ports/webhooks.js';
+import type { Store } from '../store/factory.js';
 import { WebhookAdmin } from '../webhooks/admin.js';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/events.js';
 import { resealWebhookSecrets, SecretBox } from '../webhooks/secrets.js';

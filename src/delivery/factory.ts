@@ -1,7 +1,7 @@
 import { type Config, ConfigError } from '../config/schema.js';
 import type { Clock } from '../domain/clock.js';
 import type { Channel, DeliveryType } from '../domain/types.js';
-import type { Store } from '../store/interface.js';
+import type { Store } from '../store/factory.js';
 import { Dispatcher, type ProviderRoute } from './dispatcher.js';
 import type { ChannelProvider, Delivery } from './interface.js';
 import type { RenderOptions } from './messages.js';

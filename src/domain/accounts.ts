@@ -1,8 +1,8 @@
-import type { Store } from '../store/interface.js';
 import { generateApiKeySecret, hashApiKey, keyPrefix, newId } from './api-keys.js';
 import { mergeBranding, withLogo } from './branding.js';
 import type { Clock } from './clock.js';
 import type { LogoImage } from './logo.js';
+import type { KeysAndAccounts } from './ports/keys-and-accounts.js';
 import type { Account, AccountSettings, ApiKeyRecord, Branding, Channel } from './types.js';
 
 /** The id of the account a fresh install starts with. */
@@ -17,15 +17,15 @@ export interface CreatedKey {
 /** Account and API-key management, shared by the admin API and the CLI. */
 export class AccountAdmin {
   constructor(
-    private readonly store: Store,
+    private readonly accounts: KeysAndAccounts,
     private readonly clock: Clock,
   ) {}
 
   /** Creates the default account unless it exists; safe on many instances at once. */
   async ensureDefaultAccount(): Promise<void> {
-    if (await this.store.getAccount(DEFAULT_ACCOUNT_ID)) return;
+    if (await this.accounts.getAccount(DEFAULT_ACCOUNT_ID)) return;
     try {
-      await this.store.createAccount({
+      await this.accounts.createAccount({
         id: DEFAULT_ACCOUNT_ID,
         name: 'Default',
         settings: {},
@@ -33,25 +33,25 @@ export class AccountAdmin {
       });
     } catch (err) {
       // Another instance created it in the meantime.
-      if (!(await this.store.getAccount(DEFAULT_ACCOUNT_ID))) throw err;
+      if (!(await this.accounts.getAccount(DEFAULT_ACCOUNT_ID))) throw err;
     }
   }
 
   createAccount(name: string, settings: AccountSettings = {}): Promise<Account> {
-    return this.store.createAccount({ id: newId('acc'), name, settings, createdAt: this.clock.now() });
+    return this.accounts.createAccount({ id: newId('acc'), name, settings, createdAt: this.clock.now() });
   }
 
   listAccounts(): Promise<Account[]> {
-    return this.store.listAccounts();
+    return this.accounts.listAccounts();
   }
 
   getAccount(id: string): Promise<Account | null> {
-    return this.store.getAccount(id);
+    return this.accounts.getAccount(id);
   }
 
   /** Merges `patch` into the account's settings; a field set to null returns to the default. */
   async updateSettings(id: string, patch: Record<string, unknown>): Promise<Account | null> {
-    const account = await this.store.getAccount(id);
+    const account = await this.accounts.getAccount(id);
     if (!account) return null;
     const next: Record<string, unknown> = { ...account.settings };
     for (const [name, value] of Object.entries(patch)) {
@@ -61,7 +61,7 @@ export class AccountAdmin {
       } else if (value === null) delete next[name];
       else next[name] = value;
     }
-    return this.store.updateAccountSettings(id, next as AccountSettings);
+    return this.accounts.updateAccountSettings(id, next as AccountSettings);
   }
 
   /**
@@ -69,27 +69,27 @@ export class AccountAdmin {
    * the key, so a send looks nothing else up). null when the account does not exist.
    */
   async setLogo(id: string, image: LogoImage): Promise<Account | null> {
-    const account = await this.store.getAccount(id);
+    const account = await this.accounts.getAccount(id);
     if (!account) return null;
     const version = this.clock.now();
-    await this.store.putAccountLogo(id, { ...image, updatedAt: version });
+    await this.accounts.putAccountLogo(id, { ...image, updatedAt: version });
     const logo = { contentType: image.contentType, bytes: image.data.length, version };
     return this.saveBranding(account, withLogo(account.settings.branding, logo));
   }
 
   /** Removes the account's logo; null when the account does not exist. */
   async deleteLogo(id: string): Promise<Account | null> {
-    const account = await this.store.getAccount(id);
+    const account = await this.accounts.getAccount(id);
     if (!account) return null;
     // The branding first: a send never points at an image that is gone.
     const saved = await this.saveBranding(account, withLogo(account.settings.branding, null));
-    await this.store.deleteAccountLogo(id);
+    await this.accounts.deleteAccountLogo(id);
     return saved;
   }
 
   private saveBranding(account: Account, branding: Partial<Branding> | undefined) {
     const { branding: _old, ...rest } = account.settings;
-    return this.store.updateAccountSettings(account.id, branding ? { ...rest, branding } : rest);
+    return this.accounts.updateAccountSettings(account.id, branding ? { ...rest, branding } : rest);
   }
 
   /** Creates a key; null when the account does not exist. */
@@ -100,9 +100,9 @@ export class AccountAdmin {
     test?: boolean;
   }): Promise<CreatedKey | null> {
     const accountId = input.accountId ?? DEFAULT_ACCOUNT_ID;
-    if (!(await this.store.getAccount(accountId))) return null;
+    if (!(await this.accounts.getAccount(accountId))) return null;
     const key = generateApiKeySecret(Boolean(input.test));
-    const record = await this.store.createApiKey({
+    const record = await this.accounts.createApiKey({
       id: newId('key'),
       accountId,
       name: input.name,
@@ -116,27 +116,27 @@ export class AccountAdmin {
   }
 
   listKeys(accountId?: string): Promise<ApiKeyRecord[]> {
-    return this.store.listApiKeys(accountId);
+    return this.accounts.listApiKeys(accountId);
   }
 
   /** Renames a live key or changes its channels; null when it does not exist or is revoked. */
   updateKey(id: string, patch: { name?: string; channels?: Channel[] }): Promise<ApiKeyRecord | null> {
-    return this.store.updateApiKey(id, {
+    return this.accounts.updateApiKey(id, {
       name: patch.name,
       channels: patch.channels ? [...new Set(patch.channels)] : undefined,
     });
   }
 
   revokeKey(id: string): Promise<boolean> {
-    return this.store.revokeApiKey(id, this.clock.now());
+    return this.accounts.revokeApiKey(id, this.clock.now());
   }
 
   /** Issues a new secret with the same name, channels and account; the old key is revoked. */
   async rotateKey(id: string): Promise<CreatedKey | null> {
-    const old = await this.store.getApiKey(id);
+    const old = await this.accounts.getApiKey(id);
     if (!old || old.revokedAt !== null) return null;
     const key = generateApiKeySecret(old.test);
-    const record = await this.store.rotateApiKey(
+    const record = await this.accounts.rotateApiKey(
       id,
       {
         id: newId('key'),

@@ -1,4 +1,4 @@
-import type { AnalyticsRows, BucketSums } from '../store/insights.js';
+import type { AnalyticsRows, BucketSums } from './ports/read-model.js';
 
 /**
  * Upper bounds (seconds) of the bins of the seconds-to-verify histogram kept per bucket

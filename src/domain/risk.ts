@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import type { DestinationSignals } from '../store/contacts.js';
+import type { DestinationSignals } from './ports/read-model.js';
 import type { WindowCounts } from './pumping-breaker.js';
 import type { Channel } from './types.js';
 

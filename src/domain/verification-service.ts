@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
 import type { Delivery, DeliveryRequest, DeliveryResult } from '../delivery/interface.js';
-import type { LiveCode, Store } from '../store/interface.js';
 import type { Clock } from './clock.js';
 import { generateCode, hashCode, matchingCodeId } from './codes.js';
 import { DomainError } from './errors.js';
 import type { VerificationEvents } from './events.js';
 import { timeOrderedUuid } from './ids.js';
 import { maskDestination } from './masking.js';
+import type { ReadModel } from './ports/read-model.js';
+import type { LiveCode, Verifications } from './ports/verifications.js';
 import { type BreakerState, decideBreaker, type WindowCounts } from './pumping-breaker.js';
 import type { RateLimitPolicy, SendTarget } from './rate-limit-policy.js';
 import { assessRisk, type RiskAssessment } from './risk.js';
@@ -47,8 +48,14 @@ export interface VerifyResult {
   attemptsRemaining: number;
 }
 
+/** The aggregates a verification works on: its requests, and the read model its screen reads. */
+export interface VerificationStorage {
+  readonly verifications: Verifications;
+  readonly readModel: ReadModel;
+}
+
 export interface VerificationDeps {
-  store: Store;
+  store: VerificationStorage;
   limits: RateLimitPolicy;
   delivery: Delivery;
   clock: Clock;
@@ -198,7 +205,7 @@ export class VerificationService {
       risk: JSON.stringify(screened[i]),
     }));
     // A provider is called only once the rows are durable.
-    await store.createVerifications(rows);
+    await store.verifications.createVerifications(rows);
     onStarted?.();
     await Promise.all(
       targets.map((t) =>
@@ -238,7 +245,7 @@ export class VerificationService {
     if (results.every((r) => !r.ok)) {
       await Promise.all(
         ids.map((id) =>
-          store.recordDelivery(id, {
+          store.verifications.recordDelivery(id, {
             at: clock.now(),
             deliveryStatus: 'failed',
             provider: null,
@@ -317,7 +324,7 @@ export class VerificationService {
   ): Promise<RiskAssessment[]> {
     const { store, limits } = this.deps;
     const refuse = async (t: SendTarget, reason: string) =>
-      store.recordRefusal({
+      store.readModel.recordRefusal({
         accountId: key.accountId,
         test: key.test,
         at: now,
@@ -330,7 +337,7 @@ export class VerificationService {
       targets.map(async (t) => {
         const phoneCountry = t.channel !== 'EMAIL' ? t.country : null;
         const [signals, countryHour] = await Promise.all([
-          store.destinationSignals(key.accountId, key.test, t.destination, t.country, now),
+          store.readModel.destinationSignals(key.accountId, key.test, t.destination, t.country, now),
           phoneCountry ? limits.countryWindow(limitScope(key), phoneCountry, now) : NO_COUNTS,
         ]);
         const risk = assessRisk({ ...t, numberFacts: request.numberFacts, signals, countryHour });
@@ -386,11 +393,11 @@ export class VerificationService {
       baseline: null,
     };
     if (decision.action === 'recover') {
-      await store.saveBreaker({ ...base, trippedAt: null, detail: null });
+      await store.readModel.saveBreaker({ ...base, trippedAt: null, detail: null });
       return;
     }
     if (decision.action === 'trip') {
-      await store.saveBreaker({ ...base, trippedAt: now, detail: decision.detail });
+      await store.readModel.saveBreaker({ ...base, trippedAt: now, detail: decision.detail });
       this.deps.events?.breakerTripped?.(country);
       this.deps.logger.warn({ accountId: key.accountId, country }, decision.detail);
     }
@@ -411,7 +418,7 @@ export class VerificationService {
    */
   async resetBreaker(accountId: string, test: boolean, country: string): Promise<BreakerState | null> {
     const { store, limits, clock } = this.deps;
-    const state = await store.getBreaker(accountId, test, country);
+    const state = await store.readModel.getBreaker(accountId, test, country);
     if (!state) return null;
     const now = clock.now();
     const counts = await limits.countryWindow(test ? `${accountId}:test` : accountId, country, now);
@@ -422,7 +429,7 @@ export class VerificationService {
       resetAt: now,
       baseline: { hour: now - (now % 3_600_000), ...counts },
     };
-    await store.saveBreaker(reset);
+    await store.readModel.saveBreaker(reset);
     return reset;
   }
 
@@ -442,7 +449,7 @@ export class VerificationService {
         for (const t of targets) {
           const detail = refused.find((d) => d.channel === t.channel);
           if (!detail) continue;
-          await this.deps.store.recordRefusal({
+          await this.deps.store.readModel.recordRefusal({
             accountId: key.accountId,
             test: key.test,
             at: now,
@@ -466,14 +473,14 @@ export class VerificationService {
     const result = await this.deps.delivery.deliver(request, { test: key.test });
     this.deps.events?.sent?.(target.channel, result, performance.now() - started);
     if (result.ok && !result.outbox) {
-      await this.deps.store.recordDelivery(request.verificationId, {
+      await this.deps.store.verifications.recordDelivery(request.verificationId, {
         at: this.deps.clock.now(),
         deliveryStatus: 'sent',
         provider: result.provider,
         providerMessageId: result.providerMessageId,
       });
     } else if (!result.ok) {
-      await this.deps.store.recordDelivery(request.verificationId, {
+      await this.deps.store.verifications.recordDelivery(request.verificationId, {
         at: this.deps.clock.now(),
         deliveryStatus: 'failed',
         provider: result.provider,
@@ -510,7 +517,7 @@ export class VerificationService {
     const secrets = [codeSecret, ...(this.deps.previousCodeSecrets ?? [])];
     const pick = (rows: LiveCode[]) => matchingCodeId(secrets, rows, code);
     const scope = ALL_CHANNELS.every((c) => key.channels.includes(c)) ? undefined : key.channels;
-    const outcome = await store.attempt(key.accountId, requestId, now, pick, key.test, scope);
+    const outcome = await store.verifications.attempt(key.accountId, requestId, now, pick, key.test, scope);
     const { request, counted } = outcome;
     if (!request) throw notFound();
     const answer = (
@@ -543,13 +550,14 @@ export class VerificationService {
       const live =
         request.status === 'pending' && request.expiresAt > now && request.attempts < request.maxAttempts;
       const current = live
-        ? ((await store.getVerification(key.accountId, requestId, key.test)) ?? request)
+        ? ((await store.verifications.getVerification(key.accountId, requestId, key.test)) ?? request)
         : request;
       if (
         current.status === 'failed' ||
         (current.status === 'pending' && current.attempts >= current.maxAttempts)
       ) {
-        if (current.status === 'pending') await store.settleGroup(current.groupId, 'failed', now);
+        if (current.status === 'pending')
+          await store.verifications.settleGroup(current.groupId, 'failed', now);
         this.deps.events?.verified?.(current.channel, 'too_many_attempts');
         throw new DomainError(
           'TOO_MANY_ATTEMPTS',
@@ -557,7 +565,7 @@ export class VerificationService {
         );
       }
       if (current.status === 'pending' && current.expiresAt <= now) {
-        await store.settleGroup(current.groupId, 'expired', now);
+        await store.verifications.settleGroup(current.groupId, 'expired', now);
         return answer(false, 'expired', current.channel, current.attempts);
       }
       return answer(false, current.status, current.channel, current.attempts);

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { GROUP_BY } from '../store/insights.js';
+import { GROUP_BY } from '../domain/ports/read-model.js';
 import { component, enumeration, envelope, ref } from './components.js';
 import { PageCursor, PageLimit, pagedEnvelope } from './paging.js';
 import { Channel, Mode, Risk, VerificationStatus } from './schemas.js';

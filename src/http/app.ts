@@ -10,7 +10,7 @@ import Fastify, {
 } from 'fastify';
 import { isMailAddress } from '../domain/mailbox.js';
 import { LimitStoreUnavailable } from '../limits/interface.js';
-import { StoreUnavailable } from '../store/interface.js';
+import { StoreUnavailable } from '../store/lifecycle.js';
 import { isStorageFull } from '../store/storage-full.js';
 import { components } from './components.js';
 import { refuseControlCharacters } from './control-characters.js';

@@ -3,7 +3,7 @@ import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { KEY_PATTERN } from '../domain/api-keys.js';
 import type { AuthenticatedKey } from '../domain/types.js';
-import type { Store } from '../store/interface.js';
+import type { Store } from '../store/factory.js';
 import type { AdminThrottle } from './admin-throttle.js';
 import { type DashboardSession, type DashboardSessions, SESSION_COOKIE } from './dashboard/sessions.js';
 import { ApiError } from './errors.js';

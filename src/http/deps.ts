@@ -6,7 +6,7 @@ import type { AccountAdmin } from '../domain/accounts.js';
 import type { Clock } from '../domain/clock.js';
 import type { VerificationService } from '../domain/verification-service.js';
 import type { RateLimitStore } from '../limits/interface.js';
-import type { Store } from '../store/interface.js';
+import type { Store } from '../store/factory.js';
 import type { AdminGate } from './auth.js';
 import type { HttpTimeouts } from './hardening.js';
 import type { KeyUseRecorder } from './key-uses.js';

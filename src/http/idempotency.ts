@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import type { Clock } from '../domain/clock.js';
-import type { IdempotencyStore } from '../store/idempotency/interface.js';
+import type { IdempotencyStore } from '../domain/ports/idempotency.js';
 import { ApiError, validationError } from './errors.js';
 
 declare module 'fastify' {

@@ -1,6 +1,6 @@
 import { hashApiKey } from '../domain/api-keys.js';
 import type { AuthenticatedKey } from '../domain/types.js';
-import type { Store } from '../store/interface.js';
+import type { Store } from '../store/factory.js';
 
 /** How long a looked-up key is trusted without asking the database again. */
 export const KEY_CACHE_TTL_MS = 5_000;
@@ -36,7 +36,7 @@ export class ApiKeyCache {
 
   private async fetch(hash: string, now: number): Promise<AuthenticatedKey | null> {
     const generation = this.generation;
-    const key = await this.store.findActiveApiKey(hash);
+    const key = await this.store.accounts.findActiveApiKey(hash);
     this.entries.delete(hash);
     if (key && generation === this.generation) {
       // Insertion order is age order: past the bound, the oldest entry goes.

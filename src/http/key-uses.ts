@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
-import type { Store } from '../store/interface.js';
+import type { Store } from '../store/factory.js';
 
 /** How often the last uses of API keys are written: a key's lastUsedAt is at most this old. */
 export const KEY_USE_FLUSH_MS = 60_000;
@@ -40,7 +40,7 @@ export class KeyUseRecorder {
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
-    this.flushing = this.store.recordApiKeyUses(batch).then(
+    this.flushing = this.store.accounts.recordApiKeyUses(batch).then(
       () => undefined,
       (err: Error) => {
         // The database may be away: keep the uses for the next flush, unless newer ones came in.

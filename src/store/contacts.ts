@@ -1,53 +1,13 @@
-import type { BreakerState } from '../domain/pumping-breaker.js';
+import type {
+  ContactHistoryEntry,
+  ContactListFilter,
+  ContactRecord,
+  DestinationSignals,
+} from '../domain/ports/read-model.js';
 import type { Channel, DeliveryStatus, VerificationStatus } from '../domain/types.js';
 import { BREAKER_COLUMNS, rowToBreaker } from './breakers.js';
 
 /** Contacts as the store keeps them (migration 020), and the SQL both dialects share. */
-
-export interface ContactRecord {
-  id: string;
-  accountId: string;
-  test: boolean;
-  destination: string;
-  channel: Channel;
-  masked: string;
-  firstSeen: number;
-  lastSeen: number;
-  counts: { sends: number; verified: number; failed: number; wrongCodes: number };
-  blocked: { at: number; reason: string | null } | null;
-  /** The last risk assessment (JSON text), or null. */
-  risk: string | null;
-}
-
-/** One request of a contact's history: never its code. */
-export interface ContactHistoryEntry {
-  requestId: string;
-  channel: Channel;
-  /** Where its message went: the email address as given (a contact is its canonical mailbox), or the number. */
-  address: string;
-  status: VerificationStatus;
-  purpose: string | null;
-  provider: string | null;
-  deliveryStatus: DeliveryStatus;
-  createdAt: number;
-  expiresAt: number;
-  verifiedAt: number | null;
-  risk: string | null;
-}
-
-/** What the risk score reads of a destination at send time. */
-export interface DestinationSignals {
-  /** Whether an operator blocked its contact. */
-  blocked: boolean;
-  /** Its requests of this mode that the retention keeps: the history the score reads (not the contact's counters, which the fold keeps a moment behind). */
-  history: { sends: number; verified: number; wrongCodes: number };
-  /** Sends to it in the last hour. */
-  sendsLastHour: number;
-  /** Other numbers of the same block the account sent to in the last hour. */
-  neighboursLastHour: number;
-  /** The SMS-pumping breaker of the account, mode and country, read with the rest; null when none (or no country). */
-  breaker: BreakerState | null;
-}
 
 const num = (v: unknown) => Number(v ?? 0);
 const numbered = (sql: string) => {
@@ -164,16 +124,6 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
     ),
     block: fix('UPDATE contacts SET blocked_at = ?, blocked_reason = ? WHERE id = ?'),
   };
-}
-
-/** Which contacts listContacts reads: one account, one mode or both, a page after a cursor. */
-export interface ContactListFilter {
-  accountId: string;
-  /** true: test contacts only; false: live only; absent: both. */
-  test?: boolean;
-  /** The last contact of the previous page: the page starts after it. */
-  after?: { lastSeen: number; id: string };
-  limit: number;
 }
 
 /** A mode filter as the dialect binds it: null for both modes. */

@@ -1,6 +1,32 @@
 import type { Clock } from '../domain/clock.js';
-import type { Store } from './interface.js';
+import type { IdempotencyStore } from '../domain/ports/idempotency.js';
+import type { KeysAndAccounts } from '../domain/ports/keys-and-accounts.js';
+import type { ReadModel } from '../domain/ports/read-model.js';
+import type { SessionStore } from '../domain/ports/sessions.js';
+import type { Verifications } from '../domain/ports/verifications.js';
+import type { WebhookStore } from '../domain/ports/webhooks.js';
+import type { StoreLifecycle } from './lifecycle.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
+
+/**
+ * One database (SQLite or PostgreSQL) as its aggregates, each the interface the domain owns
+ * (src/domain/ports). Each method is one atomic unit: its promise settles only once its effects
+ * are durable, so a caller may acknowledge a request on resolution.
+ */
+export interface Store extends StoreLifecycle {
+  /** Verification requests and their attempts: the request path. */
+  readonly verifications: Verifications;
+  /** Accounts, their settings and logos, and their API keys. */
+  readonly accounts: KeysAndAccounts;
+  /** Analytics, contacts and breakers, folded from the requests' changes. */
+  readonly readModel: ReadModel;
+  /** Webhook endpoints and their delivery queue, fed by the fold. */
+  readonly webhooks: WebhookStore;
+  /** Sessions of the operator dashboard. */
+  readonly sessions: SessionStore;
+  /** Idempotency-Key claims of send-code. */
+  readonly idempotency: IdempotencyStore;
+}
 
 /**
  * Opens the store named by DATABASE_URL: `sqlite:<path>` or `postgres://…`. `poolSize`: the

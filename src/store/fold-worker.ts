@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { Store } from './interface.js';
+import type { ReadModel } from '../domain/ports/read-model.js';
 
 export interface FoldWorkerOptions {
-  store: Pick<Store, 'fold'>;
+  readModel: Pick<ReadModel, 'fold'>;
   logger: Logger;
   intervalMs: number;
   /** Changes per batch (default 5,000): larger batches spread each statement's cost thinner. */
@@ -52,7 +52,7 @@ export class FoldWorker {
     let folded = 0;
     try {
       for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
-        const n = await this.options.store.fold(this.batchSize);
+        const n = await this.options.readModel.fold(this.batchSize);
         folded += n;
         if (n < this.batchSize) break;
       }

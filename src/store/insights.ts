@@ -1,57 +1,10 @@
-import type { Channel } from '../domain/types.js';
+import type { AnalyticsQuery, AnalyticsRows, Refusal } from '../domain/ports/read-model.js';
 
 /**
  * What the analytics API reads, and the refusals it counts: the buckets folded from the change
  * log (src/store/fold.ts). SQL shared by both dialects, with `?` placeholders turned into `$n`
  * for PostgreSQL.
  */
-
-export const GROUP_BY = ['channel', 'country', 'purpose', 'provider'] as const;
-export type GroupBy = (typeof GROUP_BY)[number];
-
-export interface AnalyticsQuery {
-  /** Absent: every account. */
-  accountId?: string;
-  test: boolean;
-  /** Epoch ms, inclusive; `to` exclusive. Both are rounded down to the hour. */
-  from: number;
-  to: number;
-  intervalMs: number;
-  groupBy?: GroupBy;
-}
-
-/** One bucket's sums; `group` is '' when not grouped or when the request had no value. */
-export interface BucketSums {
-  start: number;
-  group: string;
-  sent: number;
-  delivered: number;
-  undelivered: number;
-  verified: number;
-  failed: number;
-  expired: number;
-  canceled: number;
-  wrongCodes: number;
-}
-
-export interface AnalyticsRows {
-  buckets: BucketSums[];
-  /** Histogram of seconds-to-verify per bucket: counts per bin (see src/domain/analytics.ts). */
-  ttv: Array<{ start: number; group: string; bin: number; count: number }>;
-  refusals: Array<{ start: number; group: string; reason: string; count: number }>;
-}
-
-/** A send refused before a request existed (rate limit, risk, blocked contact, breaker). */
-export interface Refusal {
-  accountId: string;
-  test: boolean;
-  at: number;
-  channel: Channel;
-  country: string | null;
-  purpose: string | null;
-  /** `limit:<name>`, `risk`, `blocked` or `breaker`. */
-  reason: string;
-}
 
 const numbered = (sql: string) => {
   let n = 0;

@@ -1,3 +1,11 @@
+import type { NewApiKey } from '../domain/ports/keys-and-accounts.js';
+import type {
+  AttemptOutcome,
+  AttemptTarget,
+  CountedAttempt,
+  LiveCode,
+  OutboxEntry,
+} from '../domain/ports/verifications.js';
 import type {
   Account,
   AccountSettings,
@@ -7,14 +15,6 @@ import type {
   Verification,
   VerificationStatus,
 } from '../domain/types.js';
-import type {
-  AttemptOutcome,
-  AttemptTarget,
-  CountedAttempt,
-  LiveCode,
-  NewApiKey,
-  OutboxEntry,
-} from './interface.js';
 
 /** Row shapes and their mapping to domain records, shared by the SQL stores. */
 

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
-import type { Store, SweepResult } from './interface.js';
+import type { SweepResult, Verifications } from '../domain/ports/verifications.js';
 
 export interface SweeperOptions {
-  store: Store;
+  verifications: Pick<Verifications, 'sweep'>;
   clock: Clock;
   logger: Logger;
   /** Requests and outbox messages older than this are deleted. */
@@ -64,12 +64,12 @@ export class Sweeper {
   }
 
   private async sweepAll(): Promise<SweepResult> {
-    const { store, clock, logger, retentionDays } = this.options;
+    const { verifications, clock, logger, retentionDays } = this.options;
     const total: SweepResult = { expired: 0, deleted: 0 };
     let batches = 0;
     try {
       while (batches < MAX_BATCHES_PER_RUN) {
-        const r = await store.sweep(clock.now(), retentionDays * 86_400_000, this.batchSize);
+        const r = await verifications.sweep(clock.now(), retentionDays * 86_400_000, this.batchSize);
         batches++;
         total.expired += r.expired;
         total.deleted += r.deleted;

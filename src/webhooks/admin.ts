@@ -1,8 +1,8 @@
 import { DEFAULT_ACCOUNT_ID } from '../domain/accounts.js';
 import type { Clock } from '../domain/clock.js';
 import { timeOrderedHex } from '../domain/ids.js';
-import type { Store } from '../store/interface.js';
-import type { EndpointPatch, WebhookDelivery, WebhookEndpoint } from '../store/webhooks/interface.js';
+import type { EndpointPatch, WebhookDelivery, WebhookEndpoint } from '../domain/ports/webhooks.js';
+import type { Store } from '../store/factory.js';
 import { newWebhookSecret, type SecretBox } from './secrets.js';
 import { parseWebhookUrl, resolveTarget } from './url-guard.js';
 
@@ -39,7 +39,7 @@ export class WebhookAdmin {
     enabled?: boolean;
   }): Promise<CreatedEndpoint | null> {
     const accountId = input.accountId ?? DEFAULT_ACCOUNT_ID;
-    if (!(await this.store.getAccount(accountId))) return null;
+    if (!(await this.store.accounts.getAccount(accountId))) return null;
     const url = await this.checkUrl(input.url);
     const secret = newWebhookSecret();
     const now = this.clock.now();

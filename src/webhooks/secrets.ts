@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import type { WebhookStore } from '../store/webhooks/interface.js';
+import type { WebhookStore } from '../domain/ports/webhooks.js';
 
 /** A new signing secret as Standard Webhooks writes it: `whsec_` and base64 of 32 random bytes. */
 export function newWebhookSecret(): string {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
-import type { DueDelivery, WebhookStore } from '../store/webhooks/interface.js';
+import type { DueDelivery, WebhookStore } from '../domain/ports/webhooks.js';
 import type { WebhookObserver } from './metrics.js';
 import type { SecretBox } from './secrets.js';
 import { postWebhook, WebhookAgents } from './sender.js';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AnalyticsQuery, analyticsSql } from '../../src/store/insights.js';
-import type { Store } from '../../src/store/interface.js';
+import type { AnalyticsQuery } from '../../src/domain/ports/read-model.js';
+import type { Store } from '../../src/store/factory.js';
 import { loadMigrations } from '../../src/store/migrations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -29,7 +29,7 @@ const query = (groupBy?: AnalyticsQuery['groupBy']): AnalyticsQuery => ({
 });
 const pickFirst = (rows: Array<{ id: string }>) => rows[0]?.id ?? null;
 const totals = async (store: Store, groupBy?: AnalyticsQuery['groupBy']) => {
-  const rows = await store.analytics(query(groupBy));
+  const rows = await store.readModel.analytics(query(groupBy));
   return Object.fromEntries(
     rows.buckets.map((b) => [b.group, { sent: b.sent, verified: b.verified, wrongCodes: b.wrongCodes }]),
   );
@@ -45,12 +45,12 @@ function readsSeeWrites(name: string, open: () => Promise<Store>) {
 
     it('an analytics read right after a send, a wrong code and a verify counts each of them', async () => {
       const v = verification();
-      await store.createVerifications([v]);
+      await store.verifications.createVerifications([v]);
       expect(await totals(store)).toEqual({ '': { sent: 1, verified: 0, wrongCodes: 0 } });
-      await store.attempt('acc_1', v.id, T0 + 1000, () => null);
+      await store.verifications.attempt('acc_1', v.id, T0 + 1000, () => null);
       expect(await totals(store)).toEqual({ '': { sent: 1, verified: 0, wrongCodes: 1 } });
-      await store.attempt('acc_1', v.id, T0 + 2000, pickFirst);
-      const rows = await store.analytics(query());
+      await store.verifications.attempt('acc_1', v.id, T0 + 2000, pickFirst);
+      const rows = await store.readModel.analytics(query());
       expect(rows.buckets[0]).toMatchObject({ sent: 1, verified: 1, wrongCodes: 1 });
       expect(rows.ttv).toEqual([{ start: T0 - (T0 % DAY), group: '', bin: 0, count: 1 }]);
       // Nothing pending: the next read adds nothing twice.
@@ -59,19 +59,19 @@ function readsSeeWrites(name: string, open: () => Promise<Store>) {
 
     it('a send counts under the provider that took it, folded before or after the provider came', async () => {
       const early = verification({ deliveryStatus: 'queued' });
-      await store.createVerifications([early]);
+      await store.verifications.createVerifications([early]);
       // Folded by this read while no provider had the message: under ''.
       expect(await totals(store, 'provider')).toEqual({ '': { sent: 1, verified: 0, wrongCodes: 0 } });
-      await store.recordDelivery(early.id, {
+      await store.verifications.recordDelivery(early.id, {
         at: T0 + 1,
         deliveryStatus: 'sent',
         provider: 'ses',
         providerMessageId: 'm1',
       });
       const late = verification({ deliveryStatus: 'queued' });
-      await store.createVerifications([late]);
+      await store.verifications.createVerifications([late]);
       // Taken by the provider before any fold reached it.
-      await store.recordDelivery(late.id, {
+      await store.verifications.recordDelivery(late.id, {
         at: T0 + 2,
         deliveryStatus: 'sent',
         provider: 'ses',
@@ -166,13 +166,13 @@ async function upgradeFromTheJournal(
   const store = await open();
   try {
     expect(await totals(store, 'provider')).toEqual({ '': { sent: 3, verified: 0, wrongCodes: 0 } });
-    await store.recordDelivery(folded.id, {
+    await store.verifications.recordDelivery(folded.id, {
       at: T0 + 1,
       deliveryStatus: 'sent',
       provider: 'ses',
       providerMessageId: 'm3',
     });
-    const rows = await store.analytics(query('provider'));
+    const rows = await store.readModel.analytics(query('provider'));
     expect(rows.buckets.map((r) => [r.group, r.sent])).toEqual([
       ['', 2],
       ['ses', 1],
@@ -183,7 +183,7 @@ async function upgradeFromTheJournal(
     expect(
       due.map((d) => (JSON.parse(d.payload) as { data: { requestId: string } }).data.requestId).sort(),
     ).toEqual([unfolded.id, unpublished.id].sort());
-    const [kept] = await store.listOutbox({ limit: 5 });
+    const [kept] = await store.verifications.listOutbox({ limit: 5 });
     expect(kept).toMatchObject({ verificationId: unpublished.id, code: '123456' });
     expect(JSON.parse(kept?.content as string)).toEqual({ v: 1, request: { code: '******' } });
   } finally {
@@ -220,14 +220,14 @@ describe('Analytics fold: wrong codes counted on their requests', () => {
     const store = new SqliteStore(':memory:');
     try {
       const v = verification();
-      await store.createVerifications([v]);
-      await store.attempt('acc_1', v.id, T0 + 1000, () => null);
-      await store.attempt('acc_1', v.id, T0 + 2000, () => null);
+      await store.verifications.createVerifications([v]);
+      await store.verifications.attempt('acc_1', v.id, T0 + 1000, () => null);
+      await store.verifications.attempt('acc_1', v.id, T0 + 2000, () => null);
       // Pending: read from the request.
       expect(await totals(store)).toEqual({ '': { sent: 1, verified: 0, wrongCodes: 2 } });
-      await store.settleGroup(v.groupId, 'expired', v.expiresAt);
+      await store.verifications.settleGroup(v.groupId, 'expired', v.expiresAt);
       expect(await totals(store)).toEqual({ '': { sent: 1, verified: 0, wrongCodes: 2 } });
-      expect(await store.fold(100)).toBe(0);
+      expect(await store.readModel.fold(100)).toBe(0);
       expect(await totals(store)).toEqual({ '': { sent: 1, verified: 0, wrongCodes: 2 } });
     } finally {
       await store.close();
@@ -284,8 +284,8 @@ describe.runIf(hasPostgres)('on PostgreSQL', () => {
       // whole time, as the fold workers and an operator's dashboard would.
       const folders = [a, b].map(async (store) => {
         while (sending) {
-          await store.fold(25);
-          await store.analytics(query());
+          await store.readModel.fold(25);
+          await store.readModel.analytics(query());
         }
       });
       const ids: string[] = [];
@@ -294,18 +294,19 @@ describe.runIf(hasPostgres)('on PostgreSQL', () => {
           Array.from({ length: 20 }, async (_, i) => {
             const store = i % 2 ? a : b;
             const v = verification({ createdAt: T0 + round * 1000 + i, country: i % 3 ? 'GB' : null });
-            await store.createVerifications([v]);
+            await store.verifications.createVerifications([v]);
             ids.push(v.id);
             // Every other request: a wrong code, then (every fourth) the right one, on the other store.
             if (i % 2 === 0)
-              await (i % 4 ? a : b).attempt('acc_1', v.id, T0 + round * 1000 + 500, () => null);
-            if (i % 4 === 0) await (i % 8 ? b : a).attempt('acc_1', v.id, T0 + round * 1000 + 900, pickFirst);
+              await (i % 4 ? a : b).verifications.attempt('acc_1', v.id, T0 + round * 1000 + 500, () => null);
+            if (i % 4 === 0)
+              await (i % 8 ? b : a).verifications.attempt('acc_1', v.id, T0 + round * 1000 + 900, pickFirst);
           }),
         );
       }
       sending = false;
       await Promise.all(folders);
-      const rows = await a.analytics(query());
+      const rows = await a.readModel.analytics(query());
       const sum = (field: 'sent' | 'verified' | 'wrongCodes') =>
         rows.buckets.reduce((n, r) => n + r[field], 0);
       const stored = async (where: string) =>
@@ -373,17 +374,17 @@ describe.runIf(hasPostgres)('on PostgreSQL', () => {
           first.expiresAt,
         ],
       );
-      await store.createVerifications([second]);
+      await store.verifications.createVerifications([second]);
       // A fold meanwhile takes what is committed, and never waits for the open transaction.
-      expect(await store.fold(100)).toBe(1);
+      expect(await store.readModel.fold(100)).toBe(1);
       await other.query('COMMIT');
 
-      await store.attempt('acc_1', second.id, T0 + 2000, () => null);
-      await store.attempt('acc_1', first.id, T0 + 3000, pickFirst);
-      const found = await store.searchContacts('acc_1', to.destination, 10);
+      await store.verifications.attempt('acc_1', second.id, T0 + 2000, () => null);
+      await store.verifications.attempt('acc_1', first.id, T0 + 3000, pickFirst);
+      const found = await store.readModel.searchContacts('acc_1', to.destination, 10);
       expect(found).toHaveLength(1);
       expect(found[0]?.counts).toEqual({ sends: 2, verified: 1, failed: 1, wrongCodes: 1 });
-      const history = await store.contactHistory(found[0] as NonNullable<(typeof found)[0]>, 10);
+      const history = await store.readModel.contactHistory(found[0] as NonNullable<(typeof found)[0]>, 10);
       expect(history.map((h) => h.requestId)).toEqual([second.id, first.id]);
     } finally {
       await other.end();

@@ -36,11 +36,11 @@ describe('delivery status callbacks', () => {
   const sendVia = async (body: Record<string, unknown>) => {
     const res = await svc.post('/v1/contact/send-code', body, key);
     expect(res.status).toBe(200);
-    const row = await svc.store.getVerification(DEFAULT_ACCOUNT_ID, res.body.data.requestId);
+    const row = await svc.store.verifications.getVerification(DEFAULT_ACCOUNT_ID, res.body.data.requestId);
     return { requestId: res.body.data.requestId as string, providerMessageId: row!.providerMessageId! };
   };
   const status = async (requestId: string) =>
-    (await svc.store.getVerification(DEFAULT_ACCOUNT_ID, requestId))?.deliveryStatus;
+    (await svc.store.verifications.getVerification(DEFAULT_ACCOUNT_ID, requestId))?.deliveryStatus;
   const inject = (
     method: 'GET' | 'POST',
     url: string,
@@ -77,7 +77,7 @@ describe('delivery status callbacks', () => {
       const v = await sendVia({ channel: 'SMS', phone: '+14155550103' });
       // Another message, whose id the service learns only after the provider called back.
       const early = await sendVia({ channel: 'SMS', phone: '+14155550104' });
-      await svc.store.recordDelivery(early.requestId, {
+      await svc.store.verifications.recordDelivery(early.requestId, {
         at: Date.now(),
         deliveryStatus: 'queued',
         provider: null,
@@ -86,7 +86,7 @@ describe('delivery status callbacks', () => {
       const body = form({ MessageSid: 'SM-early', MessageStatus: 'delivered' });
       const answered = inject('POST', '/v1/callbacks/twilio', body, signed(body));
       await new Promise((r) => setTimeout(r, 50));
-      await svc.store.recordDelivery(early.requestId, {
+      await svc.store.verifications.recordDelivery(early.requestId, {
         at: Date.now(),
         deliveryStatus: 'sent',
         provider: 'twilio',
@@ -327,7 +327,7 @@ describe('callbacks of unconfigured or unsigned providers', () => {
   it('without VONAGE_SIGNATURE_SECRET accepts receipts that carry the account api-key, and no others', async () => {
     const key = await svc.createKey();
     const sent = await svc.post('/v1/contact/send-code', { channel: 'SMS', phone: '+14155552671' }, key);
-    const row = await svc.store.getVerification(DEFAULT_ACCOUNT_ID, sent.body.data.requestId);
+    const row = await svc.store.verifications.getVerification(DEFAULT_ACCOUNT_ID, sent.body.data.requestId);
     const q = (apiKey: string) =>
       new URLSearchParams({ messageId: row!.providerMessageId!, status: 'delivered', 'api-key': apiKey });
     expect(
@@ -337,7 +337,8 @@ describe('callbacks of unconfigured or unsigned providers', () => {
       (await svc.app.inject({ method: 'GET', url: `/v1/callbacks/vonage?${q('vonage-key')}` })).statusCode,
     ).toBe(200);
     expect(
-      (await svc.store.getVerification(DEFAULT_ACCOUNT_ID, sent.body.data.requestId))?.deliveryStatus,
+      (await svc.store.verifications.getVerification(DEFAULT_ACCOUNT_ID, sent.body.data.requestId))
+        ?.deliveryStatus,
     ).toBe('delivered');
   });
 });

@@ -166,7 +166,7 @@ describe('EMAIL over SMTP and WHATSAPP through the Cloud API and Twilio Voice', 
       key,
     );
     expect(verified.body.data.verified).toBe(true);
-    const row = await svc.store.getVerification(DEFAULT_ACCOUNT_ID, res.body.data.requestId);
+    const row = await svc.store.verifications.getVerification(DEFAULT_ACCOUNT_ID, res.body.data.requestId);
     expect(row).toMatchObject({ provider: 'twilio-voice', deliveryStatus: 'sent' });
   });
 });
@@ -186,7 +186,7 @@ describe('a CALL without a voice provider', () => {
       expect(message.text).toMatch(
         /^Voice call: "Your Contact Verify verification code is (\d(?:, \d){5})\. Again, your code is \1\."$/,
       );
-      const row = await svc.store.getVerification(DEFAULT_ACCOUNT_ID, res.body.data.requestId);
+      const row = await svc.store.verifications.getVerification(DEFAULT_ACCOUNT_ID, res.body.data.requestId);
       expect(row?.deliveryStatus).toBe('outbox');
     } finally {
       await svc.close();

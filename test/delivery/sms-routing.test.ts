@@ -43,7 +43,8 @@ describe('SMS routing by country, with failover', () => {
       telnyx: now.telnyx - before.telnyx,
     };
   };
-  const record = (requestId: string) => svc.store.getVerification(DEFAULT_ACCOUNT_ID, requestId);
+  const record = (requestId: string) =>
+    svc.store.verifications.getVerification(DEFAULT_ACCOUNT_ID, requestId);
 
   it('routes each country to the first provider of its route', async () => {
     for (const [phone, expected] of [

@@ -27,7 +27,11 @@ describe('test keys never reach a provider', () => {
       const res = await svc.post('/v1/contact/send-code', body, testKey);
       expect(res.status).toBe(200);
       // A test key's request is found in the test world only.
-      const row = await svc.store.getVerification(DEFAULT_ACCOUNT_ID, res.body.data.requestId, true);
+      const row = await svc.store.verifications.getVerification(
+        DEFAULT_ACCOUNT_ID,
+        res.body.data.requestId,
+        true,
+      );
       expect(row).toMatchObject({ deliveryStatus: 'outbox', provider: null, test: true });
     }
     expect(fakes.smtp.mails).toHaveLength(0);

@@ -10,8 +10,8 @@ import { DEFAULT_BRANDING, deploymentDefaults } from '../../src/domain/settings.
 import type { AuthenticatedKey, Channel } from '../../src/domain/types.js';
 import { VerificationService } from '../../src/domain/verification-service.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
+import type { Store } from '../../src/store/factory.js';
 import { openStore } from '../../src/store/factory.js';
-import type { Store } from '../../src/store/interface.js';
 
 /** A Delivery that keeps every request it is handed: the codes a user would receive. */
 class RecordingDelivery implements Delivery {
@@ -73,7 +73,7 @@ describe('VerificationService', () => {
     store = await openStore('sqlite::memory:');
     clock = new ManualClock(Date.UTC(2026, 10, 24, 12));
     delivery = new RecordingDelivery();
-    await new AccountAdmin(store, clock).ensureDefaultAccount();
+    await new AccountAdmin(store.accounts, clock).ensureDefaultAccount();
     service = new VerificationService({
       store,
       limits: new RateLimitPolicy(new MemoryRateLimitStore(clock), Buffer.from('domain-test-counter-key')),

@@ -123,7 +123,7 @@ for (const [name, make, available] of backends) {
       const expired = await send('expired@example.com');
       codes.push(expired.code);
       clock.advance(11 * 60_000);
-      await svc.store.sweep(clock.now(), 30 * 86_400_000, 500);
+      await svc.store.verifications.sweep(clock.now(), 30 * 86_400_000, 500);
 
       const pending = await send('pending@example.com');
       const stored = (await backend.outboxColumns()).join('\n');

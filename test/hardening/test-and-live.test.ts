@@ -41,9 +41,16 @@ eachStore('test and live keys', (start) => {
     // The test send did not cancel the live code.
     const liveVerify = await verify(live, liveSend.body.data.requestId, liveCode);
     expect(liveVerify.body.data).toMatchObject({ verified: true });
-    const liveRow = await svc.store.getVerification('acc_default', liveSend.body.data.requestId);
+    const liveRow = await svc.store.verifications.getVerification(
+      'acc_default',
+      liveSend.body.data.requestId,
+    );
     expect(liveRow?.test).toBe(false);
-    const testRow = await svc.store.getVerification('acc_default', testSend.body.data.requestId, true);
+    const testRow = await svc.store.verifications.getVerification(
+      'acc_default',
+      testSend.body.data.requestId,
+      true,
+    );
     expect(testRow?.test).toBe(true);
   });
 

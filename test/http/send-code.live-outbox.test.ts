@@ -116,8 +116,8 @@ describe.each(backends)('live codes on a channel with no provider ($name)', ({ p
       expect((await svc.get(`/v1/admin/outbox?to=${encodeURIComponent(to)}`, ADMIN_TOKEN)).body.data).toEqual(
         [],
       );
-      expect(await svc.store.searchContacts(DEFAULT_ACCOUNT_ID, to, 10)).toEqual([]);
-      expect(await svc.store.fold(100)).toBe(0);
+      expect(await svc.store.readModel.searchContacts(DEFAULT_ACCOUNT_ID, to, 10)).toEqual([]);
+      expect(await svc.store.readModel.fold(100)).toBe(0);
 
       // A test key still gets its code in the outbox.
       const test = await svc.createKey({ test: true });

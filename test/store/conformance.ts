@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/interface.js';
+import type { Store } from '../../src/store/factory.js';
 import { apiKey, DAY, dualPair, MINUTE, outboxContent, T0, verification } from './fixtures.js';
 
 /** How a backend gives the suite a store on an empty, migrated database, and takes it back. */
@@ -20,16 +20,17 @@ export function storeConformance(name: string, harness: StoreHarness): void {
     let store: Store;
     const none = () => null;
     /** A wrong guess on `id` (of account acc_1) at `now`. */
-    const wrong = (id: string, now = T0) => store.attempt('acc_1', id, now, none);
+    const wrong = (id: string, now = T0) => store.verifications.attempt('acc_1', id, now, none);
     /** A right guess on `id` that matches `winner`'s code. */
-    const right = (id: string, winner = id, now = T0) => store.attempt('acc_1', id, now, () => winner);
+    const right = (id: string, winner = id, now = T0) =>
+      store.verifications.attempt('acc_1', id, now, () => winner);
     beforeEach(async () => {
       store = await harness.open();
     });
     afterEach(() => harness.close(store));
 
     const account = async (id = 'acc_1', settings = {}) =>
-      store.createAccount({ id, name: `Account ${id}`, settings, createdAt: T0 });
+      store.accounts.createAccount({ id, name: `Account ${id}`, settings, createdAt: T0 });
 
     describe('settings and accounts', () => {
       it('getOrCreateSetting keeps the first value', async () => {
@@ -45,22 +46,22 @@ export function storeConformance(name: string, harness: StoreHarness): void {
 
       it('creates, lists, reads and updates accounts', async () => {
         await account('acc_b', { codeLength: 8 });
-        await store.createAccount({ id: 'acc_a', name: 'A', settings: {}, createdAt: T0 + 1 });
-        expect(await store.getAccount('acc_b')).toEqual({
+        await store.accounts.createAccount({ id: 'acc_a', name: 'A', settings: {}, createdAt: T0 + 1 });
+        expect(await store.accounts.getAccount('acc_b')).toEqual({
           id: 'acc_b',
           name: 'Account acc_b',
           settings: { codeLength: 8 },
           createdAt: T0,
         });
-        expect((await store.listAccounts()).map((a) => a.id)).toEqual(['acc_b', 'acc_a']);
-        const updated = await store.updateAccountSettings('acc_b', {
+        expect((await store.accounts.listAccounts()).map((a) => a.id)).toEqual(['acc_b', 'acc_a']);
+        const updated = await store.accounts.updateAccountSettings('acc_b', {
           maxAttempts: 3,
           allowedCountries: ['GB'],
         });
         expect(updated?.settings).toEqual({ maxAttempts: 3, allowedCountries: ['GB'] });
-        expect((await store.getAccount('acc_b'))?.settings).toEqual(updated?.settings);
-        expect(await store.getAccount('acc_none')).toBeNull();
-        expect(await store.updateAccountSettings('acc_none', {})).toBeNull();
+        expect((await store.accounts.getAccount('acc_b'))?.settings).toEqual(updated?.settings);
+        expect(await store.accounts.getAccount('acc_none')).toBeNull();
+        expect(await store.accounts.updateAccountSettings('acc_none', {})).toBeNull();
       });
 
       it('refuses a second account with the same id as an ordinary error', async () => {
@@ -76,88 +77,88 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         await account('acc_1', { codeTtlSeconds: 120 });
         await account('acc_2');
         const key = apiKey('acc_1', { channels: ['EMAIL', 'WHATSAPP'], test: true });
-        const record = await store.createApiKey(key);
-        await store.createApiKey(apiKey('acc_2'));
+        const record = await store.accounts.createApiKey(key);
+        await store.accounts.createApiKey(apiKey('acc_2'));
         const { keyHash: _hash, ...visible } = key;
         const stored = { ...visible, revokedAt: null, lastUsedAt: null };
         expect(record).toMatchObject(stored);
-        expect(await store.getApiKey(key.id)).toEqual(stored);
-        expect((await store.listApiKeys('acc_1')).map((k) => k.id)).toEqual([key.id]);
-        expect(await store.listApiKeys()).toHaveLength(2);
-        expect(await store.findActiveApiKey(key.keyHash)).toEqual({
+        expect(await store.accounts.getApiKey(key.id)).toEqual(stored);
+        expect((await store.accounts.listApiKeys('acc_1')).map((k) => k.id)).toEqual([key.id]);
+        expect(await store.accounts.listApiKeys()).toHaveLength(2);
+        expect(await store.accounts.findActiveApiKey(key.keyHash)).toEqual({
           ...stored,
           accountSettings: { codeTtlSeconds: 120 },
         });
-        expect(await store.findActiveApiKey('no-such-hash')).toBeNull();
+        expect(await store.accounts.findActiveApiKey('no-such-hash')).toBeNull();
       });
 
       it('revokes a key once', async () => {
         await account();
         const key = apiKey('acc_1');
-        await store.createApiKey(key);
-        expect(await store.revokeApiKey(key.id, T0 + 5)).toBe(true);
-        expect(await store.revokeApiKey(key.id, T0 + 6)).toBe(false);
-        expect(await store.revokeApiKey('key_none', T0)).toBe(false);
-        expect((await store.getApiKey(key.id))?.revokedAt).toBe(T0 + 5);
-        expect(await store.findActiveApiKey(key.keyHash)).toBeNull();
+        await store.accounts.createApiKey(key);
+        expect(await store.accounts.revokeApiKey(key.id, T0 + 5)).toBe(true);
+        expect(await store.accounts.revokeApiKey(key.id, T0 + 6)).toBe(false);
+        expect(await store.accounts.revokeApiKey('key_none', T0)).toBe(false);
+        expect((await store.accounts.getApiKey(key.id))?.revokedAt).toBe(T0 + 5);
+        expect(await store.accounts.findActiveApiKey(key.keyHash)).toBeNull();
       });
 
       it('rotates a live key in one step and refuses to rotate a revoked one', async () => {
         await account();
         const old = apiKey('acc_1');
-        await store.createApiKey(old);
+        await store.accounts.createApiKey(old);
         const replacement = apiKey('acc_1');
-        expect(await store.rotateApiKey(old.id, replacement, T0 + 10)).toMatchObject({
+        expect(await store.accounts.rotateApiKey(old.id, replacement, T0 + 10)).toMatchObject({
           id: replacement.id,
           revokedAt: null,
         });
-        expect(await store.findActiveApiKey(old.keyHash)).toBeNull();
-        expect((await store.findActiveApiKey(replacement.keyHash))?.id).toBe(replacement.id);
+        expect(await store.accounts.findActiveApiKey(old.keyHash)).toBeNull();
+        expect((await store.accounts.findActiveApiKey(replacement.keyHash))?.id).toBe(replacement.id);
         const second = apiKey('acc_1');
-        expect(await store.rotateApiKey(old.id, second, T0 + 20)).toBeNull();
-        expect(await store.getApiKey(second.id)).toBeNull();
+        expect(await store.accounts.rotateApiKey(old.id, second, T0 + 20)).toBeNull();
+        expect(await store.accounts.getApiKey(second.id)).toBeNull();
       });
 
       it('renames a live key and changes its channels, and refuses a revoked or unknown one', async () => {
         await account();
         const key = apiKey('acc_1', { channels: ['EMAIL'] });
-        await store.createApiKey(key);
-        expect(await store.updateApiKey(key.id, { name: 'renamed' })).toMatchObject({
+        await store.accounts.createApiKey(key);
+        expect(await store.accounts.updateApiKey(key.id, { name: 'renamed' })).toMatchObject({
           id: key.id,
           name: 'renamed',
           channels: ['EMAIL'],
         });
-        expect(await store.updateApiKey(key.id, { channels: ['SMS', 'WHATSAPP'] })).toMatchObject({
+        expect(await store.accounts.updateApiKey(key.id, { channels: ['SMS', 'WHATSAPP'] })).toMatchObject({
           name: 'renamed',
           channels: ['SMS', 'WHATSAPP'],
         });
-        expect((await store.findActiveApiKey(key.keyHash))?.channels).toEqual(['SMS', 'WHATSAPP']);
-        expect(await store.updateApiKey('key_none', { name: 'x' })).toBeNull();
-        await store.revokeApiKey(key.id, T0 + 1);
-        expect(await store.updateApiKey(key.id, { name: 'late' })).toBeNull();
-        expect((await store.getApiKey(key.id))?.name).toBe('renamed');
+        expect((await store.accounts.findActiveApiKey(key.keyHash))?.channels).toEqual(['SMS', 'WHATSAPP']);
+        expect(await store.accounts.updateApiKey('key_none', { name: 'x' })).toBeNull();
+        await store.accounts.revokeApiKey(key.id, T0 + 1);
+        expect(await store.accounts.updateApiKey(key.id, { name: 'late' })).toBeNull();
+        expect((await store.accounts.getApiKey(key.id))?.name).toBe('renamed');
       });
 
       it('records the last use of keys in one batch, never moving it backwards', async () => {
         await account();
         const a = apiKey('acc_1');
         const b = apiKey('acc_1');
-        await store.createApiKey(a);
-        await store.createApiKey(b);
-        await store.recordApiKeyUses(new Map());
-        await store.recordApiKeyUses(
+        await store.accounts.createApiKey(a);
+        await store.accounts.createApiKey(b);
+        await store.accounts.recordApiKeyUses(new Map());
+        await store.accounts.recordApiKeyUses(
           new Map([
             [a.id, T0 + 100],
             [b.id, T0 + 200],
             ['key_none', T0],
           ]),
         );
-        expect((await store.getApiKey(a.id))?.lastUsedAt).toBe(T0 + 100);
-        expect((await store.getApiKey(b.id))?.lastUsedAt).toBe(T0 + 200);
+        expect((await store.accounts.getApiKey(a.id))?.lastUsedAt).toBe(T0 + 100);
+        expect((await store.accounts.getApiKey(b.id))?.lastUsedAt).toBe(T0 + 200);
         // Another process's older batch arriving late does not win.
-        await store.recordApiKeyUses(new Map([[b.id, T0 + 150]]));
-        expect((await store.getApiKey(b.id))?.lastUsedAt).toBe(T0 + 200);
-        expect((await store.listApiKeys()).map((k) => k.lastUsedAt)).toEqual([T0 + 100, T0 + 200]);
+        await store.accounts.recordApiKeyUses(new Map([[b.id, T0 + 150]]));
+        expect((await store.accounts.getApiKey(b.id))?.lastUsedAt).toBe(T0 + 200);
+        expect((await store.accounts.listApiKeys()).map((k) => k.lastUsedAt)).toEqual([T0 + 100, T0 + 200]);
       });
     });
 
@@ -191,8 +192,8 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           country: 'GB',
           purpose: 'login',
         });
-        await store.createVerifications([v]);
-        const got = await store.getVerification('acc_1', v.id);
+        await store.verifications.createVerifications([v]);
+        const got = await store.verifications.getVerification('acc_1', v.id);
         // The outbox content is read through listOutbox only.
         const { outbox: _, ...fields } = v;
         expect(got).toEqual({
@@ -204,35 +205,35 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           providerMessageId: null,
         });
         expect(Buffer.isBuffer(got?.codeHash)).toBe(true);
-        expect(await store.getVerification('acc_other', v.id)).toBeNull();
+        expect(await store.verifications.getVerification('acc_other', v.id)).toBeNull();
       });
 
       it('supersedes the pending request of the same account, channel and destination', async () => {
         const first = verification({ destination: 'a@example.com' });
         const otherChannel = verification({ destination: 'a@example.com', channel: 'SMS' });
         const otherAccount = verification({ destination: 'a@example.com', accountId: 'acc_2' });
-        await store.createVerifications([first]);
-        await store.createVerifications([otherChannel]);
-        await store.createVerifications([otherAccount]);
+        await store.verifications.createVerifications([first]);
+        await store.verifications.createVerifications([otherChannel]);
+        await store.verifications.createVerifications([otherAccount]);
         const second = verification({ destination: 'a@example.com' });
-        await store.createVerifications([second]);
-        expect((await store.getVerification('acc_1', first.id))?.status).toBe('canceled');
-        expect((await store.getVerification('acc_1', second.id))?.status).toBe('pending');
-        expect((await store.getVerification('acc_1', otherChannel.id))?.status).toBe('pending');
-        expect((await store.getVerification('acc_2', otherAccount.id))?.status).toBe('pending');
+        await store.verifications.createVerifications([second]);
+        expect((await store.verifications.getVerification('acc_1', first.id))?.status).toBe('canceled');
+        expect((await store.verifications.getVerification('acc_1', second.id))?.status).toBe('pending');
+        expect((await store.verifications.getVerification('acc_1', otherChannel.id))?.status).toBe('pending');
+        expect((await store.verifications.getVerification('acc_2', otherAccount.id))?.status).toBe('pending');
         expect((await right(first.id)).consumed).toBe(false);
       });
 
       it('keeps one live code per destination when sends race', async () => {
         const rows = Array.from({ length: 10 }, () => verification({ destination: 'race@example.com' }));
-        await Promise.all(rows.map((r) => store.createVerifications([r])));
-        const states = await Promise.all(rows.map((r) => store.getVerification('acc_1', r.id)));
+        await Promise.all(rows.map((r) => store.verifications.createVerifications([r])));
+        const states = await Promise.all(rows.map((r) => store.verifications.getVerification('acc_1', r.id)));
         expect(states.filter((s) => s?.status === 'pending')).toHaveLength(1);
       });
 
       it('writes sends of one moment each on its own: a later send supersedes, a bad one fails alone', async () => {
         const existing = verification();
-        await store.createVerifications([existing]);
+        await store.verifications.createVerifications([existing]);
         const fresh = Array.from({ length: 8 }, (_, i) => verification({ destination: `f${i}@example.com` }));
         const [early, late] = [
           verification({ destination: 'x@example.com' }),
@@ -245,10 +246,10 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           destination: 'clash@example.com',
         });
         const outcomes = await Promise.allSettled([
-          ...fresh.map((r) => store.createVerifications([r])),
-          store.createVerifications([early]),
-          store.createVerifications([clash]),
-          store.createVerifications([late]),
+          ...fresh.map((r) => store.verifications.createVerifications([r])),
+          store.verifications.createVerifications([early]),
+          store.verifications.createVerifications([clash]),
+          store.verifications.createVerifications([late]),
         ]);
         expect(outcomes.map((o) => o.status)).toEqual([
           ...fresh.map(() => 'fulfilled'),
@@ -256,29 +257,35 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           'rejected',
           'fulfilled',
         ]);
-        for (const r of fresh) expect((await store.getVerification('acc_1', r.id))?.status).toBe('pending');
-        expect((await store.getVerification('acc_1', early.id))?.status).toBe('canceled');
-        expect((await store.getVerification('acc_1', late.id))?.status).toBe('pending');
-        expect((await store.getVerification('acc_1', existing.id))?.destination).toBe(existing.destination);
+        for (const r of fresh)
+          expect((await store.verifications.getVerification('acc_1', r.id))?.status).toBe('pending');
+        expect((await store.verifications.getVerification('acc_1', early.id))?.status).toBe('canceled');
+        expect((await store.verifications.getVerification('acc_1', late.id))?.status).toBe('pending');
+        expect((await store.verifications.getVerification('acc_1', existing.id))?.destination).toBe(
+          existing.destination,
+        );
       });
 
       it('counts 60 parallel attempts atomically: exactly max_attempts count, the last fails the request', async () => {
         const v = verification({ maxAttempts: 5 });
-        await store.createVerifications([v]);
+        await store.verifications.createVerifications([v]);
         const counted = (await times(60, () => wrong(v.id, T0 + 1))).filter((o) => o.counted);
         expect(counted).toHaveLength(5);
         expect(counted.map((o) => o.counted?.attempts).sort()).toEqual([1, 2, 3, 4, 5]);
         expect(counted[0]?.counted).toMatchObject({ maxAttempts: 5, rows: [{ id: v.id, channel: 'EMAIL' }] });
-        expect(await store.getVerification('acc_1', v.id)).toMatchObject({ attempts: 5, status: 'failed' });
+        expect(await store.verifications.getVerification('acc_1', v.id)).toMatchObject({
+          attempts: 5,
+          status: 'failed',
+        });
         expect((await wrong(v.id, T0 + 2)).counted).toBeNull();
       });
 
       it('consumes a code once under 30 parallel right guesses', async () => {
         const v = verification();
-        await store.createVerifications([v]);
+        await store.verifications.createVerifications([v]);
         const results = await times(30, () => right(v.id, v.id, T0 + 7));
         expect(results.filter((o) => o.consumed)).toHaveLength(1);
-        expect(await store.getVerification('acc_1', v.id)).toMatchObject({
+        expect(await store.verifications.getVerification('acc_1', v.id)).toMatchObject({
           status: 'verified',
           verifiedAt: T0 + 7,
           attempts: 1,
@@ -288,9 +295,9 @@ export function storeConformance(name: string, harness: StoreHarness): void {
 
       it('shares attempts across a dual pair, verifies the winner and cancels its sibling', async () => {
         const [email, sms] = dualPair({ maxAttempts: 5 });
-        await store.createVerifications([email, sms]);
+        await store.verifications.createVerifications([email, sms]);
         let seen: string[] = [];
-        const first = await store.attempt('acc_1', email.id, T0 + 1, (rows) => {
+        const first = await store.verifications.attempt('acc_1', email.id, T0 + 1, (rows) => {
           seen = rows.map((r) => r.channel).sort();
           return null;
         });
@@ -299,7 +306,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(first.counted?.rows.map((r) => r.channel).sort()).toEqual(['EMAIL', 'SMS']);
         await wrong(sms.id, T0 + 1);
         for (const row of [email, sms])
-          expect((await store.getVerification('acc_1', row.id))?.attempts).toBe(2);
+          expect((await store.verifications.getVerification('acc_1', row.id))?.attempts).toBe(2);
 
         // Either request id accepts the code of either row; of two right guesses one wins.
         const [viaEmail, viaSms] = await Promise.all([
@@ -309,18 +316,18 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect([viaEmail.consumed, viaSms.consumed].filter(Boolean)).toHaveLength(1);
         const winner = viaEmail.consumed ? sms : email;
         const sibling = viaEmail.consumed ? email : sms;
-        expect((await store.getVerification('acc_1', winner.id))?.status).toBe('verified');
-        expect((await store.getVerification('acc_1', sibling.id))?.status).toBe('canceled');
+        expect((await store.verifications.getVerification('acc_1', winner.id))?.status).toBe('verified');
+        expect((await store.verifications.getVerification('acc_1', sibling.id))?.status).toBe('canceled');
         expect((await right(sibling.id, sibling.id, T0 + 3)).consumed).toBe(false);
       });
 
       it('fails a dual pair on its last wrong guess, on both rows', async () => {
         const [email, sms] = dualPair({ maxAttempts: 5 });
-        await store.createVerifications([email, sms]);
+        await store.verifications.createVerifications([email, sms]);
         const counted = (await times(60, () => wrong(email.id, T0 + 1))).filter((o) => o.counted);
         expect(counted).toHaveLength(5);
         for (const row of [email, sms])
-          expect(await store.getVerification('acc_1', row.id)).toMatchObject({
+          expect(await store.verifications.getVerification('acc_1', row.id)).toMatchObject({
             attempts: 5,
             status: 'failed',
           });
@@ -328,13 +335,13 @@ export function storeConformance(name: string, harness: StoreHarness): void {
 
       it('refuses attempts once a request expired, and settles it expired', async () => {
         const [email, sms] = dualPair();
-        await store.createVerifications([email, sms]);
-        await store.settleGroup(email.groupId, 'expired', email.expiresAt - 1);
-        expect((await store.getVerification('acc_1', email.id))?.status).toBe('pending');
+        await store.verifications.createVerifications([email, sms]);
+        await store.verifications.settleGroup(email.groupId, 'expired', email.expiresAt - 1);
+        expect((await store.verifications.getVerification('acc_1', email.id))?.status).toBe('pending');
         expect((await wrong(email.id, email.expiresAt)).counted).toBeNull();
-        await store.settleGroup(email.groupId, 'expired', email.expiresAt);
+        await store.verifications.settleGroup(email.groupId, 'expired', email.expiresAt);
         for (const row of [email, sms]) {
-          expect(await store.getVerification('acc_1', row.id)).toMatchObject({
+          expect(await store.verifications.getVerification('acc_1', row.id)).toMatchObject({
             status: 'expired',
             attempts: 0,
           });
@@ -343,15 +350,15 @@ export function storeConformance(name: string, harness: StoreHarness): void {
 
       it('settles a group failed only once its attempts are used up', async () => {
         const v = verification({ maxAttempts: 3 });
-        await store.createVerifications([v]);
+        await store.verifications.createVerifications([v]);
         await wrong(v.id);
-        await store.settleGroup(v.groupId, 'failed', T0);
-        expect((await store.getVerification('acc_1', v.id))?.status).toBe('pending');
+        await store.verifications.settleGroup(v.groupId, 'failed', T0);
+        expect((await store.verifications.getVerification('acc_1', v.id))?.status).toBe('pending');
         // The guess that uses the attempts up fails the request in the statement that counts it.
         await wrong(v.id);
         await wrong(v.id);
-        expect((await store.getVerification('acc_1', v.id))?.status).toBe('failed');
-        await store.settleGroup(v.groupId, 'failed', T0);
+        expect((await store.verifications.getVerification('acc_1', v.id))?.status).toBe('failed');
+        await store.verifications.settleGroup(v.groupId, 'failed', T0);
         expect((await right(v.id)).consumed).toBe(false);
       });
     });
@@ -361,11 +368,11 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         const sent = verification();
         const failed = verification();
         const verified = verification();
-        await store.createVerifications([sent]);
-        await store.createVerifications([failed]);
-        await store.createVerifications([verified]);
+        await store.verifications.createVerifications([sent]);
+        await store.verifications.createVerifications([failed]);
+        await store.verifications.createVerifications([verified]);
         await right(verified.id);
-        await store.recordDelivery(sent.id, {
+        await store.verifications.recordDelivery(sent.id, {
           at: T0,
           deliveryStatus: 'sent',
           provider: 'twilio',
@@ -378,44 +385,50 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           providerMessageId: null,
           cancel: true,
         } as const;
-        await store.recordDelivery(failed.id, { ...cancel, error: 'down' });
-        await store.recordDelivery(verified.id, cancel);
-        expect(await store.getVerification('acc_1', sent.id)).toMatchObject({
+        await store.verifications.recordDelivery(failed.id, { ...cancel, error: 'down' });
+        await store.verifications.recordDelivery(verified.id, cancel);
+        expect(await store.verifications.getVerification('acc_1', sent.id)).toMatchObject({
           status: 'pending',
           deliveryStatus: 'sent',
           provider: 'twilio',
           providerMessageId: 'SM1',
         });
-        expect(await store.getVerification('acc_1', failed.id)).toMatchObject({
+        expect(await store.verifications.getVerification('acc_1', failed.id)).toMatchObject({
           status: 'canceled',
           deliveryStatus: 'failed',
         });
-        expect((await store.getVerification('acc_1', verified.id))?.status).toBe('verified');
+        expect((await store.verifications.getVerification('acc_1', verified.id))?.status).toBe('verified');
       });
 
       it('updates a delivery by the provider message id', async () => {
         const v = verification();
-        await store.createVerifications([v]);
-        await store.recordDelivery(v.id, {
+        await store.verifications.createVerifications([v]);
+        await store.verifications.recordDelivery(v.id, {
           at: T0,
           deliveryStatus: 'sent',
           provider: 'vonage',
           providerMessageId: 'm-1',
         });
-        expect(await store.recordDeliveryByProviderId('vonage', 'm-1', 'delivered', null, T0)).toBe(true);
-        expect((await store.getVerification('acc_1', v.id))?.deliveryStatus).toBe('delivered');
-        expect(await store.recordDeliveryByProviderId('twilio', 'm-1', 'failed', 'x', T0)).toBe(false);
-        expect(await store.recordDeliveryByProviderId('vonage', 'm-2', 'failed', null, T0)).toBe(false);
+        expect(
+          await store.verifications.recordDeliveryByProviderId('vonage', 'm-1', 'delivered', null, T0),
+        ).toBe(true);
+        expect((await store.verifications.getVerification('acc_1', v.id))?.deliveryStatus).toBe('delivered');
+        expect(await store.verifications.recordDeliveryByProviderId('twilio', 'm-1', 'failed', 'x', T0)).toBe(
+          false,
+        );
+        expect(
+          await store.verifications.recordDeliveryByProviderId('vonage', 'm-2', 'failed', null, T0),
+        ).toBe(false);
       });
     });
 
     // Store.attempt reads, compares, counts and consumes in one call: the only way to verify.
     describe('attempt', () => {
-      const attempt: Store['attempt'] = (...args) => store.attempt(...args);
+      const attempt: Store['verifications']['attempt'] = (...args) => store.verifications.attempt(...args);
 
       it('counts the attempt before the comparison and consumes the picked row once', async () => {
         const v = verification();
-        await store.createVerifications([v]);
+        await store.verifications.createVerifications([v]);
         let seen = -1;
         const first = await attempt('acc_1', v.id, T0, (rows) => {
           seen = rows.length;
@@ -430,29 +443,32 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(first.request?.status).toBe('pending');
         const again = await attempt('acc_1', v.id, T0, () => v.id);
         expect(again).toMatchObject({ counted: null, consumed: false });
-        expect((await store.getVerification('acc_1', v.id))?.status).toBe('verified');
+        expect((await store.verifications.getVerification('acc_1', v.id))?.status).toBe('verified');
       });
 
       it('stops counting once the attempts are used up', async () => {
         const v = verification({ maxAttempts: 2 });
-        await store.createVerifications([v]);
+        await store.verifications.createVerifications([v]);
         expect((await attempt('acc_1', v.id, T0, none)).counted?.attempts).toBe(1);
         expect((await attempt('acc_1', v.id, T0, none)).counted?.attempts).toBe(2);
         const third = await attempt('acc_1', v.id, T0, () => v.id);
         expect(third).toMatchObject({ counted: null, winnerId: null, consumed: false });
-        expect(await store.getVerification('acc_1', v.id)).toMatchObject({ attempts: 2, status: 'failed' });
+        expect(await store.verifications.getVerification('acc_1', v.id)).toMatchObject({
+          attempts: 2,
+          status: 'failed',
+        });
       });
 
       it('answers no request for an unknown id or another account', async () => {
         const v = verification();
-        await store.createVerifications([v]);
+        await store.verifications.createVerifications([v]);
         expect((await attempt('acc_2', v.id, T0, none)).request).toBeNull();
         expect((await attempt('acc_1', 'nope', T0, none)).request).toBeNull();
       });
 
       it('counts nothing for an expired request', async () => {
         const v = verification();
-        await store.createVerifications([v]);
+        await store.verifications.createVerifications([v]);
         expect(await attempt('acc_1', v.id, T0 + 11 * MINUTE, () => v.id)).toMatchObject({
           counted: null,
           consumed: false,
@@ -461,9 +477,9 @@ export function storeConformance(name: string, harness: StoreHarness): void {
 
       it("spends no attempt of a pair's sibling through a canceled request", async () => {
         const [email, sms] = dualPair();
-        await store.createVerifications([email, sms]);
+        await store.verifications.createVerifications([email, sms]);
         // A new send to the email address supersedes (cancels) the pair's email request.
-        await store.createVerifications([verification({ destination: email.destination })]);
+        await store.verifications.createVerifications([verification({ destination: email.destination })]);
         expect(await attempt('acc_1', email.id, T0, () => sms.id)).toMatchObject({
           counted: null,
           consumed: false,
@@ -477,11 +493,11 @@ export function storeConformance(name: string, harness: StoreHarness): void {
 
       it('counts 60 parallel wrong guesses exactly max_attempts times, and one right guess wins once', async () => {
         const v = verification();
-        await store.createVerifications([v]);
+        await store.verifications.createVerifications([v]);
         const wrong = await times(60, () => attempt('acc_1', v.id, T0, none));
         expect(wrong.filter((o) => o.counted !== null)).toHaveLength(5);
         const w = verification();
-        await store.createVerifications([w]);
+        await store.verifications.createVerifications([w]);
         const right = await times(30, () => attempt('acc_1', w.id, T0, () => w.id));
         expect(right.filter((o) => o.consumed)).toHaveLength(1);
       });
@@ -490,11 +506,11 @@ export function storeConformance(name: string, harness: StoreHarness): void {
       // flight used up the attempts, and some answers were 429 on a verified request.
       it('counts no attempt for 50 parallel right codes once one of them verified', async () => {
         const v = verification();
-        await store.createVerifications([v]);
+        await store.verifications.createVerifications([v]);
         const right = await times(50, () => attempt('acc_1', v.id, T0, () => v.id));
         expect(right.filter((o) => o.consumed)).toHaveLength(1);
         expect(right.filter((o) => o.counted !== null)).toHaveLength(1);
-        const after = await store.getVerification('acc_1', v.id);
+        const after = await store.verifications.getVerification('acc_1', v.id);
         expect(after).toMatchObject({ status: 'verified', attempts: 1 });
       });
 
@@ -502,7 +518,8 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         const [a, b] = [verification(), verification()];
         const [email, sms] = dualPair({ maxAttempts: 5 });
         const expired = verification({ expiresAt: T0 - 1 });
-        for (const rows of [[a], [b], [email, sms], [expired]]) await store.createVerifications(rows);
+        for (const rows of [[a], [b], [email, sms], [expired]])
+          await store.verifications.createVerifications(rows);
         // Started together: a store that batches the attempts of one turn gets them in one batch.
         const outcomes = await Promise.all([
           attempt('acc_1', a.id, T0, none),
@@ -526,17 +543,18 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           [null, null],
           [expired.id, null],
         ]);
-        expect((await store.getVerification('acc_1', a.id))?.attempts).toBe(2);
-        expect((await store.getVerification('acc_1', b.id))?.status).toBe('verified');
+        expect((await store.verifications.getVerification('acc_1', a.id))?.attempts).toBe(2);
+        expect((await store.verifications.getVerification('acc_1', b.id))?.status).toBe('verified');
         for (const row of [email, sms])
-          expect((await store.getVerification('acc_1', row.id))?.attempts).toBe(2);
-        expect((await store.getVerification('acc_1', expired.id))?.attempts).toBe(0);
+          expect((await store.verifications.getVerification('acc_1', row.id))?.attempts).toBe(2);
+        expect((await store.verifications.getVerification('acc_1', expired.id))?.attempts).toBe(0);
       });
 
       it('consumes each code of one moment once: other groups, the same code twice, both of a pair', async () => {
         const [a, b, c, done] = [verification(), verification(), verification(), verification()];
         const [email, sms] = dualPair();
-        for (const rows of [[a], [b], [c], [done], [email, sms]]) await store.createVerifications(rows);
+        for (const rows of [[a], [b], [c], [done], [email, sms]])
+          await store.verifications.createVerifications(rows);
         expect((await right(done.id)).consumed).toBe(true);
         // Started together: a store that batches the attempts of one turn gets them in one batch.
         const outcomes = await Promise.all([
@@ -561,7 +579,8 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           false,
           true,
         ]);
-        const status = async (v: { id: string }) => (await store.getVerification('acc_1', v.id))?.status;
+        const status = async (v: { id: string }) =>
+          (await store.verifications.getVerification('acc_1', v.id))?.status;
         for (const v of [a, b, c, done]) expect(await status(v)).toBe('verified');
         expect([await status(email), await status(sms)]).toEqual(['verified', 'canceled']);
       });
@@ -573,9 +592,9 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         const b = verification({ destination: '+14155550100', channel: 'SMS', country: 'US' });
         const a2 = verification({ destination: 'a@example.com', accountId: 'acc_2' });
         const silent = verification({ destination: 'a@example.com', deliveryStatus: 'sent' });
-        for (const v of [a1, b, a2, silent]) await store.createVerifications([v]);
+        for (const v of [a1, b, a2, silent]) await store.verifications.createVerifications([v]);
         const content = new Map([a1, b, a2].map((v) => [v.id, outboxContent()]));
-        for (const [id, text] of content) await store.addOutboxMessage(id, text, '123456');
+        for (const [id, text] of content) await store.verifications.addOutboxMessage(id, text, '123456');
         const entry = (v: typeof a1) => ({
           verificationId: v.id,
           accountId: v.accountId,
@@ -591,25 +610,35 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         });
         const ids = (entries: Array<{ verificationId: string }>) => entries.map((e) => e.verificationId);
         // Only requests the outbox delivered are listed; newest first, also within a millisecond.
-        expect(ids(await store.listOutbox({ limit: 10 }))).toEqual([a2.id, b.id, a1.id]);
-        expect(await store.listOutbox({ to: 'a@example.com', limit: 10 })).toEqual([entry(a2), entry(a1)]);
-        expect(ids(await store.listOutbox({ accountId: 'acc_1', limit: 10 }))).toEqual([b.id, a1.id]);
-        expect(await store.listOutbox({ accountId: 'acc_1', to: 'a@example.com', limit: 10 })).toEqual([
+        expect(ids(await store.verifications.listOutbox({ limit: 10 }))).toEqual([a2.id, b.id, a1.id]);
+        expect(await store.verifications.listOutbox({ to: 'a@example.com', limit: 10 })).toEqual([
+          entry(a2),
           entry(a1),
         ]);
-        expect(await store.listOutbox({ limit: 1 })).toEqual([entry(a2)]);
-        expect(await store.listOutbox({ to: '+14155550100', limit: 5 })).toEqual([entry(b)]);
-        expect(await store.listOutbox({ to: 'nobody@example.com', limit: 5 })).toEqual([]);
+        expect(ids(await store.verifications.listOutbox({ accountId: 'acc_1', limit: 10 }))).toEqual([
+          b.id,
+          a1.id,
+        ]);
+        expect(
+          await store.verifications.listOutbox({ accountId: 'acc_1', to: 'a@example.com', limit: 10 }),
+        ).toEqual([entry(a1)]);
+        expect(await store.verifications.listOutbox({ limit: 1 })).toEqual([entry(a2)]);
+        expect(await store.verifications.listOutbox({ to: '+14155550100', limit: 5 })).toEqual([entry(b)]);
+        expect(await store.verifications.listOutbox({ to: 'nobody@example.com', limit: 5 })).toEqual([]);
         // A page starts after the request id of the previous page's last message.
-        expect(ids(await store.listOutbox({ before: a2.id, limit: 1 }))).toEqual([b.id]);
-        expect(ids(await store.listOutbox({ before: b.id, limit: 10 }))).toEqual([a1.id]);
-        expect(await store.listOutbox({ before: a1.id, limit: 10 })).toEqual([]);
-        expect(await store.listOutbox({ to: 'a@example.com', before: a2.id, limit: 10 })).toEqual([
-          entry(a1),
-        ]);
+        expect(ids(await store.verifications.listOutbox({ before: a2.id, limit: 1 }))).toEqual([b.id]);
+        expect(ids(await store.verifications.listOutbox({ before: b.id, limit: 10 }))).toEqual([a1.id]);
+        expect(await store.verifications.listOutbox({ before: a1.id, limit: 10 })).toEqual([]);
+        expect(
+          await store.verifications.listOutbox({ to: 'a@example.com', before: a2.id, limit: 10 }),
+        ).toEqual([entry(a1)]);
         // One mode or the other (all of these are live).
-        expect(ids(await store.listOutbox({ test: false, limit: 10 }))).toEqual([a2.id, b.id, a1.id]);
-        expect(await store.listOutbox({ test: true, limit: 10 })).toEqual([]);
+        expect(ids(await store.verifications.listOutbox({ test: false, limit: 10 }))).toEqual([
+          a2.id,
+          b.id,
+          a1.id,
+        ]);
+        expect(await store.verifications.listOutbox({ test: true, limit: 10 })).toEqual([]);
       });
 
       it('lists a message written with its request, its code in clear only while the request is pending', async () => {
@@ -619,7 +648,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           outboxCode: '654321',
           test: true,
         });
-        await store.createVerifications([v]);
+        await store.verifications.createVerifications([v]);
         const listed = {
           verificationId: v.id,
           accountId: v.accountId,
@@ -631,13 +660,17 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           test: true,
           createdAt: v.createdAt,
         };
-        expect(await store.listOutbox({ to: 'with-row@example.com', limit: 5 })).toEqual([listed]);
-        expect(await store.listOutbox({ to: 'with-row@example.com', test: true, limit: 5 })).toEqual([
+        expect(await store.verifications.listOutbox({ to: 'with-row@example.com', limit: 5 })).toEqual([
           listed,
         ]);
-        expect(await store.listOutbox({ to: 'with-row@example.com', test: false, limit: 5 })).toEqual([]);
-        await store.attempt('acc_1', v.id, T0, () => v.id, true);
-        expect(await store.listOutbox({ to: 'with-row@example.com', limit: 5 })).toEqual([
+        expect(
+          await store.verifications.listOutbox({ to: 'with-row@example.com', test: true, limit: 5 }),
+        ).toEqual([listed]);
+        expect(
+          await store.verifications.listOutbox({ to: 'with-row@example.com', test: false, limit: 5 }),
+        ).toEqual([]);
+        await store.verifications.attempt('acc_1', v.id, T0, () => v.id, true);
+        expect(await store.verifications.listOutbox({ to: 'with-row@example.com', limit: 5 })).toEqual([
           { ...listed, status: 'verified', code: null },
         ]);
       });
@@ -650,20 +683,24 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           ReturnType<typeof verification>,
           ...ReturnType<typeof verification>[],
         ];
-        for (const v of made) await store.createVerifications([v]);
+        for (const v of made) await store.verifications.createVerifications([v]);
         await right(verified.id);
         for (let i = 0; i < 5; i++) await wrong(failed!.id);
-        await store.settleGroup(expired!.groupId, 'expired', expired!.expiresAt);
-        await store.createVerifications([verification({ destination: superseded!.destination })]);
-        await store.recordDelivery(undelivered!.id, {
+        await store.verifications.settleGroup(expired!.groupId, 'expired', expired!.expiresAt);
+        await store.verifications.createVerifications([
+          verification({ destination: superseded!.destination }),
+        ]);
+        await store.verifications.recordDelivery(undelivered!.id, {
           at: T0,
           deliveryStatus: 'failed',
           provider: null,
           providerMessageId: null,
           cancel: true,
         });
-        await store.sweep(swept!.expiresAt, 365 * DAY, 100);
-        const codes = new Map((await store.listOutbox({ limit: 20 })).map((e) => [e.verificationId, e.code]));
+        await store.verifications.sweep(swept!.expiresAt, 365 * DAY, 100);
+        const codes = new Map(
+          (await store.verifications.listOutbox({ limit: 20 })).map((e) => [e.verificationId, e.code]),
+        );
         for (const v of made) expect(codes.get(v.id)).toBeNull();
       });
     });
@@ -677,28 +714,30 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           verification({ createdAt: now - 20 * MINUTE, expiresAt: now - 10 * MINUTE }),
         );
         const live = verification({ createdAt: now - MINUTE, expiresAt: now + 9 * MINUTE });
-        for (const row of [...old, ...overdue, live]) await store.createVerifications([row]);
+        for (const row of [...old, ...overdue, live]) await store.verifications.createVerifications([row]);
         // Old rows were settled long ago; only the recent overdue ones wait for the sweeper.
-        for (const row of old) await store.settleGroup(row.groupId, 'expired', T0 + MINUTE);
-        await store.addOutboxMessage(old[0]!.id, outboxContent(), '123456');
-        await store.addOutboxMessage(live.id, outboxContent(), '123456');
+        for (const row of old) await store.verifications.settleGroup(row.groupId, 'expired', T0 + MINUTE);
+        await store.verifications.addOutboxMessage(old[0]!.id, outboxContent(), '123456');
+        await store.verifications.addOutboxMessage(live.id, outboxContent(), '123456');
 
-        const first = await store.sweep(now, retention, 2);
+        const first = await store.verifications.sweep(now, retention, 2);
         expect(first.expired).toBe(2);
         expect(first.deleted).toBeGreaterThanOrEqual(2);
         let total = { ...first };
         for (let i = 0; i < 10; i++) {
-          const r = await store.sweep(now, retention, 2);
+          const r = await store.verifications.sweep(now, retention, 2);
           total = { expired: total.expired + r.expired, deleted: total.deleted + r.deleted };
           if (r.expired < 2 && r.deleted < 2) break;
         }
         expect(total).toEqual({ expired: 3, deleted: 5 });
-        for (const row of old) expect(await store.getVerification('acc_1', row.id)).toBeNull();
+        for (const row of old) expect(await store.verifications.getVerification('acc_1', row.id)).toBeNull();
         for (const row of overdue)
-          expect((await store.getVerification('acc_1', row.id))?.status).toBe('expired');
-        expect((await store.getVerification('acc_1', live.id))?.status).toBe('pending');
-        expect((await store.listOutbox({ limit: 10 })).map((e) => e.verificationId)).toEqual([live.id]);
-        expect(await store.sweep(now, retention, 2)).toEqual({ expired: 0, deleted: 0 });
+          expect((await store.verifications.getVerification('acc_1', row.id))?.status).toBe('expired');
+        expect((await store.verifications.getVerification('acc_1', live.id))?.status).toBe('pending');
+        expect((await store.verifications.listOutbox({ limit: 10 })).map((e) => e.verificationId)).toEqual([
+          live.id,
+        ]);
+        expect(await store.verifications.sweep(now, retention, 2)).toEqual({ expired: 0, deleted: 0 });
       });
     });
   });

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { uuidV7 } from '../../src/domain/ids.js';
+import type { NewApiKey } from '../../src/domain/ports/keys-and-accounts.js';
+import type { ClaimRequest } from '../../src/domain/ports/webhooks.js';
 import type { Channel, NewVerification } from '../../src/domain/types.js';
-import type { NewApiKey } from '../../src/store/interface.js';
-import type { ClaimRequest } from '../../src/store/webhooks/interface.js';
 
 /** Builders for store rows; every call makes unique ids, so tests never collide. */
 

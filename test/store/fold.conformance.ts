@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/interface.js';
+import type { Store } from '../../src/store/factory.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventData } from '../../src/webhooks/events.js';
 import type { StoreHarness } from './conformance.js';
 import { claimAll, DAY, dualPair, MINUTE, T0, verification } from './fixtures.js';
@@ -34,7 +34,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
     const first = (rows: Array<{ id: string }>) => rows[0]?.id ?? null;
     /** Every event announced so far to acc_1's endpoint, oldest change first. */
     const announced = async (): Promise<WebhookEventData[]> => {
-      await store.fold(10_000);
+      await store.readModel.fold(10_000);
       const due = await store.webhooks.claimDue(claimAll());
       return due
         .filter((d) => d.endpointId === `${endpointId}_acc_1`)
@@ -45,7 +45,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       events.filter((e) => e.requestId === requestId).map((e) => e.type);
     /** The analytics of acc_1's live requests by `groupBy`, only the sums that are not zero. */
     const sums = async (groupBy: 'channel' | 'provider', field: 'wrongCodes' | 'sent' | 'delivered') => {
-      const { buckets } = await store.analytics({
+      const { buckets } = await store.readModel.analytics({
         accountId: 'acc_1',
         test: false,
         from: T0 - DAY,
@@ -61,9 +61,9 @@ export function foldConformance(name: string, harness: StoreHarness): void {
     it('announces a send with its mode, masked destination and contact; a resend cancels the first', async () => {
       const jane = { test: true, destination: 'jane@example.com' };
       const sent = verification(jane);
-      await store.createVerifications([sent]);
+      await store.verifications.createVerifications([sent]);
       const resent = verification({ ...jane, createdAt: T0 + 1 });
-      await store.createVerifications([resent]);
+      await store.verifications.createVerifications([resent]);
       const [created, canceled, again, ...rest] = await announced();
       expect(rest).toEqual([]);
       expect([created?.type, canceled?.type, again?.type]).toEqual([
@@ -86,7 +86,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
         timestamp: new Date(T0).toISOString(),
       });
       expect(canceled).toMatchObject({ status: 'canceled', timestamp: new Date(T0 + 1).toISOString() });
-      const [contact] = await store.searchContacts('acc_1', 'jane@example.com', 5);
+      const [contact] = await store.readModel.searchContacts('acc_1', 'jane@example.com', 5);
       expect(contact?.test).toBe(true);
       for (const e of [created, canceled, again]) expect(e?.contactId).toBe(contact?.id);
       expect(contact?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -98,11 +98,11 @@ export function foldConformance(name: string, harness: StoreHarness): void {
 
     it('counts a wrong code on its request, announces the right one and the dual sibling it cancels', async () => {
       const [email, sms] = dualPair();
-      await store.createVerifications([email, sms]);
-      await store.attempt('acc_1', email.id, T0 + MINUTE, none);
+      await store.verifications.createVerifications([email, sms]);
+      await store.verifications.attempt('acc_1', email.id, T0 + MINUTE, none);
       // Counted while its request is pending, on the request it was made on.
       expect(await sums('channel', 'wrongCodes')).toEqual({ EMAIL: 1 });
-      await store.attempt(
+      await store.verifications.attempt(
         'acc_1',
         email.id,
         T0 + 2 * MINUTE,
@@ -126,11 +126,11 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       const used = verification({ maxAttempts: 1 });
       const late = verification();
       const swept = verification();
-      for (const v of [used, late, swept]) await store.createVerifications([v]);
-      await store.attempt('acc_1', used.id, T0 + 1, none);
-      await store.settleGroup(used.groupId, 'failed', T0 + 2);
-      await store.settleGroup(late.groupId, 'expired', T0 + 11 * MINUTE);
-      await store.sweep(T0 + 20 * MINUTE, 365 * DAY, 100);
+      for (const v of [used, late, swept]) await store.verifications.createVerifications([v]);
+      await store.verifications.attempt('acc_1', used.id, T0 + 1, none);
+      await store.verifications.settleGroup(used.groupId, 'failed', T0 + 2);
+      await store.verifications.settleGroup(late.groupId, 'expired', T0 + 11 * MINUTE);
+      await store.verifications.sweep(T0 + 20 * MINUTE, 365 * DAY, 100);
       let events = await announced();
       expect(typesOf(events, used.id)).toEqual(['verification.created', 'verification.failed']);
       expect(await sums('channel', 'wrongCodes')).toEqual({ EMAIL: 1 });
@@ -143,31 +143,31 @@ export function foldConformance(name: string, harness: StoreHarness): void {
         country: 'GB',
         deliveryStatus: 'queued',
       });
-      await store.createVerifications([sms]);
-      await store.recordDelivery(sms.id, {
+      await store.verifications.createVerifications([sms]);
+      await store.verifications.recordDelivery(sms.id, {
         at: T0 + 3,
         deliveryStatus: 'sent',
         provider: 'twilio',
         providerMessageId: 'SM1',
       });
-      await store.recordDeliveryByProviderId('twilio', 'SM1', 'delivered', null, T0 + 4);
+      await store.verifications.recordDeliveryByProviderId('twilio', 'SM1', 'delivered', null, T0 + 4);
       // The same report again changes nothing.
-      await store.recordDeliveryByProviderId('twilio', 'SM1', 'delivered', null, T0 + 5);
+      await store.verifications.recordDeliveryByProviderId('twilio', 'SM1', 'delivered', null, T0 + 5);
       const failed = verification({
         channel: 'SMS',
         destination: '+447700900124',
         country: 'GB',
         deliveryStatus: 'queued',
       });
-      await store.createVerifications([failed]);
-      await store.recordDelivery(failed.id, {
+      await store.verifications.createVerifications([failed]);
+      await store.verifications.recordDelivery(failed.id, {
         at: T0 + 6,
         deliveryStatus: 'failed',
         provider: 'vonage',
         providerMessageId: null,
         error: 'down',
       });
-      await store.recordDelivery(failed.id, {
+      await store.verifications.recordDelivery(failed.id, {
         at: T0 + 7,
         deliveryStatus: 'failed',
         provider: null,
@@ -192,16 +192,20 @@ export function foldConformance(name: string, harness: StoreHarness): void {
 
     it('announces the blocks and unblocks of a contact', async () => {
       const v = verification({ destination: 'blocked@example.com' });
-      await store.createVerifications([v]);
-      await store.fold(10_000);
-      const [contact] = await store.searchContacts('acc_1', 'blocked@example.com', 1);
+      await store.verifications.createVerifications([v]);
+      await store.readModel.fold(10_000);
+      const [contact] = await store.readModel.searchContacts('acc_1', 'blocked@example.com', 1);
       if (!contact) throw new Error('no contact');
-      expect((await store.setContactBlocked(contact.id, { reason: 'abuse' }, T0 + MINUTE))?.blocked).toEqual({
+      expect(
+        (await store.readModel.setContactBlocked(contact.id, { reason: 'abuse' }, T0 + MINUTE))?.blocked,
+      ).toEqual({
         at: T0 + MINUTE,
         reason: 'abuse',
       });
-      expect((await store.setContactBlocked(contact.id, null, T0 + 2 * MINUTE))?.blocked).toBeNull();
-      expect(await store.setContactBlocked('no-such-contact', null, T0)).toBeNull();
+      expect(
+        (await store.readModel.setContactBlocked(contact.id, null, T0 + 2 * MINUTE))?.blocked,
+      ).toBeNull();
+      expect(await store.readModel.setContactBlocked('no-such-contact', null, T0)).toBeNull();
       const events = (await announced()).filter((e) => e.type.startsWith('contact.'));
       expect(events.map((e) => e.type)).toEqual(['contact.blocked', 'contact.unblocked']);
       expect(events[0]).toMatchObject({
@@ -223,16 +227,16 @@ export function foldConformance(name: string, harness: StoreHarness): void {
         });
       const target = '+447400123400';
       const sent = sms(target, now - 3 * MINUTE);
-      await store.createVerifications([sent]);
-      await store.attempt('acc_1', sent.id, now - 2 * MINUTE, none);
-      await store.createVerifications([sms(target, now - MINUTE)]);
+      await store.verifications.createVerifications([sent]);
+      await store.verifications.attempt('acc_1', sent.id, now - 2 * MINUTE, none);
+      await store.verifications.createVerifications([sms(target, now - MINUTE)]);
       // An old send, outside the hour, and three neighbours of the block sent to within it.
-      await store.createVerifications([sms('+447400123499', now - 2 * 60 * MINUTE)]);
+      await store.verifications.createVerifications([sms('+447400123499', now - 2 * 60 * MINUTE)]);
       for (const last of ['01', '02', '03'])
-        await store.createVerifications([sms(`+4474001234${last}`, now - MINUTE)]);
-      await store.createVerifications([sms('+447400999999', now - MINUTE)]);
+        await store.verifications.createVerifications([sms(`+4474001234${last}`, now - MINUTE)]);
+      await store.verifications.createVerifications([sms('+447400999999', now - MINUTE)]);
       // Read from the requests themselves, before any fold made the contact.
-      const signals = await store.destinationSignals('acc_1', false, target, 'GB', now);
+      const signals = await store.readModel.destinationSignals('acc_1', false, target, 'GB', now);
       expect(signals).toEqual({
         blocked: false,
         sendsLastHour: 2,
@@ -240,7 +244,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
         history: { sends: 2, verified: 0, wrongCodes: 1 },
         breaker: null,
       });
-      expect(await store.destinationSignals('acc_1', true, target, 'GB', now)).toMatchObject({
+      expect(await store.readModel.destinationSignals('acc_1', true, target, 'GB', now)).toMatchObject({
         history: { sends: 0, verified: 0, wrongCodes: 0 },
         sendsLastHour: 0,
       });
@@ -254,11 +258,13 @@ export function foldConformance(name: string, harness: StoreHarness): void {
         [false, '+447400555555', null],
       ];
       const together = await Promise.all(
-        asked.map(([test, to, country]) => store.destinationSignals('acc_1', test, to, country, now)),
+        asked.map(([test, to, country]) =>
+          store.readModel.destinationSignals('acc_1', test, to, country, now),
+        ),
       );
       const alone = [];
       for (const [test, to, country] of asked)
-        alone.push(await store.destinationSignals('acc_1', test, to, country, now));
+        alone.push(await store.readModel.destinationSignals('acc_1', test, to, country, now));
       expect(together).toEqual(alone);
       expect(together[3]).toEqual(signals);
       expect(together[2]).toMatchObject({ blocked: false, sendsLastHour: 0, neighboursLastHour: 0 });
@@ -272,33 +278,41 @@ export function foldConformance(name: string, harness: StoreHarness): void {
         resetAt: null,
         baseline: { hour: T0, sent: 4, verified: 1 },
       };
-      await store.saveBreaker(tripped);
-      await store.saveBreaker({ ...tripped, country: 'FR', detail: 'other country' });
+      await store.readModel.saveBreaker(tripped);
+      await store.readModel.saveBreaker({ ...tripped, country: 'FR', detail: 'other country' });
       const read = await Promise.all(
-        asked.map(([test, to, country]) => store.destinationSignals('acc_1', test, to, country, now)),
+        asked.map(([test, to, country]) =>
+          store.readModel.destinationSignals('acc_1', test, to, country, now),
+        ),
       );
       expect(read.map((r) => r.breaker)).toEqual([tripped, null, null, tripped, null]);
-      expect(await store.getBreaker('acc_1', false, 'GB')).toEqual(tripped);
-      expect(await store.listBreakers({ accountId: 'acc_1', trippedOnly: true })).toHaveLength(2);
-      await store.saveBreaker({ ...tripped, trippedAt: null, detail: null });
-      expect((await store.listBreakers({ trippedOnly: true })).map((b) => b.country)).toEqual(['FR']);
-      expect((await store.listBreakers({})).map((b) => b.country)).toEqual(['FR', 'GB']);
+      expect(await store.readModel.getBreaker('acc_1', false, 'GB')).toEqual(tripped);
+      expect(await store.readModel.listBreakers({ accountId: 'acc_1', trippedOnly: true })).toHaveLength(2);
+      await store.readModel.saveBreaker({ ...tripped, trippedAt: null, detail: null });
+      expect((await store.readModel.listBreakers({ trippedOnly: true })).map((b) => b.country)).toEqual([
+        'FR',
+      ]);
+      expect((await store.readModel.listBreakers({})).map((b) => b.country)).toEqual(['FR', 'GB']);
       // A blocked contact is what the screen refuses.
-      await store.fold(10_000);
-      const [contact] = await store.searchContacts('acc_1', target, 1);
-      await store.setContactBlocked(contact?.id as string, { reason: 'x' }, now);
-      expect((await store.destinationSignals('acc_1', false, target, 'GB', now)).blocked).toBe(true);
-      expect((await store.destinationSignals('acc_1', true, target, 'GB', now)).blocked).toBe(false);
+      await store.readModel.fold(10_000);
+      const [contact] = await store.readModel.searchContacts('acc_1', target, 1);
+      await store.readModel.setContactBlocked(contact?.id as string, { reason: 'x' }, now);
+      expect((await store.readModel.destinationSignals('acc_1', false, target, 'GB', now)).blocked).toBe(
+        true,
+      );
+      expect((await store.readModel.destinationSignals('acc_1', true, target, 'GB', now)).blocked).toBe(
+        false,
+      );
     });
 
     it('makes and counts the contacts from the log: sends, outcomes, first and last seen, the last send', async () => {
       const to = { destination: '+447700900555', channel: 'SMS' as const, country: 'GB' };
       const contactOf = async (test = false) =>
-        (await store.searchContacts('acc_1', to.destination, 5)).find((c) => c.test === test);
+        (await store.readModel.searchContacts('acc_1', to.destination, 5)).find((c) => c.test === test);
       const a = verification({ ...to, risk: '{"score":10}' });
-      await store.createVerifications([a]);
-      await store.attempt('acc_1', a.id, T0 + 1, none);
-      await store.attempt('acc_1', a.id, T0 + 2, first);
+      await store.verifications.createVerifications([a]);
+      await store.verifications.attempt('acc_1', a.id, T0 + 1, none);
+      await store.verifications.attempt('acc_1', a.id, T0 + 2, first);
       // Folded between the sends: later batches add to the contact the first one made.
       const made = await contactOf();
       expect(made?.counts).toEqual({ sends: 1, verified: 1, failed: 0, wrongCodes: 1 });
@@ -309,13 +323,13 @@ export function foldConformance(name: string, harness: StoreHarness): void {
         maxAttempts: 1,
         risk: '{"score":40}',
       });
-      await store.createVerifications([b]);
-      await store.attempt('acc_1', b.id, T0 + MINUTE + 1, none);
+      await store.verifications.createVerifications([b]);
+      await store.verifications.attempt('acc_1', b.id, T0 + MINUTE + 1, none);
       const c = verification({ ...to, createdAt: T0 + 2 * MINUTE, risk: '{"score":70}' });
       const other = verification({ ...to, test: true, createdAt: T0 + 2 * MINUTE });
-      await store.createVerifications([c]);
-      await store.createVerifications([other]);
-      const contact = await store.getContact(made?.id as string);
+      await store.verifications.createVerifications([c]);
+      await store.verifications.createVerifications([other]);
+      const contact = await store.readModel.getContact(made?.id as string);
       expect(contact).toMatchObject({
         id: made?.id,
         accountId: 'acc_1',
@@ -332,37 +346,39 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       expect((await contactOf(true))?.counts.sends).toBe(1);
       // A wrong code on a request still pending counts at once, in the profile and the search;
       // once the request settles and is folded, it still counts once.
-      await store.attempt('acc_1', c.id, T0 + 2 * MINUTE + 1, none);
-      expect((await store.getContact(made?.id as string))?.counts.wrongCodes).toBe(3);
+      await store.verifications.attempt('acc_1', c.id, T0 + 2 * MINUTE + 1, none);
+      expect((await store.readModel.getContact(made?.id as string))?.counts.wrongCodes).toBe(3);
       expect(
-        (await store.searchContacts('acc_1', '+447700900555', 10)).map((x) => x.counts.wrongCodes),
+        (await store.readModel.searchContacts('acc_1', '+447700900555', 10)).map((x) => x.counts.wrongCodes),
       ).toEqual([3, 0]);
-      await store.settleGroup(c.groupId, 'expired', T0 + 20 * MINUTE);
-      expect((await store.getContact(made?.id as string))?.counts).toEqual({
+      await store.verifications.settleGroup(c.groupId, 'expired', T0 + 20 * MINUTE);
+      expect((await store.readModel.getContact(made?.id as string))?.counts).toEqual({
         sends: 3,
         verified: 1,
         failed: 1,
         wrongCodes: 3,
       });
-      expect((await store.searchContacts('acc_1', '+4477009005', 10)).map((x) => x.test)).toEqual([
+      expect((await store.readModel.searchContacts('acc_1', '+4477009005', 10)).map((x) => x.test)).toEqual([
         false,
         true,
-      ]);
-      expect((await store.searchContacts('acc_1', '+4477009005', 10, true)).map((x) => x.test)).toEqual([
-        true,
-      ]);
-      expect((await store.searchContacts('acc_1', '+4477009005', 10, false)).map((x) => x.test)).toEqual([
-        false,
       ]);
       expect(
-        (await store.contactHistory(contact as NonNullable<typeof contact>, 10)).map((h) => h.requestId),
+        (await store.readModel.searchContacts('acc_1', '+4477009005', 10, true)).map((x) => x.test),
+      ).toEqual([true]);
+      expect(
+        (await store.readModel.searchContacts('acc_1', '+4477009005', 10, false)).map((x) => x.test),
+      ).toEqual([false]);
+      expect(
+        (await store.readModel.contactHistory(contact as NonNullable<typeof contact>, 10)).map(
+          (h) => h.requestId,
+        ),
       ).toEqual([c.id, b.id, a.id]);
-      expect(await store.getContact('no-such-contact')).toBeNull();
+      expect(await store.readModel.getContact('no-such-contact')).toBeNull();
     });
 
     it('lists the contacts of an account most recently seen first, a page at a time, by mode', async () => {
       const send = (destination: string, at: number, extra: { test?: boolean; accountId?: string } = {}) =>
-        store.createVerifications([verification({ destination, createdAt: at, ...extra })]);
+        store.verifications.createVerifications([verification({ destination, createdAt: at, ...extra })]);
       await send('old@example.com', T0);
       await send('mid@example.com', T0 + MINUTE);
       await send('new@example.com', T0 + 2 * MINUTE);
@@ -375,7 +391,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       await send('other@example.com', T0 + 6 * MINUTE, { accountId: 'acc_2' });
 
       const live = { accountId: 'acc_1', test: false };
-      const all = await store.listContacts({ ...live, limit: 10 });
+      const all = await store.readModel.listContacts({ ...live, limit: 10 });
       const sameMs = all.slice(0, 2).map((c) => c.destination);
       expect(sameMs.sort()).toEqual(['same-a@example.com', 'same-b@example.com']);
       expect(all.slice(2).map((c) => c.destination)).toEqual([
@@ -389,7 +405,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       const paged: string[] = [];
       let after: { lastSeen: number; id: string } | undefined;
       for (let page = 0; page < 5; page++) {
-        const rows = await store.listContacts({ ...live, after, limit: 2 });
+        const rows = await store.readModel.listContacts({ ...live, after, limit: 2 });
         paged.push(...rows.map((c) => c.destination));
         const last = rows.at(-1);
         if (!last) break;
@@ -398,23 +414,25 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       expect(paged).toEqual(all.map((c) => c.destination));
 
       expect(
-        (await store.listContacts({ accountId: 'acc_1', test: true, limit: 10 })).map((c) => c.destination),
+        (await store.readModel.listContacts({ accountId: 'acc_1', test: true, limit: 10 })).map(
+          (c) => c.destination,
+        ),
       ).toEqual(['test@example.com']);
-      const both = await store.listContacts({ accountId: 'acc_1', limit: 10 });
+      const both = await store.readModel.listContacts({ accountId: 'acc_1', limit: 10 });
       expect(both.map((c) => c.destination)[0]).toBe('test@example.com');
       expect(both).toHaveLength(6);
-      expect((await store.listContacts({ accountId: 'acc_2', limit: 10 })).map((c) => c.destination)).toEqual(
-        ['other@example.com'],
-      );
-      expect(await store.listContacts({ accountId: 'acc_none', limit: 10 })).toEqual([]);
+      expect(
+        (await store.readModel.listContacts({ accountId: 'acc_2', limit: 10 })).map((c) => c.destination),
+      ).toEqual(['other@example.com']);
+      expect(await store.readModel.listContacts({ accountId: 'acc_none', limit: 10 })).toEqual([]);
     });
 
     it('a verify on a settled request announces and counts nothing', async () => {
       const v = verification();
-      await store.createVerifications([v]);
-      await store.attempt('acc_1', v.id, T0 + 1, first);
-      await store.attempt('acc_1', v.id, T0 + 2, first);
-      await store.attempt('acc_1', v.id, T0 + 3, none);
+      await store.verifications.createVerifications([v]);
+      await store.verifications.attempt('acc_1', v.id, T0 + 1, first);
+      await store.verifications.attempt('acc_1', v.id, T0 + 2, first);
+      await store.verifications.attempt('acc_1', v.id, T0 + 3, none);
       expect(typesOf(await announced(), v.id)).toEqual(['verification.created', 'verification.verified']);
       expect(await sums('channel', 'wrongCodes')).toEqual({});
     });
@@ -423,11 +441,13 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       const sent = Array.from({ length: 120 }, (_, i) =>
         verification({ createdAt: T0 + i, destination: `many${i}@example.com` }),
       );
-      await Promise.all(sent.map((v) => store.createVerifications([v])));
-      await Promise.all(sent.slice(0, 60).map((v) => store.attempt('acc_1', v.id, T0 + MINUTE, first)));
-      const folded = await Promise.all(Array.from({ length: 6 }, () => store.fold(25)));
+      await Promise.all(sent.map((v) => store.verifications.createVerifications([v])));
+      await Promise.all(
+        sent.slice(0, 60).map((v) => store.verifications.attempt('acc_1', v.id, T0 + MINUTE, first)),
+      );
+      const folded = await Promise.all(Array.from({ length: 6 }, () => store.readModel.fold(25)));
       expect(folded.every((n) => n <= 25)).toBe(true);
-      const { buckets } = await store.analytics({
+      const { buckets } = await store.readModel.analytics({
         accountId: 'acc_1',
         test: false,
         from: T0 - DAY,
@@ -437,7 +457,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       expect(buckets.reduce((n, b) => n + b.sent, 0)).toBe(120);
       expect(buckets.reduce((n, b) => n + b.verified, 0)).toBe(60);
       expect((await announced()).length).toBe(180);
-      expect(await store.fold(100)).toBe(0);
+      expect(await store.readModel.fold(100)).toBe(0);
     });
   });
 }

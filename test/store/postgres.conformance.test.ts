@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { Store } from '../../src/store/interface.js';
+import type { Store } from '../../src/store/factory.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { createTestDatabase, type TestDatabase, truncateAll } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
+import { aggregatesConformance } from './aggregates.conformance.js';
 import { storeConformance } from './conformance.js';
+import { coverageOf } from './coverage.js';
 import { foldConformance } from './fold.conformance.js';
 
 // One database for the file (created and dropped here), emptied before each test.
@@ -17,19 +19,15 @@ describe.runIf(hasPostgres)('PostgreSQL store', () => {
   });
   afterAll(() => db?.drop());
 
-  storeConformance('PostgreSQL', {
+  const coverage = coverageOf({
     async open() {
       await truncateAll(db.url);
       return new PostgresStore(db.url);
     },
     close: (store: Store) => store.close(),
   });
-
-  foldConformance('PostgreSQL', {
-    async open() {
-      await truncateAll(db.url);
-      return new PostgresStore(db.url);
-    },
-    close: (store: Store) => store.close(),
-  });
+  storeConformance('PostgreSQL', coverage.harness);
+  foldConformance('PostgreSQL', coverage.harness);
+  aggregatesConformance('PostgreSQL', coverage.harness);
+  coverage.everyMethodExercised();
 });

@@ -47,9 +47,13 @@ describe('PostgreSQL store without a server', () => {
     const url = `postgres://postgres@127.0.0.1:${await closedPort()}/none`;
     const store = new PostgresStore(url, { connectionTimeoutMs: 500 });
     expect(await store.check()).toBe(false);
-    await expect(store.getAccount('acc_1')).rejects.toMatchObject(unavailable);
-    await expect(store.createVerifications([verification()])).rejects.toMatchObject(unavailable);
-    await expect(store.rotateApiKey('k', { id: 'k2' } as never, T0)).rejects.toMatchObject(unavailable);
+    await expect(store.accounts.getAccount('acc_1')).rejects.toMatchObject(unavailable);
+    await expect(store.verifications.createVerifications([verification()])).rejects.toMatchObject(
+      unavailable,
+    );
+    await expect(store.accounts.rotateApiKey('k', { id: 'k2' } as never, T0)).rejects.toMatchObject(
+      unavailable,
+    );
     await expect(store.migrate()).rejects.toMatchObject(unavailable);
     await store.close();
     await expect(openStore(url)).rejects.toMatchObject(unavailable);
@@ -94,7 +98,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
         await drained();
         const store = await openStore(db.url, { poolSize });
         // Eight calls at once: the pool opens a connection for each while under its size.
-        await Promise.all(Array.from({ length: 8 }, () => store.getAccount('acc_none')));
+        await Promise.all(Array.from({ length: 8 }, () => store.accounts.getAccount('acc_none')));
         expect(await backends(), `pool size ${poolSize}`).toBe(expected);
         await store.close();
       }
@@ -113,22 +117,26 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
     try {
       await store.migrate();
       // Fill the pool with idle connections, which the cut then kills under the pool's feet.
-      await Promise.all(Array.from({ length: 5 }, () => store.getAccount('acc_1')));
+      await Promise.all(Array.from({ length: 5 }, () => store.accounts.getAccount('acc_1')));
       proxy.cut();
       expect(await store.check()).toBe(false);
-      await expect(store.getAccount('acc_1')).rejects.toMatchObject(unavailable);
-      await expect(store.createVerifications([verification()])).rejects.toMatchObject(unavailable);
+      await expect(store.accounts.getAccount('acc_1')).rejects.toMatchObject(unavailable);
+      await expect(store.verifications.createVerifications([verification()])).rejects.toMatchObject(
+        unavailable,
+      );
       proxy.restore();
       expect(await store.check()).toBe(true);
       const v = verification();
-      await store.createVerifications([v]);
+      await store.verifications.createVerifications([v]);
       // A stalled server (bytes stop, sockets stay open) times out instead of hanging requests.
       proxy.hang();
-      await expect(store.attempt('acc_1', v.id, T0 + 1, () => null)).rejects.toMatchObject(unavailable);
+      await expect(store.verifications.attempt('acc_1', v.id, T0 + 1, () => null)).rejects.toMatchObject(
+        unavailable,
+      );
       expect(await store.check()).toBe(false);
       proxy.restore();
       await expect.poll(() => store.check(), { timeout: 5000 }).toBe(true);
-      expect((await store.getVerification('acc_1', v.id))?.status).toBe('pending');
+      expect((await store.verifications.getVerification('acc_1', v.id))?.status).toBe('pending');
     } finally {
       await store.close();
       await proxy.close();
@@ -142,11 +150,11 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
     try {
       await store.migrate();
       const v = verification();
-      await store.createVerifications([v]);
+      await store.verifications.createVerifications([v]);
       // Hold the row so the store's attempt waits on it, then end the store's backend under it.
       await admin.query('BEGIN');
       await admin.query('SELECT 1 FROM verifications WHERE id = $1 FOR UPDATE', [v.id]);
-      const waiting = store.attempt('acc_1', v.id, T0 + 1, () => null);
+      const waiting = store.verifications.attempt('acc_1', v.id, T0 + 1, () => null);
       const outcome = waiting.then(
         () => null,
         (err: Error) => err,
@@ -166,7 +174,9 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       );
       expect(await outcome).toMatchObject({ name: 'StoreUnavailable', cause: { code: '57P01' } });
       await admin.query('ROLLBACK');
-      expect((await store.attempt('acc_1', v.id, T0 + 2, () => null)).counted?.attempts).toBe(1);
+      expect((await store.verifications.attempt('acc_1', v.id, T0 + 2, () => null)).counted?.attempts).toBe(
+        1,
+      );
     } finally {
       await admin.end();
       await store.close();
@@ -191,7 +201,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       const sweepers = stores.map(
         (store) =>
           new Sweeper({
-            store,
+            verifications: store.verifications,
             clock: new ManualClock(now),
             logger: pino({ level: 'silent' }),
             retentionDays: 30,
@@ -226,25 +236,27 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
         const [email, sms] = dualPair();
         return [email, { ...sms, destination: `+1415555${String(100 + i).padStart(4, '0')}` }];
       });
-      for (const pair of pairs) await store.createVerifications(pair);
+      for (const pair of pairs) await store.verifications.createVerifications(pair);
       // The SMS row of each pair first, then the email row, then the SMS row again: one turn.
       const guesses = [
         ...pairs.map(([, sms]) => sms),
         ...pairs.map(([email]) => email),
         ...pairs.map(([, sms]) => sms),
       ];
-      const outcomes = await Promise.all(guesses.map((v) => store.attempt('acc_1', v.id, T0, () => v.id)));
+      const outcomes = await Promise.all(
+        guesses.map((v) => store.verifications.attempt('acc_1', v.id, T0, () => v.id)),
+      );
       expect(outcomes.filter((o) => o.consumed)).toHaveLength(20);
       for (const [email, sms] of pairs) {
-        expect((await store.getVerification('acc_1', sms.id))?.status).toBe('verified');
-        expect((await store.getVerification('acc_1', email.id))?.status).toBe('canceled');
+        expect((await store.verifications.getVerification('acc_1', sms.id))?.status).toBe('verified');
+        expect((await store.verifications.getVerification('acc_1', email.id))?.status).toBe('canceled');
       }
       // The batch statement itself, under a merge join: one winner per group given.
       const more = Array.from({ length: 20 }, (_, i): [NewVerification, NewVerification] => {
         const [email, sms] = dualPair();
         return [email, { ...sms, destination: `+1415556${String(100 + i).padStart(4, '0')}` }];
       });
-      for (const pair of more) await store.createVerifications(pair);
+      for (const pair of more) await store.verifications.createVerifications(pair);
       await admin.query('SET enable_nestloop = off; SET enable_hashjoin = off');
       const { rows } = await admin.query(SQL.countOrConsumeMany.text, [
         more.map(([email]) => email.groupId),
@@ -254,8 +266,8 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       ]);
       expect(rows.filter((r) => r.status === 'verified')).toHaveLength(20);
       for (const [email, sms] of more) {
-        expect((await store.getVerification('acc_1', sms.id))?.status).toBe('verified');
-        expect((await store.getVerification('acc_1', email.id))?.status).toBe('canceled');
+        expect((await store.verifications.getVerification('acc_1', sms.id))?.status).toBe('verified');
+        expect((await store.verifications.getVerification('acc_1', email.id))?.status).toBe('canceled');
       }
     });
   });

@@ -24,7 +24,7 @@ describe('WAL checkpoints under a steady stream of writes', () => {
         return (elapsed < 3000 || rows < 120_000) && elapsed < 60_000;
       };
       for (; writing(); rows += 50) {
-        await store.createVerifications(Array.from({ length: 50 }, () => verification()));
+        await store.verifications.createVerifications(Array.from({ length: 50 }, () => verification()));
       }
       const probe = new BetterSqlite3(path);
       try {

@@ -2,15 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import type { Store } from '../../src/store/interface.js';
+import type { Store } from '../../src/store/factory.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { aggregatesConformance } from './aggregates.conformance.js';
 import { storeConformance } from './conformance.js';
+import { coverageOf } from './coverage.js';
 import { foldConformance } from './fold.conformance.js';
 
-storeConformance('SQLite :memory:', {
+// The methods the suites call, recorded on the :memory: runs: each must be called by some test.
+const coverage = coverageOf({
   open: async () => new SqliteStore(':memory:'),
   close: (store: Store) => store.close(),
 });
+storeConformance('SQLite :memory:', coverage.harness);
 
 // A file exercises WAL mode and the real commit path, which :memory: skips.
 const dir = mkdtempSync(join(tmpdir(), 'cv-store-'));
@@ -21,7 +25,6 @@ storeConformance('SQLite file', {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-foldConformance('SQLite :memory:', {
-  open: async () => new SqliteStore(':memory:'),
-  close: (store: Store) => store.close(),
-});
+foldConformance('SQLite :memory:', coverage.harness);
+aggregatesConformance('SQLite :memory:', coverage.harness);
+coverage.everyMethodExercised();

@@ -25,8 +25,8 @@ describe('GroupCommit while another connection holds the write lock', () => {
       const b = verification();
       const started = performance.now();
       const order: string[] = [];
-      const first = store.createVerifications([a]).then(() => order.push('a'));
-      const second = store.createVerifications([b]).then(() => order.push('b'));
+      const first = store.verifications.createVerifications([a]).then(() => order.push('a'));
+      const second = store.verifications.createVerifications([b]).then(() => order.push('b'));
       // Waiting in SQLite's busy handler would block until the lock is freed (never, here);
       // the bound is loose so a loaded CI machine cannot trip it.
       expect(performance.now() - started).toBeLessThan(1000);
@@ -40,8 +40,8 @@ describe('GroupCommit while another connection holds the write lock', () => {
       clearInterval(ticker);
       expect(ticks).toBeGreaterThan(1);
       expect(order).toEqual(['a', 'b']);
-      expect((await store.getVerification('acc_1', a.id))?.createdAt).toBe(T0);
-      expect(await store.getVerification('acc_1', b.id)).not.toBeNull();
+      expect((await store.verifications.getVerification('acc_1', a.id))?.createdAt).toBe(T0);
+      expect(await store.verifications.getVerification('acc_1', b.id)).not.toBeNull();
     } finally {
       other.close();
       await store.close();
@@ -54,13 +54,13 @@ describe('GroupCommit while another connection holds the write lock', () => {
     const other = new BetterSqlite3(path);
     other.prepare('BEGIN IMMEDIATE').run();
     const v = verification();
-    const written = store.createVerifications([v]);
+    const written = store.verifications.createVerifications([v]);
     other.prepare('COMMIT').run();
     other.close();
     await store.close();
     await written;
     const reopened = new SqliteStore(path);
-    expect(await reopened.getVerification('acc_1', v.id)).not.toBeNull();
+    expect(await reopened.verifications.getVerification('acc_1', v.id)).not.toBeNull();
     await reopened.close();
   });
 
@@ -80,12 +80,12 @@ describe('GroupCommit while another connection holds the write lock', () => {
     );
     await once(holder, 'message');
     const v = verification();
-    const written = store.createVerifications([v]);
+    const written = store.verifications.createVerifications([v]);
     await store.close();
     await written;
     await holder.terminate();
     const reopened = new SqliteStore(path);
-    expect(await reopened.getVerification('acc_1', v.id)).not.toBeNull();
+    expect(await reopened.verifications.getVerification('acc_1', v.id)).not.toBeNull();
     await reopened.close();
   });
 });

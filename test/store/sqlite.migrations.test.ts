@@ -42,11 +42,11 @@ describe('SQLite migrations', () => {
     const store = new SqliteStore(path);
     const next = verification({ destination: 'kept@example.com', createdAt: T0 + 1000 });
     try {
-      expect((await store.getVerification('acc_1', old.id))?.status).toBe('pending');
+      expect((await store.verifications.getVerification('acc_1', old.id))?.status).toBe('pending');
       // The new code cancels the old one.
-      await store.createVerifications([next]);
-      expect((await store.getVerification('acc_1', old.id))?.status).toBe('canceled');
-      expect((await store.getVerification('acc_1', next.id))?.status).toBe('pending');
+      await store.verifications.createVerifications([next]);
+      expect((await store.verifications.getVerification('acc_1', old.id))?.status).toBe('canceled');
+      expect((await store.verifications.getVerification('acc_1', next.id))?.status).toBe('pending');
     } finally {
       await store.close();
     }

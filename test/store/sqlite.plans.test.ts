@@ -56,15 +56,15 @@ describe('SQLite statements on the request and sweep paths', () => {
       const first = verification({ destination: 'same@example.com', createdAt: T0 });
       const otherAccount = verification({ destination: 'same@example.com', accountId: 'acc_2' });
       const sms = verification({ destination: 'same@example.com', channel: 'SMS' });
-      await store.createVerifications([first]);
-      await store.createVerifications([otherAccount]);
-      await store.createVerifications([sms]);
+      await store.verifications.createVerifications([first]);
+      await store.verifications.createVerifications([otherAccount]);
+      await store.verifications.createVerifications([sms]);
       const second = verification({ destination: 'same@example.com', createdAt: T0 + DAY });
-      await store.createVerifications([second]);
-      expect((await store.getVerification('acc_1', first.id))?.status).toBe('canceled');
-      expect((await store.getVerification('acc_2', otherAccount.id))?.status).toBe('pending');
-      expect((await store.getVerification('acc_1', sms.id))?.status).toBe('pending');
-      expect((await store.getVerification('acc_1', second.id))?.status).toBe('pending');
+      await store.verifications.createVerifications([second]);
+      expect((await store.verifications.getVerification('acc_1', first.id))?.status).toBe('canceled');
+      expect((await store.verifications.getVerification('acc_2', otherAccount.id))?.status).toBe('pending');
+      expect((await store.verifications.getVerification('acc_1', sms.id))?.status).toBe('pending');
+      expect((await store.verifications.getVerification('acc_1', second.id))?.status).toBe('pending');
     } finally {
       await store.close();
     }

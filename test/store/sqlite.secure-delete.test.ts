@@ -96,7 +96,9 @@ describe('SQLite files after codes settle (secure_delete, WAL truncation)', () =
       expect(res.body.data.verified).toBe(true);
     }
     clock.advance(11 * 60_000);
-    expect((await svc.store.sweep(clock.now(), 30 * DAY, 1000)).expired).toBeGreaterThanOrEqual(20);
+    expect((await svc.store.verifications.sweep(clock.now(), 30 * DAY, 1000)).expired).toBeGreaterThanOrEqual(
+      20,
+    );
     const bytes = await files();
     expect(found(bytes, inOutbox(pending.code))).toBe(false); // expired by the sweep too
     const live = await send();
@@ -113,12 +115,12 @@ describe('SQLite files after codes settle (secure_delete, WAL truncation)', () =
     const live = await send();
     let deleted = 0;
     for (;;) {
-      const swept = await svc.store.sweep(clock.now(), 30 * DAY, 1000);
+      const swept = await svc.store.verifications.sweep(clock.now(), 30 * DAY, 1000);
       deleted += swept.deleted;
       if (swept.deleted === 0) break;
     }
     expect(deleted).toBeGreaterThanOrEqual(40);
-    expect(await svc.store.getVerification(DEFAULT_ACCOUNT_ID, old[0]!.requestId)).toBeNull();
+    expect(await svc.store.verifications.getVerification(DEFAULT_ACCOUNT_ID, old[0]!.requestId)).toBeNull();
     const bytes = await files();
     expect(found(bytes, live.hash)).toBe(true);
     const lingering = old.filter((s) => found(bytes, s.hash));

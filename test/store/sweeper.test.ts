@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/domain/clock.js';
-import { type Store, StoreUnavailable, type SweepResult } from '../../src/store/interface.js';
+import type { SweepResult, Verifications } from '../../src/domain/ports/verifications.js';
+import { StoreUnavailable } from '../../src/store/lifecycle.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { Sweeper } from '../../src/store/sweeper.js';
 import { DAY, MINUTE, outboxContent, T0, verification } from './fixtures.js';
@@ -28,7 +29,7 @@ function scriptedStore(results: Array<SweepResult | Error>) {
     if (next instanceof Error) throw next;
     return next;
   });
-  return { store: { sweep } as unknown as Store, calls, sweep };
+  return { verifications: { sweep } satisfies Pick<Verifications, 'sweep'>, calls, sweep };
 }
 
 describe('retention sweeper', () => {
@@ -38,7 +39,7 @@ describe('retention sweeper', () => {
 
   it('sweeps batch after batch until one comes back short, at the clock’s time', async () => {
     const clock = new ManualClock(T0);
-    const { store, calls } = scriptedStore([
+    const { verifications, calls } = scriptedStore([
       { expired: 100, deleted: 0 },
       { expired: 3, deleted: 100 },
       { expired: 0, deleted: 99 },
@@ -46,7 +47,7 @@ describe('retention sweeper', () => {
     ]);
     const { logger, lines } = captureLogger();
     const sweeper = new Sweeper({
-      store,
+      verifications,
       clock,
       logger,
       retentionDays: 30,
@@ -67,7 +68,7 @@ describe('retention sweeper', () => {
     const clock = new ManualClock(T0);
     const { logger, lines } = captureLogger();
     const sweeper = new Sweeper({
-      store,
+      verifications: store.verifications,
       clock,
       logger,
       retentionDays: 30,
@@ -77,17 +78,17 @@ describe('retention sweeper', () => {
     const rows = Array.from({ length: 5 }, () =>
       verification({ destination: `x${Math.random()}@example.com` }),
     );
-    for (const row of rows) await store.createVerifications([row]);
-    await store.addOutboxMessage(rows[0]!.id, outboxContent(), '123456');
+    for (const row of rows) await store.verifications.createVerifications([row]);
+    await store.verifications.addOutboxMessage(rows[0]!.id, outboxContent(), '123456');
 
     expect(await sweeper.run()).toEqual({ expired: 0, deleted: 0 });
     clock.advance(11 * MINUTE);
     expect(await sweeper.run()).toEqual({ expired: 5, deleted: 0 });
-    expect((await store.getVerification('acc_1', rows[0]!.id))?.status).toBe('expired');
+    expect((await store.verifications.getVerification('acc_1', rows[0]!.id))?.status).toBe('expired');
     clock.advance(31 * DAY);
     expect(await sweeper.run()).toEqual({ expired: 0, deleted: 5 });
-    expect(await store.getVerification('acc_1', rows[0]!.id)).toBeNull();
-    expect(await store.listOutbox({ limit: 5 })).toEqual([]);
+    expect(await store.verifications.getVerification('acc_1', rows[0]!.id)).toBeNull();
+    expect(await store.verifications.listOutbox({ limit: 5 })).toEqual([]);
     // Counts only: no destination reaches the log.
     expect(JSON.stringify(lines)).not.toContain('example.com');
     await store.close();
@@ -99,9 +100,9 @@ describe('retention sweeper', () => {
     const sweep = vi.fn(
       () => new Promise<SweepResult>((resolve) => (release = () => resolve({ expired: 0, deleted: 0 }))),
     );
-    const store = { sweep } as unknown as Store;
+    const verifications = { sweep } satisfies Pick<Verifications, 'sweep'>;
     const sweeper = new Sweeper({
-      store,
+      verifications,
       clock: new ManualClock(T0),
       logger: pino({ level: 'silent' }),
       retentionDays: 30,
@@ -123,14 +124,14 @@ describe('retention sweeper', () => {
   });
 
   it('survives a database outage and sweeps again on the next run', async () => {
-    const { store, sweep } = scriptedStore([
+    const { verifications, sweep } = scriptedStore([
       { expired: 10, deleted: 10 },
       new StoreUnavailable('database unavailable: connect ECONNREFUSED'),
       { expired: 1, deleted: 0 },
     ]);
     const { logger, lines } = captureLogger();
     const sweeper = new Sweeper({
-      store,
+      verifications,
       clock: new ManualClock(T0),
       logger,
       retentionDays: 1,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { DestinationSignals } from '../../src/domain/ports/read-model.js';
 import { assessRisk, type RiskInput } from '../../src/domain/risk.js';
-import type { DestinationSignals } from '../../src/store/contacts.js';
 
 /** A send with nothing against it: a UK mobile, named GB, first seen now, a healthy hour. */
 const quiet = (overrides: Partial<DestinationSignals> = {}, input: Partial<RiskInput> = {}): RiskInput => ({

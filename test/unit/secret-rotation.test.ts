@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/domain/clock.js';
 import { hashCode, matchingCodeId } from '../../src/domain/codes.js';
+import type { SessionStore, StoredSession } from '../../src/domain/ports/sessions.js';
+import type { WebhookStore } from '../../src/domain/ports/webhooks.js';
 import { type AdminGate, isAdminToken } from '../../src/http/auth.js';
 import { csrfKeyFrom, DashboardSessions } from '../../src/http/dashboard/sessions.js';
-import type { SessionStore, StoredSession } from '../../src/store/sessions/interface.js';
-import type { WebhookStore } from '../../src/store/webhooks/interface.js';
 import { resealWebhookSecrets, SecretBox } from '../../src/webhooks/secrets.js';
 
 /** What a rotation of CODE_SECRET or ADMIN_TOKEN accepts from before it, part by part. */

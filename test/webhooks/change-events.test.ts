@@ -115,13 +115,13 @@ describe.each(backends)('webhooks for real state changes ($name)', ({ postgres }
   it('expired by the sweeper, with no request to the API', async () => {
     const requestId = await send('expired@example.com');
     clock.advance(61_000);
-    await service.store.sweep(clock.now(), 30 * 86_400_000, 500);
+    await service.store.verifications.sweep(clock.now(), 30 * 86_400_000, 500);
     expect(types(await arrived(requestId, 2))).toEqual(['verification.created', 'verification.expired']);
   });
 
   it('delivered and undelivered as the delivery layer records them, with the provider', async () => {
     const delivered = await send('delivered@example.com');
-    await service.store.recordDelivery(delivered, {
+    await service.store.verifications.recordDelivery(delivered, {
       at: Date.now(),
       deliveryStatus: 'delivered',
       provider: 'smtp',
@@ -132,7 +132,7 @@ describe.each(backends)('webhooks for real state changes ($name)', ({ postgres }
     expect(hits[1]?.verified?.data.provider).toBe('smtp');
 
     const undelivered = await send('undelivered@example.com');
-    await service.store.recordDelivery(undelivered, {
+    await service.store.verifications.recordDelivery(undelivered, {
       at: Date.now(),
       deliveryStatus: 'failed',
       provider: 'smtp',

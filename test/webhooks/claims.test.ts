@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/domain/clock.js';
+import type { ClaimRequest, DueDelivery } from '../../src/domain/ports/webhooks.js';
+import type { Store } from '../../src/store/factory.js';
 import { openStore } from '../../src/store/factory.js';
-import type { Store } from '../../src/store/interface.js';
-import type { ClaimRequest, DueDelivery } from '../../src/store/webhooks/interface.js';
 import { T0, verification } from '../store/fixtures.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
@@ -39,7 +39,7 @@ describe.each(backends)('webhook claims ($name)', ({ postgres }) => {
     db = postgres ? await createTestDatabase() : undefined;
     url = db?.url ?? `sqlite:${join(dir, `${++files}.db`)}`;
     store = await open();
-    await store.createAccount({ id: 'acc_1', name: 'one', settings: {}, createdAt: T0 });
+    await store.accounts.createAccount({ id: 'acc_1', name: 'one', settings: {}, createdAt: T0 });
     const endpoint = async (id: string) =>
       (
         await store.webhooks.createEndpoint({
@@ -55,10 +55,10 @@ describe.each(backends)('webhook claims ($name)', ({ postgres }) => {
     a = await endpoint('wh_a');
     b = await endpoint('wh_b');
     // Six sends: a verification.created each in the change log, a delivery each for both endpoints.
-    await store.createVerifications(
+    await store.verifications.createVerifications(
       Array.from({ length: 6 }, (_, i) => verification({ accountId: 'acc_1', createdAt: T0 + i })),
     );
-    expect(await store.fold(100)).toBe(6);
+    expect(await store.readModel.fold(100)).toBe(6);
   });
   afterEach(async () => {
     for (const s of stores.splice(0)) await s.close();

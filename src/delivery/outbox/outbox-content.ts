@@ -1,6 +1,6 @@
+import type { OutboxEntry } from '../../domain/ports/verifications.js';
 import type { Locale } from '../../domain/templates.js';
 import type { Branding, OutboxMessage } from '../../domain/types.js';
-import type { OutboxEntry } from '../../store/interface.js';
 import type { DeliveryRequest } from '../interface.js';
 import { type RenderOptions, renderMessage } from '../messages.js';
 

@@ -1,5 +1,5 @@
 import { CHANNELS } from '../../domain/types.js';
-import type { Store } from '../../store/interface.js';
+import type { Store } from '../../store/factory.js';
 import type { DeliveryRequest, OutboxChannel, SendOutcome } from '../interface.js';
 import type { RenderOptions } from '../messages.js';
 import { encodeOutboxContent, outboxMessageId } from './outbox-content.js';
@@ -29,7 +29,7 @@ export class OutboxProvider implements OutboxChannel {
   /** Keeps the message on a request row that is already stored (when routing ends here late). */
   async send(request: DeliveryRequest): Promise<SendOutcome> {
     const { content, providerMessageId } = this.prepare(request);
-    await this.store.addOutboxMessage(request.verificationId, content, request.code);
+    await this.store.verifications.addOutboxMessage(request.verificationId, content, request.code);
     return { ok: true, providerMessageId };
   }
 

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../domain/clock.js';
-import type { SessionStore } from '../../store/sessions/interface.js';
+import type { SessionStore } from '../../domain/ports/sessions.js';
 
 /** The cookie that carries a dashboard session id. */
 export const SESSION_COOKIE = 'cv_session';

@@ -243,7 +243,8 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
     },
     async (request) => {
       const key =
-        (await deps.admin.revokeKey(request.params.id)) && (await deps.store.getApiKey(request.params.id));
+        (await deps.admin.revokeKey(request.params.id)) &&
+        (await deps.store.accounts.getApiKey(request.params.id));
       if (!key) throw new ApiError('NOT_FOUND', 'No live API key with this id.');
       return { data: keyView(key) };
     },
@@ -292,7 +293,7 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       const { to, accountId, mode } = request.query;
       const limit = pageLimit(request.query.limit);
       const [before] = readCursor(request.query.cursor, ['string'] as const) ?? [];
-      const rows = await deps.store.listOutbox({
+      const rows = await deps.store.verifications.listOutbox({
         to: to ? normaliseDestination(to) : undefined,
         accountId,
         before,

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { assembleBuckets } from '../../domain/analytics.js';
 import { canonicalMailbox } from '../../domain/mailbox.js';
 import { checkPhone } from '../../domain/phone.js';
+import type { ContactRecord } from '../../domain/ports/read-model.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
-import type { ContactRecord } from '../../store/contacts.js';
 import {
   AnalyticsQuery,
   AnalyticsResponse,
@@ -117,7 +117,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
         throw validationError([
           { field: 'to', message: `at most ${MAX_BUCKETS[interval]} buckets of one ${interval} per query` },
         ]);
-      const rows = await deps.store.analytics({
+      const rows = await deps.store.readModel.analytics({
         accountId,
         test: request.query.mode === 'test',
         from,
@@ -152,11 +152,11 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
           throw validationError([
             { field: 'cursor', message: 'cursor pages the list without q: a search has one page' },
           ]);
-        const found = await deps.store.searchContacts(accountId, normaliseSearch(q), limit, test);
+        const found = await deps.store.readModel.searchContacts(accountId, normaliseSearch(q), limit, test);
         return { data: found.map(contactView), nextCursor: null };
       }
       const after = readCursor(request.query.cursor, ['number', 'string'] as const);
-      const rows = await deps.store.listContacts({
+      const rows = await deps.store.readModel.listContacts({
         accountId,
         test,
         after: after && { lastSeen: after[0], id: after[1] },
@@ -168,7 +168,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
   );
 
   const contactOr404 = async (id: string) => {
-    const contact = await deps.store.getContact(id);
+    const contact = await deps.store.readModel.getContact(id);
     if (!contact) throw new ApiError('NOT_FOUND', 'No contact with this id.');
     return contact;
   };
@@ -183,7 +183,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
     },
     async (request) => {
       const contact = await contactOr404(request.params.id);
-      const history = await deps.store.contactHistory(contact, 100);
+      const history = await deps.store.readModel.contactHistory(contact, 100);
       return {
         data: {
           ...contactView(contact),
@@ -217,7 +217,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
       }),
     },
     async (request) => {
-      const contact = await deps.store.setContactBlocked(
+      const contact = await deps.store.readModel.setContactBlocked(
         request.params.id,
         { reason: request.body.reason },
         deps.clock.now(),
@@ -236,7 +236,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
       }),
     },
     async (request) => {
-      const contact = await deps.store.setContactBlocked(request.params.id, null, deps.clock.now());
+      const contact = await deps.store.readModel.setContactBlocked(request.params.id, null, deps.clock.now());
       if (!contact) throw new ApiError('NOT_FOUND', 'No contact with this id.');
       return { data: contactView(contact) };
     },
@@ -251,7 +251,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
       }),
     },
     async (request) => {
-      const breakers = await deps.store.listBreakers({ accountId: request.query.accountId });
+      const breakers = await deps.store.readModel.listBreakers({ accountId: request.query.accountId });
       return { data: breakers.map(breakerView) };
     },
   );

@@ -4,7 +4,7 @@ import type { Config } from '../../config/schema.js';
 import type { StatusUpdate } from '../../delivery/providers/callback.js';
 import { PROVIDERS, type ProviderList } from '../../delivery/providers/registry.js';
 import type { Clock } from '../../domain/clock.js';
-import type { Store } from '../../store/interface.js';
+import type { Store } from '../../store/factory.js';
 import { callbackHttp } from '../callback-http.js';
 
 export interface CallbackDeps {
@@ -44,7 +44,7 @@ export const callbackRoutes = (deps: CallbackDeps) => async (app: FastifyInstanc
   const delays = deps.unknownRetryDelaysMs ?? UNKNOWN_RETRY_DELAYS_MS;
   const recordOne = async (u: StatusUpdate) => {
     for (let attempt = 0; ; attempt++) {
-      const found = await deps.store.recordDeliveryByProviderId(
+      const found = await deps.store.verifications.recordDeliveryByProviderId(
         u.provider,
         u.providerMessageId,
         u.status,

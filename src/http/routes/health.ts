@@ -23,7 +23,7 @@ export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         deps.store.check(),
         deps.counters.check(),
         deps.delivery.health(),
-        deps.store.listBreakers({ trippedOnly: true }).catch(() => []),
+        deps.store.readModel.listBreakers({ trippedOnly: true }).catch(() => []),
       ]);
       const allChannels = Object.values(channels).every((c) => c.operational);
       const status = !database

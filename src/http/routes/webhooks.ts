@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { WebhookDelivery, WebhookEndpoint } from '../../store/webhooks/interface.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../../domain/ports/webhooks.js';
 import type { WebhookAdmin } from '../../webhooks/admin.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events.js';
 import { UrlRefused } from '../../webhooks/url-guard.js';

@@ -1,12 +1,7 @@
 import type pg from 'pg';
+import type { ClaimOutcome, ClaimRequest, IdempotencyStore } from '../../domain/ports/idempotency.js';
 import { queryOn } from '../postgres/transaction.js';
-import {
-  type ClaimOutcome,
-  type ClaimRequest,
-  type IdempotencyRow,
-  type IdempotencyStore,
-  judgeExisting,
-} from './interface.js';
+import { type IdempotencyRow, judgeExisting } from './rows.js';
 
 const SQL = {
   insert: `INSERT INTO idempotency_keys (scope, key, fingerprint, claim, lease_until, created_at)

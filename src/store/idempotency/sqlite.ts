@@ -1,12 +1,7 @@
 import type { Database } from 'better-sqlite3';
+import type { ClaimOutcome, ClaimRequest, IdempotencyStore } from '../../domain/ports/idempotency.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import {
-  type ClaimOutcome,
-  type ClaimRequest,
-  type IdempotencyRow,
-  type IdempotencyStore,
-  judgeExisting,
-} from './interface.js';
+import { type IdempotencyRow, judgeExisting } from './rows.js';
 
 /** Idempotency keys on the SQLite store's connection: each call is one unit of its group commit. */
 export class SqliteIdempotencyStore implements IdempotencyStore {

@@ -1,4 +1,4 @@
-import { StoreUnavailable } from '../interface.js';
+import { StoreUnavailable } from '../lifecycle.js';
 
 /**
  * The calls that arrive in one event-loop turn, handed to `run` together at the end of that turn

@@ -1,6 +1,7 @@
 import type pg from 'pg';
+import type { SessionStore, StoredSession } from '../../domain/ports/sessions.js';
 import { queryOn } from '../postgres/transaction.js';
-import { rowToSession, type SessionRow, type SessionStore, type StoredSession } from './interface.js';
+import { rowToSession, type SessionRow } from './rows.js';
 
 const SQL = {
   insert: 'INSERT INTO dashboard_sessions (id_hash, created_at, expires_at) VALUES ($1, $2, $3)',

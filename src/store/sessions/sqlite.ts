@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
+import type { SessionStore, StoredSession } from '../../domain/ports/sessions.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import { rowToSession, type SessionRow, type SessionStore, type StoredSession } from './interface.js';
+import { rowToSession, type SessionRow } from './rows.js';
 
 /** Dashboard sessions on the SQLite store's connection: each write is one unit of its group commit. */
 export class SqliteSessionStore implements SessionStore {

@@ -1,14 +1,14 @@
 import type pg from 'pg';
 import { timeOrderedUuid } from '../../domain/ids.js';
-import { type WebhookEvent, webhookPayload } from '../../webhooks/events.js';
-import { inTransaction, queryOn, type Runner } from '../postgres/transaction.js';
 import type {
   AttemptRecord,
   ClaimRequest,
   EndpointPatch,
   NewWebhookEndpoint,
   WebhookStore,
-} from './interface.js';
+} from '../../domain/ports/webhooks.js';
+import { type WebhookEvent, webhookPayload } from '../../webhooks/events.js';
+import { inTransaction, queryOn, type Runner } from '../postgres/transaction.js';
 import { deliveriesFor, rowToDelivery, rowToDue, rowToEndpoint } from './rows.js';
 
 const SQL = {

@@ -1,5 +1,5 @@
+import type { DueDelivery, WebhookDelivery, WebhookEndpoint } from '../../domain/ports/webhooks.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
-import type { DueDelivery, WebhookDelivery, WebhookEndpoint } from './interface.js';
 
 /** Row mapping shared by the SQLite and PostgreSQL webhook stores (BIGINT arrives as a string). */
 

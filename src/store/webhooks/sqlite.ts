@@ -1,14 +1,14 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { timeOrderedUuid } from '../../domain/ids.js';
-import { type WebhookEvent, webhookPayload } from '../../webhooks/events.js';
-import type { GroupCommit } from '../sqlite/group-commit.js';
 import type {
   AttemptRecord,
   ClaimRequest,
   EndpointPatch,
   NewWebhookEndpoint,
   WebhookStore,
-} from './interface.js';
+} from '../../domain/ports/webhooks.js';
+import { type WebhookEvent, webhookPayload } from '../../webhooks/events.js';
+import type { GroupCommit } from '../sqlite/group-commit.js';
 import {
   type ClaimCandidate,
   deliveriesFor,

@@ -56,7 +56,7 @@ describe('a fourth SMS provider: one folder and one registry line', () => {
   const sendSms = async (s: { svc: TestService; key: string }, phone: string) => {
     const res = await s.svc.post('/v1/contact/send-code', { channel: 'SMS', phone }, s.key);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return s.svc.store.getVerification(DEFAULT_ACCOUNT_ID, res.body.data.requestId);
+    return s.svc.store.verifications.getVerification(DEFAULT_ACCOUNT_ID, res.body.data.requestId);
   };
   const counts = () => ({ twilio: twilioApi.sends().length, fakesms: fakesmsApi.sends().length });
 

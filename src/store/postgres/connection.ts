@@ -1,0 +1,32 @@
+import type pg from 'pg';
+import { isRetryable, toStoreError } from './pg-errors.js';
+import type { Named } from './statements.js';
+import { inTransaction, type Runner } from './transaction.js';
+
+export type Params = unknown[];
+
+/** The pool the PostgreSQL store's aggregates share, and how each runs its statements on it. */
+export class PostgresConnection {
+  constructor(readonly pool: pg.Pool) {}
+
+  /**
+   * One statement through the pool, retried when PostgreSQL rolled it back for a deadlock. A
+   * named statement is prepared once per connection and its plan reused.
+   */
+  async query<R extends pg.QueryResultRow>(statement: string | Named, params: Params = [], runner?: Runner) {
+    const config = typeof statement === 'string' ? { text: statement } : statement;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await (runner ?? this.pool).query<R>({ ...config, values: params });
+      } catch (err) {
+        if (!runner && isRetryable(err) && attempt < 3) continue;
+        throw toStoreError(err);
+      }
+    }
+  }
+
+  /** Runs `work` in one transaction on one pooled connection. */
+  transaction<T>(work: (client: Runner) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, work);
+  }
+}

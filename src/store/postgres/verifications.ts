@@ -1,0 +1,281 @@
+import { maskDestination } from '../../domain/masking.js';
+import type {
+  AttemptOutcome,
+  DeliveryRecord,
+  LiveCode,
+  OutboxEntry,
+  OutboxFilter,
+  SweepResult,
+  Verifications,
+} from '../../domain/ports/verifications.js';
+import type { Channel, DeliveryStatus, NewVerification } from '../../domain/types.js';
+import {
+  attemptOutcome,
+  attemptReadFor,
+  noRequestForOutbox,
+  pickWinner,
+  rowToOutboxEntry,
+  rowToVerification,
+} from '../rows.js';
+import type { PostgresConnection } from './connection.js';
+import { SQL } from './statements.js';
+import { settleBatch, TurnBatch } from './turn-batch.js';
+
+/** A row of readGroup: the request, and one live row of its group (or nulls). */
+type AttemptRow = Record<string, unknown>;
+interface SendCall {
+  rows: NewVerification[];
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+interface ReadCall {
+  requestId: string;
+  accountId: string;
+  test: boolean;
+  now: number;
+  resolve: (rows: AttemptRow[]) => void;
+  reject: (err: unknown) => void;
+}
+interface DecideCall {
+  groupId: string;
+  /** The request the guess was made on: a wrong guess is counted on it. */
+  requestId: string;
+  winnerId: string | null;
+  now: number;
+  resolve: (rows: AttemptRow[]) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Verification requests and their attempts on PostgreSQL. The sends of one event-loop turn are
+ * one statement, and so are the reads and the decisions of its verify attempts (TurnBatch).
+ */
+export class PostgresVerifications implements Verifications {
+  /** The sends of the current event-loop turn, written together (see createVerifications). */
+  private readonly sends = new TurnBatch<SendCall>((batch) => this.writeSendBatch(batch));
+  /** The first halves of the verify attempts of one event-loop turn, read together (see attempt). */
+  private readonly reads = new TurnBatch<ReadCall>((batch) => this.readBatch(batch));
+  /** The second halves of the verify attempts of one event-loop turn, decided together. */
+  private readonly decisions = new TurnBatch<DecideCall>((batch) => this.decideBatch(batch));
+
+  constructor(private readonly db: PostgresConnection) {}
+
+  /** Writes the sends and attempts of the current turn (before the pool closes). */
+  async flush(): Promise<void> {
+    await this.sends.flush();
+    await this.reads.flush();
+    await this.decisions.flush();
+  }
+
+  /**
+   * Sends are written in batches: those that arrive in one event-loop turn go to the database as
+   * one statement and one commit, as SQLite's group commit does; each resolves once that
+   * statement has committed. A conflict inside the batch (two sends to one destination, a lost
+   * race with another instance, a bad row) fails the whole statement; the sends of that batch
+   * then run one by one, in arrival order, so each gets its own outcome and a later send still
+   * supersedes an earlier one.
+   */
+  createVerifications(rows: NewVerification[]): Promise<void> {
+    return new Promise((resolve, reject) => this.sends.add({ rows, resolve, reject }));
+  }
+
+  private async writeSendBatch(batch: SendCall[]): Promise<void> {
+    await settleBatch(
+      batch,
+      async (sends) => {
+        await this.supersedeAndInsert(sends.flatMap((send) => send.rows));
+        for (const send of sends) send.resolve();
+        return [];
+      },
+      (send) => this.insertSend(send.rows).then(send.resolve, send.reject),
+    );
+  }
+
+  /** One send's rows on their own, superseding whatever is pending for their destinations. */
+  private async insertSend(rows: NewVerification[]): Promise<void> {
+    // A send that raced another one to the same destination lost on verifications_one_live; its
+    // next try sees the winner's row and supersedes it. Each lost race means another send
+    // committed, so the retries are few; the bound only guards against a livelock.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.supersedeAndInsert(rows);
+        return;
+      } catch (err) {
+        const lostRace = (err as { constraint?: string }).constraint === 'verifications_one_live';
+        if (!lostRace || attempt >= 10) throw err;
+      }
+    }
+  }
+
+  private async supersedeAndInsert(rows: NewVerification[]): Promise<void> {
+    const col = <K extends keyof NewVerification>(k: K) => rows.map((v) => v[k]);
+    await this.db.query(SQL.supersedeAndInsert, [
+      col('id'),
+      col('accountId'),
+      col('groupId'),
+      col('channel'),
+      col('destination'),
+      col('deliveryType'),
+      col('country'),
+      col('purpose'),
+      col('codeHash'),
+      col('maxAttempts'),
+      col('createdAt'),
+      col('expiresAt'),
+      col('deliveryStatus'),
+      col('outbox'),
+      rows.map((v) => v.test === true),
+      rows.map((v) => (v.outbox === null ? null : (v.outboxCode ?? null))),
+      rows.map((v) => maskDestination(v.channel, v.destination)),
+      rows.map((v) => v.risk ?? null),
+      rows.map((v) => v.address ?? null),
+    ]);
+  }
+
+  async getVerification(accountId: string, id: string, test = false) {
+    const row = (await this.db.query(SQL.getVerification, [id, accountId, test])).rows[0];
+    return row ? rowToVerification(row) : null;
+  }
+
+  /**
+   * A verify attempt in two round trips: the first reads the request and the live rows of its
+   * group, the caller compares the guess with their codes, and the second counts the attempt and,
+   * for a right guess, consumes the group, in one statement (countOrConsume). The decision is
+   * taken there, under the rows' locks: of parallel right guesses one verifies and the others,
+   * finding the group settled, count nothing; of parallel wrong guesses no more than the attempts
+   * left are counted, and one not counted has no effect, whatever its comparison said.
+   */
+  async attempt(
+    accountId: string,
+    requestId: string,
+    now: number,
+    pick: (rows: LiveCode[]) => string | null,
+    test = false,
+    channels?: readonly Channel[],
+  ): Promise<AttemptOutcome> {
+    const read = await new Promise<AttemptRow[]>((resolve, reject) =>
+      this.reads.add({ requestId, accountId, test, now, resolve, reject }),
+    );
+    const { request, live } = attemptReadFor(read, channels);
+    if (!request || live.length === 0) return { request, counted: null, winnerId: null, consumed: false };
+    const guessed = pickWinner(live, pick);
+    const rows = await new Promise<AttemptRow[]>((resolve, reject) =>
+      this.decisions.add({ groupId: request.groupId, requestId, winnerId: guessed, now, resolve, reject }),
+    );
+    return attemptOutcome(request, guessed, rows);
+  }
+
+  /** The reads of one turn in one statement; a read changes nothing, so none waits for another. */
+  private async readBatch(batch: ReadCall[]): Promise<void> {
+    await settleBatch(
+      batch,
+      async (calls) => {
+        const { rows } = await this.db.query<AttemptRow & { n: string }>(SQL.readGroups, [
+          calls.map((c) => c.requestId),
+          calls.map((c) => c.accountId),
+          calls.map((c) => c.test),
+          calls.map((c) => c.now),
+        ]);
+        const byCall = calls.map((): AttemptRow[] => []);
+        for (const row of rows) byCall[Number(row.n) - 1]?.push(row);
+        for (const [i, call] of calls.entries()) call.resolve(byCall[i] as AttemptRow[]);
+        return [];
+      },
+      (call) =>
+        this.db
+          .query<AttemptRow>(SQL.readGroup, [call.requestId, call.accountId, call.test, call.now])
+          .then(({ rows }) => call.resolve(rows), call.reject),
+    );
+  }
+
+  /**
+   * The decisions of one turn in one statement, one guess per group; a second guess on a group
+   * runs after it on its own, so that it sees the first one's effect (counted, or consumed).
+   */
+  private async decideBatch(batch: DecideCall[]): Promise<void> {
+    await settleBatch(
+      batch,
+      async (calls) => {
+        const seen = new Set<string>();
+        const first: DecideCall[] = [];
+        const later: DecideCall[] = [];
+        for (const call of calls) {
+          (seen.has(call.groupId) ? later : first).push(call);
+          seen.add(call.groupId);
+        }
+        const { rows } = await this.db.query<AttemptRow & { n: string }>(SQL.countOrConsumeMany, [
+          first.map((c) => c.groupId),
+          first.map((c) => c.winnerId),
+          first.map((c) => c.now),
+          first.map((c) => c.requestId),
+        ]);
+        const byCall = first.map((): AttemptRow[] => []);
+        for (const row of rows) byCall[Number(row.n) - 1]?.push(row);
+        for (const [i, call] of first.entries()) call.resolve(byCall[i] as AttemptRow[]);
+        return later;
+      },
+      (call) =>
+        this.db
+          .query<AttemptRow>(SQL.countOrConsume, [call.groupId, call.winnerId, call.now, call.requestId])
+          .then(({ rows }) => call.resolve(rows), call.reject),
+    );
+  }
+
+  async settleGroup(groupId: string, status: 'expired' | 'failed', now: number) {
+    await this.db.query(status === 'expired' ? SQL.expireGroup : SQL.failGroup, [groupId, now]);
+  }
+
+  async recordDelivery(id: string, d: DeliveryRecord) {
+    await this.db.query(SQL.recordDelivery, [
+      d.deliveryStatus,
+      d.provider,
+      d.providerMessageId,
+      d.error ?? null,
+      id,
+      d.cancel === true,
+      d.at,
+    ]);
+  }
+
+  async recordDeliveryByProviderId(
+    provider: string,
+    providerMessageId: string,
+    deliveryStatus: DeliveryStatus,
+    error: string | null,
+    now: number,
+  ) {
+    const { rows } = await this.db.query(SQL.recordDeliveryByProvider, [
+      deliveryStatus,
+      error,
+      provider,
+      providerMessageId,
+      now,
+    ]);
+    return Number(rows[0]?.n ?? 0) > 0;
+  }
+
+  async addOutboxMessage(verificationId: string, content: string, code: string) {
+    const { rowCount } = await this.db.query(SQL.setOutbox, [content, code, verificationId]);
+    if (!rowCount) throw noRequestForOutbox(verificationId);
+  }
+
+  async listOutbox(filter: OutboxFilter): Promise<OutboxEntry[]> {
+    const { rows } = await this.db.query(filter.to ? SQL.listOutboxTo : SQL.listOutbox, [
+      filter.accountId ?? null,
+      filter.to ?? null,
+      filter.limit,
+      filter.before ?? null,
+      filter.test ?? null,
+    ]);
+    return rows.map(rowToOutboxEntry);
+  }
+
+  async sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult> {
+    const cutoff = now - retentionMs;
+    // Plain statements, not one transaction: each batch commits on its own, and SKIP LOCKED lets
+    // sweepers on other instances take other rows instead of waiting for these.
+    const expired = Number((await this.db.query(SQL.sweepExpire, [now, batchSize])).rows[0]?.n ?? 0);
+    const deleted = (await this.db.query(SQL.sweepDelete, [cutoff, batchSize])).rowCount ?? 0;
+    return { expired, deleted };
+  }
+}

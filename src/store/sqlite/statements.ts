@@ -1,0 +1,143 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { APPEND_CHANGE_SQL } from '../changes.js';
+import { ATTEMPT_READ_SELECT, OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
+
+/** The statements of the SQLite store's aggregates, prepared once on its connection. */
+export type Statements = ReturnType<typeof prepare>;
+
+/** What a decided attempt returns of each row it counted (see rowsToCountedAttempt). */
+const DECIDED = 'id, channel, country, attempts, max_attempts, status, provider';
+
+export function prepare(db: Database) {
+  const s = (sql: string): Statement => db.prepare(sql);
+  return {
+    ping: s('SELECT 1'),
+    appendChange: s(APPEND_CHANGE_SQL),
+    appendContactChange: s('INSERT INTO changes (kind, contact_id, at, data) VALUES (?, ?, ?, ?)'),
+    insertSetting: s('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
+    getSetting: s('SELECT value FROM settings WHERE name = ?'),
+    insertAccount: s('INSERT INTO accounts (id, name, settings, created_at) VALUES (?, ?, ?, ?)'),
+    listAccounts: s('SELECT * FROM accounts ORDER BY created_at, id'),
+    getAccount: s('SELECT * FROM accounts WHERE id = ?'),
+    updateAccountSettings: s('UPDATE accounts SET settings = ? WHERE id = ?'),
+    putLogo: s(
+      `INSERT INTO account_logos (account_id, content_type, data, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (account_id) DO UPDATE SET content_type = excluded.content_type, data = excluded.data,
+         updated_at = excluded.updated_at`,
+    ),
+    getLogo: s('SELECT content_type, data, updated_at FROM account_logos WHERE account_id = ?'),
+    deleteLogo: s('DELETE FROM account_logos WHERE account_id = ?'),
+    insertKey: s(
+      `INSERT INTO api_keys (id, account_id, name, prefix, key_hash, channels, test, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    listKeys: s('SELECT * FROM api_keys ORDER BY created_at, id'),
+    listKeysOf: s('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id'),
+    getKey: s('SELECT * FROM api_keys WHERE id = ?'),
+    findActiveKey: s(
+      `SELECT k.*, a.settings AS account_settings FROM api_keys k JOIN accounts a ON a.id = k.account_id
+       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+    ),
+    revokeKey: s('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    updateKey: s('UPDATE api_keys SET name = ?, channels = ? WHERE id = ? AND revoked_at IS NULL'),
+    // Never backwards: another process may have written a later use.
+    recordKeyUse: s(
+      'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
+    ),
+    // One live code per destination, channel and mode: a send cancels the pending one first.
+    supersede: s(
+      `UPDATE verifications SET status = 'canceled', outbox_code = NULL
+       WHERE destination = ? AND account_id = ? AND channel = ? AND test = ? AND status = 'pending'
+       RETURNING id, provider`,
+    ),
+    insertVerification: s(
+      `INSERT INTO verifications (id, account_id, group_id, channel, destination, delivery_type, country, purpose,
+         code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, outbox_code, masked, risk, test,
+         address)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    getVerification: s(
+      `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = ? AND account_id = ? AND test = ?`,
+    ),
+    // The first half of an attempt: the request, and when it is pending and unexpired, the live
+    // rows of its group, whose codes the caller compares with the guess.
+    readGroup: s(
+      `SELECT ${ATTEMPT_READ_SELECT('r')}, g.id AS counted_id, g.channel AS counted_channel,
+         g.code_hash AS counted_code_hash
+       FROM verifications r LEFT JOIN verifications g ON g.group_id = r.group_id
+         AND r.status = 'pending' AND r.expires_at > @now AND g.status = 'pending' AND g.expires_at > @now
+       WHERE r.id = @id AND r.account_id = @account AND r.test = @mode
+       ORDER BY g.id`,
+    ),
+    // The second half, one statement: counts the attempt on the group's pending rows while
+    // attempts remain: N parallel guesses never decide more than max_attempts. A wrong guess is
+    // counted on the request it was made on, and the last one fails the group; a match consumes
+    // it (the winner verified, its siblings canceled). A settled row's outbox code is erased.
+    countWrong: s(
+      `UPDATE verifications
+       SET attempts = attempts + 1, wrong_codes = wrong_codes + (id = ?),
+         status = CASE WHEN attempts + 1 >= max_attempts THEN 'failed' ELSE status END,
+         outbox_code = CASE WHEN attempts + 1 >= max_attempts THEN NULL ELSE outbox_code END
+       WHERE group_id = ? AND status = 'pending' AND attempts < max_attempts AND expires_at > ?
+       RETURNING ${DECIDED}`,
+    ),
+    countAndConsume: s(
+      `UPDATE verifications
+       SET attempts = attempts + 1, status = CASE WHEN id = ? THEN 'verified' ELSE 'canceled' END,
+         verified_at = ?, outbox_code = NULL
+       WHERE group_id = ? AND status = 'pending' AND attempts < max_attempts AND expires_at > ?
+       RETURNING ${DECIDED}`,
+    ),
+    expireGroup: s(
+      `UPDATE verifications SET status = 'expired', outbox_code = NULL
+       WHERE group_id = ? AND status = 'pending' AND expires_at <= ? RETURNING id, provider`,
+    ),
+    failGroup: s(
+      `UPDATE verifications SET status = 'failed', outbox_code = NULL
+       WHERE group_id = ? AND status = 'pending' AND attempts >= max_attempts RETURNING id, provider`,
+    ),
+    deliveryOf: s('SELECT delivery_status, provider, status FROM verifications WHERE id = ?'),
+    // A provider the request already names is kept: a later record of the same attempt has none.
+    recordDelivery: s(
+      `UPDATE verifications SET delivery_status = ?, provider = coalesce(?, provider),
+         provider_message_id = coalesce(?, provider_message_id), delivery_error = ?
+       WHERE id = ?`,
+    ),
+    cancel: s(
+      `UPDATE verifications SET status = 'canceled', outbox_code = NULL WHERE id = ? AND status = 'pending'`,
+    ),
+    deliveryByProvider: s(
+      'SELECT id, delivery_status FROM verifications WHERE provider = ? AND provider_message_id = ?',
+    ),
+    recordDeliveryByProvider: s(
+      `UPDATE verifications SET delivery_status = ?, delivery_error = ?
+       WHERE provider = ? AND provider_message_id = ?`,
+    ),
+    setOutbox: s(
+      `UPDATE verifications SET outbox = ?, outbox_code = CASE WHEN status = 'pending' THEN ? END WHERE id = ?`,
+    ),
+    // Newest first by id: ids are time-ordered (UUIDv7), and monotonic within a process.
+    listOutbox: s(
+      `SELECT ${OUTBOX_SELECT} FROM verifications
+       WHERE outbox IS NOT NULL AND (@accountId IS NULL OR account_id = @accountId)
+         AND (@before IS NULL OR id < @before) AND (@test IS NULL OR test = @test)
+       ORDER BY id DESC LIMIT @limit`,
+    ),
+    listOutboxTo: s(
+      `SELECT ${OUTBOX_SELECT} FROM verifications
+       WHERE destination = @to AND outbox IS NOT NULL AND (@accountId IS NULL OR account_id = @accountId)
+         AND (@before IS NULL OR id < @before) AND (@test IS NULL OR test = @test)
+       ORDER BY id DESC LIMIT @limit`,
+    ),
+    sweepExpire: s(
+      `UPDATE verifications SET status = 'expired', outbox_code = NULL
+       WHERE id IN (SELECT id FROM verifications WHERE status = 'pending' AND expires_at <= ? LIMIT ?)
+       RETURNING id, provider`,
+    ),
+    // Oldest first along the primary key (ids are UUIDv7): no index of its own on created_at.
+    sweepDelete: s(
+      `DELETE FROM verifications
+       WHERE id IN (SELECT id FROM verifications WHERE id < ? AND created_at < ? LIMIT ?)`,
+    ),
+  };
+}

@@ -1,0 +1,222 @@
+import { timeOrderedUuidFloor } from '../../domain/ids.js';
+import { maskDestination } from '../../domain/masking.js';
+import type {
+  AttemptOutcome,
+  DeliveryRecord,
+  LiveCode,
+  OutboxEntry,
+  OutboxFilter,
+  SweepResult,
+  Verifications,
+} from '../../domain/ports/verifications.js';
+import type { Channel, DeliveryStatus, NewVerification } from '../../domain/types.js';
+import { type RequestChange, settledKind } from '../changes.js';
+import {
+  attemptOutcome,
+  attemptReadFor,
+  noRequestForOutbox,
+  pickWinner,
+  rowToOutboxEntry,
+  rowToVerification,
+} from '../rows.js';
+import type { GroupCommit } from './group-commit.js';
+import type { Statements } from './statements.js';
+
+/** Verification requests and their attempts on the SQLite connection: each call is one unit of its group commit. */
+export class SqliteVerifications implements Verifications {
+  constructor(
+    private readonly tx: GroupCommit,
+    private readonly stmts: Statements,
+  ) {}
+
+  /**
+   * One send: each row cancels the pending request of its destination, channel and mode, is
+   * inserted, and appends its changes (created, and canceled for what it superseded), in one
+   * write unit.
+   */
+  createVerifications(rows: NewVerification[]) {
+    return this.tx.write(() => {
+      for (const v of rows) {
+        const mode = v.test ? 1 : 0;
+        const superseded = this.stmts.supersede.all(v.destination, v.accountId, v.channel, mode) as Array<{
+          id: string;
+          provider: string | null;
+        }>;
+        for (const old of superseded) this.appendChange('canceled', old.id, v.createdAt, old.provider);
+        this.stmts.insertVerification.run(
+          v.id,
+          v.accountId,
+          v.groupId,
+          v.channel,
+          v.destination,
+          v.deliveryType,
+          v.country,
+          v.purpose,
+          v.codeHash,
+          v.maxAttempts,
+          v.createdAt,
+          v.expiresAt,
+          v.deliveryStatus,
+          v.outbox,
+          v.outbox === null ? null : v.outboxCode,
+          maskDestination(v.channel, v.destination),
+          v.risk ?? null,
+          mode,
+          v.address ?? null,
+        );
+        this.appendChange('created', v.id, v.createdAt, v.deliveryStatus === 'outbox' ? 'outbox' : null);
+      }
+      // A savepoint keeps the rows of a dual send together. A single row needs none: should its
+      // insert fail, what ran before it (a supersede, with its change) stands on its own.
+    }, rows.length > 1);
+  }
+
+  private appendChange(kind: RequestChange['kind'], requestId: string, at: number, provider: string | null) {
+    this.stmts.appendChange.run(kind, requestId, at, provider);
+  }
+
+  getVerification(accountId: string, id: string, test = false) {
+    return this.tx.read(() => {
+      const row = this.stmts.getVerification.get(id, accountId, test ? 1 : 0) as
+        | Record<string, unknown>
+        | undefined;
+      return row ? rowToVerification(row) : null;
+    });
+  }
+
+  /**
+   * A verify attempt in one write unit: reads the request and the live rows of its group, asks
+   * `pick` which row the guess matches, then one counting update decides (see decideAttempt).
+   */
+  attempt(
+    accountId: string,
+    requestId: string,
+    now: number,
+    pick: (rows: LiveCode[]) => string | null,
+    test = false,
+    channels?: readonly Channel[],
+  ) {
+    return this.tx.write((): AttemptOutcome => {
+      const read = this.stmts.readGroup.all({
+        id: requestId,
+        account: accountId,
+        mode: test ? 1 : 0,
+        now,
+      }) as Array<Record<string, unknown>>;
+      const { request, live } = attemptReadFor(read, channels);
+      if (!request || live.length === 0) return { request, counted: null, winnerId: null, consumed: false };
+      const guessed = pickWinner(live, pick);
+      return attemptOutcome(request, guessed, this.decideAttempt(request.groupId, guessed, now, requestId));
+      // No savepoint: the unit writes one statement, and the changes it appends after it.
+    }, false);
+  }
+
+  /**
+   * Counts one attempt on the group's pending rows while attempts remain; a match consumes the
+   * group (the winner verified, its siblings canceled), the last wrong guess fails it, and a wrong
+   * guess is counted on the request it was made on. Settled rows append their changes.
+   */
+  private decideAttempt(groupId: string, winnerId: string | null, now: number, guessedOn: string) {
+    const rows = (
+      winnerId === null
+        ? this.stmts.countWrong.all(guessedOn, groupId, now)
+        : this.stmts.countAndConsume.all(winnerId, now, groupId, now)
+    ) as Array<Record<string, unknown>>;
+    for (const r of rows)
+      if (r.status !== 'pending')
+        this.appendChange(settledKind(String(r.status)), String(r.id), now, (r.provider as string) ?? null);
+    return rows;
+  }
+
+  settleGroup(groupId: string, status: 'expired' | 'failed', now: number) {
+    return this.tx.write(() => {
+      const settled = (
+        status === 'expired' ? this.stmts.expireGroup.all(groupId, now) : this.stmts.failGroup.all(groupId)
+      ) as Array<{ id: string; provider: string | null }>;
+      for (const r of settled) this.appendChange(status, r.id, now, r.provider);
+    });
+  }
+
+  /**
+   * What a delivery attempt found: the provider that took the message (a 'dispatched' change, so
+   * the send counts under it), a delivery state (delivered or undelivered changes when it moves
+   * there), and the cancel of a request nobody received.
+   */
+  recordDelivery(id: string, d: DeliveryRecord) {
+    const now = d.at;
+    return this.tx.write(() => {
+      const before = this.stmts.deliveryOf.get(id) as
+        | { delivery_status: string; provider: string | null; status: string }
+        | undefined;
+      if (!before) return;
+      this.stmts.recordDelivery.run(d.deliveryStatus, d.provider, d.providerMessageId, d.error ?? null, id);
+      const provider = d.provider ?? before.provider;
+      if (d.provider !== null && before.provider === null) this.appendChange('dispatched', id, now, provider);
+      this.appendDeliveryChange(id, before.delivery_status, d.deliveryStatus, now, provider);
+      if (d.cancel && this.stmts.cancel.run(id).changes > 0) this.appendChange('canceled', id, now, provider);
+    });
+  }
+
+  private appendDeliveryChange(id: string, from: string, to: string, now: number, provider: string | null) {
+    if (from === to) return;
+    if (to === 'delivered') this.appendChange('delivered', id, now, provider);
+    else if (to === 'failed') this.appendChange('undelivered', id, now, provider);
+  }
+
+  recordDeliveryByProviderId(
+    provider: string,
+    providerMessageId: string,
+    deliveryStatus: DeliveryStatus,
+    error: string | null,
+    now: number,
+  ) {
+    return this.tx.write(() => {
+      const before = this.stmts.deliveryByProvider.all(provider, providerMessageId) as Array<{
+        id: string;
+        delivery_status: string;
+      }>;
+      if (before.length === 0) return false;
+      this.stmts.recordDeliveryByProvider.run(deliveryStatus, error ?? null, provider, providerMessageId);
+      for (const r of before)
+        this.appendDeliveryChange(r.id, r.delivery_status, deliveryStatus, now, provider);
+      return true;
+    });
+  }
+
+  addOutboxMessage(verificationId: string, content: string, code: string) {
+    // One statement, atomic by itself: no savepoint needed.
+    return this.tx.write(() => {
+      if (this.stmts.setOutbox.run(content, code, verificationId).changes === 0)
+        throw noRequestForOutbox(verificationId);
+    }, false);
+  }
+
+  listOutbox(filter: OutboxFilter): Promise<OutboxEntry[]> {
+    return this.tx.read(() => {
+      const params = {
+        accountId: filter.accountId ?? null,
+        to: filter.to ?? null,
+        before: filter.before ?? null,
+        test: filter.test === undefined ? null : filter.test ? 1 : 0,
+        limit: filter.limit,
+      };
+      const rows = (
+        filter.to ? this.stmts.listOutboxTo.all(params) : this.stmts.listOutbox.all(params)
+      ) as Array<Record<string, unknown>>;
+      return rows.map(rowToOutboxEntry);
+    });
+  }
+
+  sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult> {
+    return this.tx.write(() => {
+      const expired = this.stmts.sweepExpire.all(now, batchSize) as Array<{
+        id: string;
+        provider: string | null;
+      }>;
+      for (const r of expired) this.appendChange('expired', r.id, now, r.provider);
+      const cutoff = now - retentionMs;
+      const deleted = this.stmts.sweepDelete.run(timeOrderedUuidFloor(cutoff), cutoff, batchSize).changes;
+      return { expired: expired.length, deleted };
+    });
+  }
+}
