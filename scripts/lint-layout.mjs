@@ -18,7 +18,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const rootArg = process.argv.find((a) => a.startsWith('--root='));
+/** The repository (`--root=<dir>` checks another tree: the lint's own test). */
+const root = rootArg ? rootArg.slice('--root='.length) : fileURLToPath(new URL('..', import.meta.url));
 const strictTests = process.argv.includes('--strict-tests');
 const listTests = process.argv.includes('--list-tests');
 const PROVIDERS_DIR = 'src/delivery/providers';
@@ -93,7 +95,7 @@ for (const file of tests) {
   const mirrored = ['src', '.'].some((top) =>
     bases.some((base) => {
       const path = join(root, top, ...parts, base);
-      return existsSync(`${path}.ts`) || existsSync(`${path}.tsx`) || isDirectory(path);
+      return ['.ts', '.tsx', '.mjs'].some((ext) => existsSync(`${path}${ext}`)) || isDirectory(path);
     }),
   );
   const dir = ['src', ...parts].join('/');

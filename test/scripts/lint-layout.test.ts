@@ -1,0 +1,74 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const script = fileURLToPath(new URL('../../scripts/lint-layout.mjs', import.meta.url));
+
+/** A small tree with two providers (one named as its channel) and a route. */
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'cv-lint-layout-'));
+  const base: Record<string, string> = {
+    'src/delivery/providers/acme/index.ts': "export const acme = { name: 'acme' };\n",
+    'src/delivery/providers/whatsapp/index.ts': "export const whatsapp = { name: 'whatsapp' };\n",
+    'src/delivery/providers/registry.ts':
+      "import { acme } from './acme/index.js';\nexport const PROVIDERS = [acme];\n",
+    'src/http/validation.ts':
+      'export const read = (r: { validationError?: unknown }) => r.validationError;\n',
+    'src/http/routes/send.ts': "export const channel = 'WHATSAPP';\n",
+    'test/http/routes/send.test.ts': '',
+    'test/e2e/server.test.ts': '',
+    ...files,
+  };
+  for (const [path, text] of Object.entries(base)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+const roots: string[] = [];
+const lint = (files: Record<string, string>, ...args: string[]) => {
+  const root = tree(files);
+  roots.push(root);
+  const run = spawnSync(process.execPath, [script, `--root=${root}`, ...args], { encoding: 'utf8' });
+  return { status: run.status, out: `${run.stdout}${run.stderr}` };
+};
+
+describe('scripts/lint-layout.mjs', () => {
+  afterEach(() => {
+    for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('passes a tree that keeps the rules', () => {
+    expect(lint({})).toMatchObject({ status: 0 });
+  });
+
+  it('fails on a provider named outside its folder and the registry, in any spelling', () => {
+    const result = lint({ 'src/http/health.ts': 'const env = process.env.ACME_TOKEN;\n' });
+    expect(result.status).toBe(1);
+    expect(result.out).toContain('src/http/health.ts:1: names the provider "acme"');
+  });
+
+  it('fails on a route that reads schema failures itself', () => {
+    const result = lint({
+      'src/http/routes/admin.ts':
+        'function rejectInvalid(r: { validationError?: unknown }) {\n  return r.validationError;\n}\n',
+    });
+    expect(result.status).toBe(1);
+    expect(result.out).toContain('src/http/routes/admin.ts:1: reads schema failures itself');
+    expect(result.out).toContain('src/http/routes/admin.ts:2: reads schema failures itself');
+  });
+
+  it('reports a test that mirrors no module as a warning, an error with --strict-tests', () => {
+    const files = { 'test/http/misc.test.ts': '' };
+    const warned = lint(files);
+    expect(warned.status).toBe(0);
+    expect(warned.out).toContain('1 of 3 test files do not mirror a module of src/');
+    const strict = lint(files, '--strict-tests');
+    expect(strict.status).toBe(1);
+    expect(strict.out).toContain('test/http/misc.test.ts: no src/http/misc.ts');
+  });
+});
