@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union, overload
 
 import httpx
 
@@ -95,6 +95,40 @@ class AsyncContactVerify:
 
     async def aclose(self) -> None:
         await self._connection.aclose()
+
+    @overload
+    async def send_code(
+        self,
+        *,
+        channel: Union[Channel, str],
+        channels: None = None,
+        email: Optional[str] = None,
+        phone: Optional[str] = None,
+        country: Optional[str] = None,
+        delivery_type: Optional[Union[DeliveryType, str]] = None,
+        purpose: Optional[str] = None,
+        custom_message: Optional[str] = None,
+        locale: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        max_retries: Optional[int] = None,
+    ) -> SendEntry: ...
+
+    @overload
+    async def send_code(
+        self,
+        *,
+        channel: None = None,
+        channels: Sequence[Union[Channel, str]],
+        email: Optional[str] = None,
+        phone: Optional[str] = None,
+        country: Optional[str] = None,
+        delivery_type: Optional[Union[DeliveryType, str]] = None,
+        purpose: Optional[str] = None,
+        custom_message: Optional[str] = None,
+        locale: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        max_retries: Optional[int] = None,
+    ) -> List[SendEntry]: ...
 
     async def send_code(
         self,

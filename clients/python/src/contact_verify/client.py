@@ -4,7 +4,7 @@ import json
 import time
 import urllib.error
 import urllib.request
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union, overload
 
 from . import _core
 from ._core import VERSION
@@ -85,6 +85,40 @@ class ContactVerify:
         opener: Optional[urllib.request.OpenerDirector] = None,
     ) -> None:
         self._connection = _Connection(base_url, api_key, timeout, max_retries, max_retry_after, opener)
+
+    @overload
+    def send_code(
+        self,
+        *,
+        channel: Union[Channel, str],
+        channels: None = None,
+        email: Optional[str] = None,
+        phone: Optional[str] = None,
+        country: Optional[str] = None,
+        delivery_type: Optional[Union[DeliveryType, str]] = None,
+        purpose: Optional[str] = None,
+        custom_message: Optional[str] = None,
+        locale: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        max_retries: Optional[int] = None,
+    ) -> SendEntry: ...
+
+    @overload
+    def send_code(
+        self,
+        *,
+        channel: None = None,
+        channels: Sequence[Union[Channel, str]],
+        email: Optional[str] = None,
+        phone: Optional[str] = None,
+        country: Optional[str] = None,
+        delivery_type: Optional[Union[DeliveryType, str]] = None,
+        purpose: Optional[str] = None,
+        custom_message: Optional[str] = None,
+        locale: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        max_retries: Optional[int] = None,
+    ) -> List[SendEntry]: ...
 
     def send_code(
         self,
