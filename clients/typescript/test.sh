@@ -28,9 +28,11 @@ node --import tsx --test test/*.test.ts
 echo "== npm pack, then the tarball installed offline into a fresh folder"
 rm -rf "$work/pack" "$work/ts-app" && mkdir -p "$work/pack" "$work/ts-app"
 tarball="$work/pack/$(npm pack --silent --pack-destination "$work/pack" | tail -1)"
-tar -tzf "$tarball" | sort | tr '\n' ' ' && echo
+# Listed once: grep -q stops reading early, and under pipefail tar's broken pipe would fail the check.
+files="$(tar -tzf "$tarball" | sort)"
+echo $files
 for f in package/dist/index.js package/dist/index.d.ts package/dist/schema.d.ts package/dist/errors.d.ts; do
-  tar -tzf "$tarball" | grep -qx "$f" || { echo "the tarball lacks $f"; exit 1; }
+  grep -qx "$f" <<<"$files" || { echo "the tarball lacks $f"; exit 1; }
 done
 cd "$work/ts-app"
 npm init -y >/dev/null
