@@ -16,26 +16,31 @@ grep -q 'AsyncClient' "$file" && kind=rust-async-app
 app="$work/$kind/myapp"
 if [ ! -f "$app/.ready" ]; then
   rm -rf "$work/$kind" && mkdir -p "$work/$kind"
-  (
-    cd "$work/$kind"
-    cargo new --quiet myapp
-    cd myapp
-    mkdir -p .cargo
-    cat >.cargo/config.toml <<'TOML'
+  log="$work/$kind.log"
+  trap 'cat "$log"' ERR
+  cd "$work/$kind"
+  cargo new --quiet myapp >>"$log" 2>&1
+  cd myapp
+  mkdir -p .cargo
+  cat >.cargo/config.toml <<'TOML'
 [source.crates-io]
 replace-with = "debian"
 
 [source.debian]
 directory = "/usr/share/cargo/registry"
 TOML
-    if [ "$kind" = rust-async-app ]; then
-      cargo add --offline contact-verify --path "$here" --features tokio
-      cargo add --offline tokio@1.24 --features rt-multi-thread,macros
-    else
-      cargo add --offline contact-verify --path "$here"
-    fi
-    touch .ready
-  ) >"$work/$kind.log" 2>&1 || { cat "$work/$kind.log"; exit 1; }
+  if [ "$kind" = rust-async-app ]; then
+    # The async section's two lines of Cargo.toml, as written there (cargo add of Debian's cargo
+    # 1.65 misreads the features of tokio from a directory source).
+    cat >>Cargo.toml <<TOML
+contact-verify = { version = "0.2.0", path = "$here", features = ["tokio"] }
+tokio = { version = "1.24", features = ["rt-multi-thread", "macros"] }
+TOML
+  else
+    cargo add --offline contact-verify --path "$here" >>"$log" 2>&1
+  fi
+  touch .ready
+  trap - ERR
 fi
 cp "$file" "$app/src/main.rs"
 cd "$app"

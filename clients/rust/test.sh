@@ -28,7 +28,9 @@ offline = true
 TOML
 
 echo "== $(cargo --version), $(rustc --version)"
+checked="tests, drift"
 if command -v rustfmt >/dev/null; then
+  checked="rustfmt, $checked"
   cargo fmt --check
   rustfmt --edition 2021 --config max_width=120 --check readme-row.rs
 fi
@@ -65,4 +67,4 @@ for f in src/lib.rs src/models.rs README.md tests/drift.rs; do
   grep -qx "contact-verify-$version/$f" <<<"$listing" || { echo "the package lacks $f"; exit 1; }
 done
 if grep -E '\.sh$|readme-row' <<<"$listing"; then echo "the package ships the repository's scripts"; exit 1; fi
-echo "rust: fmt, tests, drift, the package and the README's install path passed ($here)"
+echo "rust: $checked, the package and the README's install path passed ($(cargo --version))"
