@@ -20,10 +20,13 @@ fn failure(code: &str) -> Value {
     json!({ "error": { "code": code, "message": "scripted", "details": [{ "field": "email", "message": "m" }] } })
 }
 
+/// A scripted answer: status, Retry-After, body.
+type Answer = (u16, Option<&'static str>, String);
+
 /// Answers in order (the last one again once they run out) and keeps every request.
 #[derive(Clone, Default)]
 struct Scripted {
-    answers: Arc<Mutex<Vec<(u16, Option<&'static str>, String)>>>,
+    answers: Arc<Mutex<Vec<Answer>>>,
     requests: Arc<Mutex<Vec<HttpRequest>>>,
 }
 
