@@ -7,7 +7,10 @@ import { buildDelivery, deliveryWarnings, renderOptions } from './delivery/facto
 import type { Delivery } from './delivery/interface.js';
 import { PROVIDERS, type ProviderList } from './delivery/providers/registry.js';
 import { AccountAdmin } from './domain/accounts.js';
+import { Analytics } from './domain/analytics.js';
+import { Breakers } from './domain/breakers.js';
 import { type Clock, systemClock } from './domain/clock.js';
+import { Contacts } from './domain/contacts.js';
 import { counterKeySecret, RateLimitPolicy } from './domain/rate-limit-policy.js';
 import { DEFAULT_BRANDING, deploymentDefaults } from './domain/settings.js';
 import { VerificationService } from './domain/verification-service.js';
@@ -90,9 +93,10 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   }
   const metrics = new ServiceMetrics();
   metrics.watchBreakers(async () => (await store.readModel.listBreakers({ trippedOnly: true })).length);
+  const limits = new RateLimitPolicy(counters, counterKeySecret(codeSecret), metrics.events);
   const service = new VerificationService({
     store,
-    limits: new RateLimitPolicy(counters, counterKeySecret(codeSecret), metrics.events),
+    limits,
     delivery,
     clock,
     codeSecret,
@@ -169,13 +173,18 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
       config.dashboardSessionMinutes * 60,
     ),
   };
-  const keyUses = new KeyUseRecorder(store, clock, options.logger, options.keyUseFlushMs);
+  const keyUses = new KeyUseRecorder(store.accounts, clock, options.logger, options.keyUseFlushMs);
   keyUses.start();
   const app = await buildApp({
-    store,
+    database: store,
+    keys: store.accounts,
+    idempotency: store.idempotency,
     counters,
     service,
     admin,
+    analytics: new Analytics(store.readModel, clock),
+    contacts: new Contacts(store.readModel, clock),
+    breakers: new Breakers(store.readModel, limits, clock),
     delivery,
     clock,
     adminGate,
@@ -190,7 +199,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     dashboardDir: options.dashboardDir,
     plugins: [
       metricsRoute(metrics, config.metricsToken),
-      callbackRoutes({ config, store, clock, logger: options.logger, providers }),
+      callbackRoutes({ config, service, clock, logger: options.logger, providers }),
       webhookAdminRoutes({
         webhooks: new WebhookAdmin(store, secrets, clock, webhookSettings.allowPrivate),
         adminGate,

@@ -2,7 +2,7 @@ import { generateApiKeySecret, hashApiKey, keyPrefix, newId } from './api-keys.j
 import { mergeBranding, withLogo } from './branding.js';
 import type { Clock } from './clock.js';
 import type { LogoImage } from './logo.js';
-import type { KeysAndAccounts } from './ports/keys-and-accounts.js';
+import type { KeysAndAccounts, StoredLogo } from './ports/keys-and-accounts.js';
 import type { Account, AccountSettings, ApiKeyRecord, Branding, Channel } from './types.js';
 
 /** The id of the account a fresh install starts with. */
@@ -127,8 +127,15 @@ export class AccountAdmin {
     });
   }
 
-  revokeKey(id: string): Promise<boolean> {
-    return this.accounts.revokeApiKey(id, this.clock.now());
+  /** Revokes a live key; the key as it is now, or null when it does not exist or was revoked already. */
+  async revokeKey(id: string): Promise<ApiKeyRecord | null> {
+    if (!(await this.accounts.revokeApiKey(id, this.clock.now()))) return null;
+    return this.accounts.getApiKey(id);
+  }
+
+  /** An account's uploaded logo (served publicly); null when it has none. */
+  getLogo(accountId: string): Promise<StoredLogo | null> {
+    return this.accounts.getAccountLogo(accountId.toLowerCase());
   }
 
   /** Issues a new secret with the same name, channels and account; the old key is revoked. */

@@ -1,4 +1,6 @@
-import type { AnalyticsRows, BucketSums } from './ports/read-model.js';
+import type { Clock } from './clock.js';
+import { DomainError } from './errors.js';
+import type { AnalyticsRows, BucketSums, GroupBy, ReadModel } from './ports/read-model.js';
 
 /**
  * Upper bounds (seconds) of the bins of the seconds-to-verify histogram kept per bucket
@@ -115,4 +117,50 @@ export function assembleBuckets(rows: AnalyticsRows, grouped: boolean): Analytic
         p90SecondsToVerify: quantileOfHistogram(histogram, 0.9),
       };
     });
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** The widest range one query may span: a year of days, or three days of hours (docs/analytics.md). */
+const MAX_BUCKETS = { hour: 3 * 24, day: 366 } as const;
+
+/** One analytics question, as an operator asks it. */
+export interface AnalyticsRequest {
+  /** Absent: every account. */
+  accountId?: string;
+  test: boolean;
+  /** Epoch ms; `to` defaults to now. */
+  from: number;
+  to?: number;
+  interval: 'hour' | 'day';
+  groupBy?: GroupBy;
+}
+
+const invalid = (field: string, message: string) =>
+  new DomainError('VALIDATION_ERROR', `Invalid request: ${message}`, [{ field, message }]);
+
+/** Analytics over the read model: the buckets of one range, within the bounds one query may span. */
+export class Analytics {
+  constructor(
+    private readonly readModel: Pick<ReadModel, 'analytics'>,
+    private readonly clock: Clock,
+  ) {}
+
+  async buckets(request: AnalyticsRequest): Promise<AnalyticsBucket[]> {
+    const { interval, from, groupBy } = request;
+    const to = request.to ?? this.clock.now();
+    const size = interval === 'hour' ? HOUR : DAY;
+    if (!(to > from)) throw invalid('to', 'must be later than from');
+    if ((to - from) / size > MAX_BUCKETS[interval])
+      throw invalid('to', `at most ${MAX_BUCKETS[interval]} buckets of one ${interval} per query`);
+    const rows = await this.readModel.analytics({
+      accountId: request.accountId,
+      test: request.test,
+      from,
+      to,
+      intervalMs: size,
+      groupBy,
+    });
+    return assembleBuckets(rows, groupBy !== undefined);
+  }
 }

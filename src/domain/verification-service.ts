@@ -5,9 +5,11 @@ import { generateCode, hashCode, matchingCodeId } from './codes.js';
 import { DomainError } from './errors.js';
 import type { VerificationEvents } from './events.js';
 import { timeOrderedUuid } from './ids.js';
+import { canonicalMailbox } from './mailbox.js';
 import { maskDestination } from './masking.js';
+import { checkPhone } from './phone.js';
 import type { ReadModel } from './ports/read-model.js';
-import type { LiveCode, Verifications } from './ports/verifications.js';
+import type { LiveCode, OutboxEntry, OutboxFilter, Verifications } from './ports/verifications.js';
 import { type BreakerState, decideBreaker, type WindowCounts } from './pumping-breaker.js';
 import type { RateLimitPolicy, SendTarget } from './rate-limit-policy.js';
 import { assessRisk, type RiskAssessment } from './risk.js';
@@ -22,6 +24,7 @@ import type {
   AccountSettings,
   AuthenticatedKey,
   Channel,
+  DeliveryStatus,
   DeliveryType,
   NewVerification,
   VerificationStatus,
@@ -411,28 +414,6 @@ export class VerificationService {
     );
   }
 
-  /**
-   * Resets the SMS-pumping breaker of an account, mode and country: sends resume, and the sends
-   * that tripped it (which stay in the window for up to two hours) no longer count. Null when the
-   * account has no breaker there.
-   */
-  async resetBreaker(accountId: string, test: boolean, country: string): Promise<BreakerState | null> {
-    const { store, limits, clock } = this.deps;
-    const state = await store.readModel.getBreaker(accountId, test, country);
-    if (!state) return null;
-    const now = clock.now();
-    const counts = await limits.countryWindow(test ? `${accountId}:test` : accountId, country, now);
-    const reset: BreakerState = {
-      ...state,
-      trippedAt: null,
-      detail: null,
-      resetAt: now,
-      baseline: { hour: now - (now % 3_600_000), ...counts },
-    };
-    await store.readModel.saveBreaker(reset);
-    return reset;
-  }
-
   /** Runs a limit check; a refusal is counted for analytics (by the limit's kind) and rethrown. */
   private async refusalCounted(
     key: AuthenticatedKey,
@@ -499,6 +480,36 @@ export class VerificationService {
       );
     }
     return result;
+  }
+
+  /**
+   * A page of the messages the built-in outbox kept, newest first. `to` is what a person would
+   * type: any way of writing an address finds the messages of its mailbox.
+   */
+  outbox(filter: OutboxFilter): Promise<OutboxEntry[]> {
+    return this.deps.store.verifications.listOutbox({
+      ...filter,
+      to: filter.to ? outboxDestination(filter.to) : undefined,
+    });
+  }
+
+  /**
+   * A delivery state a provider reported for the message it knows by `providerMessageId`; false
+   * when no request has that message (yet: a callback can outrun the send's record of it).
+   */
+  recordProviderStatus(
+    provider: string,
+    providerMessageId: string,
+    status: DeliveryStatus,
+    error: string | null,
+  ): Promise<boolean> {
+    return this.deps.store.verifications.recordDeliveryByProviderId(
+      provider,
+      providerMessageId,
+      status,
+      error,
+      this.deps.clock.now(),
+    );
   }
 
   /**
@@ -622,3 +633,14 @@ const NO_COUNTS: WindowCounts = { sent: 0, verified: 0 };
 
 const notFound = () =>
   new DomainError('NOT_FOUND', 'No verification request with this requestId exists for this account.');
+
+/**
+ * The outbox is searched by canonical mailbox (email) or E.164 number; accept what a person would
+ * type: any way of writing an address finds the messages of its mailbox.
+ */
+export function outboxDestination(to: string): string {
+  const value = to.trim();
+  if (value.includes('@')) return canonicalMailbox(value) ?? value.toLowerCase();
+  const phone = checkPhone(value.startsWith('+') ? value : `+${value.replace(/^00/, '')}`);
+  return phone.ok ? phone.e164 : value;
+}

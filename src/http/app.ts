@@ -9,9 +9,8 @@ import Fastify, {
   type onResponseHookHandler,
 } from 'fastify';
 import { isMailAddress } from '../domain/mailbox.js';
+import { isStorageFull, StoreUnavailable } from '../domain/ports/storage-errors.js';
 import { LimitStoreUnavailable } from '../limits/interface.js';
-import { StoreUnavailable } from '../store/lifecycle.js';
-import { isStorageFull } from '../store/storage-full.js';
 import { components } from './components.js';
 import { refuseControlCharacters } from './control-characters.js';
 import type { AppDeps } from './deps.js';
@@ -132,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (admin) => {
       // A change to keys or accounts takes effect at once in this process's key cache.
       admin.addHook('onSend', (request, _reply, payload, done) => {
-        if (request.method !== 'GET') keyCacheOf(deps.store).clear();
+        if (request.method !== 'GET') keyCacheOf(deps.keys).clear();
         done(null, payload);
       });
       await admin.register(adminRoutes(deps));

@@ -3,11 +3,10 @@ import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { KEY_PATTERN } from '../domain/api-keys.js';
 import type { AuthenticatedKey } from '../domain/types.js';
-import type { Store } from '../store/factory.js';
 import type { AdminThrottle } from './admin-throttle.js';
 import { type DashboardSession, type DashboardSessions, SESSION_COOKIE } from './dashboard/sessions.js';
 import { ApiError } from './errors.js';
-import { keyCacheOf } from './key-cache.js';
+import { type KeyLookup, keyCacheOf } from './key-cache.js';
 import type { KeyUseRecorder } from './key-uses.js';
 
 declare module 'fastify' {
@@ -31,8 +30,8 @@ const unauthorized = (message: string) => new ApiError('UNAUTHORIZED', message);
  * callback hook rather than an async one: a key the cache holds (nearly every request) is settled
  * in the same turn, without a promise.
  */
-export function apiKeyAuth(store: Store, uses?: KeyUseRecorder): onRequestHookHandler {
-  const keys = keyCacheOf(store);
+export function apiKeyAuth(lookup: KeyLookup, uses?: KeyUseRecorder): onRequestHookHandler {
+  const keys = keyCacheOf(lookup);
   const refuse = (reply: FastifyReply, token: string | null) => {
     reply.header('www-authenticate', 'Bearer realm="contact-verify"');
     return unauthorized(

@@ -3,20 +3,32 @@ import type { Logger } from 'pino';
 import type { Delivery } from '../delivery/interface.js';
 import type { RenderOptions } from '../delivery/messages.js';
 import type { AccountAdmin } from '../domain/accounts.js';
+import type { Analytics } from '../domain/analytics.js';
+import type { Breakers } from '../domain/breakers.js';
 import type { Clock } from '../domain/clock.js';
+import type { Contacts } from '../domain/contacts.js';
+import type { IdempotencyStore } from '../domain/ports/idempotency.js';
 import type { VerificationService } from '../domain/verification-service.js';
 import type { RateLimitStore } from '../limits/interface.js';
-import type { Store } from '../store/factory.js';
 import type { AdminGate } from './auth.js';
 import type { HttpTimeouts } from './hardening.js';
+import type { KeyLookup } from './key-cache.js';
 import type { KeyUseRecorder } from './key-uses.js';
 
 /** Everything the HTTP layer needs, built once by the composition root. */
 export interface AppDeps {
-  store: Store;
+  /** The database's health (GET /health). */
+  database: { check(): Promise<boolean> };
+  /** Where API keys are looked up (cached per process). */
+  keys: KeyLookup;
+  /** Idempotency-Key claims of send-code. */
+  idempotency: IdempotencyStore;
   counters: RateLimitStore;
   service: VerificationService;
   admin: AccountAdmin;
+  analytics: Analytics;
+  contacts: Contacts;
+  breakers: Breakers;
   delivery: Delivery;
   clock: Clock;
   /** How admin routes admit a caller: the admin token, its throttle and dashboard sessions. */

@@ -1,6 +1,9 @@
 import { hashApiKey } from '../domain/api-keys.js';
+import type { KeysAndAccounts } from '../domain/ports/keys-and-accounts.js';
 import type { AuthenticatedKey } from '../domain/types.js';
-import type { Store } from '../store/factory.js';
+
+/** Where the cache looks a key up. */
+export type KeyLookup = Pick<KeysAndAccounts, 'findActiveApiKey'>;
 
 /** How long a looked-up key is trusted without asking the database again. */
 export const KEY_CACHE_TTL_MS = 5_000;
@@ -18,7 +21,7 @@ export class ApiKeyCache {
   private generation = 0;
 
   constructor(
-    private readonly store: Store,
+    private readonly keys: KeyLookup,
     private readonly ttlMs = KEY_CACHE_TTL_MS,
   ) {}
 
@@ -36,7 +39,7 @@ export class ApiKeyCache {
 
   private async fetch(hash: string, now: number): Promise<AuthenticatedKey | null> {
     const generation = this.generation;
-    const key = await this.store.accounts.findActiveApiKey(hash);
+    const key = await this.keys.findActiveApiKey(hash);
     this.entries.delete(hash);
     if (key && generation === this.generation) {
       // Insertion order is age order: past the bound, the oldest entry goes.
@@ -52,14 +55,14 @@ export class ApiKeyCache {
   }
 }
 
-const caches = new WeakMap<Store, ApiKeyCache>();
+const caches = new WeakMap<KeyLookup, ApiKeyCache>();
 
-/** The one cache of a store, shared by every route that authenticates with it. */
-export function keyCacheOf(store: Store): ApiKeyCache {
-  let cache = caches.get(store);
+/** The one cache of a key lookup, shared by every route that authenticates with it. */
+export function keyCacheOf(keys: KeyLookup): ApiKeyCache {
+  let cache = caches.get(keys);
   if (!cache) {
-    cache = new ApiKeyCache(store);
-    caches.set(store, cache);
+    cache = new ApiKeyCache(keys);
+    caches.set(keys, cache);
   }
   return cache;
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
-import type { Store } from '../store/factory.js';
+import type { KeysAndAccounts } from '../domain/ports/keys-and-accounts.js';
 
 /** How often the last uses of API keys are written: a key's lastUsedAt is at most this old. */
 export const KEY_USE_FLUSH_MS = 60_000;
@@ -17,7 +17,7 @@ export class KeyUseRecorder {
   private flushing: Promise<void> | null = null;
 
   constructor(
-    private readonly store: Store,
+    private readonly keys: Pick<KeysAndAccounts, 'recordApiKeyUses'>,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly intervalMs = KEY_USE_FLUSH_MS,
@@ -40,7 +40,7 @@ export class KeyUseRecorder {
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
-    this.flushing = this.store.accounts.recordApiKeyUses(batch).then(
+    this.flushing = this.keys.recordApiKeyUses(batch).then(
       () => undefined,
       (err: Error) => {
         // The database may be away: keep the uses for the next flush, unless newer ones came in.

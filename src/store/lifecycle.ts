@@ -17,11 +17,3 @@ export interface StoreLifecycle {
   /** Stores `value` under `name` unless a value is there already; returns the stored one. */
   getOrCreateSetting(name: string, value: string): Promise<{ value: string; created: boolean }>;
 }
-
-/**
- * Raised when the database cannot be reached (refused, dropped, shut down, timed out). The HTTP
- * layer answers 503 UNAVAILABLE; the store reconnects by itself once the database is back.
- */
-export class StoreUnavailable extends Error {
-  override readonly name = 'StoreUnavailable';
-}

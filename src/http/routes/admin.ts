@@ -1,8 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { renderOutboxEntry, testCodeOf } from '../../delivery/outbox/outbox-content.js';
-import { canonicalMailbox } from '../../domain/mailbox.js';
-import { checkPhone } from '../../domain/phone.js';
 import { settingsProblems } from '../../domain/settings-request.js';
 import type { Account, ApiKeyRecord } from '../../domain/types.js';
 import {
@@ -242,9 +240,7 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       }),
     },
     async (request) => {
-      const key =
-        (await deps.admin.revokeKey(request.params.id)) &&
-        (await deps.store.accounts.getApiKey(request.params.id));
+      const key = await deps.admin.revokeKey(request.params.id);
       if (!key) throw new ApiError('NOT_FOUND', 'No live API key with this id.');
       return { data: keyView(key) };
     },
@@ -293,8 +289,8 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       const { to, accountId, mode } = request.query;
       const limit = pageLimit(request.query.limit);
       const [before] = readCursor(request.query.cursor, ['string'] as const) ?? [];
-      const rows = await deps.store.verifications.listOutbox({
-        to: to ? normaliseDestination(to) : undefined,
+      const rows = await deps.service.outbox({
+        to,
         accountId,
         before,
         test: mode === undefined ? undefined : mode === 'test',
@@ -327,14 +323,3 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   // The logo upload and the preview, behind the same authentication.
   await app.register(brandingAdminRoutes(deps));
 };
-
-/**
- * The outbox is searched by canonical mailbox (email) or E.164 number; accept what a person would
- * type: any way of writing an address finds the messages of its mailbox.
- */
-function normaliseDestination(to: string): string {
-  const value = to.trim();
-  if (value.includes('@')) return canonicalMailbox(value) ?? value.toLowerCase();
-  const phone = checkPhone(value.startsWith('+') ? value : `+${value.replace(/^00/, '')}`);
-  return phone.ok ? phone.e164 : value;
-}

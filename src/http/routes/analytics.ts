@@ -1,8 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { assembleBuckets } from '../../domain/analytics.js';
-import { canonicalMailbox } from '../../domain/mailbox.js';
-import { checkPhone } from '../../domain/phone.js';
 import type { ContactRecord } from '../../domain/ports/read-model.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
 import {
@@ -24,11 +21,6 @@ import { ApiError, validationError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
 import { page, pageLimit, readCursor } from '../paging.js';
 import { answer, errorResponses } from '../schemas.js';
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-/** The widest range one query may span: a year of days, or three days of hours (docs/analytics.md). */
-const MAX_BUCKETS = { hour: 3 * 24, day: 366 } as const;
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const BreakersQuery = Type.Object({ accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) });
@@ -70,19 +62,6 @@ const contactView = (c: ContactRecord) => ({
   blockedAt: iso(c.blocked?.at ?? null),
 });
 
-/**
- * Destinations are stored as canonical mailboxes (email) or E.164; accept what an operator types:
- * any way of writing an address finds its mailbox, and the start of one stays a prefix.
- */
-function normaliseSearch(q: string): string {
-  const value = q.trim();
-  if (value.includes('@')) return canonicalMailbox(value) ?? value.toLowerCase();
-  if (!/^[+0-9 ()-]+$/.test(value)) return value.toLowerCase();
-  const digits = value.replace(/[ ()-]/g, '');
-  const phone = checkPhone(digits.startsWith('+') ? digits : `+${digits}`);
-  return phone.ok ? phone.e164 : digits.startsWith('+') ? digits : `+${digits}`;
-}
-
 /** The admin API's analytics and contact profiles (docs/analytics.md). */
 export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   app.addHook('onRequest', adminAuth(deps.adminGate));
@@ -107,25 +86,16 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
       ),
     },
     async (request) => {
-      const { accountId, groupBy } = request.query;
-      const interval = request.query.interval ?? 'day';
-      const from = Date.parse(request.query.from);
-      const to = request.query.to ? Date.parse(request.query.to) : deps.clock.now();
-      const size = interval === 'hour' ? HOUR : DAY;
-      if (!(to > from)) throw validationError([{ field: 'to', message: 'must be later than from' }]);
-      if ((to - from) / size > MAX_BUCKETS[interval])
-        throw validationError([
-          { field: 'to', message: `at most ${MAX_BUCKETS[interval]} buckets of one ${interval} per query` },
-        ]);
-      const rows = await deps.store.readModel.analytics({
+      const { accountId, groupBy, from, to } = request.query;
+      const buckets = await deps.analytics.buckets({
         accountId,
         test: request.query.mode === 'test',
-        from,
-        to,
-        intervalMs: size,
+        from: Date.parse(from),
+        to: to ? Date.parse(to) : undefined,
+        interval: request.query.interval ?? 'day',
         groupBy,
       });
-      return { data: { buckets: assembleBuckets(rows, groupBy !== undefined) } };
+      return { data: { buckets } };
     },
   );
 
@@ -152,11 +122,11 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
           throw validationError([
             { field: 'cursor', message: 'cursor pages the list without q: a search has one page' },
           ]);
-        const found = await deps.store.readModel.searchContacts(accountId, normaliseSearch(q), limit, test);
+        const found = await deps.contacts.search(accountId, q, limit, test);
         return { data: found.map(contactView), nextCursor: null };
       }
       const after = readCursor(request.query.cursor, ['number', 'string'] as const);
-      const rows = await deps.store.readModel.listContacts({
+      const rows = await deps.contacts.list({
         accountId,
         test,
         after: after && { lastSeen: after[0], id: after[1] },
@@ -167,12 +137,6 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
     },
   );
 
-  const contactOr404 = async (id: string) => {
-    const contact = await deps.store.readModel.getContact(id);
-    if (!contact) throw new ApiError('NOT_FOUND', 'No contact with this id.');
-    return contact;
-  };
-
   app.get<{ Params: Static<typeof IdParams> }>(
     '/contacts/:id',
     {
@@ -182,8 +146,9 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
       }),
     },
     async (request) => {
-      const contact = await contactOr404(request.params.id);
-      const history = await deps.store.readModel.contactHistory(contact, 100);
+      const profile = await deps.contacts.profile(request.params.id);
+      if (!profile) throw new ApiError('NOT_FOUND', 'No contact with this id.');
+      const { contact, history } = profile;
       return {
         data: {
           ...contactView(contact),
@@ -217,11 +182,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
       }),
     },
     async (request) => {
-      const contact = await deps.store.readModel.setContactBlocked(
-        request.params.id,
-        { reason: request.body.reason },
-        deps.clock.now(),
-      );
+      const contact = await deps.contacts.block(request.params.id, request.body.reason);
       if (!contact) throw new ApiError('NOT_FOUND', 'No contact with this id.');
       return { data: contactView(contact) };
     },
@@ -236,7 +197,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
       }),
     },
     async (request) => {
-      const contact = await deps.store.readModel.setContactBlocked(request.params.id, null, deps.clock.now());
+      const contact = await deps.contacts.unblock(request.params.id);
       if (!contact) throw new ApiError('NOT_FOUND', 'No contact with this id.');
       return { data: contactView(contact) };
     },
@@ -251,7 +212,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
       }),
     },
     async (request) => {
-      const breakers = await deps.store.readModel.listBreakers({ accountId: request.query.accountId });
+      const breakers = await deps.breakers.list(request.query.accountId);
       return { data: breakers.map(breakerView) };
     },
   );
@@ -266,10 +227,13 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
       }),
     },
     async (request) => {
-      const country = request.params.country.toUpperCase();
-      const test = request.body.mode === 'test';
-      const reset = await deps.service.resetBreaker(request.body.accountId, test, country);
-      if (!reset) throw new ApiError('NOT_FOUND', `No breaker for ${country} in this account and mode.`);
+      const { accountId, mode } = request.body;
+      const reset = await deps.breakers.reset(accountId, mode === 'test', request.params.country);
+      if (!reset)
+        throw new ApiError(
+          'NOT_FOUND',
+          `No breaker for ${request.params.country.toUpperCase()} in this account and mode.`,
+        );
       return { data: breakerView(reset) };
     },
   );

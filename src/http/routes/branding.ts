@@ -260,7 +260,7 @@ export const publicLogoRoute = (deps: AppDeps) => async (app: FastifyInstance) =
       },
     },
     async (request, reply) => {
-      const logo = await deps.store.accounts.getAccountLogo(request.params.accountId.toLowerCase());
+      const logo = await deps.admin.getLogo(request.params.accountId);
       if (!logo) throw new ApiError('NOT_FOUND', 'This account has no uploaded logo.');
       // An image, never a document: no sniffing, no scripts even when opened directly.
       return reply

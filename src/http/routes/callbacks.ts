@@ -4,12 +4,12 @@ import type { Config } from '../../config/schema.js';
 import type { StatusUpdate } from '../../delivery/providers/callback.js';
 import { PROVIDERS, type ProviderList } from '../../delivery/providers/registry.js';
 import type { Clock } from '../../domain/clock.js';
-import type { Store } from '../../store/factory.js';
+import type { VerificationService } from '../../domain/verification-service.js';
 import { callbackHttp } from '../callback-http.js';
 
 export interface CallbackDeps {
   config: Config;
-  store: Store;
+  service: Pick<VerificationService, 'recordProviderStatus'>;
   clock: Clock;
   logger: Logger;
   /** The providers whose routes to mount (the registry by default). */
@@ -44,12 +44,11 @@ export const callbackRoutes = (deps: CallbackDeps) => async (app: FastifyInstanc
   const delays = deps.unknownRetryDelaysMs ?? UNKNOWN_RETRY_DELAYS_MS;
   const recordOne = async (u: StatusUpdate) => {
     for (let attempt = 0; ; attempt++) {
-      const found = await deps.store.verifications.recordDeliveryByProviderId(
+      const found = await deps.service.recordProviderStatus(
         u.provider,
         u.providerMessageId,
         u.status,
         u.error ?? null,
-        deps.clock.now(),
       );
       if (found) return;
       const pause = delays[attempt];

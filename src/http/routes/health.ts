@@ -20,10 +20,10 @@ export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
     },
     async (_request, reply) => {
       const [database, rateLimitStore, channels, breakers] = await Promise.all([
-        deps.store.check(),
+        deps.database.check(),
         deps.counters.check(),
         deps.delivery.health(),
-        deps.store.readModel.listBreakers({ trippedOnly: true }).catch(() => []),
+        deps.breakers.tripped().catch(() => []),
       ]);
       const allChannels = Object.values(channels).every((c) => c.operational);
       const status = !database

@@ -11,15 +11,11 @@ import { readValidated } from '../validation.js';
 
 /** POST /v1/contact/send-code: thin; the rules live in the domain. */
 export const sendCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) => {
-  const idempotent = idempotency(
-    deps.store.idempotency,
-    deps.clock,
-    (deps.idempotencyLeaseSeconds ?? 60) * 1000,
-  );
+  const idempotent = idempotency(deps.idempotency, deps.clock, (deps.idempotencyLeaseSeconds ?? 60) * 1000);
   app.post<{ Body: Static<typeof SendCodeBody> }>(
     '/v1/contact/send-code',
     {
-      onRequest: apiKeyAuth(deps.store, deps.keyUses),
+      onRequest: apiKeyAuth(deps.keys, deps.keyUses),
       attachValidation: true,
       preHandler: idempotent.checkHeader,
       onSend: idempotent.onSend,

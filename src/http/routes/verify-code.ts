@@ -12,7 +12,7 @@ export const verifyCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) =
   app.post<{ Body: Static<typeof VerifyCodeBody> }>(
     '/v1/contact/verify-code',
     {
-      onRequest: apiKeyAuth(deps.store, deps.keyUses),
+      onRequest: apiKeyAuth(deps.keys, deps.keyUses),
       attachValidation: true,
       schema: {
         tags: ['verification'],

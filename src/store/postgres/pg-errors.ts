@@ -1,4 +1,4 @@
-import { StoreUnavailable } from '../lifecycle.js';
+import { StoreUnavailable } from '../../domain/ports/storage-errors.js';
 
 // Network failures seen by node-postgres, and the server's "going away" SQLSTATEs: 57P01 admin
 // shutdown (a restart), 57P02 crash shutdown, 57P03 still starting, 53300 too many connections.

@@ -1,4 +1,4 @@
-import { StoreUnavailable } from '../lifecycle.js';
+import { StoreUnavailable } from '../../domain/ports/storage-errors.js';
 
 /**
  * The calls that arrive in one event-loop turn, handed to `run` together at the end of that turn
