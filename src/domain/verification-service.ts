@@ -105,12 +105,33 @@ export class VerificationService {
   }
 
   /**
-   * Checks scope and limits, stores the codes, then delivers them (in parallel for a dual send).
-   * `onStarted` is called once the codes are stored, before any provider is called: from there on
-   * the answer is the send's own (what an Idempotency-Key may replay), not a refusal.
+   * A send as four steps: screen (the key's channels, the allow-list, what can be delivered, the
+   * risk screen), limit (the key's rate and the send limits), issue (the codes, stored before any
+   * provider is called) and deliver (in parallel for a dual send). `onStarted` is called once the
+   * codes are stored, before any provider is called: from there on the answer is the send's own
+   * (what an Idempotency-Key may replay), not a refusal.
    */
   async send(key: AuthenticatedKey, request: SendRequest, onStarted?: () => void): Promise<SendEntry[]> {
-    const { store, limits, clock, codeSecret } = this.deps;
+    const { wanted, targets, screened, s, now } = await this.screenSend(key, request);
+    await this.limitSend(key, request, targets, s, now);
+    const issued = await this.issue(key, request, targets, screened, s, now);
+    onStarted?.();
+    await this.countCountrySends(key, targets, now);
+    const entries = await this.deliverIssued(key, request, targets, screened, issued);
+    if (targets.length === wanted.length) return entries;
+    return wanted.map(
+      (t) =>
+        entries.find((e) => e.channel === t.channel) ??
+        unavailableEntry(t, request, new Date(issued.expiresAt), now),
+    );
+  }
+
+  /**
+   * The send's targets, each with its risk assessment: refused when the key is not enabled for a
+   * channel or a country is not allowed; a channel that cannot deliver is left out (see
+   * deliverable), and the risk screen runs on the rest.
+   */
+  private async screenSend(key: AuthenticatedKey, request: SendRequest) {
     const notEnabled = request.channels.filter((c) => !key.channels.includes(c));
     if (notEnabled.length > 0) {
       throw new DomainError(
@@ -153,14 +174,41 @@ export class VerificationService {
         ],
       );
     }
-    const now = clock.now();
+    const now = this.deps.clock.now();
     const targets = this.deliverable(key, request, wanted);
     const screened = await this.screen(key, request, targets, s, now);
+    return { wanted, targets, screened, s, now };
+  }
+
+  /** The key's send rate, then the send limits (a refusal by them is counted for analytics). */
+  private async limitSend(
+    key: AuthenticatedKey,
+    request: SendRequest,
+    targets: SendTarget[],
+    s: EffectiveSettings,
+    now: number,
+  ): Promise<void> {
+    const { limits } = this.deps;
     await limits.checkKeyRate('send', key.id, s);
     await this.refusalCounted(key, request, targets, now, () =>
       limits.checkSend(limitScope(key), targets, s),
     );
+  }
 
+  /**
+   * Makes a code per target and stores the requests: durable before any provider is called. What
+   * the outbox takes is written with the row itself: one write per send, and nothing to deliver
+   * afterwards.
+   */
+  private async issue(
+    key: AuthenticatedKey,
+    request: SendRequest,
+    targets: SendTarget[],
+    screened: RiskAssessment[],
+    s: EffectiveSettings,
+    now: number,
+  ): Promise<IssuedSend> {
+    const { codeSecret } = this.deps;
     const expiresAt = now + s.codeTtlSeconds * 1000;
     const ids = targets.map(() => timeOrderedUuid(now));
     const groupId = ids[0] as string;
@@ -180,8 +228,6 @@ export class VerificationService {
       branding: s.branding,
       locale: request.locale,
     }));
-    // What the outbox takes is written with the row itself: one write per send, and nothing to
-    // deliver afterwards.
     const outbox = deliveries.map((d) =>
       this.deps.delivery.usesOutbox(d.channel, key.test, request.deliveryType)
         ? this.deps.delivery.prepareOutbox(d)
@@ -207,16 +253,34 @@ export class VerificationService {
       test: key.test,
       risk: JSON.stringify(screened[i]),
     }));
-    // A provider is called only once the rows are durable.
-    await store.verifications.createVerifications(rows);
-    onStarted?.();
+    await this.deps.store.verifications.createVerifications(rows);
+    return { ids, expiresAt, deliveries, outbox };
+  }
+
+  /** Counts the phone sends in their country's hour (the SMS-pumping breaker's window). */
+  private async countCountrySends(key: AuthenticatedKey, targets: SendTarget[], now: number): Promise<void> {
     await Promise.all(
       targets.map((t) =>
-        t.channel !== 'EMAIL' && t.country ? limits.countCountrySend(limitScope(key), t.country, now) : null,
+        t.channel !== 'EMAIL' && t.country
+          ? this.deps.limits.countCountrySend(limitScope(key), t.country, now)
+          : null,
       ),
     );
+  }
 
-    // Both channels are fired at once; each settles on its own.
+  /**
+   * Delivers the issued codes, both channels of a dual send at once, each settling on its own (a
+   * code the outbox took is delivered already). When every one failed, the requests are canceled
+   * and the send is refused.
+   */
+  private async deliverIssued(
+    key: AuthenticatedKey,
+    request: SendRequest,
+    targets: SendTarget[],
+    screened: RiskAssessment[],
+    issued: IssuedSend,
+  ): Promise<SendEntry[]> {
+    const { ids, expiresAt, deliveries, outbox } = issued;
     const results = await Promise.all(
       targets.map((t, i) => {
         const kept = outbox[i];
@@ -246,6 +310,7 @@ export class VerificationService {
     });
 
     if (results.every((r) => !r.ok)) {
+      const { store, clock } = this.deps;
       await Promise.all(
         ids.map((id) =>
           store.verifications.recordDelivery(id, {
@@ -286,12 +351,7 @@ export class VerificationService {
       },
       'code sent',
     );
-    if (targets.length === wanted.length) return entries;
-    return wanted.map(
-      (t) =>
-        entries.find((e) => e.channel === t.channel) ??
-        unavailableEntry(t, request, new Date(expiresAt), now),
-    );
+    return entries;
   }
 
   /**
@@ -615,6 +675,15 @@ const ALL_CHANNELS: readonly Channel[] = ['EMAIL', 'SMS', 'WHATSAPP'];
 const limitScope = (key: AuthenticatedKey): string => (key.test ? `${key.accountId}:test` : key.accountId);
 
 const unavailableMessage = (channel: Channel) => `no provider is configured for ${channel}`;
+
+/** The codes a send stored, and what delivering them takes. */
+interface IssuedSend {
+  ids: string[];
+  expiresAt: number;
+  deliveries: DeliveryRequest[];
+  /** What the outbox took of each target (delivered already), or null: a provider delivers it. */
+  outbox: Array<ReturnType<Delivery['prepareOutbox']> | null>;
+}
 
 /** The entry of a dual send's channel that was refused as unavailable: no request was created for it. */
 function unavailableEntry(t: SendTarget, request: SendRequest, expiresAt: Date, now: number): SendEntry {
