@@ -7,10 +7,13 @@
  *   named everywhere.
  * - Schema failures are read in one place (src/http/validation.ts): no route reads
  *   `request.validationError` itself or keeps a `rejectInvalid`-style copy.
- * - A test file's path mirrors a module of src/ (test/http/send-code.test.ts for
- *   src/http/send-code.ts or src/http/send-code/), outside folders that test the whole service.
- *   A test of a root folder (bench/, dashboard/) mirrors it there. Reported as one warning until
- *   test/ mirrors src/ (`--list-tests` lists the files); `--strict-tests` makes it an error.
+ * - A test file's folder mirrors a folder of src/ (test/http/routes/ for src/http/routes/), or
+ *   a root folder it tests (test/clients/ for clients/, test/docs/ for docs/), outside folders
+ *   that test the whole service (e2e/, browser/) or help other tests (support/): an error. Its
+ *   name should also be a module's (test/http/routes/send-code.test.ts for
+ *   src/http/routes/send-code.ts), or the module's name and an aspect (send-code.validation):
+ *   reported as one warning (`--list-tests` lists the files; `--strict-tests` makes it an error),
+ *   since a test of a behaviour across modules (test/http/key-scope) has no one module to name.
  *
  * Exits 1 when an error rule is broken, naming each file and line.
  */
@@ -95,12 +98,19 @@ for (const file of tests) {
   const mirrored = ['src', '.'].some((top) =>
     bases.some((base) => {
       const path = join(root, top, ...parts, base);
-      return ['.ts', '.tsx', '.mjs'].some((ext) => existsSync(`${path}${ext}`)) || isDirectory(path);
+      return (
+        ['.ts', '.tsx', '.mjs', '.md', '.json'].some((ext) => existsSync(`${path}${ext}`)) ||
+        isDirectory(path)
+      );
     }),
   );
   const dir = ['src', ...parts].join('/');
   const base = dotted[0];
-  if (!mirrored) warnings.push(`${file}: no ${dir}/${base}.ts (or ${dir}/${base}/) for it to mirror`);
+  const folderMirrored =
+    parts.length === 0 || ['src', '.'].some((top) => isDirectory(join(root, top, ...parts)));
+  if (!folderMirrored)
+    errors.push(`${file}: no src/${parts.join('/')}/ (nor ${parts.join('/')}/) for its folder to mirror`);
+  else if (!mirrored) warnings.push(`${file}: no ${dir}/${base}.ts (or ${dir}/${base}/) for it to mirror`);
 }
 
 function isDirectory(path) {

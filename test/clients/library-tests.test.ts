@@ -20,9 +20,9 @@ describe("client libraries' own test runs", () => {
   const dir = mkdtempSync(join(tmpdir(), 'cv-library-tests-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('each library that opts in is one of the eight languages of the API document', () => {
+  it('all eight languages of the API document have their own test run', () => {
     const eight = ['csharp', 'go', 'java', 'php', 'python', 'ruby', 'rust', 'typescript'];
-    expect(languages.every((l) => eight.includes(l))).toBe(true);
+    expect([...languages].sort()).toEqual(eight);
   });
 
   languages.forEach((language) => {

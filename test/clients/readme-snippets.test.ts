@@ -105,8 +105,8 @@ describe('README snippets run as written', () => {
     return result.output;
   }
 
-  it('each library that opts in is one of the eight languages of the API document', () => {
-    expect(languages.every((l) => l in LANGUAGES)).toBe(true);
+  it('all eight languages of the API document run their README snippets', () => {
+    expect([...languages].sort()).toEqual(Object.keys(LANGUAGES).sort());
   });
 
   languages.forEach((language) => {

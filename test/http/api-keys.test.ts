@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
-import { eachStore } from '../hardening/stores.js';
 import { ADMIN_TOKEN, type TestService } from '../support/app.js';
+import { eachStore } from '../support/each-store.js';
 
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eachStore } from '../hardening/stores.js';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
+import { eachStore } from '../support/each-store.js';
 
 /** A small seeded generator, so a failure can be replayed. */
 function rng(seed: number) {

@@ -71,4 +71,10 @@ describe('scripts/lint-layout.mjs', () => {
     expect(strict.status).toBe(1);
     expect(strict.out).toContain('test/http/misc.test.ts: no src/http/misc.ts');
   });
+
+  it('fails on a test whose folder mirrors no folder of src/ nor a root folder', () => {
+    const result = lint({ 'test/hardening/misc.test.ts': '' });
+    expect(result.status).toBe(1);
+    expect(result.out).toContain('test/hardening/misc.test.ts: no src/hardening/');
+  });
 });

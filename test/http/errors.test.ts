@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
-import { eachStore } from './stores.js';
+import { eachStore } from '../support/each-store.js';
 
 const contractShaped = (res: { statusCode: number; headers: Record<string, unknown>; body: string }) => {
   expect(res.headers['cache-control'], res.body).toBe('no-store');

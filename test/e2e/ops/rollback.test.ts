@@ -9,11 +9,11 @@ import {
   markedTolerated,
   NewerSchemaError,
   newerMigrations,
-} from '../../src/store/migrations.js';
-import { ADMIN_TOKEN, cliOnPath, runDocumented, sendCode, testKey, verifyCode } from '../support/ops.js';
-import { createTestDatabase } from '../support/postgres.js';
-import { type RunningServer, startServer } from '../support/process.js';
-import { hasPostgres } from '../support/services.js';
+} from '../../../src/store/migrations.js';
+import { ADMIN_TOKEN, cliOnPath, runDocumented, sendCode, testKey, verifyCode } from '../../support/ops.js';
+import { createTestDatabase } from '../../support/postgres.js';
+import { type RunningServer, startServer } from '../../support/process.js';
+import { hasPostgres } from '../../support/services.js';
 
 /**
  * docs/operations.md, "Upgrade and roll back": a newer version's migration (applied here by hand,

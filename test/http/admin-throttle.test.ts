@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type TestService } from '../support/app.js';
-import { eachStore } from './stores.js';
+import { eachStore } from '../support/each-store.js';
 
 const SESSION = '/dashboard/api/session';
 // The deployment's defaults, not the loose ones of the test configuration.

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../../src/config/schema.js';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
 
 // A short admin token is refused at boot; wrong admin tokens are throttled per client address and
-// logged without the token (test/hardening/admin-lockout.test.ts: what never locks anyone out).
+// logged without the token (test/http/admin-throttle.test.ts: what never locks anyone out).
 describe('the admin token', () => {
   let svc: TestService | undefined;
   afterEach(() => svc?.close());

@@ -6,10 +6,10 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/domain/clock.js';
-import { eachStore } from '../hardening/stores.js';
-import { ADMIN_TOKEN, type TestService } from '../support/app.js';
-import { createTestDatabase } from '../support/postgres.js';
+import { ManualClock } from '../../../src/domain/clock.js';
+import { ADMIN_TOKEN, type TestService } from '../../support/app.js';
+import { eachStore } from '../../support/each-store.js';
+import { createTestDatabase } from '../../support/postgres.js';
 
 const SESSION = '/dashboard/api/session';
 type Res = Awaited<ReturnType<TestService['app']['inject']>>;
@@ -301,7 +301,7 @@ eachStore('dashboard sessions', (start, dialect) => {
 
 describe('dashboard session API headers', () => {
   it('carries the dashboard policy on its answers', async () => {
-    const { startTestService } = await import('../support/app.js');
+    const { startTestService } = await import('../../support/app.js');
     const svc = await startTestService();
     try {
       const res = await svc.app.inject({ method: 'GET', url: SESSION });

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
-import { type RunningServer, startServer } from '../support/process.js';
-import { hasRedis, REDIS_URL } from '../support/services.js';
+import { RedisRateLimitStore } from '../../../src/limits/redis-store.js';
+import { type RunningServer, startServer } from '../../support/process.js';
+import { hasRedis, REDIS_URL } from '../../support/services.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** GET on a fresh connection each time, so node:cluster hands requests to different workers. */
 function get(url: string): Promise<{ status: number; body: string }> {

@@ -12,10 +12,10 @@ import {
   sendCode,
   testKey,
   verifyCode,
-} from '../support/ops.js';
-import { TEST_DATABASE_PREFIX } from '../support/postgres.js';
-import { postJson, type RunningServer, startServer } from '../support/process.js';
-import { hasPostgres, POSTGRES_URL } from '../support/services.js';
+} from '../../support/ops.js';
+import { TEST_DATABASE_PREFIX } from '../../support/postgres.js';
+import { postJson, type RunningServer, startServer } from '../../support/process.js';
+import { hasPostgres, POSTGRES_URL } from '../../support/services.js';
 
 /**
  * docs/operations.md, "Least privileges on PostgreSQL": the owner migrates and runs

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestService } from '../support/app.js';
-import { eachStore } from './stores.js';
+import { eachStore } from '../support/each-store.js';
 
 // Item 1 of the security review: a test key verified a live request, its send canceled a live
 // code, and test and live traffic shared cooldowns and caps. They are two worlds of one account.

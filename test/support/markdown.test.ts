@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fencedBlocks, readmeRow } from '../support/markdown.js';
+import { fencedBlocks, readmeRow } from './markdown.js';
 
 describe('README snippet extraction', () => {
   it('finds fenced blocks with their info strings and lines, ``` and ~~~ alike', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging.js';
+import { createLogger } from '../src/logging.js';
 
 /** The service's logger writing into an array of parsed lines. */
 function capture() {

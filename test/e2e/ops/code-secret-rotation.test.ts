@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, cliOnPath, runDocumented, sendCode, testKey, verifyCode } from '../support/ops.js';
-import { postJson, type RunningServer, startServer } from '../support/process.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { ADMIN_TOKEN, cliOnPath, runDocumented, sendCode, testKey, verifyCode } from '../../support/ops.js';
+import { postJson, type RunningServer, startServer } from '../../support/process.js';
+import { WebhookReceiver } from '../../support/webhook-receiver.js';
 
 /**
  * docs/operations.md, "Rotating CODE_SECRET", on real processes: a code sent before the rotation

@@ -9,9 +9,9 @@ import type { Store } from '../../src/store/factory.js';
 import { loadMigrations } from '../../src/store/migrations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { claimAll, DAY, T0, verification } from '../store/fixtures.js';
 import { createTestDatabase, type TestDatabase, truncateAll } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
+import { claimAll, DAY, T0, verification } from './fixtures.js';
 
 /**
  * The analytics buckets are folded from the change log in batches (migration 100), by the fold

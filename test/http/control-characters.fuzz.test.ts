@@ -3,7 +3,7 @@ import { findControls } from '../../src/http/control-characters.js';
 import type { ErrorDetail } from '../../src/http/errors.js';
 import { nestsDeeperThan } from '../../src/http/json-depth.js';
 import { ADMIN_TOKEN, type TestService } from '../support/app.js';
-import { eachStore } from './stores.js';
+import { eachStore } from '../support/each-store.js';
 
 // Item 4 of the security review: a NUL in a string gave 500 on PostgreSQL and still charged the
 // destination's cooldown. Every string field of every endpoint refuses control characters with 400

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { postJson, type RunningServer, startServer } from '../support/process.js';
-import { hasPostgres, hasRedis, REDIS_URL } from '../support/services.js';
+import { RedisRateLimitStore } from '../../../src/limits/redis-store.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { postJson, type RunningServer, startServer } from '../../support/process.js';
+import { hasPostgres, hasRedis, REDIS_URL } from '../../support/services.js';
 
 const ADMIN = 'two-instances-admin-token-0123456789';
 

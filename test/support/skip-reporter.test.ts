@@ -19,8 +19,8 @@ describe('the summary of what a run skipped', () => {
         'node_modules/vitest/vitest.mjs',
         'run',
         'test/limits/redis-outage.test.ts',
-        'test/dashboard/docs.browser.test.ts',
-        'test/unit/ids.test.ts',
+        'test/browser/docs.browser.test.ts',
+        'test/domain/ids.test.ts',
       ],
       {
         cwd: ROOT,
@@ -40,7 +40,7 @@ describe('the summary of what a run skipped', () => {
         'SKIPPED test/limits/redis-outage.test.ts > Redis outage: Redis is not reachable at 127.0.0.1:1 (set CI=true to require it)',
         'SKIPPED test/limits/redis-outage.test.ts > Redis away at start: Redis is not reachable at 127.0.0.1:1 (set CI=true to require it)',
         'SKIPPED test/limits/redis-outage.test.ts > Redis restart under traffic: Redis is not reachable at 127.0.0.1:1 (set CI=true to require it)',
-        'SKIPPED test/dashboard/docs.browser.test.ts > the API reference page at /docs: no chromium at /nonexistent/chromium (apt install chromium, or set CI=true to require it)',
+        'SKIPPED test/browser/docs.browser.test.ts > the API reference page at /docs: no chromium at /nonexistent/chromium (apt install chromium, or set CI=true to require it)',
       ].sort(),
     );
     // At the end: after the counts, not lost among the files' own output.

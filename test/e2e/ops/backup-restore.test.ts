@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, cliOnPath, runDocumented, sendCode, testKey, verifyCode } from '../support/ops.js';
-import { createTestDatabase } from '../support/postgres.js';
-import { type RunningServer, startServer } from '../support/process.js';
-import { hasPostgres } from '../support/services.js';
+import { ADMIN_TOKEN, cliOnPath, runDocumented, sendCode, testKey, verifyCode } from '../../support/ops.js';
+import { createTestDatabase } from '../../support/postgres.js';
+import { type RunningServer, startServer } from '../../support/process.js';
+import { hasPostgres } from '../../support/services.js';
 
 /**
  * docs/operations.md, "Backup and restore": a backup taken while the service runs brings back,

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliOnPath, runDocumented } from '../support/ops.js';
-import { type RunningServer, startServer } from '../support/process.js';
+import { cliOnPath, runDocumented } from '../../support/ops.js';
+import { type RunningServer, startServer } from '../../support/process.js';
 
 /**
  * docs/operations.md, "Rotating ADMIN_TOKEN", on real processes: both tokens work while the

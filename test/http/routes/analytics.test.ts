@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/domain/clock.js';
-import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
-import { propertiesOf } from '../support/openapi.js';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { hasPostgres } from '../support/services.js';
+import { ManualClock } from '../../../src/domain/clock.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../../support/app.js';
+import { propertiesOf } from '../../support/openapi.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { hasPostgres } from '../../support/services.js';
 
 /**
  * The analytics, the contact profiles and the block, through the HTTP API on each backend: a

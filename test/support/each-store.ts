@@ -1,10 +1,10 @@
 import { afterAll, describe } from 'vitest';
-import { startTestService, type TestService } from '../support/app.js';
+import { startTestService, type TestService } from './app.js';
 
 type StartOptions = Parameters<typeof startTestService>[1];
 
-import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { hasPostgres } from '../support/services.js';
+import { createTestDatabase, type TestDatabase } from './postgres.js';
+import { hasPostgres } from './services.js';
 
 /**
  * Runs `define` once on SQLite (in memory) and once on PostgreSQL (a database of its own, dropped

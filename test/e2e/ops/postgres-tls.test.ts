@@ -14,10 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { peersProblem, ScratchPostgres } from '../../scripts/chaos/peers.js';
-import { ADMIN_TOKEN, cliOnPath, freePort, OPERATIONS_DOC, runDocumented } from '../support/ops.js';
-import { startServer } from '../support/process.js';
-import { recordSkip } from '../support/skips.js';
+import { peersProblem, ScratchPostgres } from '../../../scripts/chaos/peers.js';
+import { ADMIN_TOKEN, cliOnPath, freePort, OPERATIONS_DOC, runDocumented } from '../../support/ops.js';
+import { startServer } from '../../support/process.js';
+import { recordSkip } from '../../support/skips.js';
 
 /**
  * docs/operations.md, "PostgreSQL over TLS", against a PostgreSQL of this test's own (initdb in a
