@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync } from 'node:crypto';
-import type { CounterSpec, RateLimitStore } from '../limits/interface.js';
 import { DomainError, type ErrorDetail } from './errors.js';
 import type { VerificationEvents } from './events.js';
+import type { CounterSpec, RateLimitStore } from './ports/rate-limits.js';
 import type { WindowCounts } from './pumping-breaker.js';
 import type { EffectiveSettings } from './settings.js';
 import type { Channel } from './types.js';

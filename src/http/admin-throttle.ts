@@ -1,4 +1,4 @@
-import { type CounterSpec, LimitStoreUnavailable, type RateLimitStore } from '../limits/interface.js';
+import { type CounterSpec, LimitStoreUnavailable, type RateLimitStore } from '../domain/ports/rate-limits.js';
 import { MemoryRateLimitStore } from '../limits/memory-store.js';
 import { ApiError } from './errors.js';
 

@@ -9,8 +9,8 @@ import Fastify, {
   type onResponseHookHandler,
 } from 'fastify';
 import { isMailAddress } from '../domain/mailbox.js';
+import { LimitStoreUnavailable } from '../domain/ports/rate-limits.js';
 import { isStorageFull, StoreUnavailable } from '../domain/ports/storage-errors.js';
-import { LimitStoreUnavailable } from '../limits/interface.js';
 import { components } from './components.js';
 import { refuseControlCharacters } from './control-characters.js';
 import type { AppDeps } from './deps.js';

@@ -1,5 +1,10 @@
 import { type Clock, systemClock } from '../domain/clock.js';
-import type { CounterPersistence, CounterSpec, LimitDecision, RateLimitStore } from './interface.js';
+import type {
+  CounterPersistence,
+  CounterSpec,
+  LimitDecision,
+  RateLimitStore,
+} from '../domain/ports/rate-limits.js';
 import { familyId, MemoryRateLimitStore } from './memory-store.js';
 
 const PURGE_INTERVAL_MS = 60_000;

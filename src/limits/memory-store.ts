@@ -1,7 +1,7 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { type Clock, systemClock } from '../domain/clock.js';
+import type { CounterSpec, LimitDecision, RateLimitStore } from '../domain/ports/rate-limits.js';
 import { CounterTable } from './counter-table.js';
-import type { CounterSpec, LimitDecision, RateLimitStore } from './interface.js';
 
 /**
  * In-process fixed-window counters: exact for one process. A window starts at a key's first

@@ -5,7 +5,7 @@ import {
   type LimitDecision,
   LimitStoreUnavailable,
   type RateLimitStore,
-} from './interface.js';
+} from '../domain/ports/rate-limits.js';
 import { consumeWith, peekWith } from './memory-store.js';
 
 /**

@@ -1,8 +1,13 @@
 import { DEFAULT_ACCOUNT_ID } from '../domain/accounts.js';
 import type { Clock } from '../domain/clock.js';
 import { timeOrderedHex } from '../domain/ids.js';
-import type { EndpointPatch, WebhookDelivery, WebhookEndpoint } from '../domain/ports/webhooks.js';
-import type { Store } from '../store/factory.js';
+import type { KeysAndAccounts } from '../domain/ports/keys-and-accounts.js';
+import type {
+  EndpointPatch,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookStore,
+} from '../domain/ports/webhooks.js';
 import { newWebhookSecret, type SecretBox } from './secrets.js';
 import { parseWebhookUrl, resolveTarget } from './url-guard.js';
 
@@ -19,7 +24,7 @@ export interface CreatedEndpoint {
  */
 export class WebhookAdmin {
   constructor(
-    private readonly store: Store,
+    private readonly store: { accounts: Pick<KeysAndAccounts, 'getAccount'>; webhooks: WebhookStore },
     private readonly secrets: SecretBox,
     private readonly clock: Clock,
     private readonly allowPrivate: boolean,

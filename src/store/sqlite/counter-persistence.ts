@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { CounterPersistence, SavedCounter } from '../../limits/interface.js';
+import type { CounterPersistence, SavedCounter } from '../../domain/ports/rate-limits.js';
 import type { GroupCommit } from './group-commit.js';
 
 /** Ended counters deleted per statement, so a purge never holds the write lock for long. */
