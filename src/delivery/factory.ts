@@ -1,11 +1,10 @@
 import { type Config, ConfigError } from '../config/schema.js';
 import type { Clock } from '../domain/clock.js';
 import type { Channel, DeliveryType } from '../domain/types.js';
-import type { Store } from '../store/factory.js';
 import { Dispatcher, type ProviderRoute } from './dispatcher.js';
 import type { ChannelProvider, Delivery } from './interface.js';
 import type { RenderOptions } from './messages.js';
-import { OutboxProvider } from './outbox/outbox-provider.js';
+import { OutboxProvider, type OutboxStore } from './outbox/outbox-provider.js';
 import type { ProviderContext, ProviderModule } from './providers/module.js';
 import { PROVIDERS, type ProviderList, smsProviderNames } from './providers/registry.js';
 import { parseSmsRoutes, smsRouteFor } from './routing.js';
@@ -54,7 +53,7 @@ export function renderOptions(config: Config): RenderOptions {
  */
 export function buildDelivery(
   config: Config,
-  store: Store,
+  store: OutboxStore,
   clock: Clock,
   providers: ProviderList = PROVIDERS,
 ): Delivery {

@@ -1,8 +1,14 @@
+import type { Verifications } from '../../domain/ports/verifications.js';
 import { CHANNELS } from '../../domain/types.js';
-import type { Store } from '../../store/factory.js';
 import type { DeliveryRequest, OutboxChannel, SendOutcome } from '../interface.js';
 import type { RenderOptions } from '../messages.js';
 import { encodeOutboxContent, outboxMessageId } from './outbox-content.js';
+
+/** What the outbox needs of the store: where a message is kept, and whether it can be. */
+export interface OutboxStore {
+  verifications: Pick<Verifications, 'addOutboxMessage'>;
+  check(): Promise<boolean>;
+}
 
 /**
  * The built-in outbox: keeps each message, on the request it delivers, and sends it nowhere. The
@@ -14,7 +20,7 @@ export class OutboxProvider implements OutboxChannel {
   readonly channels = CHANNELS;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: OutboxStore,
     private readonly options: RenderOptions = {},
   ) {}
 
