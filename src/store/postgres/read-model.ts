@@ -8,6 +8,7 @@ import type {
   Refusal,
 } from '../../domain/ports/read-model.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
+import { analyticsSql, refusalParams, refusalSql, rowsToAnalytics } from '../analytics.js';
 import { breakerParams, breakerSql, rowToBreaker } from '../breakers.js';
 import {
   contactSql,
@@ -19,7 +20,6 @@ import {
   rowToSignals,
   searchParams,
 } from '../contacts.js';
-import { analyticsSql, refusalParams, refusalSql, rowsToAnalytics } from '../insights.js';
 import type { PostgresConnection } from './connection.js';
 import type { PostgresFold } from './fold.js';
 import { SQL } from './statements.js';

@@ -9,6 +9,7 @@ import type {
   Refusal,
 } from '../../domain/ports/read-model.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
+import { analyticsSql, refusalParams, refusalSql, rowsToAnalytics } from '../analytics.js';
 import { breakerParams, breakerSql, rowToBreaker } from '../breakers.js';
 import {
   contactSql,
@@ -20,7 +21,6 @@ import {
   rowToSignals,
   searchParams,
 } from '../contacts.js';
-import { analyticsSql, refusalParams, refusalSql, rowsToAnalytics } from '../insights.js';
 import type { SqliteFold } from './fold.js';
 import type { GroupCommit } from './group-commit.js';
 import { SqliteSignals } from './signals.js';
