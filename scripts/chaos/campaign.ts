@@ -250,11 +250,10 @@ function failuresOf(t: Tally, ledger: Ledger): string[] {
     f.push(`${w.doubled.length} state changes delivered under two event ids: ${few(w.doubled)}`);
   if (w.badSignatures) f.push(`${w.badSignatures} webhook requests with a bad signature`);
   const i = t.idempotency;
-  if (i.twice.length)
-    f.push(`${i.twice.length} Idempotency-Keys sent more than one request: ${few(i.twice)}`);
+  if (i.twice.length) f.push(`${i.twice.length} Idempotency-Keys with two live requests: ${few(i.twice)}`);
   if (i.mismatched.length)
     f.push(
-      `${i.mismatched.length} Idempotency-Keys answered a request that is not the stored one: ${few(i.mismatched)}`,
+      `${i.mismatched.length} Idempotency-Keys answered a request that is not the stored live one: ${few(i.mismatched)}`,
     );
   const unclean = new Map<string, number>();
   for (const u of ledger.unclean) {

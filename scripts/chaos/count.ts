@@ -78,10 +78,16 @@ export interface Tally {
     retried: number;
     /** Retries answered with the first answer (Idempotent-Replayed). */
     replayed: number;
-    /** Keys whose destination got more than one request: must be 0. */
+    /**
+     * Keys with two live requests: must be 0. A send killed after storing its codes but before
+     * its answer was kept runs again once its claim's lease ends (no answer was ever given to
+     * replay); its first request is then superseded (canceled), which `rerun` counts.
+     */
     twice: string[];
-    /** Keys answered 200 whose stored request is not the one answered: must be 0. */
+    /** Keys answered 200 whose answered request is not the stored live one: must be 0. */
     mismatched: string[];
+    /** Keys run again after a fault, their first, never-answered request superseded. */
+    rerun: string[];
   };
   converged: boolean;
   convergeMs: number;
@@ -94,7 +100,7 @@ export interface CountOptions {
   /** GET /v1/admin/analytics summed over the campaign's window; null when it did not answer. */
   readAnalytics: () => Promise<Counts | null>;
   /** GET /v1/admin/outbox?to=: the requests of one destination. */
-  readOutbox: (to: string) => Promise<Array<{ requestId: string }>>;
+  readOutbox: (to: string) => Promise<Array<{ requestId: string; status: string }>>;
   deadlineMs: number;
 }
 
@@ -127,11 +133,14 @@ export async function tally(options: CountOptions): Promise<Tally> {
 async function idempotency({ ledger, readOutbox }: CountOptions): Promise<Tally['idempotency']> {
   const twice: string[] = [];
   const mismatched: string[] = [];
+  const rerun: string[] = [];
   for (const sent of ledger.idempotent) {
     const stored = await readOutbox(sent.to);
-    if (stored.length > 1) twice.push(sent.to);
-    if (sent.requestIds && (stored.length !== 1 || stored[0]?.requestId !== sent.requestIds[0]))
-      mismatched.push(sent.to);
+    const live = stored.filter((s) => s.status !== 'canceled');
+    if (live.length > 1) twice.push(sent.to);
+    else if (stored.length > 1) rerun.push(sent.to);
+    const answered = sent.requestIds?.[0];
+    if (answered && (live.length !== 1 || live[0]?.requestId !== answered)) mismatched.push(sent.to);
   }
   return {
     keys: ledger.idempotent.length,
@@ -139,6 +148,7 @@ async function idempotency({ ledger, readOutbox }: CountOptions): Promise<Tally[
     replayed: ledger.idempotent.filter((s) => s.replayed).length,
     twice,
     mismatched,
+    rerun,
   };
 }
 
@@ -232,13 +242,13 @@ export function analyticsReader(url: string, adminToken: string, from: Date): ()
 export function outboxReader(
   url: string,
   adminToken: string,
-): (to: string) => Promise<Array<{ requestId: string }>> {
+): (to: string) => Promise<Array<{ requestId: string; status: string }>> {
   return async (to) => {
     const res = await fetch(`${url}/v1/admin/outbox?to=${encodeURIComponent(to)}&limit=50`, {
       headers: { authorization: `Bearer ${adminToken}` },
       signal: AbortSignal.timeout(15_000),
     });
     if (res.status !== 200) throw new Error(`GET /v1/admin/outbox answered ${res.status}`);
-    return ((await res.json()) as { data: Array<{ requestId: string }> }).data;
+    return ((await res.json()) as { data: Array<{ requestId: string; status: string }> }).data;
   };
 }

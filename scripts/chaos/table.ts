@@ -58,11 +58,15 @@ export function table(reports: StoreReport[]): string {
       (r) => `${r.tally.idempotency.keys} / ${r.tally.idempotency.retried} / ${r.tally.idempotency.replayed}`,
     ],
     [
-      'one key, two requests or another answered (must be 0)',
+      'one key, two live requests or another answered (must be 0)',
       (r) => {
         const n = r.tally.idempotency.twice.length + r.tally.idempotency.mismatched.length;
         return `${n} ${ok(n === 0)}`;
       },
+    ],
+    [
+      'keys run again after a fault, the unanswered first request superseded',
+      (r) => String(r.tally.idempotency.rerun.length),
     ],
     ['5xx other than 503 (must be 0)', (r) => String(unclean(r)) + ` ${ok(unclean(r) === 0)}`],
     ['kill -9: start to /health 200 (median / max)', (r) => ms(r.killRestartMs)],
