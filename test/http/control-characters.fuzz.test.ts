@@ -5,7 +5,7 @@ import { nestsDeeperThan } from '../../src/http/json-depth.js';
 import { ADMIN_TOKEN, type TestService } from '../support/app.js';
 import { eachStore } from '../support/each-store.js';
 
-// Item 4 of the security review: a NUL in a string gave 500 on PostgreSQL and still charged the
+// A NUL in a string is refused before it can reach PostgreSQL (which rejects it) or charge the
 // destination's cooldown. Every string field of every endpoint refuses control characters with 400
 // VALIDATION_ERROR naming the field, on both stores, before any limit is charged.
 const FORBIDDEN = [

@@ -12,7 +12,7 @@ const contractShaped = (res: { statusCode: number; headers: Record<string, unkno
   return body.error as { code: string; message: string; details?: Array<{ field: string; message: string }> };
 };
 
-// Item 8 of the security review: every answer, the framework's own included, in the contract's shape.
+// Every answer, the framework's own included, in the contract's shape.
 describe('errors outside the contract shape', () => {
   let svc: TestService;
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
 
-// Item 9 of the security review: nosniff on every answer; HSTS only when told TLS is terminated.
+// nosniff on every answer; HSTS only when told TLS is terminated.
 describe('security headers on the API', () => {
   let svc: TestService | undefined;
   afterEach(() => svc?.close());

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/app.js';
 
-// Item 6 of the security review: a client trickling its body or its headers is cut off.
+// A client trickling its body or its headers is cut off.
 describe('slow clients', () => {
   let svc: TestService;
   let port: number;

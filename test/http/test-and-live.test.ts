@@ -2,8 +2,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestService } from '../support/app.js';
 import { eachStore } from '../support/each-store.js';
 
-// Item 1 of the security review: a test key verified a live request, its send canceled a live
-// code, and test and live traffic shared cooldowns and caps. They are two worlds of one account.
+// Test and live traffic are two worlds of one account: a test key never verifies or cancels a live
+// request, and the two never share cooldowns or caps.
 eachStore('test and live keys', (start) => {
   let svc: TestService;
   let live: string;

@@ -124,7 +124,7 @@ function conformance(name: string, open: () => Promise<RateLimitStore>) {
 
 conformance('memory', async () => new MemoryRateLimitStore());
 
-// The embedded default: decided in memory, kept in the SQLite file (security review, item 7).
+// The embedded default: decided in memory, kept in the SQLite file so that a restart forgives nothing.
 const dir = mkdtempSync(join(tmpdir(), 'cv-limits-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 conformance(

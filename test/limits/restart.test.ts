@@ -7,8 +7,8 @@ import { startTestService } from '../support/app.js';
 const dir = mkdtempSync(join(tmpdir(), 'cv-limits-restart-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// Item 7 of the security review: with the embedded default (SQLite, no Redis) a restart reset the
-// cooldowns, the hourly cap and the daily budget of wrong codes. A restart forgives nothing.
+// With the embedded default (SQLite, no Redis) the cooldowns, the hourly cap and the daily budget
+// of wrong codes live in the database file: a restart forgives nothing.
 describe('limits across a restart (SQLite, no REDIS_URL)', () => {
   it('still refuses after a restart on the same file: cooldown, hourly cap, wrong-code budget', async () => {
     const env = {

@@ -78,7 +78,7 @@ const backends: Array<[string, () => Backend, boolean]> = [
   ['PostgreSQL', postgresBackend, hasPostgres],
 ];
 
-// Item 2 of the security review: the outbox content kept the code after the request left pending.
+// The outbox content must not keep the code once the request has left pending.
 for (const [name, make, available] of backends) {
   describe.runIf(available)(`codes at rest (${name})`, () => {
     const backend = make();
