@@ -16,17 +16,6 @@ export interface RiskAssessment {
   signals: RiskSignal[];
 }
 
-/** Where the score's signals come from at send time (the store answers it). */
-export interface RiskSignalSource {
-  destinationSignals(
-    accountId: string,
-    test: boolean,
-    destination: string,
-    country: string | null,
-    now: number,
-  ): Promise<DestinationSignals>;
-}
-
 export interface RiskInput {
   channel: Channel;
   destination: string;
