@@ -1,0 +1,92 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { hasPostgres } from '../support/services.js';
+import { verification } from './fixtures.js';
+
+/**
+ * The request path's statements are prepared once per connection. PostgreSQL may keep a generic
+ * plan for good after five runs; made on a nearly empty table it scans the whole table, or every
+ * pending request per new one, so a send's cost grows with the table. These tests run each
+ * statement more than five times on an empty database, grow the table, and read the plan of the
+ * next run (auto_explain, reported to the store's own connection as a notice).
+ */
+describe.skipIf(!hasPostgres)(
+  'PostgreSQL plans on a table that grew after the statements were prepared',
+  () => {
+    let db: TestDatabase;
+    let store: PostgresStore;
+    let pool: pg.Pool;
+    const plans: string[] = [];
+
+    beforeAll(async () => {
+      db = await createTestDatabase();
+      // One connection: the one the statements are prepared on is the one whose plans are read.
+      store = new PostgresStore(db.url, { max: 1 });
+      await store.migrate();
+      pool = (store as unknown as { pool: pg.Pool }).pool;
+      // A few hundred pending requests, as in a service's first seconds, then each statement run
+      // more than five times on them.
+      await grow('early', 300);
+      for (let i = 0; i < 8; i++) {
+        await store.verifications.createVerifications(Array.from({ length: 10 }, () => verification()));
+        await store.readModel.fold(50);
+      }
+      await grow('late', 20_000);
+      const client = await pool.connect();
+      try {
+        await client.query(`LOAD 'auto_explain'`);
+        await client.query('SET auto_explain.log_min_duration = 0');
+        await client.query('SET auto_explain.log_level = notice');
+        client.on('notice', (n) => plans.push(n.message ?? ''));
+      } finally {
+        client.release();
+      }
+    }, 60_000);
+
+    /** `count` pending requests to other destinations and their changes, written beside the store. */
+    async function grow(tag: string, count: number) {
+      await store.verifications.createVerifications([verification({ id: `${tag}-template` })]);
+      await pool.query(
+        `INSERT INTO verifications (id, account_id, group_id, channel, destination, code_hash, max_attempts,
+         created_at, expires_at, delivery_status, test)
+       SELECT $1 || '-' || n, account_id, $1 || '-' || n, channel, $1 || n || '@example.com', code_hash,
+         max_attempts, created_at, expires_at, delivery_status, test
+       FROM verifications v, generate_series(1, $2::int) n WHERE v.id = $1 || '-template'`,
+        [tag, count],
+      );
+      await pool.query(
+        `INSERT INTO changes (kind, request_id, at) SELECT 'created', id, created_at FROM verifications
+       WHERE id LIKE $1 || '-%' AND id <> $1 || '-template'`,
+        [tag],
+      );
+    }
+
+    afterAll(async () => {
+      await store?.close();
+      await db?.drop();
+    });
+
+    const planOf = (statement: string) => plans.filter((p) => p.includes(statement)).join('\n');
+
+    it('a send looks up its predecessor by destination, never by walking the pending requests', async () => {
+      plans.length = 0;
+      await store.verifications.createVerifications([verification(), verification()]);
+      const plan = planOf('INSERT INTO verifications');
+      expect(plan).toContain('verifications_one_live');
+      expect(plan).not.toContain('verifications_pending_expiry');
+      expect(plan).not.toMatch(/Seq Scan on verifications/);
+    });
+
+    it('the fold finds its requests by primary key, not by scanning the table', async () => {
+      plans.length = 0;
+      await store.verifications.createVerifications([verification()]);
+      // A small batch: the grown changes come first, so take just a few of them.
+      await store.readModel.fold(10);
+      const plan = planOf('DELETE FROM changes');
+      expect(plan).toContain('verifications_pkey');
+      expect(plan).not.toMatch(/Seq Scan on verifications/);
+    });
+  },
+);
