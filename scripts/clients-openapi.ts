@@ -1,7 +1,7 @@
 /**
  * `npm run clients:openapi`: writes the service's OpenAPI document to clients/openapi.json and
  * regenerates the TypeScript client's types from it (clients/typescript/src/schema.d.ts), so the
- * client cannot drift from the API. test/clients/openapi-drift.test.ts fails until this is rerun
+ * client cannot drift from the API. test/clients/openapi.drift.test.ts fails until this is rerun
  * after an API change.
  */
 import { writeFileSync } from 'node:fs';

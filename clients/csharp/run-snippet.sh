@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one README program (test/clients/readme-snippets.test.ts) as the README tells a newcomer:
+# Runs one README program (test/clients.readme-snippets.test.ts) as the README tells a newcomer:
 # ContactVerify.dll built once with build-dll.sh (per CV_SNIPPET_WORK) and copied next to the
 # program, saved as Program.cs, compiled with `mcs -langversion:7.2` and run with mono.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The C# library's own test run (see test/clients/library-tests.test.ts), offline with Mono (the
+# The C# library's own test run (see test/clients.library-tests.test.ts), offline with Mono (the
 # .NET SDK is not in Debian): ContactVerify.dll built as the README does (build-dll.sh, mcs with
 # -langversion:7.2, the newest mcs 6.8 accepts), the tests (a small runner of their own, as NUnit's
 # console runner is not packaged): the client, the retry rules, cancellation, an injected

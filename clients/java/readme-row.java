@@ -1,4 +1,4 @@
-// The program around the Java row of the main README's client table (test/clients/readme-snippets):
+// The program around the Java row of the main README's client table (test/clients.readme-snippets):
 // the row replaces the marked line below and must print "verified". The row sends and verifies in
 // one line, so the code has to be known between its two calls: the client's injected HttpClient
 // reads it from the outbox (test-mode key) as soon as the send is answered.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one README program (test/clients/readme-snippets.test.ts) as the README tells a newcomer:
+# Runs one README program (test/clients.readme-snippets.test.ts) as the README tells a newcomer:
 # the jar built once with build-jar.sh (per CV_SNIPPET_WORK), the program saved as Main.java in a
 # folder of its own, compiled with javac against the jar and Debian's Jackson jars, and run.
 set -euo pipefail

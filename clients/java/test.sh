@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Java library's own test run (see test/clients/library-tests.test.ts), offline (Debian's jars,
+# The Java library's own test run (see test/clients.library-tests.test.ts), offline (Debian's jars,
 # no Maven Central): the jar built as the README does (build-jar.sh: javac + jar), the JUnit 5
 # tests (Debian's junit5, console launcher) against that jar: the client, the retry rules, the
 # async calls, an injected HttpClient, the test helper, and the drift test against $CV_OPENAPI;

@@ -1,6 +1,6 @@
 <?php
 
-// The PHP row of the main README's client table, as a program: test/clients/readme-snippets.test.ts
+// The PHP row of the main README's client table, as a program: test/clients.readme-snippets.test.ts
 // puts the row in place of the marker line below. $cv and $email are made before it; $otpCode is
 // what the user would type, read from the outbox when the row's verify takes it as a string,
 // after its send (this file is not strict_types, so the object is converted then).

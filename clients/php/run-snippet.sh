@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one PHP program of the README (test/clients/readme-snippets.test.ts) as the README tells a
+# Runs one PHP program of the README (test/clients.readme-snippets.test.ts) as the README tells a
 # newcomer: an app that requires contact-verify/client:^0.2 through a composer path repository
 # (nothing comes from Packagist, so it works offline), the program saved next to its vendor/. The
 # app is made once per CV_SNIPPET_WORK.

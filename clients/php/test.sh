@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The PHP library's own test run (see test/clients/library-tests.test.ts): `php -l` on every
+# The PHP library's own test run (see test/clients.library-tests.test.ts): `php -l` on every
 # file, `composer validate`, the package required into a scratch app through a composer path
 # repository exactly as the README shows (offline: nothing comes from Packagist), then PHPUnit
 # (Debian's) over that app's autoloader: the client, the retry rules, the curl transport against

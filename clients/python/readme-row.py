@@ -1,5 +1,5 @@
 # The program around the Python row of the main README's client table
-# (test/clients/readme-snippets.test.ts): the row replaces the marked line below and must print
+# (test/clients.readme-snippets.test.ts): the row replaces the marked line below and must print
 # "verified". The row sends and verifies in one line, so the code has to be known between its two
 # calls: the client's injected urllib opener reads it from the outbox (test-mode key) as soon as
 # the send is answered.

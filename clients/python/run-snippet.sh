@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one Python program of the README (test/clients/readme-snippets.test.ts) as the README tells
+# Runs one Python program of the README (test/clients.readme-snippets.test.ts) as the README tells
 # a newcomer, offline: a virtualenv (with the system's site packages, for Debian's httpx) into
 # which `pip install --no-index --no-build-isolation <this folder>` installs the library, and the
 # program run with the virtualenv's python. The virtualenv is made once per CV_SNIPPET_WORK.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python library's own test run (see test/clients/library-tests.test.ts): unittest (the
+# The Python library's own test run (see test/clients.library-tests.test.ts): unittest (the
 # clients, the retry rules, the test helper, the async client on httpx, and the drift test
 # against $CV_OPENAPI), then the package built offline with
 # `python3 -m pip wheel --no-deps --no-build-isolation` (Debian: python3-pip, python3-setuptools,

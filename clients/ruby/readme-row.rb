@@ -1,4 +1,4 @@
-# The Ruby row of the main README's client table, as a program: test/clients/readme-snippets.test.ts
+# The Ruby row of the main README's client table, as a program: test/clients.readme-snippets.test.ts
 # puts the row in place of the marker line below. `cv` and `email` are made before it; `otp_code`
 # is what the user would type, read from the outbox when the row's verify calls it, after its send.
 require "contact_verify"

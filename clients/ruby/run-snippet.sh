@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one Ruby program of the README (test/clients/readme-snippets.test.ts) as the README tells a
+# Runs one Ruby program of the README (test/clients.readme-snippets.test.ts) as the README tells a
 # newcomer: an app made by `bundle init` whose Gemfile names this library by path (`bundle install`
 # needs nothing from rubygems.org, so it works offline), the program saved in it and run with
 # `bundle exec ruby`. The app is made once per CV_SNIPPET_WORK.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Ruby library's own test run (see test/clients/library-tests.test.ts): minitest (the client,
+# The Ruby library's own test run (see test/clients.library-tests.test.ts): minitest (the client,
 # the retry rules, the test helper, and the drift test against $CV_OPENAPI), then the gem built
 # with `gem build` and installed offline from that file into a scratch GEM_HOME, as the README
 # shows, and loaded from there.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one Rust program of the README (test/clients/readme-snippets.test.ts) as the README tells a
+# Runs one Rust program of the README (test/clients.readme-snippets.test.ts) as the README tells a
 # newcomer: `src/main.rs` of a crate made by `cargo new myapp`, which depends on this folder
 # through `cargo add contact-verify --path`, offline over Debian's crates (the README's
 # .cargo/config.toml). A program that uses AsyncClient gets the async section's dependencies

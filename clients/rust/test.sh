@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Rust library's own test run (see test/clients/library-tests.test.ts), offline over Debian's
+# The Rust library's own test run (see test/clients.library-tests.test.ts), offline over Debian's
 # crates (/usr/share/cargo/registry as a directory source, through a CARGO_HOME of its own, so
 # your ~/.cargo is left alone): rustfmt when installed, `cargo test --all-features` (the client,
 # the retry rules, the ureq transport against a local server, the async client, the test helper,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one TypeScript program of the README (test/clients/readme-snippets.test.ts) as the README
+# Runs one TypeScript program of the README (test/clients.readme-snippets.test.ts) as the README
 # tells a newcomer: an ES-module app (npm init, type=module) that installs this folder with
 # `npm install <path>` (prepare builds dist/; nothing comes from the registry), the program saved
 # in it, type-checked with `tsc --noEmit` and run with `tsx`. The app is made once per

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The TypeScript client's own test run (see test/clients/library-tests.test.ts), offline: the
+# The TypeScript client's own test run (see test/clients.library-tests.test.ts), offline: the
 # package's build (what `prepare` runs on install: strict tsc, dist/ with its .d.ts), its unit
 # tests and the drift test against $CV_OPENAPI (node:test), then the ecosystem's install path:
 # `npm pack`, the tarball installed into a fresh folder without the registry (the package has no

@@ -18,7 +18,7 @@ describe('the summary of what a run skipped', () => {
       [
         'node_modules/vitest/vitest.mjs',
         'run',
-        'test/limits/redis-outage.test.ts',
+        'test/limits/redis-store.outage.test.ts',
         'test/browser/docs.browser.test.ts',
         'test/domain/ids.test.ts',
       ],
@@ -37,9 +37,9 @@ describe('the summary of what a run skipped', () => {
     const skipped = lines.filter((l) => l.startsWith('SKIPPED '));
     expect([...skipped].sort()).toEqual(
       [
-        'SKIPPED test/limits/redis-outage.test.ts > Redis outage: Redis is not reachable at 127.0.0.1:1 (set CI=true to require it)',
-        'SKIPPED test/limits/redis-outage.test.ts > Redis away at start: Redis is not reachable at 127.0.0.1:1 (set CI=true to require it)',
-        'SKIPPED test/limits/redis-outage.test.ts > Redis restart under traffic: Redis is not reachable at 127.0.0.1:1 (set CI=true to require it)',
+        'SKIPPED test/limits/redis-store.outage.test.ts > Redis outage: Redis is not reachable at 127.0.0.1:1 (set CI=true to require it)',
+        'SKIPPED test/limits/redis-store.outage.test.ts > Redis away at start: Redis is not reachable at 127.0.0.1:1 (set CI=true to require it)',
+        'SKIPPED test/limits/redis-store.outage.test.ts > Redis restart under traffic: Redis is not reachable at 127.0.0.1:1 (set CI=true to require it)',
         'SKIPPED test/browser/docs.browser.test.ts > the API reference page at /docs: no chromium at /nonexistent/chromium (apt install chromium, or set CI=true to require it)',
       ].sort(),
     );

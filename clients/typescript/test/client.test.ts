@@ -2,7 +2,7 @@
  * The library against a scripted `fetch` (injected as a newcomer would inject their own): every
  * send option reaches the body, the caller's idempotency key the header, each error its class with
  * `retryAfter`, and the test helper reads the newest outbox item's code. The retry rules are in
- * test/clients/typescript-client.test.ts of the repository; the real service runs the scenario.
+ * test/clients/typescript.test.ts of the repository; the real service runs the scenario.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

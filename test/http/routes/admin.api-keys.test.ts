@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
-import { ADMIN_TOKEN, type TestService } from '../support/app.js';
-import { eachStore } from '../support/each-store.js';
+import { ADMIN_TOKEN, type TestService } from '../../support/app.js';
+import { eachStore } from '../../support/each-store.js';
 
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
@@ -56,7 +56,7 @@ eachStore('API keys: lastUsedAt and PATCH', (start) => {
 
   it('writes no use on the request path: nothing is stored before the flush', async () => {
     // An interval far longer than the test. That stopping the service writes what is left is
-    // checked by test/cli/cli.test.ts, which reads the database file afterwards.
+    // checked by test/cli/run.test.ts, which reads the database file afterwards.
     svc = await start({}, { keyUseFlushMs: 3_600_000 });
     const secret = await svc.createKey({ name: 'late' });
     const id = await keyId(svc, 'late');

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { twilioSignature } from '../../src/delivery/providers/twilio/twilio.callback.js';
-import { vonageSignature } from '../../src/delivery/providers/vonage/vonage.callback.js';
-import { DEFAULT_ACCOUNT_ID } from '../../src/domain/accounts.js';
-import { startTestService, type TestService } from '../support/app.js';
-import { type FakeProviders, startFakeProviders } from './support/providers.js';
-import { metaSignature, telnyxKeys } from './support/signing.js';
+import { twilioSignature } from '../../../src/delivery/providers/twilio/twilio.callback.js';
+import { vonageSignature } from '../../../src/delivery/providers/vonage/vonage.callback.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/domain/accounts.js';
+import { type FakeProviders, startFakeProviders } from '../../delivery/support/providers.js';
+import { metaSignature, telnyxKeys } from '../../delivery/support/signing.js';
+import { startTestService, type TestService } from '../../support/app.js';
 
 const PUBLIC = 'https://verify.example.com';
 

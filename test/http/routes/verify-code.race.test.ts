@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { TestService } from '../support/app.js';
-import { eachStore } from '../support/each-store.js';
+import type { TestService } from '../../support/app.js';
+import { eachStore } from '../../support/each-store.js';
 
 const SEND = '/v1/contact/send-code';
 const VERIFY = '/v1/contact/verify-code';

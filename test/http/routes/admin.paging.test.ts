@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/domain/clock.js';
-import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
+import { ManualClock } from '../../../src/domain/clock.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../../support/app.js';
 
 // The admin API's paged lists: GET /v1/admin/contacts without q (an account's contacts, most
 // recently seen first) and GET /v1/admin/outbox, a page of `limit` at a time, each page after the

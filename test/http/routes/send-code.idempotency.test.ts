@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/domain/clock.js';
-import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { hasPostgres } from '../support/services.js';
+import { ManualClock } from '../../../src/domain/clock.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { hasPostgres } from '../../support/services.js';
 
 const backends = [
   { name: 'SQLite', postgres: false },

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CounterSpec, RateLimitStore } from '../../src/domain/ports/rate-limits.js';
-import { DurableMemoryRateLimitStore } from '../../src/limits/durable-memory-store.js';
-import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
-import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { hasRedis, REDIS_URL } from '../support/services.js';
+import type { CounterSpec, RateLimitStore } from '../../../src/domain/ports/rate-limits.js';
+import { DurableMemoryRateLimitStore } from '../../../src/limits/durable-memory-store.js';
+import { MemoryRateLimitStore } from '../../../src/limits/memory-store.js';
+import { RedisRateLimitStore } from '../../../src/limits/redis-store.js';
+import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { hasRedis, REDIS_URL } from '../../support/services.js';
 
 /**
  * One contract, every backend: the memory store (one process) and the Redis store (many) must

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/app.js';
+import { startTestService, type TestService } from '../../support/app.js';
 
 const SEND = '/v1/contact/send-code';
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseEnv, readDockerfile } from '../support/dockerfile.js';
+import { parseEnv, readDockerfile } from './support/dockerfile.js';
 
 /**
  * docker-compose.yml, .env.example and docs/deployment.md describe one deployment: the secrets
@@ -10,7 +10,7 @@ import { parseEnv, readDockerfile } from '../support/dockerfile.js';
  * NODE_ENV=production.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const compose = read('docker-compose.yml');
 const guide = read('docs/deployment.md');

@@ -6,9 +6,9 @@ import { ManualClock } from '../../src/domain/clock.js';
 import type { ClaimRequest, DueDelivery } from '../../src/domain/ports/webhooks.js';
 import type { Store } from '../../src/store/factory.js';
 import { openStore } from '../../src/store/factory.js';
-import { T0, verification } from '../store/fixtures.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
+import { T0, verification } from './fixtures.js';
 
 const backends = [
   { name: 'SQLite', postgres: false },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../../support/app.js';
 
 // GET /v1/admin/accounts/:id/limits: each setting an account may override, with the value its
 // requests use and where it comes from (built-in default, the deployment's variable, the account).

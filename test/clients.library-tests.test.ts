@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runToExit } from '../support/process.js';
+import { runToExit } from './support/process.js';
 
 /**
  * Each client library's own test run, in its own language: `clients/<language>/test.sh` runs the
@@ -12,7 +12,7 @@ import { runToExit } from '../support/process.js';
  * library that lacks it) and builds its package with the ecosystem's own tools, offline. Exit
  * 77: the toolchain is missing, skipped with one line except under CI=true.
  */
-const CLIENTS = fileURLToPath(new URL('../../clients/', import.meta.url));
+const CLIENTS = fileURLToPath(new URL('../clients/', import.meta.url));
 const MISSING_TOOLCHAIN = 77;
 const languages = readdirSync(CLIENTS).filter((name) => existsSync(join(CLIENTS, name, 'test.sh')));
 

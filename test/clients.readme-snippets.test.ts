@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fencedBlocks, readmeRow } from '../support/markdown.js';
-import { postJson, type RunningServer, runToExit, startServer } from '../support/process.js';
+import { fencedBlocks, readmeRow } from './support/markdown.js';
+import { postJson, type RunningServer, runToExit, startServer } from './support/process.js';
 
 /**
  * Every code block of each library's README runs as written, and so does each library's row of
@@ -32,7 +32,7 @@ import { postJson, type RunningServer, runToExit, startServer } from '../support
  * code replaces the line holding README_ROW in `clients/<language>/readme-row.<ext>` (a program
  * that makes `cv`, an address and, after the row's send, the code), which must print `verified`.
  */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CLIENTS = join(ROOT, 'clients');
 const ADMIN = 'snippets-harness-admin-token-0123456789';
 const MISSING_TOOLCHAIN = 77;

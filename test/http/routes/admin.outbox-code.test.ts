@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN_TOKEN, type TestService } from '../support/app.js';
-import { eachStore } from '../support/each-store.js';
+import { ADMIN_TOKEN, type TestService } from '../../support/app.js';
+import { eachStore } from '../../support/each-store.js';
 
 /**
  * Outbox items of test-mode requests carry `code` while the request is pending, so an automated

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../../support/app.js';
 
 describe('admin API', () => {
   let svc: TestService;

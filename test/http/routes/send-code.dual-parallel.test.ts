@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/app.js';
-import { overlaps } from './support/fake-api.js';
-import { type FakeProviders, ok, startFakeProviders } from './support/providers.js';
+import { overlaps } from '../../delivery/support/fake-api.js';
+import { type FakeProviders, ok, startFakeProviders } from '../../delivery/support/providers.js';
+import { startTestService, type TestService } from '../../support/app.js';
 
 describe('dual mode fires both channels in parallel', () => {
   let fakes: FakeProviders;

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/app.js';
-import { type FakeProviders, startFakeProviders } from './support/providers.js';
+import { type FakeProviders, startFakeProviders } from './delivery/support/providers.js';
+import { startTestService, type TestService } from './support/app.js';
 
 describe('codes and provider secrets stay out of logs and error bodies', () => {
   const lines: string[] = [];

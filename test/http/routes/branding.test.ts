@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ACCOUNT_ID } from '../../src/domain/accounts.js';
-import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
-import { eachStore } from '../support/each-store.js';
+import { DEFAULT_ACCOUNT_ID } from '../../../src/domain/accounts.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../../support/app.js';
+import { eachStore } from '../../support/each-store.js';
 
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const SETTINGS = `/v1/admin/accounts/${DEFAULT_ACCOUNT_ID}/settings`;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/app.js';
-import { inlined } from '../support/openapi.js';
+import { startTestService, type TestService } from '../../support/app.js';
+import { inlined } from '../../support/openapi.js';
 
 /** The OpenAPI document describes the analytics, contact and breaker routes, data.risk and the new codes. */
 describe('OpenAPI: analytics, contacts, risk and breakers', () => {

@@ -14,8 +14,8 @@ import {
   readDockerfile,
   runCommands,
   type Stage,
-} from '../support/dockerfile.js';
-import { runToExit } from '../support/process.js';
+} from './support/dockerfile.js';
+import { runToExit } from './support/process.js';
 
 /**
  * The image cannot be built here (no container engine), so this test replays the Dockerfile:
@@ -26,7 +26,7 @@ import { runToExit } from '../support/process.js';
  * /health, and its HEALTHCHECK must pass. An instruction or command it does not know fails it.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MINUTE = 60_000;
 
 interface Replayed {

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/ops.js';
-import { postJson, type RunningServer, runToExit, startServer } from '../support/process.js';
+import { freePort } from './support/ops.js';
+import { postJson, type RunningServer, runToExit, startServer } from './support/process.js';
 
 /** The examples of examples/, each run against a started service as an integrator would. */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const ADMIN = 'examples-admin-token-0123456789abcdef';
 const EXAMPLES = join(ROOT, 'examples');
 
@@ -88,8 +88,8 @@ describe('examples', () => {
   }, 60_000);
 
   it('the Express routes start and check a code, and turn errors into user-facing answers', async () => {
-    const { otpApp } = await import('../../examples/express/app.js');
-    const { codeFromOutbox } = await import('../../examples/otp.js');
+    const { otpApp } = await import('../examples/express/app.js');
+    const { codeFromOutbox } = await import('../examples/otp.js');
     const listening = otpApp().listen(0, '127.0.0.1');
     await new Promise((resolve) => listening.once('listening', resolve));
     const base = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
@@ -138,8 +138,8 @@ describe('examples', () => {
   }, 60_000);
 
   it('the Next.js route handlers run out of attempts into TOO_MANY_ATTEMPTS', async () => {
-    const start = await import('../../examples/nextjs/app/api/otp/start/route.js');
-    const check = await import('../../examples/nextjs/app/api/otp/check/route.js');
+    const start = await import('../examples/nextjs/app/api/otp/start/route.js');
+    const check = await import('../examples/nextjs/app/api/otp/check/route.js');
     const post = (handler: (r: Request) => Promise<Response>, body: unknown) =>
       handler(new Request('http://app.test/api', { method: 'POST', body: JSON.stringify(body) }));
     const started = (await (await post(start.POST, { email: 'next@example.com' })).json()) as {

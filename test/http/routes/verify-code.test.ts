@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/domain/clock.js';
-import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
+import { ManualClock } from '../../../src/domain/clock.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../../support/app.js';
 
 const SEND = '/v1/contact/send-code';
 const VERIFY = '/v1/contact/verify-code';

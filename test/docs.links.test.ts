@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const skipped = new Set(['node_modules', '.git', 'dist', 'target', 'vendor', 'test-output']);
 
 /** Every Markdown file of the repository a reader may open: README, docs/, clients/, examples/. */
