@@ -7,13 +7,16 @@
  *   named everywhere.
  * - Schema failures are read in one place (src/http/validation.ts): no route reads
  *   `request.validationError` itself or keeps a `rejectInvalid`-style copy.
- * - A test file's folder mirrors a folder of src/ (test/http/routes/ for src/http/routes/), or
- *   a root folder it tests (test/clients/ for clients/, test/docs/ for docs/), outside folders
- *   that test the whole service (e2e/, browser/) or help other tests (support/): an error. Its
- *   name should also be a module's (test/http/routes/send-code.test.ts for
- *   src/http/routes/send-code.ts), or the module's name and an aspect (send-code.validation):
- *   reported as one warning (`--list-tests` lists the files; `--strict-tests` makes it an error),
- *   since a test of a behaviour across modules (test/http/key-scope) has no one module to name.
+ * - test/ mirrors src/, so a module's tests are found by its path:
+ *   `test/<path>/<module>.test.ts` and `test/<path>/<module>.<aspect>.test.ts` test
+ *   `src/<path>/<module>.ts` or the folder `src/<path>/<module>/` (test/http/routes/send-code.test.ts
+ *   and send-code.validation.test.ts test src/http/routes/send-code.ts; test/store/sqlite.plans.test.ts
+ *   tests src/store/sqlite/). A test of a part of the repository outside src/ mirrors it from the
+ *   root instead (test/clients/scenario.test.ts: clients/scenario.json; test/docs/architecture.test.ts:
+ *   docs/architecture.md; test/Dockerfile.replay.test.ts: Dockerfile). Exempt: test/e2e/ (the whole
+ *   service, end to end), test/browser/ (in a browser), and support/ and fixtures/ folders (helpers,
+ *   not tests). A test whose folder or name has no counterpart is an error; `--list-tests` prints
+ *   each test file with the counterpart it mirrors.
  *
  * Exits 1 when an error rule is broken, naming each file and line.
  */
@@ -24,13 +27,16 @@ import { fileURLToPath } from 'node:url';
 const rootArg = process.argv.find((a) => a.startsWith('--root='));
 /** The repository (`--root=<dir>` checks another tree: the lint's own test). */
 const root = rootArg ? rootArg.slice('--root='.length) : fileURLToPath(new URL('..', import.meta.url));
-const strictTests = process.argv.includes('--strict-tests');
 const listTests = process.argv.includes('--list-tests');
 const PROVIDERS_DIR = 'src/delivery/providers';
 const REGISTRY = `${PROVIDERS_DIR}/registry.ts`;
 const CHANNELS = ['email', 'sms', 'whatsapp'];
 /** Folders of tests that exercise the service as a whole, or help other tests. */
 const TEST_FOLDERS_WITHOUT_MIRROR = ['e2e', 'browser', 'support', 'fixtures'];
+/** Root entries a test may not mirror from the root: src/ is mirrored as src/, the rest is no part. */
+const NOT_ROOT_COUNTERPARTS = ['src', 'test', 'node_modules', 'dist'];
+/** What a counterpart may be: a module, or a file a test reads (Dockerfile, docker-compose.yml). */
+const COUNTERPART_EXTENSIONS = ['.ts', '.tsx', '.mjs', '.md', '.json', '.yml', ''];
 
 const posix = (path) => path.split(sep).join('/');
 
@@ -48,7 +54,6 @@ function filesUnder(dir, keep) {
 }
 
 const errors = [];
-const warnings = [];
 
 // Provider names outside their folder and the registry.
 const providerNames = readdirSync(join(root, PROVIDERS_DIR), { withFileTypes: true })
@@ -86,46 +91,62 @@ for (const file of sources) {
   });
 }
 
-// Tests mirror src/.
+// Tests mirror src/ (or a part of the repository outside it).
 const tests = filesUnder('test', (name) => /\.test\.ts$/.test(name));
+const listing = [];
 for (const file of tests) {
   const parts = file.split('/').slice(1);
-  if (parts.some((p) => TEST_FOLDERS_WITHOUT_MIRROR.includes(p))) continue;
+  if (parts.some((p) => TEST_FOLDERS_WITHOUT_MIRROR.includes(p))) {
+    listing.push(`${file} (exempt: ${parts.find((p) => TEST_FOLDERS_WITHOUT_MIRROR.includes(p))}/)`);
+    continue;
+  }
   const name = parts.pop().replace(/\.test\.ts$/, '');
-  // send-code.validation → send-code.validation, then send-code (aspects after the module's name).
-  const dotted = name.split('.');
-  const bases = dotted.map((_, i) => dotted.slice(0, dotted.length - i).join('.'));
-  const mirrored = ['src', '.'].some((top) =>
-    bases.some((base) => {
-      const path = join(root, top, ...parts, base);
-      return (
-        ['.ts', '.tsx', '.mjs', '.md', '.json'].some((ext) => existsSync(`${path}${ext}`)) ||
-        isDirectory(path)
-      );
-    }),
+  const counterpart = counterpartOf(parts, name);
+  if (counterpart) {
+    listing.push(`${file} -> ${counterpart}`);
+    continue;
+  }
+  const folder = parts.join('/');
+  const base = name.split('.')[0];
+  const folderMirrored = parts.length === 0 || inSrcOrRoot(parts).some(isDirectory);
+  errors.push(
+    folderMirrored
+      ? `${file}: no src/${folder ? `${folder}/` : ''}${base}.ts (or src/${folder ? `${folder}/` : ''}${base}/, or ${folder ? `${folder}/` : ''}${base} outside src/) for it to mirror; name it after the module it tests (see scripts/lint-layout.mjs)`
+      : `${file}: no src/${folder}/ (nor ${folder}/) for its folder to mirror`,
   );
-  const dir = ['src', ...parts].join('/');
-  const base = dotted[0];
-  const folderMirrored =
-    parts.length === 0 || ['src', '.'].some((top) => isDirectory(join(root, top, ...parts)));
-  if (!folderMirrored)
-    errors.push(`${file}: no src/${parts.join('/')}/ (nor ${parts.join('/')}/) for its folder to mirror`);
-  else if (!mirrored) warnings.push(`${file}: no ${dir}/${base}.ts (or ${dir}/${base}/) for it to mirror`);
+}
+
+/** The paths a test path may mirror: under src/, and from the root unless that is src/ or test/. */
+function inSrcOrRoot(segments) {
+  const roots = [join(root, 'src', ...segments)];
+  if (!NOT_ROOT_COUNTERPARTS.includes(segments[0]) && !segments[0].startsWith('.'))
+    roots.push(join(root, ...segments));
+  return roots;
+}
+
+/**
+ * The file or folder a test named `name` in test/<parts>/ mirrors, or undefined: the whole name
+ * first, then without its last dotted parts (send-code.validation, then send-code).
+ */
+function counterpartOf(parts, name) {
+  const dotted = name.split('.');
+  for (let i = dotted.length; i > 0; i--) {
+    for (const path of inSrcOrRoot([...parts, dotted.slice(0, i).join('.')])) {
+      if (isDirectory(path)) return `${posix(relative(root, path))}/`;
+      const ext = COUNTERPART_EXTENSIONS.find(
+        (e) => existsSync(`${path}${e}`) && !isDirectory(`${path}${e}`),
+      );
+      if (ext !== undefined) return posix(relative(root, `${path}${ext}`));
+    }
+  }
+  return undefined;
 }
 
 function isDirectory(path) {
   return existsSync(path) && statSync(path).isDirectory();
 }
 
-if (warnings.length > 0) {
-  const report = [
-    `${warnings.length} of ${tests.length} test files do not mirror a module of src/`,
-    ...warnings.map((w) => `  ${w}`),
-  ];
-  if (strictTests) errors.push(...report);
-  else if (listTests) console.warn(report.join('\n'));
-  else console.warn(`lint-layout: warning (report only): ${report[0]}; --list-tests lists them`);
-}
+if (listTests) console.log(listing.join('\n'));
 if (errors.length > 0) {
   console.error(errors.join('\n'));
   process.exit(1);

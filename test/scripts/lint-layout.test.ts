@@ -62,14 +62,38 @@ describe('scripts/lint-layout.mjs', () => {
     expect(result.out).toContain('src/http/routes/admin.ts:2: reads schema failures itself');
   });
 
-  it('reports a test that mirrors no module as a warning, an error with --strict-tests', () => {
-    const files = { 'test/http/misc.test.ts': '' };
-    const warned = lint(files);
-    expect(warned.status).toBe(0);
-    expect(warned.out).toContain('1 of 3 test files do not mirror a module of src/');
-    const strict = lint(files, '--strict-tests');
-    expect(strict.status).toBe(1);
-    expect(strict.out).toContain('test/http/misc.test.ts: no src/http/misc.ts');
+  it('fails on a test whose name mirrors no module of its folder', () => {
+    const result = lint({ 'test/http/misc.test.ts': '' });
+    expect(result.status).toBe(1);
+    expect(result.out).toContain('test/http/misc.test.ts: no src/http/misc.ts');
+  });
+
+  it('takes a module and an aspect, a folder, or a part of the repository outside src/', () => {
+    const result = lint({
+      'test/http/routes/send.validation.test.ts': '',
+      'src/store/sqlite/store.ts': '',
+      'test/store/sqlite.plans.test.ts': '',
+      'docs/guide.md': '',
+      'test/docs/guide.test.ts': '',
+      Dockerfile: '',
+      'test/Dockerfile.replay.test.ts': '',
+      'test/delivery/support/fake.test.ts': '',
+    });
+    expect(result).toMatchObject({ status: 0 });
+  });
+
+  it('does not count test/ or src/ seen from the root as a counterpart', () => {
+    const result = lint({ 'test/test.misc.test.ts': '', 'test/src/http/routes/send.test.ts': '' });
+    expect(result.status).toBe(1);
+    expect(result.out).toContain('test/test.misc.test.ts: no src/test.ts');
+    expect(result.out).toContain('test/src/http/routes/send.test.ts: no src/src/http/routes/');
+  });
+
+  it('lists each test file with its counterpart under --list-tests', () => {
+    const result = lint({ 'test/http/routes/send.retries.test.ts': '' }, '--list-tests');
+    expect(result.status).toBe(0);
+    expect(result.out).toContain('test/http/routes/send.retries.test.ts -> src/http/routes/send.ts');
+    expect(result.out).toContain('test/e2e/server.test.ts (exempt: e2e/)');
   });
 
   it('fails on a test whose folder mirrors no folder of src/ nor a root folder', () => {
