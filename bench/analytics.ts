@@ -120,12 +120,12 @@ async function fillPostgres(url: string): Promise<void> {
 }
 
 const QUERIES: Array<[string, AnalyticsQuery]> = [
-  ['30 days by day', { accountId: 'acc_default', test: false, from: START, to: NOW, intervalMs: 24 * HOUR }],
+  ['30 days by day', { accountId: 'acc_default', mode: 'live', from: START, to: NOW, intervalMs: 24 * HOUR }],
   [
     '30 days by day and country',
     {
       accountId: 'acc_default',
-      test: false,
+      mode: 'live',
       from: START,
       to: NOW,
       intervalMs: 24 * HOUR,
@@ -136,7 +136,7 @@ const QUERIES: Array<[string, AnalyticsQuery]> = [
     '3 days by hour and provider',
     {
       accountId: 'acc_default',
-      test: false,
+      mode: 'live',
       from: NOW - 3 * 24 * HOUR,
       to: NOW,
       intervalMs: HOUR,
@@ -145,7 +145,7 @@ const QUERIES: Array<[string, AnalyticsQuery]> = [
   ],
   [
     '24 hours by hour',
-    { accountId: 'acc_default', test: false, from: NOW - 24 * HOUR, to: NOW, intervalMs: HOUR },
+    { accountId: 'acc_default', mode: 'live', from: NOW - 24 * HOUR, to: NOW, intervalMs: HOUR },
   ],
 ];
 

@@ -85,7 +85,7 @@ for (let i = 0; i < REQUESTS; i += BATCH) {
           outboxCode: '123456',
           masked: 'u***@example.com',
           risk: RISK,
-          test: false,
+          mode: 'live',
         },
       ]);
     }),

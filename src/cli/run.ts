@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/schema.js';
 import { AccountAdmin } from '../domain/accounts.js';
 import { systemClock } from '../domain/clock.js';
-import { CHANNELS, type Channel } from '../domain/types.js';
+import { type ApiKeyRecord, CHANNELS, type Channel, modeOf } from '../domain/types.js';
 import type { Store } from '../store/factory.js';
 import { openStore } from '../store/factory.js';
 import { backup, closeAllSessions, OPERATION_USAGE, restore } from './operations.js';
@@ -40,6 +40,9 @@ const COMMANDS = [
 
 /** Commands of one word and a file, which open the database file themselves (not the store). */
 const FILE_COMMANDS = ['backup', 'restore'];
+
+/** A key as --json prints it: the mode as the API's boolean `test`. */
+const keyOut = ({ mode, ...key }: ApiKeyRecord) => ({ ...key, test: mode === 'test' });
 
 /** A command's outcome: what to print, and the exit code. */
 type Outcome = { out: unknown; text: string; code?: number };
@@ -125,11 +128,11 @@ async function dispatch(
         name: values.name,
         channels,
         accountId: values.account,
-        test: values.test,
+        mode: modeOf(values.test),
       });
       if (!created) return fail(`no account ${values.account}`);
       return {
-        out: { ...created.record, key: created.key },
+        out: { ...keyOut(created.record), key: created.key },
         text:
           `created key ${created.record.id} for ${created.record.accountId} (${created.record.channels.join(', ')})\n` +
           `secret, shown once: ${created.key}`,
@@ -138,11 +141,11 @@ async function dispatch(
     case 'keys list': {
       const keys = await admin.listKeys(values.account);
       return {
-        out: keys,
+        out: keys.map(keyOut),
         text: keys
           .map(
             (k) =>
-              `${k.id}\t${k.prefix}…\t${k.accountId}\t${k.channels.join(',')}\t${k.test ? 'test' : 'live'}\t${k.revokedAt ? 'revoked' : 'active'}\t${lastUsed(k.lastUsedAt)}\t${k.name}`,
+              `${k.id}\t${k.prefix}…\t${k.accountId}\t${k.channels.join(',')}\t${k.mode}\t${k.revokedAt ? 'revoked' : 'active'}\t${lastUsed(k.lastUsedAt)}\t${k.name}`,
           )
           .join('\n'),
       };
@@ -159,7 +162,7 @@ async function dispatch(
       if (channels === null) return fail(CHANNELS_HELP);
       const key = await admin.updateKey(id, { name: values.name, channels });
       if (!key) return fail(`no live key ${id}`);
-      return { out: key, text: `updated ${key.id}: ${key.name} (${key.channels.join(', ')})` };
+      return { out: keyOut(key), text: `updated ${key.id}: ${key.name} (${key.channels.join(', ')})` };
     }
     case 'keys revoke': {
       if (!id) return fail('keys revoke needs a key id');
@@ -172,7 +175,7 @@ async function dispatch(
       const created = await admin.rotateKey(id);
       if (!created) return fail(`no live key ${id}`);
       return {
-        out: { ...created.record, key: created.key, replaces: id },
+        out: { ...keyOut(created.record), key: created.key, replaces: id },
         text: `revoked ${id}; new key ${created.record.id}\nsecret, shown once: ${created.key}`,
       };
     }

@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '../domain/clock.js';
-import { CHANNELS, type Channel, type DeliveryType } from '../domain/types.js';
+import { CHANNELS, type Channel, type DeliveryType, type Mode } from '../domain/types.js';
 import { type BreakerPolicy, CircuitBreaker } from './circuit-breaker.js';
 import type {
   ChannelProvider,
@@ -64,12 +64,12 @@ export class Dispatcher implements Delivery {
     return this.candidates(channel, deliveryType, null).length > 0;
   }
 
-  usesOutbox(channel: Channel, test: boolean, deliveryType: DeliveryType = 'TEXT'): boolean {
-    return test || !this.routed(channel, deliveryType);
+  usesOutbox(channel: Channel, mode: Mode, deliveryType: DeliveryType = 'TEXT'): boolean {
+    return mode === 'test' || !this.routed(channel, deliveryType);
   }
 
-  available(channel: Channel, test: boolean, deliveryType: DeliveryType = 'TEXT'): boolean {
-    return test || this.liveOutbox === 'allow' || this.routed(channel, deliveryType);
+  available(channel: Channel, mode: Mode, deliveryType: DeliveryType = 'TEXT'): boolean {
+    return mode === 'test' || this.liveOutbox === 'allow' || this.routed(channel, deliveryType);
   }
 
   liveRouting(): Record<Channel, LiveRouting> {
@@ -101,9 +101,10 @@ export class Dispatcher implements Delivery {
     return { ok: true, provider: this.outbox.name, providerMessageId, outbox: true };
   }
 
-  async deliver(request: DeliveryRequest, options: { test: boolean }): Promise<DeliveryResult> {
-    const route = options.test ? [] : this.candidates(request.channel, request.deliveryType, request.country);
-    if (route.length === 0 && !options.test && this.liveOutbox === 'refuse') {
+  async deliver(request: DeliveryRequest, mode: Mode): Promise<DeliveryResult> {
+    const test = mode === 'test';
+    const route = test ? [] : this.candidates(request.channel, request.deliveryType, request.country);
+    if (route.length === 0 && !test && this.liveOutbox === 'refuse') {
       // The service asks available() before storing anything; a live code never lands here, but
       // should one, it is not parked.
       return { ok: false, permanent: false, error: 'no provider is configured', provider: null };

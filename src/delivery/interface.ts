@@ -1,5 +1,5 @@
 import type { Locale } from '../domain/templates.js';
-import type { Branding, Channel, DeliveryType } from '../domain/types.js';
+import type { Branding, Channel, DeliveryType, Mode } from '../domain/types.js';
 
 /** Everything a provider needs to deliver one code. `code` must never be logged. */
 export interface DeliveryRequest {
@@ -66,11 +66,11 @@ export interface LiveRouting {
 
 /** Chooses providers per channel and destination and fails over between them. */
 export interface Delivery {
-  deliver(request: DeliveryRequest, options: { test: boolean }): Promise<DeliveryResult>;
+  deliver(request: DeliveryRequest, mode: Mode): Promise<DeliveryResult>;
   /** True when this channel's messages go to the outbox (no provider, or a test key). */
-  usesOutbox(channel: Channel, test: boolean, deliveryType?: DeliveryType): boolean;
+  usesOutbox(channel: Channel, mode: Mode, deliveryType?: DeliveryType): boolean;
   /** False when a live code on this channel has no provider and LIVE_OUTBOX=refuse: the send is refused. */
-  available(channel: Channel, test: boolean, deliveryType?: DeliveryType): boolean;
+  available(channel: Channel, mode: Mode, deliveryType?: DeliveryType): boolean;
   /** Per channel: what becomes of live codes (for /health and the start-up log). */
   liveRouting(): Record<Channel, LiveRouting>;
   /**

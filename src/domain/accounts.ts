@@ -3,7 +3,7 @@ import { mergeBranding, withLogo } from './branding.js';
 import type { Clock } from './clock.js';
 import type { LogoImage } from './logo.js';
 import type { KeysAndAccounts, StoredLogo } from './ports/keys-and-accounts.js';
-import type { Account, AccountSettings, ApiKeyRecord, Branding, Channel } from './types.js';
+import type { Account, AccountSettings, ApiKeyRecord, Branding, Channel, Mode } from './types.js';
 
 /** The id of the account a fresh install starts with. */
 export const DEFAULT_ACCOUNT_ID = 'acc_default';
@@ -97,11 +97,12 @@ export class AccountAdmin {
     name: string;
     channels: Channel[];
     accountId?: string;
-    test?: boolean;
+    mode?: Mode;
   }): Promise<CreatedKey | null> {
     const accountId = input.accountId ?? DEFAULT_ACCOUNT_ID;
     if (!(await this.accounts.getAccount(accountId))) return null;
-    const key = generateApiKeySecret(Boolean(input.test));
+    const mode = input.mode ?? 'live';
+    const key = generateApiKeySecret(mode);
     const record = await this.accounts.createApiKey({
       id: newId('key'),
       accountId,
@@ -109,7 +110,7 @@ export class AccountAdmin {
       prefix: keyPrefix(key),
       keyHash: hashApiKey(key),
       channels: [...new Set(input.channels)],
-      test: Boolean(input.test),
+      mode,
       createdAt: this.clock.now(),
     });
     return { record, key };
@@ -142,7 +143,7 @@ export class AccountAdmin {
   async rotateKey(id: string): Promise<CreatedKey | null> {
     const old = await this.accounts.getApiKey(id);
     if (!old || old.revokedAt !== null) return null;
-    const key = generateApiKeySecret(old.test);
+    const key = generateApiKeySecret(old.mode);
     const record = await this.accounts.rotateApiKey(
       id,
       {
@@ -152,7 +153,7 @@ export class AccountAdmin {
         prefix: keyPrefix(key),
         keyHash: hashApiKey(key),
         channels: old.channels,
-        test: old.test,
+        mode: old.mode,
         createdAt: this.clock.now(),
       },
       this.clock.now(),

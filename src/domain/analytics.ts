@@ -1,6 +1,7 @@
 import type { Clock } from './clock.js';
 import { DomainError } from './errors.js';
 import type { AnalyticsRows, BucketSums, GroupBy, ReadModel } from './ports/read-model.js';
+import type { Mode } from './types.js';
 
 /**
  * Upper bounds (seconds) of the bins of the seconds-to-verify histogram kept per bucket
@@ -128,7 +129,7 @@ const MAX_BUCKETS = { hour: 3 * 24, day: 366 } as const;
 export interface AnalyticsRequest {
   /** Absent: every account. */
   accountId?: string;
-  test: boolean;
+  mode: Mode;
   /** Epoch ms; `to` defaults to now. */
   from: number;
   to?: number;
@@ -155,7 +156,7 @@ export class Analytics {
       throw invalid('to', `at most ${MAX_BUCKETS[interval]} buckets of one ${interval} per query`);
     const rows = await this.readModel.analytics({
       accountId: request.accountId,
-      test: request.test,
+      mode: request.mode,
       from,
       to,
       intervalMs: size,

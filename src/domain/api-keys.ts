@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { timeOrderedHex } from './ids.js';
 import { sha256 } from './sha256.js';
+import type { Mode } from './types.js';
 
 /** Secrets look like `cvk_live_<43 chars>` or `cvk_test_<43 chars>`: recognisable in logs and scanners. */
 export const KEY_PATTERN = /^cvk_(live|test)_[A-Za-z0-9_-]{43}$/;
 
 /** A new API key secret: 256 bits from the CSPRNG behind a recognisable prefix. */
-export function generateApiKeySecret(test: boolean): string {
-  return `cvk_${test ? 'test' : 'live'}_${randomBytes(32).toString('base64url')}`;
+export function generateApiKeySecret(mode: Mode): string {
+  return `cvk_${mode}_${randomBytes(32).toString('base64url')}`;
 }
 
 /** Keys carry 256 bits of entropy, so an unkeyed SHA-256 is enough to make the stored form useless. */

@@ -2,6 +2,7 @@ import type { Clock } from './clock.js';
 import type { ReadModel } from './ports/read-model.js';
 import type { BreakerState } from './pumping-breaker.js';
 import type { RateLimitPolicy } from './rate-limit-policy.js';
+import type { Mode } from './types.js';
 
 /** The SMS-pumping breakers as operators see them: listed, and reset by hand. */
 export class Breakers {
@@ -26,12 +27,12 @@ export class Breakers {
    * that tripped it (which stay in the window for up to two hours) no longer count. Null when the
    * account has no breaker there.
    */
-  async reset(accountId: string, test: boolean, country: string): Promise<BreakerState | null> {
-    const state = await this.readModel.getBreaker(accountId, test, country.toUpperCase());
+  async reset(accountId: string, mode: Mode, country: string): Promise<BreakerState | null> {
+    const state = await this.readModel.getBreaker(accountId, mode, country.toUpperCase());
     if (!state) return null;
     const now = this.clock.now();
     const counts = await this.limits.countryWindow(
-      test ? `${accountId}:test` : accountId,
+      mode === 'test' ? `${accountId}:test` : accountId,
       state.country,
       now,
     );

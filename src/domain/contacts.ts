@@ -2,6 +2,7 @@ import type { Clock } from './clock.js';
 import { canonicalMailbox } from './mailbox.js';
 import { checkPhone } from './phone.js';
 import type { ContactHistoryEntry, ContactListFilter, ContactRecord, ReadModel } from './ports/read-model.js';
+import type { Mode } from './types.js';
 
 /** A contact with its last requests. */
 export interface ContactProfile {
@@ -36,8 +37,8 @@ export class Contacts {
   ) {}
 
   /** The first `limit` contacts of an account whose destination starts with what the operator typed. */
-  search(accountId: string, q: string, limit: number, test?: boolean): Promise<ContactRecord[]> {
-    return this.readModel.searchContacts(accountId, normaliseSearch(q), limit, test);
+  search(accountId: string, q: string, limit: number, mode?: Mode): Promise<ContactRecord[]> {
+    return this.readModel.searchContacts(accountId, normaliseSearch(q), limit, mode);
   }
 
   /** Contacts of an account, most recently seen first, a page after `after`. */

@@ -1,4 +1,5 @@
 import { ACCOUNT_ONLY_SETTINGS } from './account-limits.js';
+import type { Mode } from './types.js';
 
 /**
  * The SMS-pumping breaker of one account, mode and country: when the last hour has at least
@@ -11,7 +12,7 @@ const HOUR = 3_600_000;
 
 export interface BreakerState {
   accountId: string;
-  test: boolean;
+  mode: Mode;
   country: string;
   trippedAt: number | null;
   detail: string | null;

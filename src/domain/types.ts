@@ -2,6 +2,12 @@ import type { AccountLimitOverrides, AccountOnlyOverrides } from './account-limi
 import type { BrandingTemplates } from './templates.js';
 /** Types shared by the domain, the stores and the HTTP layer. Times are epoch milliseconds. */
 
+/** The mode of a key and of everything made with it: test keys see and count only test data. */
+export type Mode = 'live' | 'test';
+
+/** The mode a boolean `test` field of the API names. */
+export const modeOf = (test: boolean | undefined): Mode => (test ? 'test' : 'live');
+
 export const CHANNELS = ['EMAIL', 'SMS', 'WHATSAPP'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
@@ -61,7 +67,7 @@ export interface ApiKeyRecord {
   /** The first characters of the secret, enough to recognise a key in a list. */
   prefix: string;
   channels: Channel[];
-  test: boolean;
+  mode: Mode;
   createdAt: number;
   revokedAt: number | null;
   /** When the key last authenticated a request, to within a minute; null if never. */
@@ -93,8 +99,8 @@ export interface Verification {
   deliveryStatus: DeliveryStatus;
   provider: string | null;
   providerMessageId: string | null;
-  /** Made with a test key: seen only by test keys, superseded and limited apart from live ones. */
-  test: boolean;
+  /** The mode of the key that made it: test requests are seen only by test keys, superseded and limited apart from live ones. */
+  mode: Mode;
 }
 
 export type NewVerification = Omit<

@@ -229,7 +229,7 @@ export class VerificationService {
       locale: request.locale,
     }));
     const outbox = deliveries.map((d) =>
-      this.deps.delivery.usesOutbox(d.channel, key.test, request.deliveryType)
+      this.deps.delivery.usesOutbox(d.channel, key.mode, request.deliveryType)
         ? this.deps.delivery.prepareOutbox(d)
         : null,
     );
@@ -250,7 +250,7 @@ export class VerificationService {
       deliveryStatus: outbox[i] ? 'outbox' : 'queued',
       outbox: outbox[i]?.content ?? null,
       outboxCode: outbox[i] ? (codes[i] as string) : null,
-      test: key.test,
+      mode: key.mode,
       risk: JSON.stringify(screened[i]),
     }));
     await this.deps.store.verifications.createVerifications(rows);
@@ -361,7 +361,7 @@ export class VerificationService {
    */
   private deliverable(key: AuthenticatedKey, request: SendRequest, wanted: SendTarget[]): SendTarget[] {
     const { delivery } = this.deps;
-    const targets = wanted.filter((t) => delivery.available(t.channel, key.test, request.deliveryType));
+    const targets = wanted.filter((t) => delivery.available(t.channel, key.mode, request.deliveryType));
     if (targets.length > 0) return targets;
     throw new DomainError(
       'CHANNEL_UNAVAILABLE',
@@ -389,7 +389,7 @@ export class VerificationService {
     const refuse = async (t: SendTarget, reason: string) =>
       store.readModel.recordRefusal({
         accountId: key.accountId,
-        test: key.test,
+        mode: key.mode,
         at: now,
         channel: t.channel,
         country: t.country,
@@ -400,7 +400,7 @@ export class VerificationService {
       targets.map(async (t) => {
         const phoneCountry = t.channel !== 'EMAIL' ? t.country : null;
         const [signals, countryHour] = await Promise.all([
-          store.readModel.destinationSignals(key.accountId, key.test, t.destination, t.country, now),
+          store.readModel.destinationSignals(key.accountId, key.mode, t.destination, t.country, now),
           phoneCountry ? limits.countryWindow(limitScope(key), phoneCountry, now) : NO_COUNTS,
         ]);
         const risk = assessRisk({ ...t, numberFacts: request.numberFacts, signals, countryHour });
@@ -448,7 +448,7 @@ export class VerificationService {
     if (decision.action === 'allow') return;
     const base: BreakerState = state ?? {
       accountId: key.accountId,
-      test: key.test,
+      mode: key.mode,
       country,
       trippedAt: null,
       detail: null,
@@ -492,7 +492,7 @@ export class VerificationService {
           if (!detail) continue;
           await this.deps.store.readModel.recordRefusal({
             accountId: key.accountId,
-            test: key.test,
+            mode: key.mode,
             at: now,
             channel: t.channel,
             country: t.country,
@@ -511,7 +511,7 @@ export class VerificationService {
     request: DeliveryRequest,
   ): Promise<DeliveryResult> {
     const started = performance.now();
-    const result = await this.deps.delivery.deliver(request, { test: key.test });
+    const result = await this.deps.delivery.deliver(request, key.mode);
     this.deps.events?.sent?.(target.channel, result, performance.now() - started);
     if (result.ok && !result.outbox) {
       await this.deps.store.verifications.recordDelivery(request.verificationId, {
@@ -588,7 +588,7 @@ export class VerificationService {
     const secrets = [codeSecret, ...(this.deps.previousCodeSecrets ?? [])];
     const pick = (rows: LiveCode[]) => matchingCodeId(secrets, rows, code);
     const scope = ALL_CHANNELS.every((c) => key.channels.includes(c)) ? undefined : key.channels;
-    const outcome = await store.verifications.attempt(key.accountId, requestId, now, pick, key.test, scope);
+    const outcome = await store.verifications.attempt(key.accountId, requestId, now, pick, key.mode, scope);
     const { request, counted } = outcome;
     if (!request) throw notFound();
     const answer = (
@@ -621,7 +621,7 @@ export class VerificationService {
       const live =
         request.status === 'pending' && request.expiresAt > now && request.attempts < request.maxAttempts;
       const current = live
-        ? ((await store.verifications.getVerification(key.accountId, requestId, key.test)) ?? request)
+        ? ((await store.verifications.getVerification(key.accountId, requestId, key.mode)) ?? request)
         : request;
       if (
         current.status === 'failed' ||
@@ -672,7 +672,8 @@ const ALL_CHANNELS: readonly Channel[] = ['EMAIL', 'SMS', 'WHATSAPP'];
  * The scope of an account's destination limits: test and live traffic are counted apart, so the
  * counter keys of a test key's sends carry the mode.
  */
-const limitScope = (key: AuthenticatedKey): string => (key.test ? `${key.accountId}:test` : key.accountId);
+const limitScope = (key: AuthenticatedKey): string =>
+  key.mode === 'test' ? `${key.accountId}:test` : key.accountId;
 
 const unavailableMessage = (channel: Channel) => `no provider is configured for ${channel}`;
 

@@ -1,4 +1,5 @@
 import type { AnalyticsQuery, AnalyticsRows, Refusal } from '../domain/ports/read-model.js';
+import { modeColumn } from './mode.js';
 
 /**
  * What the analytics API reads, and the refusals it counts: the buckets folded from the change
@@ -21,7 +22,7 @@ export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) 
     !q.groupBy ? "''" : table === 'refusals' && q.groupBy === 'provider' ? "''" : q.groupBy;
   const account = q.accountId ?? null;
   const from = q.from - (q.from % (q.intervalMs % 86_400_000 === 0 ? 86_400_000 : 3_600_000));
-  const params = [account, account, dialect === 'sqlite' ? (q.test ? 1 : 0) : q.test, from, q.to];
+  const params = [account, account, modeColumn(q.mode, dialect), from, q.to];
   // Days are read from the daily twins (24 times fewer rows); refusals are few enough by the hour.
   const daily = q.intervalMs % 86_400_000 === 0;
   const sums = daily ? 'analytics_daily' : 'analytics_hourly';
@@ -124,7 +125,7 @@ export function refusalSql(dialect: 'sqlite' | 'postgres'): string {
 
 export const refusalParams = (r: Refusal, dialect: 'sqlite' | 'postgres') => [
   r.accountId,
-  dialect === 'sqlite' ? (r.test ? 1 : 0) : r.test,
+  modeColumn(r.mode, dialect),
   r.at - (r.at % 3_600_000),
   r.channel,
   r.country ?? '',

@@ -1,4 +1,5 @@
 import type { BreakerState } from '../domain/pumping-breaker.js';
+import { modeColumn, rowMode } from './mode.js';
 
 /** The SQL of table pumping_breakers (migration 021) for one dialect, and its row mapping. */
 export function breakerSql(dialect: 'sqlite' | 'postgres') {
@@ -28,7 +29,7 @@ export function breakerSql(dialect: 'sqlite' | 'postgres') {
 
 export const breakerParams = (b: BreakerState, dialect: 'sqlite' | 'postgres') => [
   b.accountId,
-  dialect === 'sqlite' ? (b.test ? 1 : 0) : b.test,
+  modeColumn(b.mode, dialect),
   b.country,
   b.trippedAt,
   b.detail,
@@ -55,7 +56,7 @@ const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number
 
 export const rowToBreaker = (r: Record<string, unknown>): BreakerState => ({
   accountId: String(r.account_id),
-  test: r.test === true || r.test === 1,
+  mode: rowMode(r.test),
   country: String(r.country),
   trippedAt: numOrNull(r.tripped_at),
   detail: r.detail === null || r.detail === undefined ? null : String(r.detail),

@@ -4,8 +4,9 @@ import type {
   ContactRecord,
   DestinationSignals,
 } from '../domain/ports/read-model.js';
-import type { Channel, DeliveryStatus, VerificationStatus } from '../domain/types.js';
+import type { Channel, DeliveryStatus, Mode, VerificationStatus } from '../domain/types.js';
 import { BREAKER_COLUMNS, rowToBreaker } from './breakers.js';
+import { modeColumn, rowMode } from './mode.js';
 
 /** Contacts as the store keeps them (migration 020), and the SQL both dialects share. */
 
@@ -18,7 +19,7 @@ const numbered = (sql: string) => {
 export const rowToContact = (r: Record<string, unknown>): ContactRecord => ({
   id: String(r.id),
   accountId: String(r.account_id),
-  test: r.test === true || r.test === 1,
+  mode: rowMode(r.test),
   destination: String(r.destination),
   channel: r.channel as Channel,
   masked: String(r.masked),
@@ -127,24 +128,24 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
 }
 
 /** A mode filter as the dialect binds it: null for both modes. */
-const modeParam = (test: boolean | undefined, dialect: 'sqlite' | 'postgres') =>
-  test === undefined ? null : dialect === 'sqlite' ? (test ? 1 : 0) : test;
+const modeParam = (mode: Mode | undefined, dialect: 'sqlite' | 'postgres') =>
+  mode === undefined ? null : modeColumn(mode, dialect);
 
 /** The parameters of contactSql's `search`, in order. */
 export const searchParams = (
   accountId: string,
   prefix: string,
   limit: number,
-  test: boolean | undefined,
+  mode: Mode | undefined,
   dialect: 'sqlite' | 'postgres',
 ) => {
-  const mode = modeParam(test, dialect);
-  return [accountId, prefix, prefixEnd(prefix), mode, mode, limit];
+  const test = modeParam(mode, dialect);
+  return [accountId, prefix, prefixEnd(prefix), test, test, limit];
 };
 
 /** The parameters of contactSql's `recent`, in order (booleans as the dialect writes them). */
 export const recentParams = (filter: ContactListFilter, dialect: 'sqlite' | 'postgres') => {
-  const test = modeParam(filter.test, dialect);
+  const test = modeParam(filter.mode, dialect);
   const lastSeen = filter.after?.lastSeen ?? null;
   return [filter.accountId, test, test, lastSeen, lastSeen, lastSeen, filter.after?.id ?? null, filter.limit];
 };

@@ -1,6 +1,7 @@
 import { TTV_BIN_EDGES } from '../domain/analytics.js';
 import type { WebhookEvent, WebhookEventType } from '../webhooks/events.js';
 import { SETTLED_KINDS } from './changes.js';
+import { rowMode } from './mode.js';
 
 /**
  * The fold of the change log (migration 100) into what is read later: the hourly and daily
@@ -121,7 +122,7 @@ export function rowToWebhookEvent(r: Record<string, unknown>, id: string): Webho
     id,
     type: (contact ? kind : `verification.${kind}`) as WebhookEventType,
     accountId: String(r.account_id),
-    test: r.test === true || r.test === 1,
+    mode: rowMode(r.test),
     requestId: str(r.request_id),
     groupId: str(r.group_id),
     contactId: str(r.contact_id),

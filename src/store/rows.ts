@@ -15,6 +15,7 @@ import type {
   Verification,
   VerificationStatus,
 } from '../domain/types.js';
+import { rowMode } from './mode.js';
 
 /** Row shapes and their mapping to domain records, shared by the SQL stores. */
 
@@ -55,7 +56,7 @@ export const rowToApiKey = (r: ApiKeyRow): ApiKeyRecord => ({
   name: r.name,
   prefix: r.prefix,
   channels: r.channels.split(',').filter(Boolean) as Channel[],
-  test: Boolean(r.test),
+  mode: rowMode(r.test),
   createdAt: num(r.created_at),
   revokedAt: numOrNull(r.revoked_at),
   lastUsedAt: numOrNull(r.last_used_at),
@@ -94,7 +95,7 @@ export const rowToVerification = (r: Record<string, unknown>): Verification => (
   deliveryStatus: r.delivery_status as Verification['deliveryStatus'],
   provider: strOrNull(r.provider),
   providerMessageId: strOrNull(r.provider_message_id),
-  test: Boolean(r.test),
+  mode: rowMode(r.test),
 });
 
 /**
@@ -207,7 +208,7 @@ export const rowToOutboxEntry = (r: Record<string, unknown>): OutboxEntry => ({
   to: String(r.destination),
   content: String(r.outbox),
   code: strOrNull(r.outbox_code),
-  test: Boolean(r.test),
+  mode: rowMode(r.test),
   createdAt: num(r.created_at),
 });
 
@@ -222,7 +223,7 @@ export const newKeyRecord = (k: NewApiKey): ApiKeyRecord => ({
   name: k.name,
   prefix: k.prefix,
   channels: k.channels,
-  test: k.test,
+  mode: k.mode,
   createdAt: k.createdAt,
   revokedAt: null,
   lastUsedAt: null,

@@ -1,3 +1,5 @@
+import type { Mode } from '../domain/types.js';
+
 /**
  * The events webhooks announce, and the body each is sent with. A leaf module: the fold
  * (src/store/fold.ts) turns each change of a request or a contact into one of these events.
@@ -21,7 +23,7 @@ export interface WebhookEvent {
   id: string;
   type: WebhookEventType;
   accountId: string;
-  test: boolean;
+  mode: Mode;
   requestId: string | null;
   groupId: string | null;
   contactId: string | null;
@@ -66,7 +68,7 @@ export function webhookPayload(event: WebhookEvent): string {
     type: event.type,
     timestamp,
     accountId: event.accountId,
-    test: event.test,
+    test: event.mode === 'test',
   };
   const optional: Array<[keyof WebhookEventData, string | null]> = [
     ['requestId', event.requestId],

@@ -30,9 +30,9 @@ describe('test keys never reach a provider', () => {
       const row = await svc.store.verifications.getVerification(
         DEFAULT_ACCOUNT_ID,
         res.body.data.requestId,
-        true,
+        'test',
       );
-      expect(row).toMatchObject({ deliveryStatus: 'outbox', provider: null, test: true });
+      expect(row).toMatchObject({ deliveryStatus: 'outbox', provider: null, mode: 'test' });
     }
     expect(fakes.smtp.mails).toHaveLength(0);
     for (const api of [fakes.twilio, fakes.vonage, fakes.telnyx, fakes.whatsapp])

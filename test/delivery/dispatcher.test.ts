@@ -50,14 +50,14 @@ describe('Dispatcher', () => {
   it('fails over on a retryable failure and stops at a refusal', async () => {
     const { a, b, dispatcher } = setup();
     a.answer = transient;
-    expect(await dispatcher.deliver(deliveryRequest(), { test: false })).toEqual({
+    expect(await dispatcher.deliver(deliveryRequest(), 'live')).toEqual({
       ok: true,
       provider: 'b',
       providerMessageId: 'B1',
       outbox: false,
     });
     a.answer = refusal;
-    expect(await dispatcher.deliver(deliveryRequest(), { test: false })).toMatchObject({
+    expect(await dispatcher.deliver(deliveryRequest(), 'live')).toMatchObject({
       ok: false,
       permanent: true,
       provider: 'a',
@@ -70,7 +70,7 @@ describe('Dispatcher', () => {
     a.answer = () => {
       throw new TypeError('boom');
     };
-    expect(await dispatcher.deliver(deliveryRequest(), { test: false })).toMatchObject({
+    expect(await dispatcher.deliver(deliveryRequest(), 'live')).toMatchObject({
       ok: true,
       provider: 'b',
     });
@@ -79,43 +79,41 @@ describe('Dispatcher', () => {
   it('opens the circuit after repeated failures, half-opens after the cool-off', async () => {
     const { clock, a, b, dispatcher } = setup();
     a.answer = transient;
-    await dispatcher.deliver(deliveryRequest(), { test: false });
-    await dispatcher.deliver(deliveryRequest(), { test: false });
+    await dispatcher.deliver(deliveryRequest(), 'live');
+    await dispatcher.deliver(deliveryRequest(), 'live');
     expect(a.calls).toBe(2);
-    await dispatcher.deliver(deliveryRequest(), { test: false });
+    await dispatcher.deliver(deliveryRequest(), 'live');
     expect(a.calls).toBe(2);
     expect(b.calls).toBe(3);
     clock.advance(10_000);
     // Half-open: one more failure is enough to open it again.
-    await dispatcher.deliver(deliveryRequest(), { test: false });
+    await dispatcher.deliver(deliveryRequest(), 'live');
     expect(a.calls).toBe(3);
-    await dispatcher.deliver(deliveryRequest(), { test: false });
+    await dispatcher.deliver(deliveryRequest(), 'live');
     expect(a.calls).toBe(3);
   });
 
   it('refusals of the destination do not count toward the circuit', async () => {
     const { a, dispatcher } = setup({ failures: 1, cooldownMs: 10_000 });
     a.answer = refusal;
-    await dispatcher.deliver(deliveryRequest(), { test: false });
-    await dispatcher.deliver(deliveryRequest(), { test: false });
+    await dispatcher.deliver(deliveryRequest(), 'live');
+    await dispatcher.deliver(deliveryRequest(), 'live');
     expect(a.calls).toBe(2);
   });
 
   it('uses the outbox for test keys and for delivery types without a provider', async () => {
     const { outbox, a, voice, dispatcher } = setup();
-    expect(dispatcher.usesOutbox('SMS', true)).toBe(true);
-    expect(dispatcher.usesOutbox('SMS', false)).toBe(false);
-    expect(dispatcher.usesOutbox('EMAIL', false)).toBe(true);
-    expect(dispatcher.usesOutbox('WHATSAPP', false, 'TEXT')).toBe(true);
-    expect(dispatcher.usesOutbox('WHATSAPP', false, 'CALL')).toBe(false);
-    expect(await dispatcher.deliver(deliveryRequest(), { test: true })).toMatchObject({
+    expect(dispatcher.usesOutbox('SMS', 'test')).toBe(true);
+    expect(dispatcher.usesOutbox('SMS', 'live')).toBe(false);
+    expect(dispatcher.usesOutbox('EMAIL', 'live')).toBe(true);
+    expect(dispatcher.usesOutbox('WHATSAPP', 'live', 'TEXT')).toBe(true);
+    expect(dispatcher.usesOutbox('WHATSAPP', 'live', 'CALL')).toBe(false);
+    expect(await dispatcher.deliver(deliveryRequest(), 'test')).toMatchObject({
       ok: true,
       outbox: true,
     });
     expect(
-      await dispatcher.deliver(deliveryRequest({ channel: 'WHATSAPP', deliveryType: 'CALL' }), {
-        test: false,
-      }),
+      await dispatcher.deliver(deliveryRequest({ channel: 'WHATSAPP', deliveryType: 'CALL' }), 'live'),
     ).toMatchObject({ provider: 'voice', outbox: false });
     expect(a.calls).toBe(0);
     expect(outbox.calls).toBe(1);
@@ -155,8 +153,8 @@ describe('Dispatcher', () => {
     expect(a.checks).toBe(1);
     clock.advance(5_000);
     a.answer = transient;
-    await dispatcher.deliver(deliveryRequest(), { test: false });
-    await dispatcher.deliver(deliveryRequest(), { test: false });
+    await dispatcher.deliver(deliveryRequest(), 'live');
+    await dispatcher.deliver(deliveryRequest(), 'live');
     // a's circuit is open; b delivered both messages, which outweighs its failed check.
     const later = await dispatcher.health();
     expect(later.SMS).toEqual({
@@ -171,17 +169,17 @@ describe('Dispatcher', () => {
 
   it('LIVE_OUTBOX=refuse: a live code with no provider is unavailable and never parked; test keys still are', async () => {
     const { outbox, dispatcher } = setup(undefined, 'refuse');
-    expect(dispatcher.available('EMAIL', false)).toBe(false);
-    expect(dispatcher.available('EMAIL', true)).toBe(true);
-    expect(dispatcher.available('SMS', false)).toBe(true);
-    expect(dispatcher.available('WHATSAPP', false, 'CALL')).toBe(true);
-    expect(dispatcher.available('WHATSAPP', false, 'TEXT')).toBe(false);
+    expect(dispatcher.available('EMAIL', 'live')).toBe(false);
+    expect(dispatcher.available('EMAIL', 'test')).toBe(true);
+    expect(dispatcher.available('SMS', 'live')).toBe(true);
+    expect(dispatcher.available('WHATSAPP', 'live', 'CALL')).toBe(true);
+    expect(dispatcher.available('WHATSAPP', 'live', 'TEXT')).toBe(false);
     expect(
-      await dispatcher.deliver(deliveryRequest({ channel: 'EMAIL', to: 'a@example.com' }), { test: false }),
+      await dispatcher.deliver(deliveryRequest({ channel: 'EMAIL', to: 'a@example.com' }), 'live'),
     ).toMatchObject({ ok: false, permanent: false });
     expect(outbox.calls).toBe(0);
     expect(
-      await dispatcher.deliver(deliveryRequest({ channel: 'EMAIL', to: 'a@example.com' }), { test: true }),
+      await dispatcher.deliver(deliveryRequest({ channel: 'EMAIL', to: 'a@example.com' }), 'test'),
     ).toMatchObject({ ok: true, outbox: true });
     const health = await dispatcher.health();
     expect(health.EMAIL).toMatchObject({ operational: false, liveCodes: 'refused' });
@@ -190,6 +188,6 @@ describe('Dispatcher', () => {
       'Live WHATSAPP codes with deliveryType TEXT are refused with 503 CHANNEL_UNAVAILABLE: no provider is configured (LIVE_OUTBOX=refuse). Test keys use the outbox.',
     );
     // LIVE_OUTBOX=allow (the default): every channel is available.
-    expect(setup().dispatcher.available('EMAIL', false)).toBe(true);
+    expect(setup().dispatcher.available('EMAIL', 'live')).toBe(true);
   });
 });

@@ -20,13 +20,13 @@ describe('analytics queries', () => {
 
   it('answers the buckets of a range, `to` defaulting to now', async () => {
     const hour = T0 - (T0 % HOUR);
-    const buckets = await analytics.buckets({ test: false, from: hour, interval: 'hour' });
+    const buckets = await analytics.buckets({ mode: 'live', from: hour, interval: 'hour' });
     expect(buckets.map((b) => [b.start, b.sent])).toEqual([[new Date(hour).toISOString(), 1]]);
   });
 
   it('refuses a range that ends before it starts, or spans more buckets than one query may', async () => {
     const refusal = (from: number, to: number, interval: 'hour' | 'day') =>
-      analytics.buckets({ test: false, from, to, interval }).catch((err: unknown) => err);
+      analytics.buckets({ mode: 'live', from, to, interval }).catch((err: unknown) => err);
     const backwards = await refusal(T0, T0, 'day');
     expect(backwards).toBeInstanceOf(DomainError);
     expect(backwards).toMatchObject({
@@ -40,7 +40,7 @@ describe('analytics queries', () => {
       details: [{ field: 'to', message: 'at most 366 buckets of one day per query' }],
     });
     expect(
-      await analytics.buckets({ test: false, from: T0, to: T0 + 72 * HOUR, interval: 'hour' }),
+      await analytics.buckets({ mode: 'live', from: T0, to: T0 + 72 * HOUR, interval: 'hour' }),
     ).toBeInstanceOf(Array);
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Breakers } from '../../src/domain/breakers.js';
 import { ManualClock } from '../../src/domain/clock.js';
 import { RateLimitPolicy } from '../../src/domain/rate-limit-policy.js';
+import type { Mode } from '../../src/domain/types.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { T0 } from '../store/fixtures.js';
@@ -21,9 +22,9 @@ describe('SMS-pumping breakers as operators see them', () => {
   });
   afterEach(() => store.close());
 
-  const tripped = (test: boolean) => ({
+  const tripped = (mode: Mode) => ({
     accountId: 'acc_1',
-    test,
+    mode,
     country: 'US',
     trippedAt: T0 - 60_000,
     detail: '40 sends, 1 verified',
@@ -32,30 +33,30 @@ describe('SMS-pumping breakers as operators see them', () => {
   });
 
   it('resets a tripped breaker: the window counts of its mode become its baseline', async () => {
-    await store.readModel.saveBreaker(tripped(false));
-    await store.readModel.saveBreaker(tripped(true));
+    await store.readModel.saveBreaker(tripped('live'));
+    await store.readModel.saveBreaker(tripped('test'));
     for (let i = 0; i < 3; i++) await limits.countCountrySend('acc_1', 'US', T0 - HOUR);
     await limits.countCountryVerified('acc_1', 'US', T0);
     await limits.countCountrySend('acc_1:test', 'US', T0);
 
     // The country as an operator types it.
-    const reset = await breakers.reset('acc_1', false, 'us');
+    const reset = await breakers.reset('acc_1', 'live', 'us');
     const expected = {
-      ...tripped(false),
+      ...tripped('live'),
       trippedAt: null,
       detail: null,
       resetAt: T0,
       baseline: { hour: T0 - (T0 % HOUR), sent: 3, verified: 1 },
     };
     expect(reset).toEqual(expected);
-    expect(await store.readModel.getBreaker('acc_1', false, 'US')).toEqual(expected);
+    expect(await store.readModel.getBreaker('acc_1', 'live', 'US')).toEqual(expected);
     // The other mode is its own breaker, still tripped.
-    expect(await breakers.tripped()).toEqual([tripped(true)]);
-    expect(await breakers.list('acc_1')).toEqual([expected, tripped(true)]);
+    expect(await breakers.tripped()).toEqual([tripped('test')]);
+    expect(await breakers.list('acc_1')).toEqual([expected, tripped('test')]);
   });
 
   it('answers null for a breaker that does not exist, and saves nothing', async () => {
-    expect(await breakers.reset('acc_1', false, 'GB')).toBeNull();
+    expect(await breakers.reset('acc_1', 'live', 'GB')).toBeNull();
     expect(await breakers.list()).toEqual([]);
   });
 });

@@ -44,11 +44,11 @@ describe('codes', () => {
 
 describe('API keys', () => {
   it('are 256-bit secrets with a recognisable prefix, stored as a hash', () => {
-    const live = generateApiKeySecret(false);
+    const live = generateApiKeySecret('live');
     expect(live).toMatch(KEY_PATTERN);
     expect(live.startsWith('cvk_live_')).toBe(true);
-    expect(generateApiKeySecret(true).startsWith('cvk_test_')).toBe(true);
-    expect(generateApiKeySecret(false)).not.toBe(live);
+    expect(generateApiKeySecret('test').startsWith('cvk_test_')).toBe(true);
+    expect(generateApiKeySecret('live')).not.toBe(live);
     expect(hashApiKey(live)).toMatch(/^[0-9a-f]{64}$/);
   });
 });

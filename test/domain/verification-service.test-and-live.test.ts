@@ -45,13 +45,13 @@ eachStore('test and live keys', (start) => {
       'acc_default',
       liveSend.body.data.requestId,
     );
-    expect(liveRow?.test).toBe(false);
+    expect(liveRow?.mode).toBe('live');
     const testRow = await svc.store.verifications.getVerification(
       'acc_default',
       testSend.body.data.requestId,
-      true,
+      'test',
     );
-    expect(testRow?.test).toBe(true);
+    expect(testRow?.mode).toBe('test');
   });
 
   it('keeps the budget of wrong codes per mode', async () => {

@@ -89,7 +89,7 @@ describe('VerificationService', () => {
       name: 'domain',
       prefix: 'cvk_live_x',
       channels: ['EMAIL', 'SMS', 'WHATSAPP'],
-      test: false,
+      mode: 'live',
       createdAt: clock.now(),
       revokedAt: null,
       lastUsedAt: null,

@@ -63,7 +63,7 @@ export function aggregatesConformance(name: string, harness: StoreHarness): void
         const at = T0 - (T0 % HOUR) + 5 * MINUTE;
         const refusal = {
           accountId: 'acc_1',
-          test: false,
+          mode: 'live' as const,
           at,
           channel: 'SMS' as const,
           country: 'US',
@@ -75,11 +75,17 @@ export function aggregatesConformance(name: string, harness: StoreHarness): void
         await store.readModel.recordRefusal({ ...refusal, reason: 'limit:send' });
         await store.readModel.recordRefusal({ ...refusal, channel: 'EMAIL', country: null });
         await store.readModel.recordRefusal({ ...refusal, at: at + HOUR });
-        await store.readModel.recordRefusal({ ...refusal, test: true });
+        await store.readModel.recordRefusal({ ...refusal, mode: 'test' });
         await store.readModel.recordRefusal({ ...refusal, accountId: 'acc_2' });
 
         const hour = at - (at % HOUR);
-        const query = { accountId: 'acc_1', test: false, from: hour, to: hour + 2 * HOUR, intervalMs: HOUR };
+        const query = {
+          accountId: 'acc_1',
+          mode: 'live' as const,
+          from: hour,
+          to: hour + 2 * HOUR,
+          intervalMs: HOUR,
+        };
         const byChannel = await store.readModel.analytics({ ...query, groupBy: 'channel' });
         expect(byChannel.refusals).toEqual([
           { start: hour, group: 'EMAIL', reason: 'risk', count: 1 },
@@ -93,7 +99,7 @@ export function aggregatesConformance(name: string, harness: StoreHarness): void
           { start: hour, group: 'US', reason: 'limit:send', count: 1 },
           { start: hour, group: 'US', reason: 'risk', count: 2 },
         ]);
-        const testMode = await store.readModel.analytics({ ...query, test: true });
+        const testMode = await store.readModel.analytics({ ...query, mode: 'test' });
         expect(testMode.refusals).toEqual([{ start: hour, group: '', reason: 'risk', count: 1 }]);
         const everyAccount = await store.readModel.analytics({ ...query, accountId: undefined });
         expect(everyAccount.refusals.find((r) => r.start === hour && r.reason === 'risk')?.count).toBe(4);
@@ -103,7 +109,7 @@ export function aggregatesConformance(name: string, harness: StoreHarness): void
     describe('SMS-pumping breakers', () => {
       const breaker = (overrides: Partial<BreakerState> = {}): BreakerState => ({
         accountId: 'acc_1',
-        test: false,
+        mode: 'live',
         country: 'US',
         trippedAt: null,
         detail: null,
@@ -113,12 +119,12 @@ export function aggregatesConformance(name: string, harness: StoreHarness): void
       });
 
       it('saves, reads back and replaces the breaker of one account, mode and country', async () => {
-        expect(await store.readModel.getBreaker('acc_1', false, 'US')).toBeNull();
+        expect(await store.readModel.getBreaker('acc_1', 'live', 'US')).toBeNull();
         const tripped = breaker({ trippedAt: T0, detail: '40 sends, 1 verified' });
         await store.readModel.saveBreaker(tripped);
-        expect(await store.readModel.getBreaker('acc_1', false, 'US')).toEqual(tripped);
-        expect(await store.readModel.getBreaker('acc_1', true, 'US')).toBeNull();
-        expect(await store.readModel.getBreaker('acc_1', false, 'GB')).toBeNull();
+        expect(await store.readModel.getBreaker('acc_1', 'live', 'US')).toEqual(tripped);
+        expect(await store.readModel.getBreaker('acc_1', 'test', 'US')).toBeNull();
+        expect(await store.readModel.getBreaker('acc_1', 'live', 'GB')).toBeNull();
 
         // A reset keeps the window's counts as its baseline (the country window starts over).
         const reset = breaker({
@@ -126,13 +132,13 @@ export function aggregatesConformance(name: string, harness: StoreHarness): void
           baseline: { hour: T0 - (T0 % HOUR), sent: 40, verified: 1 },
         });
         await store.readModel.saveBreaker(reset);
-        expect(await store.readModel.getBreaker('acc_1', false, 'US')).toEqual(reset);
+        expect(await store.readModel.getBreaker('acc_1', 'live', 'US')).toEqual(reset);
       });
 
       it('lists the breakers of one account or all, only the tripped ones when asked', async () => {
         const a = breaker({ trippedAt: T0, detail: 'tripped' });
         const b = breaker({ country: 'GB' });
-        const c = breaker({ test: true, trippedAt: T0 + 1, detail: 'tripped too' });
+        const c = breaker({ mode: 'test', trippedAt: T0 + 1, detail: 'tripped too' });
         const d = breaker({ accountId: 'acc_2', country: 'FR', trippedAt: T0, detail: 'other account' });
         for (const s of [a, b, c, d]) await store.readModel.saveBreaker(s);
         expect(await store.readModel.listBreakers({ accountId: 'acc_1' })).toEqual([b, a, c]);

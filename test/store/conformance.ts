@@ -76,7 +76,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
       it('creates keys and finds a live one joined with its account settings', async () => {
         await account('acc_1', { codeTtlSeconds: 120 });
         await account('acc_2');
-        const key = apiKey('acc_1', { channels: ['EMAIL', 'WHATSAPP'], test: true });
+        const key = apiKey('acc_1', { channels: ['EMAIL', 'WHATSAPP'], mode: 'test' });
         const record = await store.accounts.createApiKey(key);
         await store.accounts.createApiKey(apiKey('acc_2'));
         const { keyHash: _hash, ...visible } = key;
@@ -605,7 +605,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           content: content.get(v.id),
           // a1 was superseded by `silent` before its message was kept: no code in clear.
           code: v === a1 ? null : '123456',
-          test: false,
+          mode: 'live',
           createdAt: v.createdAt,
         });
         const ids = (entries: Array<{ verificationId: string }>) => entries.map((e) => e.verificationId);
@@ -633,12 +633,12 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           await store.verifications.listOutbox({ to: 'a@example.com', before: a2.id, limit: 10 }),
         ).toEqual([entry(a1)]);
         // One mode or the other (all of these are live).
-        expect(ids(await store.verifications.listOutbox({ test: false, limit: 10 }))).toEqual([
+        expect(ids(await store.verifications.listOutbox({ mode: 'live', limit: 10 }))).toEqual([
           a2.id,
           b.id,
           a1.id,
         ]);
-        expect(await store.verifications.listOutbox({ test: true, limit: 10 })).toEqual([]);
+        expect(await store.verifications.listOutbox({ mode: 'test', limit: 10 })).toEqual([]);
       });
 
       it('lists a message written with its request, its code in clear only while the request is pending', async () => {
@@ -646,7 +646,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           destination: 'with-row@example.com',
           outbox: outboxContent(),
           outboxCode: '654321',
-          test: true,
+          mode: 'test',
         });
         await store.verifications.createVerifications([v]);
         const listed = {
@@ -657,19 +657,19 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           to: v.destination,
           content: v.outbox,
           code: '654321',
-          test: true,
+          mode: 'test',
           createdAt: v.createdAt,
         };
         expect(await store.verifications.listOutbox({ to: 'with-row@example.com', limit: 5 })).toEqual([
           listed,
         ]);
         expect(
-          await store.verifications.listOutbox({ to: 'with-row@example.com', test: true, limit: 5 }),
+          await store.verifications.listOutbox({ to: 'with-row@example.com', mode: 'test', limit: 5 }),
         ).toEqual([listed]);
         expect(
-          await store.verifications.listOutbox({ to: 'with-row@example.com', test: false, limit: 5 }),
+          await store.verifications.listOutbox({ to: 'with-row@example.com', mode: 'live', limit: 5 }),
         ).toEqual([]);
-        await store.verifications.attempt('acc_1', v.id, T0, () => v.id, true);
+        await store.verifications.attempt('acc_1', v.id, T0, () => v.id, 'test');
         expect(await store.verifications.listOutbox({ to: 'with-row@example.com', limit: 5 })).toEqual([
           { ...listed, status: 'verified', code: null },
         ]);

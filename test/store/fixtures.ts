@@ -39,7 +39,7 @@ export function verification(overrides: Partial<NewVerification> = {}): NewVerif
     expiresAt: T0 + 10 * MINUTE,
     deliveryStatus: 'outbox',
     outbox: null,
-    test: false,
+    mode: 'live',
     ...overrides,
   };
 }
@@ -66,7 +66,7 @@ export function apiKey(accountId: string, overrides: Partial<NewApiKey> = {}): N
     prefix: 'cvk_test_abcd',
     keyHash: createHash('sha256').update(id).digest('hex'),
     channels: ['EMAIL', 'SMS'] as Channel[],
-    test: false,
+    mode: 'live',
     createdAt: T0,
     ...overrides,
   };

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Mode } from '../../src/domain/types.js';
 import type { Store } from '../../src/store/factory.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventData } from '../../src/webhooks/events.js';
 import type { StoreHarness } from './conformance.js';
@@ -47,7 +48,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
     const sums = async (groupBy: 'channel' | 'provider', field: 'wrongCodes' | 'sent' | 'delivered') => {
       const { buckets } = await store.readModel.analytics({
         accountId: 'acc_1',
-        test: false,
+        mode: 'live',
         from: T0 - DAY,
         to: T0 + DAY,
         intervalMs: 3_600_000,
@@ -59,7 +60,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
     };
 
     it('announces a send with its mode, masked destination and contact; a resend cancels the first', async () => {
-      const jane = { test: true, destination: 'jane@example.com' };
+      const jane = { mode: 'test' as const, destination: 'jane@example.com' };
       const sent = verification(jane);
       await store.verifications.createVerifications([sent]);
       const resent = verification({ ...jane, createdAt: T0 + 1 });
@@ -87,7 +88,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       });
       expect(canceled).toMatchObject({ status: 'canceled', timestamp: new Date(T0 + 1).toISOString() });
       const [contact] = await store.readModel.searchContacts('acc_1', 'jane@example.com', 5);
-      expect(contact?.test).toBe(true);
+      expect(contact?.mode).toBe('test');
       for (const e of [created, canceled, again]) expect(e?.contactId).toBe(contact?.id);
       expect(contact?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       const ids = [created, canceled, again].map((e) => e?.id);
@@ -236,7 +237,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
         await store.verifications.createVerifications([sms(`+4474001234${last}`, now - MINUTE)]);
       await store.verifications.createVerifications([sms('+447400999999', now - MINUTE)]);
       // Read from the requests themselves, before any fold made the contact.
-      const signals = await store.readModel.destinationSignals('acc_1', false, target, 'GB', now);
+      const signals = await store.readModel.destinationSignals('acc_1', 'live', target, 'GB', now);
       expect(signals).toEqual({
         blocked: false,
         sendsLastHour: 2,
@@ -244,34 +245,34 @@ export function foldConformance(name: string, harness: StoreHarness): void {
         history: { sends: 2, verified: 0, wrongCodes: 1 },
         breaker: null,
       });
-      expect(await store.readModel.destinationSignals('acc_1', true, target, 'GB', now)).toMatchObject({
+      expect(await store.readModel.destinationSignals('acc_1', 'test', target, 'GB', now)).toMatchObject({
         history: { sends: 0, verified: 0, wrongCodes: 0 },
         sendsLastHour: 0,
       });
       // Asked at one moment (PostgreSQL reads them in one statement), each answer is its own:
       // the same as asked alone, in the order asked, with an email and an unknown number between.
-      const asked: Array<[boolean, string, string | null]> = [
-        [false, '+447400123401', 'GB'],
-        [true, target, 'GB'],
-        [false, 'nobody@example.com', null],
-        [false, target, 'GB'],
-        [false, '+447400555555', null],
+      const asked: Array<[Mode, string, string | null]> = [
+        ['live', '+447400123401', 'GB'],
+        ['test', target, 'GB'],
+        ['live', 'nobody@example.com', null],
+        ['live', target, 'GB'],
+        ['live', '+447400555555', null],
       ];
       const together = await Promise.all(
-        asked.map(([test, to, country]) =>
-          store.readModel.destinationSignals('acc_1', test, to, country, now),
+        asked.map(([mode, to, country]) =>
+          store.readModel.destinationSignals('acc_1', mode, to, country, now),
         ),
       );
       const alone = [];
-      for (const [test, to, country] of asked)
-        alone.push(await store.readModel.destinationSignals('acc_1', test, to, country, now));
+      for (const [mode, to, country] of asked)
+        alone.push(await store.readModel.destinationSignals('acc_1', mode, to, country, now));
       expect(together).toEqual(alone);
       expect(together[3]).toEqual(signals);
       expect(together[2]).toMatchObject({ blocked: false, sendsLastHour: 0, neighboursLastHour: 0 });
       // The country's breaker comes with the rest: of this account, mode and country only.
       const tripped = {
         accountId: 'acc_1',
-        test: false,
+        mode: 'live' as const,
         country: 'GB',
         trippedAt: now - MINUTE,
         detail: 'tripped',
@@ -281,12 +282,12 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       await store.readModel.saveBreaker(tripped);
       await store.readModel.saveBreaker({ ...tripped, country: 'FR', detail: 'other country' });
       const read = await Promise.all(
-        asked.map(([test, to, country]) =>
-          store.readModel.destinationSignals('acc_1', test, to, country, now),
+        asked.map(([mode, to, country]) =>
+          store.readModel.destinationSignals('acc_1', mode, to, country, now),
         ),
       );
       expect(read.map((r) => r.breaker)).toEqual([tripped, null, null, tripped, null]);
-      expect(await store.readModel.getBreaker('acc_1', false, 'GB')).toEqual(tripped);
+      expect(await store.readModel.getBreaker('acc_1', 'live', 'GB')).toEqual(tripped);
       expect(await store.readModel.listBreakers({ accountId: 'acc_1', trippedOnly: true })).toHaveLength(2);
       await store.readModel.saveBreaker({ ...tripped, trippedAt: null, detail: null });
       expect((await store.readModel.listBreakers({ trippedOnly: true })).map((b) => b.country)).toEqual([
@@ -297,18 +298,18 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       await store.readModel.fold(10_000);
       const [contact] = await store.readModel.searchContacts('acc_1', target, 1);
       await store.readModel.setContactBlocked(contact?.id as string, { reason: 'x' }, now);
-      expect((await store.readModel.destinationSignals('acc_1', false, target, 'GB', now)).blocked).toBe(
+      expect((await store.readModel.destinationSignals('acc_1', 'live', target, 'GB', now)).blocked).toBe(
         true,
       );
-      expect((await store.readModel.destinationSignals('acc_1', true, target, 'GB', now)).blocked).toBe(
+      expect((await store.readModel.destinationSignals('acc_1', 'test', target, 'GB', now)).blocked).toBe(
         false,
       );
     });
 
     it('makes and counts the contacts from the log: sends, outcomes, first and last seen, the last send', async () => {
       const to = { destination: '+447700900555', channel: 'SMS' as const, country: 'GB' };
-      const contactOf = async (test = false) =>
-        (await store.readModel.searchContacts('acc_1', to.destination, 5)).find((c) => c.test === test);
+      const contactOf = async (mode: Mode = 'live') =>
+        (await store.readModel.searchContacts('acc_1', to.destination, 5)).find((c) => c.mode === mode);
       const a = verification({ ...to, risk: '{"score":10}' });
       await store.verifications.createVerifications([a]);
       await store.verifications.attempt('acc_1', a.id, T0 + 1, none);
@@ -326,14 +327,14 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       await store.verifications.createVerifications([b]);
       await store.verifications.attempt('acc_1', b.id, T0 + MINUTE + 1, none);
       const c = verification({ ...to, createdAt: T0 + 2 * MINUTE, risk: '{"score":70}' });
-      const other = verification({ ...to, test: true, createdAt: T0 + 2 * MINUTE });
+      const other = verification({ ...to, mode: 'test', createdAt: T0 + 2 * MINUTE });
       await store.verifications.createVerifications([c]);
       await store.verifications.createVerifications([other]);
       const contact = await store.readModel.getContact(made?.id as string);
       expect(contact).toMatchObject({
         id: made?.id,
         accountId: 'acc_1',
-        test: false,
+        mode: 'live',
         destination: '+447700900555',
         masked: '+4*******0555',
         channel: 'SMS',
@@ -343,7 +344,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
         risk: '{"score":70}',
         blocked: null,
       });
-      expect((await contactOf(true))?.counts.sends).toBe(1);
+      expect((await contactOf('test'))?.counts.sends).toBe(1);
       // A wrong code on a request still pending counts at once, in the profile and the search;
       // once the request settles and is folded, it still counts once.
       await store.verifications.attempt('acc_1', c.id, T0 + 2 * MINUTE + 1, none);
@@ -358,16 +359,16 @@ export function foldConformance(name: string, harness: StoreHarness): void {
         failed: 1,
         wrongCodes: 3,
       });
-      expect((await store.readModel.searchContacts('acc_1', '+4477009005', 10)).map((x) => x.test)).toEqual([
-        false,
-        true,
+      expect((await store.readModel.searchContacts('acc_1', '+4477009005', 10)).map((x) => x.mode)).toEqual([
+        'live',
+        'test',
       ]);
       expect(
-        (await store.readModel.searchContacts('acc_1', '+4477009005', 10, true)).map((x) => x.test),
-      ).toEqual([true]);
+        (await store.readModel.searchContacts('acc_1', '+4477009005', 10, 'test')).map((x) => x.mode),
+      ).toEqual(['test']);
       expect(
-        (await store.readModel.searchContacts('acc_1', '+4477009005', 10, false)).map((x) => x.test),
-      ).toEqual([false]);
+        (await store.readModel.searchContacts('acc_1', '+4477009005', 10, 'live')).map((x) => x.mode),
+      ).toEqual(['live']);
       expect(
         (await store.readModel.contactHistory(contact as NonNullable<typeof contact>, 10)).map(
           (h) => h.requestId,
@@ -377,7 +378,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
     });
 
     it('lists the contacts of an account most recently seen first, a page at a time, by mode', async () => {
-      const send = (destination: string, at: number, extra: { test?: boolean; accountId?: string } = {}) =>
+      const send = (destination: string, at: number, extra: { mode?: Mode; accountId?: string } = {}) =>
         store.verifications.createVerifications([verification({ destination, createdAt: at, ...extra })]);
       await send('old@example.com', T0);
       await send('mid@example.com', T0 + MINUTE);
@@ -387,10 +388,10 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       // Two seen in the same millisecond: the page boundary falls between them.
       await send('same-a@example.com', T0 + 4 * MINUTE);
       await send('same-b@example.com', T0 + 4 * MINUTE);
-      await send('test@example.com', T0 + 5 * MINUTE, { test: true });
+      await send('test@example.com', T0 + 5 * MINUTE, { mode: 'test' });
       await send('other@example.com', T0 + 6 * MINUTE, { accountId: 'acc_2' });
 
-      const live = { accountId: 'acc_1', test: false };
+      const live = { accountId: 'acc_1', mode: 'live' as const };
       const all = await store.readModel.listContacts({ ...live, limit: 10 });
       const sameMs = all.slice(0, 2).map((c) => c.destination);
       expect(sameMs.sort()).toEqual(['same-a@example.com', 'same-b@example.com']);
@@ -414,7 +415,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       expect(paged).toEqual(all.map((c) => c.destination));
 
       expect(
-        (await store.readModel.listContacts({ accountId: 'acc_1', test: true, limit: 10 })).map(
+        (await store.readModel.listContacts({ accountId: 'acc_1', mode: 'test', limit: 10 })).map(
           (c) => c.destination,
         ),
       ).toEqual(['test@example.com']);
@@ -449,7 +450,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       expect(folded.every((n) => n <= 25)).toBe(true);
       const { buckets } = await store.readModel.analytics({
         accountId: 'acc_1',
-        test: false,
+        mode: 'live',
         from: T0 - DAY,
         to: T0 + DAY,
         intervalMs: 3_600_000,

@@ -21,7 +21,7 @@ import { claimAll, DAY, T0, verification } from './fixtures.js';
  */
 const query = (groupBy?: AnalyticsQuery['groupBy']): AnalyticsQuery => ({
   accountId: 'acc_1',
-  test: false,
+  mode: 'live',
   from: T0 - DAY,
   to: T0 + DAY,
   intervalMs: DAY,

@@ -6,7 +6,7 @@ import { SecretBox } from '../../src/webhooks/secrets.js';
 const event = (over: Partial<WebhookEvent> = {}): WebhookEvent => ({
   id: '0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b',
   accountId: 'acc_default',
-  test: false,
+  mode: 'live',
   type: 'verification.created',
   requestId: '0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c',
   groupId: null,

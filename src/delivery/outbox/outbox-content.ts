@@ -108,7 +108,7 @@ export function renderOutboxEntry(entry: OutboxEntry): OutboxMessage {
  * The code an outbox message carries beside its text in the admin API: a test request's, while it
  * is pending, so automated tests read it without parsing a message; never a live request's.
  */
-export const testCodeOf = (entry: OutboxEntry): string | null => (entry.test ? entry.code : null);
+export const testCodeOf = (entry: OutboxEntry): string | null => (entry.mode === 'test' ? entry.code : null);
 
 /** A request has at most one outbox message: its id is derived from the request's. */
 export const outboxMessageId = (verificationId: string) => `msg_${verificationId.replaceAll('-', '')}`;

@@ -1,4 +1,4 @@
-import type { Account, AccountSettings, ApiKeyRecord, AuthenticatedKey, Channel } from '../types.js';
+import type { Account, AccountSettings, ApiKeyRecord, AuthenticatedKey, Channel, Mode } from '../types.js';
 
 export interface NewApiKey {
   id: string;
@@ -7,7 +7,7 @@ export interface NewApiKey {
   prefix: string;
   keyHash: string;
   channels: Channel[];
-  test: boolean;
+  mode: Mode;
   createdAt: number;
 }
 

@@ -1,5 +1,5 @@
 import type { BreakerState } from '../pumping-breaker.js';
-import type { Channel, DeliveryStatus, VerificationStatus } from '../types.js';
+import type { Channel, DeliveryStatus, Mode, VerificationStatus } from '../types.js';
 
 /** What analytics may group by. */
 export const GROUP_BY = ['channel', 'country', 'purpose', 'provider'] as const;
@@ -8,7 +8,7 @@ export type GroupBy = (typeof GROUP_BY)[number];
 export interface AnalyticsQuery {
   /** Absent: every account. */
   accountId?: string;
-  test: boolean;
+  mode: Mode;
   /** Epoch ms, inclusive; `to` exclusive. Both are rounded down to the hour. */
   from: number;
   to: number;
@@ -40,7 +40,7 @@ export interface AnalyticsRows {
 /** A send refused before a request existed (rate limit, risk, blocked contact, breaker). */
 export interface Refusal {
   accountId: string;
-  test: boolean;
+  mode: Mode;
   at: number;
   channel: Channel;
   country: string | null;
@@ -53,7 +53,7 @@ export interface Refusal {
 export interface ContactRecord {
   id: string;
   accountId: string;
-  test: boolean;
+  mode: Mode;
   destination: string;
   channel: Channel;
   masked: string;
@@ -84,8 +84,8 @@ export interface ContactHistoryEntry {
 /** Which contacts listContacts reads: one account, one mode or both, a page after a cursor. */
 export interface ContactListFilter {
   accountId: string;
-  /** true: test contacts only; false: live only; absent: both. */
-  test?: boolean;
+  /** Contacts of this mode only; absent: both. */
+  mode?: Mode;
   /** The last contact of the previous page: the page starts after it. */
   after?: { lastSeen: number; id: string };
   limit: number;
@@ -123,10 +123,10 @@ export interface ReadModel {
   recordRefusal(refusal: Refusal): Promise<void>;
   getContact(id: string): Promise<ContactRecord | null>;
   /**
-   * Contacts of an account whose destination starts with `prefix` (an exact one included); `test`
+   * Contacts of an account whose destination starts with `prefix` (an exact one included); `mode`
    * keeps one mode (absent: both).
    */
-  searchContacts(accountId: string, prefix: string, limit: number, test?: boolean): Promise<ContactRecord[]>;
+  searchContacts(accountId: string, prefix: string, limit: number, mode?: Mode): Promise<ContactRecord[]>;
   /** Contacts of an account, most recently seen first, a page at a time. */
   listContacts(filter: ContactListFilter): Promise<ContactRecord[]>;
   /** The contact's last `limit` requests, newest first. */
@@ -134,14 +134,14 @@ export interface ReadModel {
   /** What the risk score reads of a destination at send time (see src/domain/risk.ts). */
   destinationSignals(
     accountId: string,
-    test: boolean,
+    mode: Mode,
     destination: string,
     country: string | null,
     now: number,
   ): Promise<DestinationSignals>;
   /** Blocks (`reason` a string) or unblocks (null) a contact, with its journal event. */
   setContactBlocked(id: string, block: { reason: string } | null, now: number): Promise<ContactRecord | null>;
-  getBreaker(accountId: string, test: boolean, country: string): Promise<BreakerState | null>;
+  getBreaker(accountId: string, mode: Mode, country: string): Promise<BreakerState | null>;
   saveBreaker(state: BreakerState): Promise<void>;
   /** Breakers of one account (or all), only the tripped ones when `trippedOnly`. */
   listBreakers(filter: { accountId?: string; trippedOnly?: boolean }): Promise<BreakerState[]>;

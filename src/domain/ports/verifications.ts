@@ -1,4 +1,11 @@
-import type { Channel, DeliveryStatus, NewVerification, Verification, VerificationStatus } from '../types.js';
+import type {
+  Channel,
+  DeliveryStatus,
+  Mode,
+  NewVerification,
+  Verification,
+  VerificationStatus,
+} from '../types.js';
 
 /** A live row of a group as an attempt reads it: what the guess is compared with. */
 export type LiveCode = Pick<Verification, 'id' | 'channel' | 'codeHash'>;
@@ -52,8 +59,8 @@ export interface OutboxFilter {
   to?: string;
   /** The request id of the last message of the previous page. */
   before?: string;
-  /** true: messages of test keys only; false: of live keys only; absent: both. */
-  test?: boolean;
+  /** Messages of keys of this mode only; absent: both. */
+  mode?: Mode;
   limit: number;
 }
 
@@ -68,8 +75,8 @@ export interface OutboxEntry {
   content: string;
   /** The code in clear while the request is pending; null once it settled (the content masks it). */
   code: string | null;
-  /** Made with a test key. */
-  test: boolean;
+  /** The mode of the key that made it. */
+  mode: Mode;
   createdAt: number;
 }
 
@@ -90,8 +97,8 @@ export interface Verifications {
    * pending request of the same account, channel, destination and mode.
    */
   createVerifications(rows: NewVerification[]): Promise<void>;
-  /** `test`: the mode of the asking key; a request of the other mode is not found. */
-  getVerification(accountId: string, id: string, test?: boolean): Promise<Verification | null>;
+  /** `mode`: the mode of the asking key; a request of the other mode is not found. */
+  getVerification(accountId: string, id: string, mode?: Mode): Promise<Verification | null>;
   /**
    * One verify attempt, the only way to verify: reads the request and, unless it is no longer
    * pending or expired, the live rows of its group; asks `pick` which row the code matches; then
@@ -105,7 +112,7 @@ export interface Verifications {
     now: number,
     pick: (rows: LiveCode[]) => string | null,
     /** The mode of the asking key, as in getVerification. */
-    test?: boolean,
+    mode?: Mode,
     /** The channels of the asking key: a request of another channel is not found (nothing counted). */
     channels?: readonly Channel[],
   ): Promise<AttemptOutcome>;

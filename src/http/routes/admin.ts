@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { renderOutboxEntry, testCodeOf } from '../../delivery/outbox/outbox-content.js';
 import { settingsProblems } from '../../domain/settings-request.js';
-import type { Account, ApiKeyRecord } from '../../domain/types.js';
+import { type Account, type ApiKeyRecord, modeOf } from '../../domain/types.js';
 import {
   AccountLimitsResponse,
   AccountListResponse,
@@ -50,7 +50,7 @@ const keyView = (k: ApiKeyRecord) => ({
   prefix: k.prefix,
   channels: k.channels,
   accountId: k.accountId,
-  test: k.test,
+  test: k.mode === 'test',
   createdAt: new Date(k.createdAt).toISOString(),
   revokedAt: k.revokedAt === null ? null : new Date(k.revokedAt).toISOString(),
   lastUsedAt: k.lastUsedAt === null ? null : new Date(k.lastUsedAt).toISOString(),
@@ -193,7 +193,8 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       }),
     },
     async (request, reply) => {
-      const created = await deps.admin.createKey(request.body);
+      const { name, channels, accountId, test } = request.body;
+      const created = await deps.admin.createKey({ name, channels, accountId, mode: modeOf(test) });
       if (!created) throw new ApiError('NOT_FOUND', 'No account with this accountId.');
       reply.code(201);
       return { data: { ...keyView(created.record), key: created.key } };
@@ -293,7 +294,7 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         to,
         accountId,
         before,
-        test: mode === undefined ? undefined : mode === 'test',
+        mode,
         limit: limit + 1,
       });
       const { data: messages, nextCursor } = page(rows, limit, (last) => [last.verificationId]);

@@ -28,7 +28,7 @@ const CountryParams = Type.Object({ country: Type.String({ pattern: '^[A-Za-z]{2
 
 const breakerView = (b: BreakerState) => ({
   accountId: b.accountId,
-  mode: b.test ? 'test' : 'live',
+  mode: b.mode,
   country: b.country,
   tripped: b.trippedAt !== null,
   trippedAt: iso(b.trippedAt),
@@ -49,7 +49,7 @@ const parseRisk = (risk: string | null) => (risk ? (JSON.parse(risk) as unknown)
 const contactView = (c: ContactRecord) => ({
   id: c.id,
   accountId: c.accountId,
-  mode: c.test ? 'test' : 'live',
+  mode: c.mode,
   channel: c.channel,
   destination: c.destination,
   masked: c.masked,
@@ -89,7 +89,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
       const { accountId, groupBy, from, to } = request.query;
       const buckets = await deps.analytics.buckets({
         accountId,
-        test: request.query.mode === 'test',
+        mode: request.query.mode ?? 'live',
         from: Date.parse(from),
         to: to ? Date.parse(to) : undefined,
         interval: request.query.interval ?? 'day',
@@ -115,20 +115,19 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
     },
     async (request) => {
       const { accountId, q, mode } = request.query;
-      const test = mode === undefined ? undefined : mode === 'test';
       const limit = pageLimit(request.query.limit);
       if (q !== undefined) {
         if (request.query.cursor !== undefined)
           throw validationError([
             { field: 'cursor', message: 'cursor pages the list without q: a search has one page' },
           ]);
-        const found = await deps.contacts.search(accountId, q, limit, test);
+        const found = await deps.contacts.search(accountId, q, limit, mode);
         return { data: found.map(contactView), nextCursor: null };
       }
       const after = readCursor(request.query.cursor, ['number', 'string'] as const);
       const rows = await deps.contacts.list({
         accountId,
-        test,
+        mode,
         after: after && { lastSeen: after[0], id: after[1] },
         limit: limit + 1,
       });
@@ -228,7 +227,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
     },
     async (request) => {
       const { accountId, mode } = request.body;
-      const reset = await deps.breakers.reset(accountId, mode === 'test', request.params.country);
+      const reset = await deps.breakers.reset(accountId, mode ?? 'live', request.params.country);
       if (!reset)
         throw new ApiError(
           'NOT_FOUND',

@@ -5,6 +5,7 @@ import type {
   StoredLogo,
 } from '../../domain/ports/keys-and-accounts.js';
 import type { Account, AccountSettings, ApiKeyRecord, AuthenticatedKey } from '../../domain/types.js';
+import { postgresMode } from '../mode.js';
 import {
   type AccountRow,
   type ApiKeyRow,
@@ -77,7 +78,7 @@ export class PostgresKeysAndAccounts implements KeysAndAccounts {
         key.prefix,
         key.keyHash,
         key.channels.join(','),
-        key.test,
+        postgresMode(key.mode),
         key.createdAt,
       ],
       runner,

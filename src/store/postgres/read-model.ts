@@ -8,6 +8,7 @@ import type {
   Refusal,
 } from '../../domain/ports/read-model.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
+import type { Mode } from '../../domain/types.js';
 import { analyticsSql, refusalParams, refusalSql, rowsToAnalytics } from '../analytics.js';
 import { breakerParams, breakerSql, rowToBreaker } from '../breakers.js';
 import {
@@ -20,6 +21,7 @@ import {
   rowToSignals,
   searchParams,
 } from '../contacts.js';
+import { postgresMode } from '../mode.js';
 import type { PostgresConnection } from './connection.js';
 import type { PostgresFold } from './fold.js';
 import { SQL } from './statements.js';
@@ -85,11 +87,11 @@ export class PostgresReadModel implements ReadModel {
     return row ? rowToContact(row) : null;
   }
 
-  async searchContacts(accountId: string, prefix: string, limit: number, test?: boolean) {
+  async searchContacts(accountId: string, prefix: string, limit: number, mode?: Mode) {
     await this.foldPending();
     const { rows } = await this.db.query(
       CONTACT_SQL.search,
-      searchParams(accountId, prefix, limit, test, 'postgres'),
+      searchParams(accountId, prefix, limit, mode, 'postgres'),
     );
     return rows.map(rowToContact);
   }
@@ -104,7 +106,7 @@ export class PostgresReadModel implements ReadModel {
     const { rows } = await this.db.query(CONTACT_SQL.history, [
       contact.destination,
       contact.accountId,
-      contact.test,
+      postgresMode(contact.mode),
       limit,
     ]);
     return rows.map(rowToHistory);
@@ -113,11 +115,12 @@ export class PostgresReadModel implements ReadModel {
   /** Batched with the other sends of this event-loop turn (see signalsBatch). */
   destinationSignals(
     accountId: string,
-    test: boolean,
+    mode: Mode,
     destination: string,
     country: string | null,
     now: number,
   ): Promise<DestinationSignals> {
+    const test = postgresMode(mode);
     return new Promise((resolve, reject) =>
       this.signals.add({ accountId, test, destination, country, now, resolve, reject }),
     );
@@ -173,8 +176,8 @@ export class PostgresReadModel implements ReadModel {
     });
   }
 
-  async getBreaker(accountId: string, test: boolean, country: string) {
-    const row = (await this.db.query(BREAKER_SQL.get, [accountId, test, country])).rows[0];
+  async getBreaker(accountId: string, mode: Mode, country: string) {
+    const row = (await this.db.query(BREAKER_SQL.get, [accountId, postgresMode(mode), country])).rows[0];
     return row ? rowToBreaker(row) : null;
   }
 

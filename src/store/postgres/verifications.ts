@@ -8,7 +8,8 @@ import type {
   SweepResult,
   Verifications,
 } from '../../domain/ports/verifications.js';
-import type { Channel, DeliveryStatus, NewVerification } from '../../domain/types.js';
+import type { Channel, DeliveryStatus, Mode, NewVerification } from '../../domain/types.js';
+import { postgresMode } from '../mode.js';
 import {
   attemptOutcome,
   attemptReadFor,
@@ -124,7 +125,7 @@ export class PostgresVerifications implements Verifications {
       col('expiresAt'),
       col('deliveryStatus'),
       col('outbox'),
-      rows.map((v) => v.test === true),
+      rows.map((v) => postgresMode(v.mode)),
       rows.map((v) => (v.outbox === null ? null : (v.outboxCode ?? null))),
       rows.map((v) => maskDestination(v.channel, v.destination)),
       rows.map((v) => v.risk ?? null),
@@ -132,8 +133,8 @@ export class PostgresVerifications implements Verifications {
     ]);
   }
 
-  async getVerification(accountId: string, id: string, test = false) {
-    const row = (await this.db.query(SQL.getVerification, [id, accountId, test])).rows[0];
+  async getVerification(accountId: string, id: string, mode: Mode = 'live') {
+    const row = (await this.db.query(SQL.getVerification, [id, accountId, postgresMode(mode)])).rows[0];
     return row ? rowToVerification(row) : null;
   }
 
@@ -150,9 +151,10 @@ export class PostgresVerifications implements Verifications {
     requestId: string,
     now: number,
     pick: (rows: LiveCode[]) => string | null,
-    test = false,
+    mode: Mode = 'live',
     channels?: readonly Channel[],
   ): Promise<AttemptOutcome> {
+    const test = postgresMode(mode);
     const read = await new Promise<AttemptRow[]>((resolve, reject) =>
       this.reads.add({ requestId, accountId, test, now, resolve, reject }),
     );
@@ -265,7 +267,7 @@ export class PostgresVerifications implements Verifications {
       filter.to ?? null,
       filter.limit,
       filter.before ?? null,
-      filter.test ?? null,
+      filter.mode === undefined ? null : postgresMode(filter.mode),
     ]);
     return rows.map(rowToOutboxEntry);
   }

@@ -5,6 +5,7 @@ import type {
   StoredLogo,
 } from '../../domain/ports/keys-and-accounts.js';
 import type { Account, AccountSettings, ApiKeyRecord, AuthenticatedKey } from '../../domain/types.js';
+import { sqliteMode } from '../mode.js';
 import {
   type AccountRow,
   type ApiKeyRow,
@@ -89,7 +90,7 @@ export class SqliteKeysAndAccounts implements KeysAndAccounts {
       key.prefix,
       key.keyHash,
       key.channels.join(','),
-      key.test ? 1 : 0,
+      sqliteMode(key.mode),
       key.createdAt,
     );
     return newKeyRecord(key);

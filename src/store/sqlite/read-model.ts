@@ -9,6 +9,7 @@ import type {
   Refusal,
 } from '../../domain/ports/read-model.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
+import type { Mode } from '../../domain/types.js';
 import { analyticsSql, refusalParams, refusalSql, rowsToAnalytics } from '../analytics.js';
 import { breakerParams, breakerSql, rowToBreaker } from '../breakers.js';
 import {
@@ -21,6 +22,7 @@ import {
   rowToSignals,
   searchParams,
 } from '../contacts.js';
+import { sqliteMode } from '../mode.js';
 import type { SqliteFold } from './fold.js';
 import type { GroupCommit } from './group-commit.js';
 import { SqliteSignals } from './signals.js';
@@ -92,11 +94,11 @@ export class SqliteReadModel implements ReadModel {
     });
   }
 
-  async searchContacts(accountId: string, prefix: string, limit: number, test?: boolean) {
+  async searchContacts(accountId: string, prefix: string, limit: number, mode?: Mode) {
     await this.foldPending();
     return this.tx.read(() =>
       (
-        this.contacts.search.all(...searchParams(accountId, prefix, limit, test, 'sqlite')) as Array<
+        this.contacts.search.all(...searchParams(accountId, prefix, limit, mode, 'sqlite')) as Array<
           Record<string, unknown>
         >
       ).map(rowToContact),
@@ -118,7 +120,7 @@ export class SqliteReadModel implements ReadModel {
         this.contacts.history.all(
           contact.destination,
           contact.accountId,
-          contact.test ? 1 : 0,
+          sqliteMode(contact.mode),
           limit,
         ) as Array<Record<string, unknown>>
       ).map(rowToHistory),
@@ -127,7 +129,7 @@ export class SqliteReadModel implements ReadModel {
 
   destinationSignals(
     accountId: string,
-    test: boolean,
+    mode: Mode,
     destination: string,
     country: string | null,
     now: number,
@@ -137,7 +139,7 @@ export class SqliteReadModel implements ReadModel {
       return rowToSignals(
         this.signals.read({
           account: accountId,
-          mode: test ? 1 : 0,
+          mode: sqliteMode(mode),
           destination,
           block,
           blockEnd: block ? prefixEnd(block) : null,
@@ -162,9 +164,9 @@ export class SqliteReadModel implements ReadModel {
     });
   }
 
-  getBreaker(accountId: string, test: boolean, country: string) {
+  getBreaker(accountId: string, mode: Mode, country: string) {
     return this.tx.read(() => {
-      const row = this.breakers.get.get(accountId, test ? 1 : 0, country) as
+      const row = this.breakers.get.get(accountId, sqliteMode(mode), country) as
         | Record<string, unknown>
         | undefined;
       return row ? rowToBreaker(row) : null;

@@ -9,8 +9,9 @@ import type {
   SweepResult,
   Verifications,
 } from '../../domain/ports/verifications.js';
-import type { Channel, DeliveryStatus, NewVerification } from '../../domain/types.js';
+import type { Channel, DeliveryStatus, Mode, NewVerification } from '../../domain/types.js';
 import { type RequestChange, settledKind } from '../changes.js';
+import { sqliteMode } from '../mode.js';
 import {
   attemptOutcome,
   attemptReadFor,
@@ -37,7 +38,7 @@ export class SqliteVerifications implements Verifications {
   createVerifications(rows: NewVerification[]) {
     return this.tx.write(() => {
       for (const v of rows) {
-        const mode = v.test ? 1 : 0;
+        const mode = sqliteMode(v.mode);
         const superseded = this.stmts.supersede.all(v.destination, v.accountId, v.channel, mode) as Array<{
           id: string;
           provider: string | null;
@@ -75,9 +76,9 @@ export class SqliteVerifications implements Verifications {
     this.stmts.appendChange.run(kind, requestId, at, provider);
   }
 
-  getVerification(accountId: string, id: string, test = false) {
+  getVerification(accountId: string, id: string, mode: Mode = 'live') {
     return this.tx.read(() => {
-      const row = this.stmts.getVerification.get(id, accountId, test ? 1 : 0) as
+      const row = this.stmts.getVerification.get(id, accountId, sqliteMode(mode)) as
         | Record<string, unknown>
         | undefined;
       return row ? rowToVerification(row) : null;
@@ -93,14 +94,14 @@ export class SqliteVerifications implements Verifications {
     requestId: string,
     now: number,
     pick: (rows: LiveCode[]) => string | null,
-    test = false,
+    mode: Mode = 'live',
     channels?: readonly Channel[],
   ) {
     return this.tx.write((): AttemptOutcome => {
       const read = this.stmts.readGroup.all({
         id: requestId,
         account: accountId,
-        mode: test ? 1 : 0,
+        mode: sqliteMode(mode),
         now,
       }) as Array<Record<string, unknown>>;
       const { request, live } = attemptReadFor(read, channels);
@@ -197,7 +198,7 @@ export class SqliteVerifications implements Verifications {
         accountId: filter.accountId ?? null,
         to: filter.to ?? null,
         before: filter.before ?? null,
-        test: filter.test === undefined ? null : filter.test ? 1 : 0,
+        test: filter.mode === undefined ? null : sqliteMode(filter.mode),
         limit: filter.limit,
       };
       const rows = (
