@@ -4,6 +4,7 @@ import { type BreakerPolicy, CircuitBreaker } from './circuit-breaker.js';
 import type {
   ChannelProvider,
   Delivery,
+  DeliveryPlan,
   DeliveryRequest,
   DeliveryResult,
   LiveCodes,
@@ -28,6 +29,9 @@ export interface DispatcherOptions {
   /** Whether live codes on a channel with no provider may go to the outbox (default allow). */
   liveOutbox?: LiveOutbox;
 }
+
+/** Shared: a plan for a provider carries nothing of its request. */
+const VIA_PROVIDER: DeliveryPlan = Object.freeze({ via: 'provider' });
 
 /**
  * Routes each message to its channel's providers in order and fails over to the next one on a
@@ -64,8 +68,16 @@ export class Dispatcher implements Delivery {
     return this.candidates(channel, deliveryType, null).length > 0;
   }
 
-  usesOutbox(channel: Channel, mode: Mode, deliveryType: DeliveryType = 'TEXT'): boolean {
-    return mode === 'test' || !this.routed(channel, deliveryType);
+  plan(request: DeliveryRequest, mode: Mode): DeliveryPlan {
+    if (
+      mode === 'live' &&
+      (this.liveOutbox === 'refuse' || this.routed(request.channel, request.deliveryType))
+    )
+      // Under LIVE_OUTBOX=refuse the service asks available() first; a live code with no provider
+      // that comes here anyway is refused by deliver(), not parked.
+      return VIA_PROVIDER;
+    const { content, providerMessageId } = this.outbox.prepare(request);
+    return { via: 'outbox', content, result: this.outboxResult(providerMessageId) };
   }
 
   available(channel: Channel, mode: Mode, deliveryType: DeliveryType = 'TEXT'): boolean {
@@ -90,11 +102,6 @@ export class Dispatcher implements Delivery {
           : `${which} are refused with 503 CHANNEL_UNAVAILABLE: no provider is configured (LIVE_OUTBOX=refuse). Test keys use the outbox.`;
     }
     return result;
-  }
-
-  prepareOutbox(request: DeliveryRequest): { content: string; result: DeliveryResult } {
-    const { content, providerMessageId } = this.outbox.prepare(request);
-    return { content, result: this.outboxResult(providerMessageId) };
   }
 
   private outboxResult(providerMessageId: string): DeliveryResult {

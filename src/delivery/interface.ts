@@ -51,6 +51,13 @@ export type DeliveryResult =
   | { ok: true; provider: string; providerMessageId: string; outbox: boolean }
   | { ok: false; permanent: boolean; error: string; provider: string | null };
 
+/**
+ * How one message of a send is delivered, decided before its request is stored. The outbox's
+ * content is written with the request row (one write per send) and the message is delivered
+ * then; a provider's delivery happens after the write, through deliver().
+ */
+export type DeliveryPlan = { via: 'outbox'; content: string; result: DeliveryResult } | { via: 'provider' };
+
 /** What becomes of live codes on a channel: a provider delivers them, the outbox parks them, or sends are refused. */
 export type LiveCodes = 'delivered' | 'outbox' | 'refused';
 
@@ -66,18 +73,19 @@ export interface LiveRouting {
 
 /** Chooses providers per channel and destination and fails over between them. */
 export interface Delivery {
+  /**
+   * Whether the outbox takes a message or a provider delivers it: the outbox takes every message
+   * of a test key, and a live one with no provider for its channel and delivery type (unless
+   * LIVE_OUTBOX=refuse). For the outbox, the content to keep on the row and the result of that
+   * delivery. Nothing is written or sent here.
+   */
+  plan(request: DeliveryRequest, mode: Mode): DeliveryPlan;
+  /** Delivers a message planned for a provider, failing over between the providers of its route. */
   deliver(request: DeliveryRequest, mode: Mode): Promise<DeliveryResult>;
-  /** True when this channel's messages go to the outbox (no provider, or a test key). */
-  usesOutbox(channel: Channel, mode: Mode, deliveryType?: DeliveryType): boolean;
   /** False when a live code on this channel has no provider and LIVE_OUTBOX=refuse: the send is refused. */
   available(channel: Channel, mode: Mode, deliveryType?: DeliveryType): boolean;
   /** Per channel: what becomes of live codes (for /health and the start-up log). */
   liveRouting(): Record<Channel, LiveRouting>;
-  /**
-   * For a request the outbox takes: the content to keep on its row, written with the row itself
-   * (one write per send), and the result of that delivery. Nothing is written here.
-   */
-  prepareOutbox(request: DeliveryRequest): { content: string; result: DeliveryResult };
   /** Per channel: whether it can deliver, and each provider's state. */
   health(): Promise<
     Record<

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Delivery, DeliveryRequest, DeliveryResult } from '../delivery/interface.js';
+import type { Delivery, DeliveryPlan, DeliveryRequest, DeliveryResult } from '../delivery/interface.js';
 import type { Clock } from './clock.js';
 import { generateCode, hashCode, matchingCodeId } from './codes.js';
 import { DomainError } from './errors.js';
@@ -196,9 +196,9 @@ export class VerificationService {
   }
 
   /**
-   * Makes a code per target and stores the requests: durable before any provider is called. What
-   * the outbox takes is written with the row itself: one write per send, and nothing to deliver
-   * afterwards.
+   * Makes a code per target and stores the requests: durable before any provider is called.
+   * Delivery plans each message first; what it plans for the outbox is written with the row
+   * itself: one write per send, and nothing to deliver afterwards.
    */
   private async issue(
     key: AuthenticatedKey,
@@ -228,33 +228,33 @@ export class VerificationService {
       branding: s.branding,
       locale: request.locale,
     }));
-    const outbox = deliveries.map((d) =>
-      this.deps.delivery.usesOutbox(d.channel, key.mode, request.deliveryType)
-        ? this.deps.delivery.prepareOutbox(d)
-        : null,
-    );
-    const rows: NewVerification[] = targets.map((t, i) => ({
-      id: ids[i] as string,
-      accountId: key.accountId,
-      groupId,
-      channel: t.channel,
-      destination: t.destination,
-      address: t.address === t.destination ? null : t.address,
-      deliveryType: t.channel === 'WHATSAPP' ? request.deliveryType : null,
-      country: t.country,
-      purpose: request.purpose,
-      codeHash: hashCode(codeSecret, ids[i] as string, codes[i] as string),
-      maxAttempts: s.maxAttempts,
-      createdAt: now,
-      expiresAt,
-      deliveryStatus: outbox[i] ? 'outbox' : 'queued',
-      outbox: outbox[i]?.content ?? null,
-      outboxCode: outbox[i] ? (codes[i] as string) : null,
-      mode: key.mode,
-      risk: JSON.stringify(screened[i]),
-    }));
+    const plans = deliveries.map((d) => this.deps.delivery.plan(d, key.mode));
+    const rows: NewVerification[] = targets.map((t, i) => {
+      const plan = plans[i] as DeliveryPlan;
+      const outbox = plan.via === 'outbox';
+      return {
+        id: ids[i] as string,
+        accountId: key.accountId,
+        groupId,
+        channel: t.channel,
+        destination: t.destination,
+        address: t.address === t.destination ? null : t.address,
+        deliveryType: t.channel === 'WHATSAPP' ? request.deliveryType : null,
+        country: t.country,
+        purpose: request.purpose,
+        codeHash: hashCode(codeSecret, ids[i] as string, codes[i] as string),
+        maxAttempts: s.maxAttempts,
+        createdAt: now,
+        expiresAt,
+        deliveryStatus: outbox ? 'outbox' : 'queued',
+        outbox: outbox ? plan.content : null,
+        outboxCode: outbox ? (codes[i] as string) : null,
+        mode: key.mode,
+        risk: JSON.stringify(screened[i]),
+      };
+    });
     await this.deps.store.verifications.createVerifications(rows);
-    return { ids, expiresAt, deliveries, outbox };
+    return { ids, expiresAt, deliveries, plans };
   }
 
   /** Counts the phone sends in their country's hour (the SMS-pumping breaker's window). */
@@ -280,13 +280,13 @@ export class VerificationService {
     screened: RiskAssessment[],
     issued: IssuedSend,
   ): Promise<SendEntry[]> {
-    const { ids, expiresAt, deliveries, outbox } = issued;
+    const { ids, expiresAt, deliveries, plans } = issued;
     const results = await Promise.all(
       targets.map((t, i) => {
-        const kept = outbox[i];
-        if (!kept) return this.deliverOne(key, t, deliveries[i] as DeliveryRequest);
-        this.deps.events?.sent?.(t.channel, kept.result, 0);
-        return kept.result;
+        const plan = plans[i] as DeliveryPlan;
+        if (plan.via === 'provider') return this.deliverOne(key, t, deliveries[i] as DeliveryRequest);
+        this.deps.events?.sent?.(t.channel, plan.result, 0);
+        return plan.result;
       }),
     );
 
@@ -682,8 +682,8 @@ interface IssuedSend {
   ids: string[];
   expiresAt: number;
   deliveries: DeliveryRequest[];
-  /** What the outbox took of each target (delivered already), or null: a provider delivers it. */
-  outbox: Array<ReturnType<Delivery['prepareOutbox']> | null>;
+  /** How each target is delivered: the outbox took it already, or a provider delivers it now. */
+  plans: DeliveryPlan[];
 }
 
 /** The entry of a dual send's channel that was refused as unavailable: no request was created for it. */

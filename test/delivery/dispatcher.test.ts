@@ -101,13 +101,36 @@ describe('Dispatcher', () => {
     expect(a.calls).toBe(2);
   });
 
-  it('uses the outbox for test keys and for delivery types without a provider', async () => {
+  it('plans the outbox for test keys and for live codes without a provider, a provider otherwise', () => {
     const { outbox, a, voice, dispatcher } = setup();
-    expect(dispatcher.usesOutbox('SMS', 'test')).toBe(true);
-    expect(dispatcher.usesOutbox('SMS', 'live')).toBe(false);
-    expect(dispatcher.usesOutbox('EMAIL', 'live')).toBe(true);
-    expect(dispatcher.usesOutbox('WHATSAPP', 'live', 'TEXT')).toBe(true);
-    expect(dispatcher.usesOutbox('WHATSAPP', 'live', 'CALL')).toBe(false);
+    const parked = {
+      via: 'outbox',
+      content: '{}',
+      result: { ok: true, provider: 'outbox', providerMessageId: 'msg_1', outbox: true },
+    };
+    const sms = deliveryRequest();
+    const email = deliveryRequest({ channel: 'EMAIL', to: 'a@example.com' });
+    const whatsapp = deliveryRequest({ channel: 'WHATSAPP', deliveryType: 'TEXT' });
+    const voiceCall = deliveryRequest({ channel: 'WHATSAPP', deliveryType: 'CALL' });
+    // A test key: the outbox, whatever providers the channel has.
+    for (const r of [sms, email, whatsapp, voiceCall]) expect(dispatcher.plan(r, 'test')).toEqual(parked);
+    // A live key: a provider where one is routed (SMS; WhatsApp calls) ...
+    expect(dispatcher.plan(sms, 'live')).toEqual({ via: 'provider' });
+    expect(dispatcher.plan(voiceCall, 'live')).toEqual({ via: 'provider' });
+    // ... the outbox where none is (LIVE_OUTBOX=allow): email, WhatsApp text.
+    expect(dispatcher.plan(email, 'live')).toEqual(parked);
+    expect(dispatcher.plan(whatsapp, 'live')).toEqual(parked);
+    // Under LIVE_OUTBOX=refuse a live code is never parked: deliver() refuses it.
+    const refusing = setup(undefined, 'refuse').dispatcher;
+    expect(refusing.plan(email, 'live')).toEqual({ via: 'provider' });
+    expect(refusing.plan(sms, 'live')).toEqual({ via: 'provider' });
+    expect(refusing.plan(email, 'test')).toEqual(parked);
+    // Planning sends nothing.
+    expect(a.calls + voice.calls + outbox.calls).toBe(0);
+  });
+
+  it('delivers through the outbox for test keys and through the route otherwise', async () => {
+    const { outbox, a, voice, dispatcher } = setup();
     expect(await dispatcher.deliver(deliveryRequest(), 'test')).toMatchObject({
       ok: true,
       outbox: true,

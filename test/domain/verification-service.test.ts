@@ -1,6 +1,11 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Delivery, DeliveryRequest, DeliveryResult } from '../../src/delivery/interface.js';
+import type {
+  Delivery,
+  DeliveryPlan,
+  DeliveryRequest,
+  DeliveryResult,
+} from '../../src/delivery/interface.js';
 import { AccountAdmin, DEFAULT_ACCOUNT_ID } from '../../src/domain/accounts.js';
 import { ManualClock } from '../../src/domain/clock.js';
 import { DomainError } from '../../src/domain/errors.js';
@@ -20,8 +25,8 @@ class RecordingDelivery implements Delivery {
     this.sent.push(request);
     return { ok: true, provider: 'recording', providerMessageId: `m-${this.sent.length}`, outbox: false };
   }
-  usesOutbox(): boolean {
-    return false;
+  plan(): DeliveryPlan {
+    return { via: 'provider' };
   }
   available(): boolean {
     return true;
@@ -29,9 +34,6 @@ class RecordingDelivery implements Delivery {
   liveRouting() {
     const delivered = { liveCodes: 'delivered' as const };
     return { EMAIL: delivered, SMS: delivered, WHATSAPP: delivered };
-  }
-  prepareOutbox(): never {
-    throw new Error('the recording delivery keeps no outbox');
   }
   async health() {
     const up = {
