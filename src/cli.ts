@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { runCli } from './cli/run.js';
 import { ConfigError } from './config/schema.js';
+import { DeliverySettingsError } from './delivery/settings.js';
 
 runCli(process.argv.slice(2), process.env)
   .then(({ output, code }) => {
@@ -9,7 +10,7 @@ runCli(process.argv.slice(2), process.env)
   })
   .catch((err) => {
     process.stderr.write(
-      `${err instanceof ConfigError ? err.message : `error: ${(err as Error).message}`}\n`,
+      `${err instanceof ConfigError || err instanceof DeliverySettingsError ? err.message : `error: ${(err as Error).message}`}\n`,
     );
     process.exitCode = 1;
   });

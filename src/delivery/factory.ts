@@ -1,4 +1,3 @@
-import { type Config, ConfigError } from '../config/schema.js';
 import type { Clock } from '../domain/clock.js';
 import type { Channel, DeliveryType } from '../domain/types.js';
 import { Dispatcher, type ProviderRoute } from './dispatcher.js';
@@ -8,6 +7,7 @@ import { OutboxProvider, type OutboxStore } from './outbox/outbox-provider.js';
 import type { ProviderContext, ProviderModule } from './providers/module.js';
 import { PROVIDERS, type ProviderList, smsProviderNames } from './providers/registry.js';
 import { parseSmsRoutes, smsRouteFor } from './routing.js';
+import { type DeliverySettings, DeliverySettingsError } from './settings.js';
 
 /** Whether `module` serves `channel` (and, when given, that WhatsApp delivery type). */
 const serves = (module: ProviderModule, channel: Channel, deliveryType?: DeliveryType) =>
@@ -18,7 +18,7 @@ const serves = (module: ProviderModule, channel: Channel, deliveryType?: Deliver
  * Configurations that start but probably do not do what their operator meant; logged once at
  * start. (Configurations that cannot work are refused instead, see delivery/settings.ts.)
  */
-export function deliveryWarnings(config: Config, providers: ProviderList = PROVIDERS): string[] {
+export function deliveryWarnings(config: DeliverySettings, providers: ProviderList = PROVIDERS): string[] {
   const warnings: string[] = [];
   const context: ProviderContext = { publicBaseUrl: config.publicBaseUrl ?? null, webOtpDomain: undefined };
   const configured = (m: ProviderModule) => m.configured(config, context);
@@ -41,7 +41,7 @@ export function deliveryWarnings(config: Config, providers: ProviderList = PROVI
 }
 
 /** What the deployment adds to every rendered message (the outbox's, the preview's, the providers'). */
-export function renderOptions(config: Config): RenderOptions {
+export function renderOptions(config: DeliverySettings): RenderOptions {
   return { webOtpDomain: config.smsWebOtpDomain, publicBaseUrl: config.publicBaseUrl ?? null };
 }
 
@@ -52,7 +52,7 @@ export function renderOptions(config: Config): RenderOptions {
  * order. A channel (or WhatsApp delivery type) without a provider uses the outbox.
  */
 export function buildDelivery(
-  config: Config,
+  config: DeliverySettings,
   store: OutboxStore,
   clock: Clock,
   providers: ProviderList = PROVIDERS,
@@ -77,7 +77,8 @@ export function buildDelivery(
     known: smsProviderNames(providers),
     configured: [...sms.keys()],
   });
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0)
+    throw new DeliverySettingsError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
 
   const routes: Partial<Record<'EMAIL' | 'SMS' | 'WHATSAPP', ProviderRoute>> = {};
   if (email) routes.EMAIL = () => [email];

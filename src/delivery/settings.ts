@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import type { LiveOutbox } from './interface.js';
 import {
   PROVIDERS,
   type ProviderList,
@@ -85,6 +86,15 @@ export const deliverySettingsOf = (providers: ProviderList): Record<string, TSch
 
 /** The delivery part of the parsed configuration. */
 type DeliveryConfig = SettingsValues<typeof deliverySettings>;
+
+/**
+ * What building the delivery layer reads of the configuration: its own settings and LIVE_OUTBOX.
+ * The configuration assembles it (it depends on delivery, not the other way round).
+ */
+export type DeliverySettings = DeliveryConfig & { liveOutbox: LiveOutbox };
+
+/** A delivery configuration that cannot work, with a message that names the variable at fault. */
+export class DeliverySettingsError extends Error {}
 
 /** The SMS providers whose required settings are all present, in the order of `providers`. */
 export function configuredSmsProviders(
