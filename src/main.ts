@@ -4,10 +4,12 @@ import { runPrimary, workersProblem } from './cluster.js';
 import { compose } from './compose.js';
 import { listenProblem, misspeltSettings } from './config/hints.js';
 import { ConfigError, loadConfig, SETTING_NAMES } from './config/schema.js';
+import { limitHeapGrowth } from './heap-growth.js';
 import { createLogger } from './logging.js';
 
 /** The composition root: the only module that reads process.env. */
 async function main(): Promise<void> {
+  limitHeapGrowth(process.execArgv, process.env.NODE_OPTIONS);
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env);
