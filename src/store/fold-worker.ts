@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ReadModel } from '../domain/ports/read-model.js';
+import type { BackgroundFold, StoreLifecycle } from './lifecycle.js';
 
 export interface FoldWorkerOptions {
   readModel: Pick<ReadModel, 'fold'>;
@@ -7,6 +8,8 @@ export interface FoldWorkerOptions {
   intervalMs: number;
   /** Changes per batch (default 5,000): larger batches spread each statement's cost thinner. */
   batchSize?: number;
+  /** The store's own fold beside the request path (StoreLifecycle.foldInBackground), run instead of the timer where it can. */
+  background?: StoreLifecycle['foldInBackground'];
 }
 
 /** Batches per run at most, so a huge backlog does not hold one run for ever. */
@@ -19,6 +22,7 @@ const MAX_BATCHES_PER_RUN = 100;
  */
 export class FoldWorker {
   private timer: NodeJS.Timeout | null = null;
+  private background: BackgroundFold | null = null;
   private running: Promise<number> | null = null;
   private readonly batchSize: number;
 
@@ -26,7 +30,23 @@ export class FoldWorker {
     this.batchSize = options.batchSize ?? 5_000;
   }
 
+  /** Starts the store's background fold where it has one, else this timer. */
   start(): void {
+    if (this.timer || this.background) return;
+    const { logger, intervalMs } = this.options;
+    this.background =
+      this.options.background?.(intervalMs, {
+        onError: (message) => logger.warn({ err: message }, 'fold stopped early'),
+        onFailed: (err) => {
+          logger.warn({ err: err.message }, 'the background fold stopped; folding on the timer');
+          this.background = null;
+          this.startTimer();
+        },
+      }) ?? null;
+    if (!this.background) this.startTimer();
+  }
+
+  private startTimer(): void {
     if (this.timer) return;
     this.timer = setInterval(() => void this.runOnce(), this.options.intervalMs);
     this.timer.unref();
@@ -44,6 +64,9 @@ export class FoldWorker {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    const background = this.background;
+    this.background = null;
+    await background?.stop();
     await this.running;
     await this.runOnce();
   }
