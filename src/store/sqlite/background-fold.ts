@@ -53,6 +53,8 @@ export class SqliteBackgroundFold implements BackgroundFold {
   stop(): Promise<void> {
     this.stopped ??= new Promise<void>((resolve) => {
       this.worker.once('exit', () => resolve());
+      // Held until it has closed its connection: at shutdown nothing else may keep this process up.
+      this.worker.ref();
       this.worker.postMessage('stop');
     }).finally(() => Atomics.store(this.wants, 0, 0));
     return this.stopped;
