@@ -23,13 +23,15 @@ const DESCRIPTIONS: Record<string, string> = {
   'src/cluster.ts': 'one process per core (`WORKERS`), the primary serving the workers’ metrics',
   'src/cli.ts': 'the `contact-verify` command',
   'src/logging.ts': 'JSON logs (pino) with secret-bearing fields redacted',
+  'src/heap-growth.ts': 'how far V8 lets the heap grow between full collections, unless the operator says',
   'src/cli': 'the CLI’s operations (keys, accounts, migrations, webhooks) over the same domain',
   'src/config': 'the settings schema: one description validates, masks secrets and writes docs/settings.md',
   'src/domain':
     'the rules, with no HTTP, no SQL, no provider and no configuration import (a lint rule): sends and verifies, limits, risk, the pumping breaker, codes, request parsing, errors (DomainError and its closed list), events, settings, clock',
-  'src/domain/ports': 'the interfaces the domain needs from storage, implemented by src/store',
+  'src/domain/ports':
+    'the interfaces the domain needs: storage (implemented by src/store) and delivery (by src/delivery)',
   'src/delivery':
-    'the Delivery interface, the dispatcher (routing, failover, breakers), SMS routes, the one renderer of every message',
+    'the providers’ interfaces, the dispatcher (routing, failover, breakers), SMS routes, the one renderer of every message',
   'src/delivery/locales': 'the built-in texts of every message, per language',
   'src/delivery/outbox': 'the built-in outbox: messages kept as the recipient would see them, sent nowhere',
   'src/delivery/providers':
@@ -45,7 +47,8 @@ const DESCRIPTIONS: Record<string, string> = {
   'src/store/idempotency': 'Idempotency-Key records, per database',
   'src/store/postgres': 'the PostgreSQL store: per-turn batches, migrations, statements',
   'src/store/sessions': 'dashboard sessions, per database',
-  'src/store/sqlite': 'the SQLite store: group commit, checkpoints, migrations',
+  'src/store/sqlite':
+    'the SQLite store: group commit, checkpoints and the fold on threads of their own, migrations',
   'src/store/webhooks': 'webhook endpoints and deliveries, per database',
   'src/webhooks': 'outbound events: their types and bodies, the delivery worker, signing, the SSRF guard',
 };

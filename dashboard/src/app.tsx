@@ -12,7 +12,7 @@ import { SettingsPage } from './pages/settings';
 import { SignIn } from './pages/sign-in';
 import { WebhookPage, WebhooksPage } from './pages/webhooks';
 import { href, useRoute } from './router';
-import type { Account, Mode } from './types';
+import type { Account, Mode, Scope } from './types';
 
 const NAV = [
   ['overview', 'Overview'],
@@ -41,13 +41,6 @@ export function App() {
 
 const ACCOUNT_KEY = 'cv.dashboard.account';
 const MODE_KEY = 'cv.dashboard.mode';
-
-export interface Scope {
-  account: Account;
-  mode: Mode;
-  reloadAccount: () => void;
-  accounts: Account[];
-}
 
 function Shell(props: { onSignOut: () => void }) {
   const route = useRoute();

@@ -65,3 +65,11 @@ export const WEBHOOK_EVENTS = [
 type Complete<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : false;
 true satisfies Complete<Channel, (typeof CHANNELS)[number]>;
 true satisfies Complete<Schema<'WebhookEventType'>, (typeof WEBHOOK_EVENTS)[number]>;
+
+/** The account and mode the dashboard is looking at, handed to every page. */
+export interface Scope {
+  account: Account;
+  mode: Mode;
+  reloadAccount: () => void;
+  accounts: Account[];
+}

@@ -1,23 +1,17 @@
-import type { Locale } from '../domain/templates.js';
-import type { Branding, Channel, DeliveryType, Mode } from '../domain/types.js';
+import type { DeliveryRequest, ProviderState } from '../domain/ports/delivery.js';
+import type { Channel } from '../domain/types.js';
 
-/** Everything a provider needs to deliver one code. `code` must never be logged. */
-export interface DeliveryRequest {
-  verificationId: string;
-  accountId: string;
-  channel: Channel;
-  /** Where the message goes: the email address as the request gave it (trimmed), or an E.164 number. */
-  to: string;
-  code: string;
-  codeTtlSeconds: number;
-  deliveryType: DeliveryType;
-  country: string | null;
-  purpose: string | null;
-  customMessage: string | null;
-  branding: Branding;
-  /** The language the message is written in (send-code's `locale`). */
-  locale: Locale;
-}
+// The port the domain delivers through is the domain's (src/domain/ports/delivery.ts); the
+// providers' own interfaces are here.
+export type {
+  Delivery,
+  DeliveryPlan,
+  DeliveryRequest,
+  DeliveryResult,
+  LiveCodes,
+  LiveRouting,
+  ProviderState,
+} from '../domain/ports/delivery.js';
 
 /** A provider's answer. Expected failures are values, so failover is an ordinary branch. */
 export type SendOutcome =
@@ -29,8 +23,6 @@ export type SendOutcome =
       /** A sentence for logs and the dual-send entry; never contains the code. */
       error: string;
     };
-
-export type ProviderState = 'up' | 'down' | 'unknown';
 
 /** The built-in outbox: a provider that can also hand over its content to be kept on the row. */
 export interface OutboxChannel extends ChannelProvider {
@@ -46,51 +38,5 @@ export interface ChannelProvider {
   check(): Promise<ProviderState>;
 }
 
-/** The result of delivering one code, after routing and failover. */
-export type DeliveryResult =
-  | { ok: true; provider: string; providerMessageId: string; outbox: boolean }
-  | { ok: false; permanent: boolean; error: string; provider: string | null };
-
-/**
- * How one message of a send is delivered, decided before its request is stored. The outbox's
- * content is written with the request row (one write per send) and the message is delivered
- * then; a provider's delivery happens after the write, through deliver().
- */
-export type DeliveryPlan = { via: 'outbox'; content: string; result: DeliveryResult } | { via: 'provider' };
-
-/** What becomes of live codes on a channel: a provider delivers them, the outbox parks them, or sends are refused. */
-export type LiveCodes = 'delivered' | 'outbox' | 'refused';
-
 /** Whether a live code on a channel with no provider may be parked in the outbox (LIVE_OUTBOX). */
 export type LiveOutbox = 'allow' | 'refuse';
-
-/** A channel's handling of live codes, with a sentence for operators when they are not delivered. */
-export interface LiveRouting {
-  /** For the channel's default delivery type (TEXT); the note names any other type that differs. */
-  liveCodes: LiveCodes;
-  note?: string;
-}
-
-/** Chooses providers per channel and destination and fails over between them. */
-export interface Delivery {
-  /**
-   * Whether the outbox takes a message or a provider delivers it: the outbox takes every message
-   * of a test key, and a live one with no provider for its channel and delivery type (unless
-   * LIVE_OUTBOX=refuse). For the outbox, the content to keep on the row and the result of that
-   * delivery. Nothing is written or sent here.
-   */
-  plan(request: DeliveryRequest, mode: Mode): DeliveryPlan;
-  /** Delivers a message planned for a provider, failing over between the providers of its route. */
-  deliver(request: DeliveryRequest, mode: Mode): Promise<DeliveryResult>;
-  /** False when a live code on this channel has no provider and LIVE_OUTBOX=refuse: the send is refused. */
-  available(channel: Channel, mode: Mode, deliveryType?: DeliveryType): boolean;
-  /** Per channel: what becomes of live codes (for /health and the start-up log). */
-  liveRouting(): Record<Channel, LiveRouting>;
-  /** Per channel: whether it can deliver, and each provider's state. */
-  health(): Promise<
-    Record<
-      Channel,
-      { operational: boolean; providers: Array<{ name: string; state: ProviderState }> } & LiveRouting
-    >
-  >;
-}

@@ -1,4 +1,4 @@
-import type { DeliveryResult } from '../delivery/interface.js';
+import type { DeliveryResult } from './ports/delivery.js';
 import type { Channel, VerificationStatus } from './types.js';
 
 /** Observes outcomes for metrics; the HTTP layer and tests may pass nothing. */

@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { Delivery, DeliveryPlan, DeliveryRequest, DeliveryResult } from '../delivery/interface.js';
 import type { Clock } from './clock.js';
 import { generateCode, hashCode, matchingCodeId } from './codes.js';
 import { DomainError } from './errors.js';
@@ -8,6 +7,7 @@ import { timeOrderedUuid } from './ids.js';
 import { canonicalMailbox } from './mailbox.js';
 import { maskDestination } from './masking.js';
 import { checkPhone } from './phone.js';
+import type { Delivery, DeliveryPlan, DeliveryRequest, DeliveryResult } from './ports/delivery.js';
 import type { ReadModel } from './ports/read-model.js';
 import type { LiveCode, OutboxEntry, OutboxFilter, Verifications } from './ports/verifications.js';
 import { type BreakerState, decideBreaker, type WindowCounts } from './pumping-breaker.js';

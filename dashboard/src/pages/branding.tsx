@@ -1,10 +1,9 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, del, patch, post, request } from '../api';
-import type { Scope } from '../app';
 import { EmailPreview } from '../components/email-preview';
 import { Badge, Card, ErrorBox, Field, Notice, PageHeader } from '../components/ui';
 import { useAction, useDebounced } from '../hooks';
-import type { Branding, LocaleTemplates, Preview } from '../types';
+import type { Branding, LocaleTemplates, Preview, Scope } from '../types';
 
 /** The service's own accent colour (DEFAULT_BRANDING in src/domain/settings.ts) when an account sets none. */
 const DEFAULT_ACCENT = '#2563eb';

@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
 import { get, post, query } from '../api';
-import type { Scope } from '../app';
 import {
   Badge,
   Card,
@@ -16,7 +15,7 @@ import {
 import { dateTime, integer } from '../format';
 import { useAction, useLoad, usePages } from '../hooks';
 import { href } from '../router';
-import type { ContactList, ContactProfile, Risk } from '../types';
+import type { ContactList, ContactProfile, Risk, Scope } from '../types';
 
 /** Contacts per page of the list without a search. */
 const PAGE_SIZE = 25;

@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post, query } from '../api';
-import type { Scope } from '../app';
 import {
   Badge,
   Card,
@@ -14,6 +13,7 @@ import {
 } from '../components/ui';
 import { dateTime, relative } from '../format';
 import { useAction, useLoad } from '../hooks';
+import type { Scope } from '../types';
 import { type ApiKey, CHANNELS, type Channel } from '../types';
 
 function ChannelPicker(props: { value: Channel[]; onChange: (value: Channel[]) => void; name: string }) {

@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
 import { get, query } from '../api';
-import type { Scope } from '../app';
 import {
   Badge,
   Card,
@@ -14,7 +13,7 @@ import {
 } from '../components/ui';
 import { dateTime } from '../format';
 import { useLoad, usePages } from '../hooks';
-import type { OutboxList } from '../types';
+import type { OutboxList, Scope } from '../types';
 
 /** Messages per page. */
 const PAGE_SIZE = 20;

@@ -1,12 +1,11 @@
 import type { ChartConfiguration } from 'chart.js';
 import { useMemo, useState } from 'preact/hooks';
 import { get, post, query } from '../api';
-import type { Scope } from '../app';
 import { ChartView, PALETTE } from '../components/chart';
 import { Badge, Card, DataTable, Empty, ErrorBox, Field, PageHeader } from '../components/ui';
 import { dateTime, duration, integer, percent } from '../format';
 import { useAction, useLoad } from '../hooks';
-import type { Breaker, Bucket } from '../types';
+import type { Breaker, Bucket, Scope } from '../types';
 
 type Interval = 'hour' | 'day';
 type GroupBy = '' | 'channel' | 'country' | 'purpose' | 'provider';

@@ -1,9 +1,8 @@
 import { useState } from 'preact/hooks';
 import { get, patch, post } from '../api';
-import type { Scope } from '../app';
 import { Badge, Card, DataTable, ErrorBox, Field, Loading, Notice, PageHeader } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
-import type { Account, AccountLimits, AccountSettings, LimitInForce, SettingSource } from '../types';
+import type { Account, AccountLimits, AccountSettings, LimitInForce, Scope, SettingSource } from '../types';
 
 type NumericKey = Exclude<keyof AccountSettings, 'allowedCountries' | 'branding'>;
 

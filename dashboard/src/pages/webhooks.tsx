@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post, query } from '../api';
-import type { Scope } from '../app';
 import {
   Badge,
   Card,
@@ -16,6 +15,7 @@ import {
 import { dateTime } from '../format';
 import { useAction, useLoad } from '../hooks';
 import { href, navigate } from '../router';
+import type { Scope } from '../types';
 import { type Delivery, WEBHOOK_EVENTS, type Webhook } from '../types';
 
 export function WebhooksPage(props: { scope: Scope }) {
