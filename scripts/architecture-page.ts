@@ -47,8 +47,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'src/store/idempotency': 'Idempotency-Key records, per database',
   'src/store/postgres': 'the PostgreSQL store: per-turn batches, migrations, statements',
   'src/store/sessions': 'dashboard sessions, per database',
-  'src/store/sqlite':
-    'the SQLite store: group commit, checkpoints and the fold on threads of their own, migrations',
+  'src/store/sqlite': 'the SQLite store: group commit, checkpoints, migrations',
   'src/store/webhooks': 'webhook endpoints and deliveries, per database',
   'src/webhooks': 'outbound events: their types and bodies, the delivery worker, signing, the SSRF guard',
 };

@@ -133,7 +133,6 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     readModel: store.readModel,
     logger: options.logger,
     intervalMs: config.foldIntervalMs,
-    background: store.foldInBackground?.bind(store),
   });
   folds.start();
   const webhookSettings = webhookOptions(config);

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { ReadModel } from '../domain/ports/read-model.js';
-import type { BackgroundFold, StoreLifecycle } from './lifecycle.js';
 
 export interface FoldWorkerOptions {
   readModel: Pick<ReadModel, 'fold'>;
@@ -8,8 +7,6 @@ export interface FoldWorkerOptions {
   intervalMs: number;
   /** Changes per batch (default 5,000): larger batches spread each statement's cost thinner. */
   batchSize?: number;
-  /** The store's own fold beside the request path (StoreLifecycle.foldInBackground), run instead of the timer where it can. */
-  background?: StoreLifecycle['foldInBackground'];
 }
 
 /** Batches per run at most, so a huge backlog does not hold one run for ever. */
@@ -19,10 +16,14 @@ const MAX_BATCHES_PER_RUN = 100;
  * Folds the change log (src/store/fold.ts) every `intervalMs`, off the request path: every
  * instance runs one, and they share the work (the store's batches are disjoint). Reads of
  * analytics and contacts fold what is left themselves, so nothing waits for this timer.
+ *
+ * On SQLite the fold runs on the request thread's own connection. On a second connection (a
+ * worker thread) it was slower: each time the writer changes, SQLite empties the other
+ * connection's page cache, so on a file of a million requests every fold unit cost the request
+ * thread its cache, and send-code fell to 0.6-0.85x of folding here.
  */
 export class FoldWorker {
   private timer: NodeJS.Timeout | null = null;
-  private background: BackgroundFold | null = null;
   private running: Promise<number> | null = null;
   private readonly batchSize: number;
 
@@ -30,23 +31,7 @@ export class FoldWorker {
     this.batchSize = options.batchSize ?? 5_000;
   }
 
-  /** Starts the store's background fold where it has one, else this timer. */
   start(): void {
-    if (this.timer || this.background) return;
-    const { logger, intervalMs } = this.options;
-    this.background =
-      this.options.background?.(intervalMs, {
-        onError: (message) => logger.warn({ err: message }, 'fold stopped early'),
-        onFailed: (err) => {
-          logger.warn({ err: err.message }, 'the background fold stopped; folding on the timer');
-          this.background = null;
-          this.startTimer();
-        },
-      }) ?? null;
-    if (!this.background) this.startTimer();
-  }
-
-  private startTimer(): void {
     if (this.timer) return;
     this.timer = setInterval(() => void this.runOnce(), this.options.intervalMs);
     this.timer.unref();
@@ -64,9 +49,6 @@ export class FoldWorker {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    const background = this.background;
-    this.background = null;
-    await background?.stop();
     await this.running;
     await this.runOnce();
   }

@@ -4,11 +4,10 @@ import type { Database } from 'better-sqlite3';
 import BetterSqlite3 from 'better-sqlite3';
 import { type Clock, systemClock } from '../../domain/clock.js';
 import { SqliteIdempotencyStore } from '../idempotency/sqlite.js';
-import type { BackgroundFold, StoreLifecycle } from '../lifecycle.js';
+import type { StoreLifecycle } from '../lifecycle.js';
 import type { AppliedMigration } from '../migrations.js';
 import { SqliteSessionStore } from '../sessions/sqlite.js';
 import { SqliteWebhookStore } from '../webhooks/sqlite.js';
-import { SqliteBackgroundFold } from './background-fold.js';
 import { Checkpointer } from './checkpointer.js';
 import { SqliteCounterPersistence } from './counter-persistence.js';
 import { SqliteFold } from './fold.js';
@@ -37,18 +36,12 @@ export class SqliteStore implements StoreLifecycle {
   private readonly tx: GroupCommit;
   private readonly stmts: Statements;
   private readonly checkpointer: Checkpointer | null;
-  private readonly clock: Clock;
-  private background: SqliteBackgroundFold | null = null;
 
   /**
    * `path` is a file path or `:memory:`. `walRestartFrames` (tests) overrides the WAL length past
    * which the checkpointer starts the log over; `clock` times what the fold makes.
    */
-  constructor(
-    private readonly path: string,
-    options: { walRestartFrames?: number; clock?: Clock } = {},
-  ) {
-    this.clock = options.clock ?? systemClock;
+  constructor(path: string, options: { walRestartFrames?: number; clock?: Clock } = {}) {
     if (path !== ':memory:') createPrivately(path);
     this.db = new BetterSqlite3(path);
     this.db.pragma('journal_mode = WAL');
@@ -80,40 +73,14 @@ export class SqliteStore implements StoreLifecycle {
     }
     this.stmts = prepare(this.db);
     const checkpointer = this.checkpointer;
-    // Writers hold off while another thread of this process waits for the write lock.
-    this.tx = new GroupCommit(
-      this.db,
-      () => (checkpointer?.restartPending() ?? false) || (this.background?.wantsLock() ?? false),
-    );
+    this.tx = new GroupCommit(this.db, checkpointer ? () => checkpointer.restartPending() : undefined);
     this.idempotency = new SqliteIdempotencyStore(this.db, this.tx);
     this.webhooks = new SqliteWebhookStore(this.db, this.tx);
     this.sessions = new SqliteSessionStore(this.db, this.tx);
     this.verifications = new SqliteVerifications(this.tx, this.stmts);
     this.accounts = new SqliteKeysAndAccounts(this.tx, this.stmts);
     const folder = new SqliteFold(this.db, this.webhooks);
-    this.readModel = new SqliteReadModel(this.db, this.tx, this.stmts, folder, this.clock);
-  }
-
-  /**
-   * Starts the fold on a thread of its own (SqliteBackgroundFold), every `intervalMs`; null where
-   * it cannot run there: an in-memory database has no file to share, and a clock other than the
-   * system's (tests) times what the fold makes, which only this thread knows.
-   */
-  foldInBackground(
-    intervalMs: number,
-    events: { onError: (message: string) => void; onFailed: (err: Error) => void },
-  ): BackgroundFold | null {
-    if (this.path === ':memory:' || this.clock !== systemClock || this.background) return null;
-    const background = new SqliteBackgroundFold(this.path, {
-      intervalMs,
-      onError: events.onError,
-      onFailed: (err) => {
-        this.background = null;
-        events.onFailed(err);
-      },
-    });
-    this.background = background;
-    return background;
+    this.readModel = new SqliteReadModel(this.db, this.tx, this.stmts, folder, options.clock ?? systemClock);
   }
 
   /** The rate-limit counters' table in this file, for the embedded default's durable limits. */
@@ -141,7 +108,6 @@ export class SqliteStore implements StoreLifecycle {
   }
 
   async close(): Promise<void> {
-    await this.background?.stop();
     this.tx.flush();
     await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
