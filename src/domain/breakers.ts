@@ -1,7 +1,7 @@
 import type { Clock } from './clock.js';
 import type { ReadModel } from './ports/read-model.js';
 import type { BreakerState } from './pumping-breaker.js';
-import type { RateLimitPolicy } from './rate-limit-policy.js';
+import { accountLimitScope, type RateLimitPolicy } from './rate-limit-policy.js';
 import type { Mode } from './types.js';
 
 /** The SMS-pumping breakers as operators see them: listed, and reset by hand. */
@@ -31,11 +31,7 @@ export class Breakers {
     const state = await this.readModel.getBreaker(accountId, mode, country.toUpperCase());
     if (!state) return null;
     const now = this.clock.now();
-    const counts = await this.limits.countryWindow(
-      mode === 'test' ? `${accountId}:test` : accountId,
-      state.country,
-      now,
-    );
+    const counts = await this.limits.countryWindow(accountLimitScope(accountId, mode), state.country, now);
     const reset: BreakerState = {
       ...state,
       trippedAt: null,

@@ -3,6 +3,15 @@ import { DomainError, type ErrorDetail } from './errors.js';
 import type { VerificationEvents } from './events.js';
 import type { CounterSpec, RateLimitStore } from './ports/rate-limits.js';
 import type { WindowCounts } from './pumping-breaker.js';
+import type { Mode } from './types.js';
+
+/**
+ * The scope of an account's limits and country windows: test and live traffic are counted apart,
+ * so the counter keys of test traffic carry the mode.
+ */
+export const accountLimitScope = (accountId: string, mode: Mode): string =>
+  mode === 'test' ? `${accountId}:test` : accountId;
+
 import type { EffectiveSettings } from './settings.js';
 import type { Channel } from './types.js';
 

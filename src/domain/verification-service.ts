@@ -11,7 +11,7 @@ import type { Delivery, DeliveryPlan, DeliveryRequest, DeliveryResult } from './
 import type { ReadModel } from './ports/read-model.js';
 import type { LiveCode, OutboxEntry, OutboxFilter, Verifications } from './ports/verifications.js';
 import { type BreakerState, decideBreaker, type WindowCounts } from './pumping-breaker.js';
-import type { RateLimitPolicy, SendTarget } from './rate-limit-policy.js';
+import { accountLimitScope, type RateLimitPolicy, type SendTarget } from './rate-limit-policy.js';
 import { assessRisk, type RiskAssessment } from './risk.js';
 import type { SendRequest } from './send-request.js';
 import {
@@ -668,12 +668,7 @@ export class VerificationService {
 /** Every channel: a key enabled for all of them needs no look at the request before verifying. */
 const ALL_CHANNELS: readonly Channel[] = ['EMAIL', 'SMS', 'WHATSAPP'];
 
-/**
- * The scope of an account's destination limits: test and live traffic are counted apart, so the
- * counter keys of a test key's sends carry the mode.
- */
-const limitScope = (key: AuthenticatedKey): string =>
-  key.mode === 'test' ? `${key.accountId}:test` : key.accountId;
+const limitScope = (key: AuthenticatedKey): string => accountLimitScope(key.accountId, key.mode);
 
 const unavailableMessage = (channel: Channel) => `no provider is configured for ${channel}`;
 
