@@ -88,5 +88,24 @@ describe.skipIf(!hasPostgres)(
       expect(plan).toContain('verifications_pkey');
       expect(plan).not.toMatch(/Seq Scan on verifications/);
     });
+
+    it('no statement is compiled by JIT, even one whose estimated cost would call for it', async () => {
+      // On a 1M-row table the risk screen's read passes jit_above_cost and spent over 100 ms
+      // compiling; a low threshold on this connection stands in for the large table.
+      const client = await pool.connect();
+      try {
+        await client.query('SET jit_above_cost = 0');
+      } finally {
+        client.release();
+      }
+      plans.length = 0;
+      const v = verification();
+      await store.readModel.destinationSignals(v.accountId, 'live', v.destination, null, Date.now());
+      await store.verifications.createVerifications([v]);
+      await store.readModel.fold(10);
+      expect(planOf('WITH asked')).toContain('unnest');
+      expect(planOf('INSERT INTO verifications')).not.toBe('');
+      expect(plans.join('\n')).not.toContain('JIT:');
+    });
   },
 );
