@@ -74,6 +74,22 @@ export class PostgresAdmin {
     });
   }
 
+  /**
+   * The server's settings that move the figures, as one line for the page: a server left with
+   * autovacuum off (as the shared one on the bench machine is) never re-analyses or vacuums the
+   * tables a run churns, which a production server does.
+   */
+  async settings(): Promise<string> {
+    const names = ['server_version', 'autovacuum', 'shared_buffers', 'synchronous_commit', 'jit'];
+    return this.with(async (c) => {
+      const { rows } = await c.query<{ name: string; value: string }>(
+        `SELECT name, current_setting(name) AS value FROM unnest($1::text[]) AS name`,
+        [names],
+      );
+      return rows.map((r) => `${r.name} ${r.value.split(' ')[0]}`).join(', ');
+    });
+  }
+
   /** Why the build at `root` cannot be measured on PostgreSQL, or null when it can. */
   async unavailable(root: string): Promise<string | null> {
     const store = join(root, 'dist/store/postgres');

@@ -194,6 +194,9 @@ async function main(): Promise<void> {
     await templates.dispose(database);
   }
 
+  const server = databases.includes('postgres')
+    ? await postgres.settings().catch((err: Error) => `settings not read: ${err.message}`)
+    : null;
   const minutes = (Date.now() - started.getTime()) / 60_000;
   const report = versusLines({
     trees: trees.map((t) => t.name),
@@ -208,6 +211,7 @@ async function main(): Promise<void> {
     `Trees: ${trees.map((t) => `${t.name} \`${commits.get(t.name)}\``).join(', ')} (the first is the reference).`,
     `${rounds} round${rounds === 1 ? '' : 's'}; ${options.durationSeconds} s per measurement after ${options.warmupSeconds} s of warm-up; ${options.connections[0]} connections;` +
       ` ${tables.includes('1m') ? `${rows.toLocaleString('en-US')} pre-filled rows` : 'empty tables only'}; ${machine()}.`,
+    ...(server ? [`PostgreSQL server: ${server}.`] : []),
     '',
   ];
   const lines = [...header, ...report.lines, ...notes.map((n) => `- ${n}`)];
