@@ -89,6 +89,18 @@ describe.skipIf(!hasPostgres)(
       expect(plan).not.toMatch(/Seq Scan on verifications/);
     });
 
+    it("a turn of emails is screened without the phone's parts, which are most of the planning", async () => {
+      plans.length = 0;
+      const v = verification();
+      await store.readModel.destinationSignals(v.accountId, 'live', v.destination, null, Date.now());
+      const email = planOf('WITH asked');
+      expect(email).toContain('contacts');
+      expect(email).not.toContain('pumping_breakers');
+      plans.length = 0;
+      await store.readModel.destinationSignals(v.accountId, 'live', '+447400123456', 'GB', Date.now());
+      expect(planOf('WITH asked')).toContain('pumping_breakers');
+    });
+
     it('no statement is compiled by JIT, even one whose estimated cost would call for it', async () => {
       // On a 1M-row table the risk screen's read passes jit_above_cost and spent over 100 ms
       // compiling; a low threshold on this connection stands in for the large table.

@@ -140,15 +140,19 @@ export class PostgresReadModel implements ReadModel {
 
   private async readSignals(calls: SignalsCall[]): Promise<void> {
     const blocks = calls.map((c) => numberBlock(c.destination));
-    const { rows } = await this.db.query<Record<string, unknown>>(SQL.destinationSignals, [
+    const phone = calls.some((c, i) => blocks[i] !== null || c.country !== null);
+    const common = [
       calls.map((c) => c.accountId),
       calls.map((c) => c.destination),
       calls.map((c) => c.test),
       calls.map((c) => c.now - 3_600_000),
-      blocks,
-      blocks.map((b) => (b ? prefixEnd(b) : null)),
-      calls.map((c) => c.country),
-    ]);
+    ];
+    const { rows } = await this.db.query<Record<string, unknown>>(
+      phone ? SQL.destinationSignals : SQL.destinationSignalsEmail,
+      phone
+        ? [...common, blocks, blocks.map((b) => (b ? prefixEnd(b) : null)), calls.map((c) => c.country)]
+        : common,
+    );
     for (const row of rows) calls[Number(row.n) - 1]?.resolve(rowToSignals(row));
   }
 

@@ -146,34 +146,14 @@ export const SQL = {
     SELECT * FROM decided`,
   ),
   // The risk screen's reads for the sends of one event-loop turn ($1 accounts, $2 destinations,
-  // $3 modes, $4 an hour ago, $5 number blocks or nulls, $6 the block's end, $7 the country
-  // window's first hour, $8 countries or nulls): each destination's contact as the fold made it,
-  // its history from its requests (historyColumns), the other numbers of its block sent to in
-  // that hour, its country's phone sends and verifications, and its country's breaker; one round
-  // trip for the turn.
+  // $3 modes, $4 an hour ago; for phones also $5 number blocks or nulls, $6 the blocks' ends, $7
+  // countries or nulls): each destination's contact as the fold made it, its history from its
+  // requests (historyColumns), and for a phone the other numbers of its block sent to in that hour
+  // and its country's breaker; one round trip for the turn. A turn of emails only takes the
+  // statement without the phone's parts: it is planned on every run, and they were most of that.
   // Rows carry the send's ordinal `n`, and rowToSignals reads them.
-  destinationSignals: named(
-    'signals',
-    `WITH asked AS (
-      SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[], $5::text[], $6::text[],
-          $7::text[])
-        WITH ORDINALITY AS a(account_id, destination, test, hour_ago, block, block_end, country, n)
-    )
-    SELECT a.n, c.blocked_at, h.*,
-      CASE WHEN a.block IS NULL THEN 0 ELSE (
-        SELECT count(DISTINCT nb.destination) FROM verifications nb
-        WHERE nb.destination >= a.block AND nb.destination < a.block_end AND nb.destination <> a.destination
-          AND nb.account_id = a.account_id AND nb.test = a.test AND nb.created_at > a.hour_ago
-      ) END AS neighbours,
-      ${breakerColumns}
-    FROM asked a
-    CROSS JOIN LATERAL (
-      SELECT ${historyColumns('a.hour_ago')} FROM verifications v
-      WHERE v.destination = a.destination AND v.account_id = a.account_id AND v.test = a.test
-    ) h
-    LEFT JOIN contacts c ON c.account_id = a.account_id AND c.destination = a.destination AND c.test = a.test
-    LEFT JOIN pumping_breakers b ON b.account_id = a.account_id AND b.test = a.test AND b.country = a.country`,
-  ),
+  destinationSignals: named('signals', signalsSql(true)),
+  destinationSignalsEmail: named('signals_email', signalsSql(false)),
   // readGroup for the guesses of one event-loop turn ($1 ids, $2 accounts, $3 modes, $4 times):
   // each request by primary key, its group by verifications_group (OFFSET 0 keeps those lookups
   // from being flattened into a join planned over the table). Rows carry the guess's ordinal `n`.
@@ -305,3 +285,35 @@ export const SQL = {
       SELECT id FROM verifications WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
     DELETE FROM verifications v USING batch WHERE v.id = batch.id`,
 } as const;
+
+/** The risk screen's read of a turn's destinations (see destinationSignals), with or without the phone's parts. */
+function signalsSql(phone: boolean): string {
+  const phoneParams = phone ? ', $5::text[], $6::text[], $7::text[]' : '';
+  const phoneColumns = phone ? ', block, block_end, country' : '';
+  return `WITH asked AS (
+      SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[]${phoneParams})
+        WITH ORDINALITY AS a(account_id, destination, test, hour_ago${phoneColumns}, n)
+    )
+    SELECT a.n, c.blocked_at, h.*${
+      phone
+        ? `,
+      CASE WHEN a.block IS NULL THEN 0 ELSE (
+        SELECT count(DISTINCT nb.destination) FROM verifications nb
+        WHERE nb.destination >= a.block AND nb.destination < a.block_end AND nb.destination <> a.destination
+          AND nb.account_id = a.account_id AND nb.test = a.test AND nb.created_at > a.hour_ago
+      ) END AS neighbours,
+      ${breakerColumns}`
+        : ''
+    }
+    FROM asked a
+    CROSS JOIN LATERAL (
+      SELECT ${historyColumns('a.hour_ago')} FROM verifications v
+      WHERE v.destination = a.destination AND v.account_id = a.account_id AND v.test = a.test
+    ) h
+    LEFT JOIN contacts c ON c.account_id = a.account_id AND c.destination = a.destination AND c.test = a.test${
+      phone
+        ? `
+    LEFT JOIN pumping_breakers b ON b.account_id = a.account_id AND b.test = a.test AND b.country = a.country`
+        : ''
+    }`;
+}
