@@ -3,7 +3,8 @@ import { DomainError, type ErrorDetail } from './errors.js';
 import type { VerificationEvents } from './events.js';
 import type { CounterSpec, RateLimitStore } from './ports/rate-limits.js';
 import type { WindowCounts } from './pumping-breaker.js';
-import type { Mode } from './types.js';
+import type { EffectiveSettings } from './settings.js';
+import type { Channel, Mode } from './types.js';
 
 /**
  * The scope of an account's limits and country windows: test and live traffic are counted apart,
@@ -11,9 +12,6 @@ import type { Mode } from './types.js';
  */
 export const accountLimitScope = (accountId: string, mode: Mode): string =>
   mode === 'test' ? `${accountId}:test` : accountId;
-
-import type { EffectiveSettings } from './settings.js';
-import type { Channel } from './types.js';
 
 const HOUR = 3600;
 const DAY = 86400;
