@@ -3,50 +3,76 @@ import type { WebhookEvent, WebhookEventType } from '../webhooks/events.js';
 import { SETTLED_KINDS } from './changes.js';
 import { rowMode } from './mode.js';
 
+/** The counters of an analytics bucket, in the tables' column order. */
+const SUMS = ['sent', 'delivered', 'undelivered', 'verified', 'failed', 'expired', 'canceled', 'wrong_codes'];
+/** An analytics bucket's key after its time column. */
+const BUCKET = 'channel, country, purpose, provider';
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** `1, 2, …, n`: the first n columns, to group or order by. */
+const firstColumns = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(', ');
+
 /**
  * The fold of the change log (migration 100) into what is read later: the hourly and daily
  * analytics buckets, the seconds-to-verify histograms, the contacts, and the events webhooks
  * announce. SQL shared by both dialects over `rows`, a relation `c` of one batch of changes
  * (SQLite: a range of seq in the one writer's transaction; PostgreSQL: the rows one statement
- * took with FOR UPDATE SKIP LOCKED). Every table gets one grouped upsert per batch, in key order
- * so that two folds lock rows in the same order. Counts go to the hour (and day) their request
- * was sent in (its cohort). Every part adds, so batches fold in any order.
+ * took with FOR UPDATE SKIP LOCKED). Counts go to the hour (and day) their request was sent in
+ * (its cohort). Every part adds, so batches fold in any order.
+ *
+ * The batch is grouped once per hour (`sumsByHour`, `ttvByHour`: the join with the requests and
+ * the sort are most of the fold's cost); each table's upsert then reads those few rows from
+ * `sources` (SQLite: temporary tables filled from them; PostgreSQL: CTEs), a day adding up its
+ * hours. Every table gets one grouped upsert per batch, in key order so that two folds lock rows
+ * in the same order.
  */
-export function foldSql(dialect: 'sqlite' | 'postgres', rows: string, madeContacts?: string) {
+export function foldSql(
+  dialect: 'sqlite' | 'postgres',
+  rows: string,
+  sources: { sums: string; ttv: string },
+  madeContacts?: string,
+) {
   const pg = dialect === 'postgres';
-  const cohort = (width: number) => `v.created_at - v.created_at % ${width}`;
-  const key = (width: number) =>
-    `v.account_id, v.test, ${cohort(width)}, v.channel, coalesce(v.country, ''), coalesce(v.purpose, '')`;
-  const count = (kind: string) => `sum(CASE WHEN c.kind = '${kind}' THEN 1 ELSE 0 END)`;
-  const wrongCodes = `sum(CASE WHEN c.kind IN (${SETTLED_KINDS}) THEN v.wrong_codes ELSE 0 END)`;
+  const hourOf = `v.created_at - v.created_at % ${HOUR_MS}`;
+  const key = `v.account_id AS account_id, v.test AS test, ${hourOf} AS hour, v.channel AS channel,
+       coalesce(v.country, '') AS country, coalesce(v.purpose, '') AS purpose`;
+  const count = (kind: string) => `sum(CASE WHEN c.kind = '${kind}' THEN 1 ELSE 0 END) AS ${kind}`;
+  const wrongCodes = `sum(CASE WHEN c.kind IN (${SETTLED_KINDS}) THEN v.wrong_codes ELSE 0 END) AS wrong_codes`;
   // A send counts under '' until its provider is known; the change that names the provider moves
   // it there (one row taken away from '', one added to the provider). The outbox is known at once.
   const sides = `JOIN (SELECT 0 AS side UNION ALL SELECT 1) s ON s.side = 0 OR c.kind = 'dispatched'`;
-  const provider = `CASE WHEN c.kind = 'dispatched' AND s.side = 0 THEN '' ELSE coalesce(c.provider, '') END`;
-  const sent = `sum(CASE WHEN c.kind = 'created' THEN 1 WHEN c.kind = 'dispatched' THEN 2 * s.side - 1 ELSE 0 END)`;
-  const sums = (table: string, time: string, width: number) =>
-    `INSERT INTO ${table} AS a (account_id, test, ${time}, channel, country, purpose, provider, sent, delivered,
-       undelivered, verified, failed, expired, canceled, wrong_codes)
-     SELECT ${key(width)}, ${provider}, ${sent}, ${count('delivered')}, ${count('undelivered')},
+  const provider = `CASE WHEN c.kind = 'dispatched' AND s.side = 0 THEN '' ELSE coalesce(c.provider, '') END AS provider`;
+  const sent = `sum(CASE WHEN c.kind = 'created' THEN 1 WHEN c.kind = 'dispatched' THEN 2 * s.side - 1 ELSE 0 END) AS sent`;
+  const sumsByHour = `SELECT ${key}, ${provider}, ${sent}, ${count('delivered')}, ${count('undelivered')},
        ${count('verified')}, ${count('failed')}, ${count('expired')}, ${count('canceled')}, ${wrongCodes}
      FROM ${rows} JOIN verifications v ON v.id = c.request_id ${sides}
      WHERE c.kind IN ('created', 'dispatched', 'delivered', 'undelivered', ${SETTLED_KINDS})
-     GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7
-     ON CONFLICT (account_id, test, ${time}, channel, country, purpose, provider) DO UPDATE SET
-       sent = a.sent + excluded.sent, delivered = a.delivered + excluded.delivered,
-       undelivered = a.undelivered + excluded.undelivered, verified = a.verified + excluded.verified,
-       failed = a.failed + excluded.failed, expired = a.expired + excluded.expired,
-       canceled = a.canceled + excluded.canceled, wrong_codes = a.wrong_codes + excluded.wrong_codes`;
+     GROUP BY ${firstColumns(7)}`;
+  /** The rows of `source` (hourly) as buckets `width` wide: as they are, or added up per day. */
+  const buckets = (source: string, width: number, counters: string[], extraKey = '') => {
+    const keys = 7 + (extraKey ? 1 : 0);
+    if (width === HOUR_MS)
+      return `SELECT account_id, test, hour, ${BUCKET}${extraKey}, ${counters.join(', ')} FROM ${source}`;
+    return `SELECT account_id, test, hour - hour % ${width}, ${BUCKET}${extraKey}, ${counters.map((n) => `sum(${n})`).join(', ')}
+       FROM ${source} GROUP BY ${firstColumns(keys)}`;
+  };
+  const sums = (table: string, time: string, width: number) =>
+    `INSERT INTO ${table} AS a (account_id, test, ${time}, ${BUCKET}, ${SUMS.join(', ')})
+     ${buckets(sources.sums, width, SUMS)}
+     ORDER BY ${firstColumns(7)}
+     ON CONFLICT (account_id, test, ${time}, ${BUCKET}) DO UPDATE SET
+       ${SUMS.map((n) => `${n} = a.${n} + excluded.${n}`).join(', ')}`;
   const seconds = '(v.verified_at - v.created_at) / 1000.0';
   const bin = `CASE ${TTV_BIN_EDGES.map((b, i) => `WHEN ${seconds} <= ${b} THEN ${i}`).join(' ')} ELSE ${TTV_BIN_EDGES.length} END`;
-  const ttv = (table: string, time: string, width: number) =>
-    `INSERT INTO ${table} AS t (account_id, test, ${time}, channel, country, purpose, provider, bin, count)
-     SELECT ${key(width)}, coalesce(c.provider, ''), ${bin}, count(*)
+  const ttvByHour = `SELECT ${key}, coalesce(c.provider, '') AS provider, ${bin} AS bin, count(*) AS count
      FROM ${rows} JOIN verifications v ON v.id = c.request_id
      WHERE c.kind = 'verified' AND v.verified_at IS NOT NULL
-     GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
-     ON CONFLICT (account_id, test, ${time}, channel, country, purpose, provider, bin) DO UPDATE SET
-       count = t.count + excluded.count`;
+     GROUP BY ${firstColumns(8)}`;
+  const ttv = (table: string, time: string, width: number) =>
+    `INSERT INTO ${table} AS t (account_id, test, ${time}, ${BUCKET}, bin, count)
+     ${buckets(sources.ttv, width, ['count'], ', bin')}
+     ORDER BY ${firstColumns(8)}
+     ON CONFLICT (account_id, test, ${time}, ${BUCKET}, bin) DO UPDATE SET count = t.count + excluded.count`;
   // A contact is one destination per account and mode, made by the first batch that names it
   // (under a new time-ordered id) and counted by every batch; the latest request of a batch sets
   // what it shows of its last send (channel, masked destination, risk).
@@ -101,11 +127,13 @@ export function foldSql(dialect: 'sqlite' | 'postgres', rows: string, madeContac
      LEFT JOIN contacts k ON k.id = c.contact_id
      ORDER BY c.seq`;
   return {
+    sumsByHour,
+    ttvByHour,
     upserts: [
-      sums('analytics_hourly', 'hour', 3_600_000),
-      sums('analytics_daily', 'day', 86_400_000),
-      ttv('analytics_ttv', 'hour', 3_600_000),
-      ttv('analytics_ttv_daily', 'day', 86_400_000),
+      sums('analytics_hourly', 'hour', HOUR_MS),
+      sums('analytics_daily', 'day', DAY_MS),
+      ttv('analytics_ttv', 'hour', HOUR_MS),
+      ttv('analytics_ttv_daily', 'day', DAY_MS),
       contacts,
     ],
     events,

@@ -438,6 +438,63 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       expect(await sums('channel', 'wrongCodes')).toEqual({});
     });
 
+    it('folds a batch over many hours of two days into daily buckets that add up its hours', async () => {
+      const HOUR = 3_600_000;
+      const at = (i: number) => ({
+        createdAt: T0 + i * 5 * HOUR,
+        expiresAt: T0 + i * 5 * HOUR + 10 * MINUTE,
+      });
+      const sent = Array.from({ length: 10 }, (_, i) =>
+        i % 2
+          ? verification({ ...at(i), channel: 'SMS', destination: `+1415555020${i}`, country: 'US' })
+          : verification({ ...at(i), purpose: 'login' }),
+      );
+      for (const v of sent) await store.verifications.createVerifications([v]);
+      for (const [i, v] of sent.entries()) {
+        await store.verifications.attempt('acc_1', v.id, v.createdAt + 1000, none);
+        if (i % 2 === 0)
+          await store.verifications.attempt('acc_1', v.id, v.createdAt + (i + 1) * 20_000, first);
+      }
+      // 10 created, 5 verified: a wrong code is counted on its request, not logged.
+      expect(await store.readModel.fold(10_000)).toBe(15);
+      const from = T0 - (T0 % DAY) - DAY;
+      const read = (intervalMs: number) =>
+        store.readModel.analytics({
+          accountId: 'acc_1',
+          mode: 'live',
+          from,
+          to: from + 5 * DAY,
+          intervalMs,
+          groupBy: 'channel',
+        });
+      const [hourly, daily] = [await read(HOUR), await read(DAY)];
+      const fields = ['sent', 'verified', 'failed', 'canceled', 'wrongCodes'] as const;
+      const byDay = (rows: typeof hourly.buckets) => {
+        const days: Record<string, Record<string, number>> = {};
+        for (const b of rows) {
+          const day = `${b.start - (b.start % DAY)} ${b.group}`;
+          days[day] ??= Object.fromEntries(fields.map((f) => [f, 0]));
+          for (const f of fields) (days[day] as Record<string, number>)[f] += b[f];
+        }
+        return days;
+      };
+      const ttvByDay = (rows: typeof hourly.ttv) => {
+        const days: Record<string, number> = {};
+        for (const t of rows) {
+          const key = `${t.start - (t.start % DAY)} ${t.group} ${t.bin}`;
+          days[key] = (days[key] ?? 0) + t.count;
+        }
+        return days;
+      };
+      expect(Object.keys(byDay(hourly.buckets)).length).toBeGreaterThanOrEqual(4);
+      expect(byDay(daily.buckets)).toEqual(byDay(hourly.buckets));
+      expect(ttvByDay(daily.ttv)).toEqual(ttvByDay(hourly.ttv));
+      const total = (f: (typeof fields)[number]) => daily.buckets.reduce((n, b) => n + b[f], 0);
+      expect([total('sent'), total('verified'), total('wrongCodes')]).toEqual([10, 5, 10]);
+      expect(daily.ttv.reduce((n, t) => n + t.count, 0)).toBe(5);
+      expect(new Set(daily.ttv.map((t) => t.bin)).size).toBeGreaterThan(1);
+    });
+
     it('folds each change once, however many folds run at once', async () => {
       const sent = Array.from({ length: 120 }, (_, i) =>
         verification({ createdAt: T0 + i, destination: `many${i}@example.com` }),

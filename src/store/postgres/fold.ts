@@ -14,10 +14,14 @@ import { inTransaction, type Runner } from './transaction.js';
  * this very statement included.
  */
 function batchSql(wait: boolean, events: boolean): string {
-  const sql = foldSql('postgres', 'batch c', 'made');
+  const sql = foldSql('postgres', 'batch c', { sums: 'sums', ttv: 'ttvs' }, 'made');
   const take = `SELECT seq FROM changes ORDER BY seq LIMIT $1 FOR UPDATE${wait ? '' : ' SKIP LOCKED'}`;
   const [hourly, daily, ttv, ttvDaily, contacts] = sql.upserts;
-  return `WITH batch AS (DELETE FROM changes WHERE seq = ANY(ARRAY(${take})) RETURNING *),
+  // A join with the taken rows, not seq = ANY(ARRAY(...)): the changes table stays small, so it
+  // is scanned, and an array of a parameter's elements is searched element by element for every
+  // row (a batch of 1,000 changes: a million comparisons, 2 of the fold's 15 ms).
+  return `WITH batch AS (DELETE FROM changes d USING (${take}) t WHERE d.seq = t.seq RETURNING d.*),
+    sums AS MATERIALIZED (${sql.sumsByHour}), ttvs AS MATERIALIZED (${sql.ttvByHour}),
     hourly AS (${hourly}), daily AS (${daily}), ttv AS (${ttv}), ttv_daily AS (${ttvDaily}),
     made AS (${contacts} RETURNING k.id, k.account_id, k.destination, k.test)
     ${events ? sql.events : 'SELECT count(*) AS n FROM batch'}`;
