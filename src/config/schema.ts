@@ -176,10 +176,10 @@ export const settings = {
       "What a live key's send does on a channel with no provider: `allow` parks the code in the outbox (never delivered; /health and the dashboard say so), `refuse` answers 503 CHANNEL_UNAVAILABLE and stores nothing. Test keys always use the outbox.",
   }),
   // Per database (environmentDefaults). SQLite folds on the request thread: a fold of 250 ms of
-  // traffic held the event loop long enough to put send-code's p99 at 30-40 ms, and at 50 ms p99
-  // fell under 25 ms for the same throughput. PostgreSQL folds on the server, where each batch is
-  // planned anew (about a millisecond): an idle instance would pay that 20 times a second for no
-  // gain in p99 (docs/architecture.md, the write path and the fold).
+  // traffic held the event loop long enough to put send-code's p99 at 30-40 ms; at 50 ms p99 fell
+  // under 25 ms for 3-5 % of send-code's throughput. PostgreSQL folds on the server, where each
+  // batch is planned anew (about a millisecond): an idle instance would pay that 20 times a second
+  // for no gain in p99 (docs/architecture.md, the write path and the fold).
   foldIntervalMs: Type.Integer({
     env: 'FOLD_INTERVAL_MS',
     default: 50,
