@@ -470,12 +470,12 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       const [hourly, daily] = [await read(HOUR), await read(DAY)];
       const fields = ['sent', 'verified', 'failed', 'canceled', 'wrongCodes'] as const;
       const byDay = (rows: typeof hourly.buckets) => {
-        const days: Record<string, Record<string, number>> = {};
-        for (const b of rows) {
-          const day = `${b.start - (b.start % DAY)} ${b.group}`;
-          days[day] ??= Object.fromEntries(fields.map((f) => [f, 0]));
-          for (const f of fields) (days[day] as Record<string, number>)[f] += b[f];
-        }
+        const days: Record<string, number> = {};
+        for (const b of rows)
+          for (const f of fields) {
+            const key = `${b.start - (b.start % DAY)} ${b.group} ${f}`;
+            days[key] = (days[key] ?? 0) + b[f];
+          }
         return days;
       };
       const ttvByDay = (rows: typeof hourly.ttv) => {
@@ -486,7 +486,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
         }
         return days;
       };
-      expect(Object.keys(byDay(hourly.buckets)).length).toBeGreaterThanOrEqual(4);
+      expect(new Set(hourly.buckets.map((b) => b.start - (b.start % DAY))).size).toBeGreaterThanOrEqual(2);
       expect(byDay(daily.buckets)).toEqual(byDay(hourly.buckets));
       expect(ttvByDay(daily.ttv)).toEqual(ttvByDay(hourly.ttv));
       const total = (f: (typeof fields)[number]) => daily.buckets.reduce((n, b) => n + b[f], 0);
