@@ -177,9 +177,10 @@ export const settings = {
   }),
   // Per database (environmentDefaults). SQLite folds on the request thread: a fold of 250 ms of
   // traffic held the event loop long enough to put send-code's p99 at 30-40 ms; at 50 ms p99 fell
-  // under 25 ms for 3-5 % of send-code's throughput. PostgreSQL folds on the server, where each
-  // batch is planned anew (about a millisecond): an idle instance would pay that 20 times a second
-  // for no gain in p99 (docs/architecture.md, the write path and the fold).
+  // under 25 ms for a few per cent of send-code's throughput (small batches every 250 ms did not
+  // help: they still come together). PostgreSQL folds on the server, where each batch is planned
+  // anew (about a millisecond): an idle instance would pay that 20 times a second for no gain in
+  // p99 (docs/architecture.md, the write path and the fold).
   foldIntervalMs: Type.Integer({
     env: 'FOLD_INTERVAL_MS',
     default: 50,
