@@ -9,6 +9,9 @@ const SUMS = ['sent', 'delivered', 'undelivered', 'verified', 'failed', 'expired
 const BUCKET = 'channel, country, purpose, provider';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
+/** The columns of a batch's hourly counts (`sumsByHour`), and of its hourly histogram (`ttvByHour`). */
+export const HOURLY_SUMS_COLUMNS = `account_id, test, hour, ${BUCKET}, ${SUMS.join(', ')}`;
+export const HOURLY_TTV_COLUMNS = `account_id, test, hour, ${BUCKET}, bin, count`;
 /** `1, 2, …, n`: the first n columns, to group or order by. */
 const firstColumns = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(', ');
 

@@ -69,6 +69,13 @@ describe.skipIf(!hasPostgres)(
     });
 
     const planOf = (statement: string) => plans.filter((p) => p.includes(statement)).join('\n');
+    /** The plan of a fold of a small batch (the grown changes come first, so just a few of them). */
+    const planOfAFold = async () => {
+      plans.length = 0;
+      await store.verifications.createVerifications([verification()]);
+      await store.readModel.fold(10);
+      return planOf('DELETE FROM changes');
+    };
 
     it('a send looks up its predecessor by destination, never by walking the pending requests', async () => {
       plans.length = 0;
@@ -80,11 +87,7 @@ describe.skipIf(!hasPostgres)(
     });
 
     it('the fold finds its requests by primary key, not by scanning the table', async () => {
-      plans.length = 0;
-      await store.verifications.createVerifications([verification()]);
-      // A small batch: the grown changes come first, so take just a few of them.
-      await store.readModel.fold(10);
-      const plan = planOf('DELETE FROM changes');
+      const plan = await planOfAFold();
       expect(plan).toContain('verifications_pkey');
       expect(plan).not.toMatch(/Seq Scan on verifications/);
     });
@@ -93,10 +96,7 @@ describe.skipIf(!hasPostgres)(
       // The changes table is small in steady state (every fold empties it), so it is scanned: with
       // seq = ANY(array) every row was compared with every element, a million comparisons for a
       // batch of a thousand.
-      plans.length = 0;
-      await store.verifications.createVerifications([verification()]);
-      await store.readModel.fold(10);
-      const plan = planOf('DELETE FROM changes');
+      const plan = await planOfAFold();
       expect(plan).toContain('Delete on changes');
       expect(plan).not.toMatch(/seq = ANY/);
     });

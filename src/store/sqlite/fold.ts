@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { timeOrderedUuid } from '../../domain/ids.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
-import { foldSql, rowToWebhookEvent } from '../fold.js';
+import { foldSql, HOURLY_SUMS_COLUMNS, HOURLY_TTV_COLUMNS, rowToWebhookEvent } from '../fold.js';
 import type { SqliteWebhookStore } from '../webhooks/sqlite.js';
 
 /**
@@ -25,10 +25,8 @@ export class SqliteFold {
   ) {
     // The batch's hourly counts, grouped once and read by the hourly and the daily upsert: a
     // connection's own tables, emptied before each batch (foldSql).
-    db.exec(`CREATE TEMP TABLE IF NOT EXISTS fold_sums (account_id, test, hour, channel, country, purpose,
-        provider, sent, delivered, undelivered, verified, failed, expired, canceled, wrong_codes);
-      CREATE TEMP TABLE IF NOT EXISTS fold_ttv (account_id, test, hour, channel, country, purpose, provider,
-        bin, count)`);
+    db.exec(`CREATE TEMP TABLE IF NOT EXISTS fold_sums (${HOURLY_SUMS_COLUMNS});
+      CREATE TEMP TABLE IF NOT EXISTS fold_ttv (${HOURLY_TTV_COLUMNS})`);
     const sql = foldSql('sqlite', '(SELECT * FROM changes WHERE seq <= @to) c', {
       sums: 'temp.fold_sums',
       ttv: 'temp.fold_ttv',
