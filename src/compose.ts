@@ -73,7 +73,13 @@ export interface ComposeOptions {
 /** Builds the whole service from its configuration: store, limits, providers, domain, HTTP. */
 export async function compose(config: Config, options: ComposeOptions): Promise<Service> {
   const clock = options.clock ?? systemClock;
-  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize, clock });
+  // Without Redis this is the only instance (several need it for their limits: see cluster.ts),
+  // so every code sent on this database is sent by this process.
+  const store = await openStore(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    clock,
+    soleWriter: !config.redisUrl && config.workers <= 1,
+  });
   const counters = await openCounters(config, store, clock);
   const admin = new AccountAdmin(store.accounts, clock);
   await admin.ensureDefaultAccount();

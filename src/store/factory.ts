@@ -5,6 +5,7 @@ import type { ReadModel } from '../domain/ports/read-model.js';
 import type { SessionStore } from '../domain/ports/sessions.js';
 import type { Verifications } from '../domain/ports/verifications.js';
 import type { WebhookStore } from '../domain/ports/webhooks.js';
+import { KnownDestinations } from './known-destinations.js';
 import type { StoreLifecycle } from './lifecycle.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 
@@ -31,20 +32,25 @@ export interface Store extends StoreLifecycle {
 /**
  * Opens the store named by DATABASE_URL: `sqlite:<path>` or `postgres://…`. `poolSize`: the
  * PostgreSQL connections of this process (DATABASE_POOL_SIZE); `clock` times what the fold makes.
+ * `soleWriter`: no other process sends codes on this database (one instance, no REDIS_URL), so
+ * the store may remember every destination it holds and answer the risk screen for a new email
+ * address without a query (KnownDestinations).
  */
 export async function openStore(
   databaseUrl: string,
-  options: { poolSize?: number; clock?: Clock } = {},
+  options: { poolSize?: number; clock?: Clock; soleWriter?: boolean } = {},
 ): Promise<Store> {
+  const known = options.soleWriter ? new KnownDestinations() : undefined;
   if (databaseUrl.startsWith('sqlite:')) {
     return new SqliteStore(databaseUrl.slice('sqlite:'.length) || './data/verify.db', {
       clock: options.clock,
+      known,
     });
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     // Loaded only when asked for, so an SQLite deployment never loads the pg driver.
     const { PostgresStore } = await import('./postgres/postgres-store.js');
-    const store = new PostgresStore(databaseUrl, { max: options.poolSize, clock: options.clock });
+    const store = new PostgresStore(databaseUrl, { max: options.poolSize, clock: options.clock, known });
     try {
       await store.migrate();
     } catch (err) {

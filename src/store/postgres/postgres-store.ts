@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { type Clock, systemClock } from '../../domain/clock.js';
 import { PostgresIdempotencyStore } from '../idempotency/postgres.js';
+import { type DestinationPage, destinationPageSql, type KnownDestinations } from '../known-destinations.js';
 import type { StoreLifecycle } from '../lifecycle.js';
 import type { AppliedMigration } from '../migrations.js';
 import { PostgresSessionStore } from '../sessions/postgres.js';
@@ -33,6 +34,8 @@ export interface PostgresStoreOptions {
   onIdleError?: (err: Error) => void;
   /** Times what the fold makes (default: the system clock). */
   clock?: Clock;
+  /** Destinations the risk screen may answer for without a query, loaded once migrated (KnownDestinations). */
+  known?: KnownDestinations;
 }
 
 /**
@@ -54,6 +57,8 @@ export class PostgresStore implements StoreLifecycle {
   private readonly pool: pg.Pool;
   private readonly db: PostgresConnection;
   private closed = false;
+  private readonly known: KnownDestinations | null;
+  private loadingKnown = false;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = new pg.Pool({
@@ -83,16 +88,31 @@ export class PostgresStore implements StoreLifecycle {
     this.idempotency = new PostgresIdempotencyStore(this.pool);
     this.webhooks = new PostgresWebhookStore(this.pool);
     this.sessions = new PostgresSessionStore(this.pool);
-    this.verifications = new PostgresVerifications(this.db);
+    this.known = options.known ?? null;
+    this.verifications = new PostgresVerifications(this.db, this.known);
     this.accounts = new PostgresKeysAndAccounts(this.db);
     const folder = new PostgresFold(this.pool, this.webhooks);
-    this.readModel = new PostgresReadModel(this.db, folder, options.clock ?? systemClock);
+    this.readModel = new PostgresReadModel(this.db, folder, options.clock ?? systemClock, this.known);
+  }
+
+  /** Starts loading the destinations the database holds into `known` (once its schema is current). */
+  private loadKnown(): void {
+    if (!this.known || this.loadingKnown) return;
+    this.loadingKnown = true;
+    void this.known.load(async (table, after, limit) => {
+      const { rows } = await this.db.query<Awaited<ReturnType<DestinationPage>>[number]>(
+        destinationPageSql(table, 'postgres'),
+        [after, limit],
+      );
+      return rows;
+    });
   }
 
   async migrate(): Promise<number[]> {
     try {
       const { applied, newer } = await applyMigrations(this.pool);
       this.newerMigrations = newer;
+      this.loadKnown();
       return applied;
     } catch (err) {
       throw toStoreError(err);
@@ -112,6 +132,7 @@ export class PostgresStore implements StoreLifecycle {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.known?.stop();
     // Sends, attempts and consumes of the current turn are written before the pool goes.
     await this.verifications.flush();
     await this.readModel.flush();

@@ -9,6 +9,7 @@ import type {
   Verifications,
 } from '../../domain/ports/verifications.js';
 import type { Channel, DeliveryStatus, Mode, NewVerification } from '../../domain/types.js';
+import type { KnownDestinations } from '../known-destinations.js';
 import { postgresMode } from '../mode.js';
 import {
   attemptOutcome,
@@ -59,7 +60,10 @@ export class PostgresVerifications implements Verifications {
   /** The second halves of the verify attempts of one event-loop turn, decided together. */
   private readonly decisions = new TurnBatch<DecideCall>((batch) => this.decideBatch(batch));
 
-  constructor(private readonly db: PostgresConnection) {}
+  constructor(
+    private readonly db: PostgresConnection,
+    private readonly known: KnownDestinations | null = null,
+  ) {}
 
   /** Writes the sends and attempts of the current turn (before the pool closes). */
   async flush(): Promise<void> {
@@ -77,6 +81,7 @@ export class PostgresVerifications implements Verifications {
    * supersedes an earlier one.
    */
   createVerifications(rows: NewVerification[]): Promise<void> {
+    for (const v of rows) this.known?.add(v.accountId, v.mode, v.destination);
     return new Promise((resolve, reject) => this.sends.add({ rows, resolve, reject }));
   }
 

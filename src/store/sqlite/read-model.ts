@@ -22,6 +22,7 @@ import {
   rowToSignals,
   searchParams,
 } from '../contacts.js';
+import { type KnownDestinations, NO_HISTORY } from '../known-destinations.js';
 import { sqliteMode } from '../mode.js';
 import type { SqliteFold } from './fold.js';
 import type { GroupCommit } from './group-commit.js';
@@ -41,6 +42,7 @@ export class SqliteReadModel implements ReadModel {
     private readonly stmts: Statements,
     private readonly folder: SqliteFold,
     private readonly clock: Clock,
+    private readonly known: KnownDestinations | null = null,
   ) {
     this.signals = new SqliteSignals(db);
     const sql = contactSql('sqlite');
@@ -134,6 +136,7 @@ export class SqliteReadModel implements ReadModel {
     country: string | null,
     now: number,
   ): Promise<DestinationSignals> {
+    if (this.known?.certainlyNew(accountId, mode, destination, country)) return Promise.resolve(NO_HISTORY);
     return this.tx.read(() => {
       const block = numberBlock(destination);
       return rowToSignals(

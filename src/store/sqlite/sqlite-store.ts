@@ -4,6 +4,7 @@ import type { Database } from 'better-sqlite3';
 import BetterSqlite3 from 'better-sqlite3';
 import { type Clock, systemClock } from '../../domain/clock.js';
 import { SqliteIdempotencyStore } from '../idempotency/sqlite.js';
+import { type DestinationPage, destinationPageSql, type KnownDestinations } from '../known-destinations.js';
 import type { StoreLifecycle } from '../lifecycle.js';
 import type { AppliedMigration } from '../migrations.js';
 import { SqliteSessionStore } from '../sessions/sqlite.js';
@@ -36,12 +37,18 @@ export class SqliteStore implements StoreLifecycle {
   private readonly tx: GroupCommit;
   private readonly stmts: Statements;
   private readonly checkpointer: Checkpointer | null;
+  private readonly known: KnownDestinations | null;
 
   /**
    * `path` is a file path or `:memory:`. `walRestartFrames` (tests) overrides the WAL length past
-   * which the checkpointer starts the log over; `clock` times what the fold makes.
+   * which the checkpointer starts the log over; `clock` times what the fold makes; `known`, the
+   * destinations this process may answer the risk screen for without a query (see
+   * KnownDestinations), is loaded from the file and kept up to date by every send.
    */
-  constructor(path: string, options: { walRestartFrames?: number; clock?: Clock } = {}) {
+  constructor(
+    path: string,
+    options: { walRestartFrames?: number; clock?: Clock; known?: KnownDestinations } = {},
+  ) {
     if (path !== ':memory:') createPrivately(path);
     this.db = new BetterSqlite3(path);
     this.db.pragma('journal_mode = WAL');
@@ -77,10 +84,29 @@ export class SqliteStore implements StoreLifecycle {
     this.idempotency = new SqliteIdempotencyStore(this.db, this.tx);
     this.webhooks = new SqliteWebhookStore(this.db, this.tx);
     this.sessions = new SqliteSessionStore(this.db, this.tx);
-    this.verifications = new SqliteVerifications(this.tx, this.stmts);
+    this.known = options.known ?? null;
+    this.verifications = new SqliteVerifications(this.tx, this.stmts, this.known);
     this.accounts = new SqliteKeysAndAccounts(this.tx, this.stmts);
     const folder = new SqliteFold(this.db, this.webhooks);
-    this.readModel = new SqliteReadModel(this.db, this.tx, this.stmts, folder, options.clock ?? systemClock);
+    this.readModel = new SqliteReadModel(
+      this.db,
+      this.tx,
+      this.stmts,
+      folder,
+      options.clock ?? systemClock,
+      this.known,
+    );
+    if (this.known) void this.known.load(this.destinationPages());
+  }
+
+  /** Pages of the destinations in the file, for KnownDestinations. */
+  private destinationPages(): DestinationPage {
+    const pages = {
+      verifications: this.db.prepare(destinationPageSql('verifications', 'sqlite')),
+      contacts: this.db.prepare(destinationPageSql('contacts', 'sqlite')),
+    };
+    return async (table, after, limit) =>
+      this.tx.waitingIfBusy(() => pages[table].all(after, limit)) as Awaited<ReturnType<DestinationPage>>;
   }
 
   /** The rate-limit counters' table in this file, for the embedded default's durable limits. */
@@ -108,6 +134,7 @@ export class SqliteStore implements StoreLifecycle {
   }
 
   async close(): Promise<void> {
+    this.known?.stop();
     this.tx.flush();
     await this.checkpointer?.stop();
     if (this.db.open) this.db.close();

@@ -11,6 +11,7 @@ import type {
 } from '../../domain/ports/verifications.js';
 import type { Channel, DeliveryStatus, Mode, NewVerification } from '../../domain/types.js';
 import { type RequestChange, settledKind } from '../changes.js';
+import type { KnownDestinations } from '../known-destinations.js';
 import { sqliteMode } from '../mode.js';
 import {
   attemptOutcome,
@@ -28,6 +29,7 @@ export class SqliteVerifications implements Verifications {
   constructor(
     private readonly tx: GroupCommit,
     private readonly stmts: Statements,
+    private readonly known: KnownDestinations | null = null,
   ) {}
 
   /**
@@ -36,6 +38,7 @@ export class SqliteVerifications implements Verifications {
    * write unit.
    */
   createVerifications(rows: NewVerification[]) {
+    for (const v of rows) this.known?.add(v.accountId, v.mode, v.destination);
     return this.tx.write(() => {
       for (const v of rows) {
         const mode = sqliteMode(v.mode);
