@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalyticsQuery } from '../../src/domain/ports/read-model.js';
 import type { Store } from '../../src/store/factory.js';
 import { loadMigrations } from '../../src/store/migrations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { createTestDatabase, type TestDatabase, truncateAll } from '../support/postgres.js';
+import { createTestDatabase, migratedTestDatabase, truncateAll } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
 import { claimAll, DAY, T0, verification } from './fixtures.js';
 
@@ -236,14 +236,12 @@ describe('Analytics fold: wrong codes counted on their requests', () => {
 });
 
 describe.runIf(hasPostgres)('on PostgreSQL', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    const store = new PostgresStore(db.url);
-    await store.migrate();
-    await store.close();
-  });
-  afterAll(() => db?.drop());
+  const url = migratedTestDatabase();
+  const db = {
+    get url() {
+      return url();
+    },
+  };
 
   readsSeeWrites('PostgreSQL', async () => {
     await truncateAll(db.url);

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/factory.js';
 import { type DestinationPage, KnownDestinations, NO_HISTORY } from '../../src/store/known-destinations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { createTestDatabase, type TestDatabase, truncateAll } from '../support/postgres.js';
+import { migratedTestDatabase, truncateAll } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
 import { MINUTE, T0, verification } from './fixtures.js';
 
@@ -190,17 +190,10 @@ storeRemembers('SQLite', async (known) => {
 });
 
 describe.runIf(hasPostgres)('PostgreSQL', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    const store = new PostgresStore(db.url);
-    await store.migrate();
-    await store.close();
-  });
-  afterAll(() => db?.drop());
+  const url = migratedTestDatabase();
   storeRemembers('PostgreSQL', async (known) => {
-    if (!known) await truncateAll(db.url);
-    const store = new PostgresStore(db.url, { known });
+    if (!known) await truncateAll(url());
+    const store = new PostgresStore(url(), { known });
     await store.migrate();
     return store;
   });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe } from 'vitest';
+import { describe } from 'vitest';
 import type { Store } from '../../src/store/factory.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { createTestDatabase, type TestDatabase, truncateAll } from '../support/postgres.js';
+import { migratedTestDatabase, truncateAll } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
 import { aggregatesConformance } from './aggregates.conformance.js';
 import { storeConformance } from './conformance.js';
@@ -10,19 +10,12 @@ import { foldConformance } from './fold.conformance.js';
 
 // One database for the file (created and dropped here), emptied before each test.
 describe.runIf(hasPostgres)('PostgreSQL store', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    const store = new PostgresStore(db.url);
-    await store.migrate();
-    await store.close();
-  });
-  afterAll(() => db?.drop());
+  const url = migratedTestDatabase();
 
   const coverage = coverageOf({
     async open() {
-      await truncateAll(db.url);
-      return new PostgresStore(db.url);
+      await truncateAll(url());
+      return new PostgresStore(url());
     },
     close: (store: Store) => store.close(),
   });

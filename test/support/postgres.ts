@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { POSTGRES_URL } from './services.js';
 
 /** A throwaway PostgreSQL database for one test file: created on the machine's server, dropped after. */
@@ -56,6 +58,22 @@ export async function createTestDatabase(prefix = TEST_DATABASE_PREFIX): Promise
     // FORCE ends connections a failed test may have left behind (PostgreSQL 13+).
     drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
   };
+}
+
+/**
+ * A database for the enclosing describe block: created and migrated before its tests, dropped
+ * after them. Returns its URL (read it inside a test or hook).
+ */
+export function migratedTestDatabase(): () => string {
+  let db: TestDatabase | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const store = new PostgresStore(db.url);
+    await store.migrate();
+    await store.close();
+  });
+  afterAll(() => db?.drop());
+  return () => (db as TestDatabase).url;
 }
 
 /** Empties every table of a migrated database between tests, keeping the schema. */
