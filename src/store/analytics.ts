@@ -1,16 +1,12 @@
 import type { AnalyticsQuery, AnalyticsRows, Refusal } from '../domain/ports/read-model.js';
 import { modeColumn } from './mode.js';
+import { numbered, placeholdersFor } from './placeholders.js';
 
 /**
  * What the analytics API reads, and the refusals it counts: the buckets folded from the change
  * log (src/store/fold.ts). SQL shared by both dialects, with `?` placeholders turned into `$n`
  * for PostgreSQL.
  */
-
-const numbered = (sql: string) => {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-};
 
 /** The three reads of one analytics query, with their parameters. */
 export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) {
@@ -120,7 +116,7 @@ export function refusalSql(dialect: 'sqlite' | 'postgres'): string {
   const sql = `INSERT INTO analytics_refusals AS r (account_id, test, hour, channel, country, purpose, reason, count)
     VALUES (?, ?, ?, ?, ?, ?, ?, 1)
     ON CONFLICT (account_id, test, hour, channel, country, purpose, reason) DO UPDATE SET count = r.count + 1`;
-  return dialect === 'postgres' ? numbered(sql) : sql;
+  return placeholdersFor(dialect, sql);
 }
 
 export const refusalParams = (r: Refusal, dialect: 'sqlite' | 'postgres') => [

@@ -7,14 +7,11 @@ import type {
 import type { Channel, DeliveryStatus, Mode, VerificationStatus } from '../domain/types.js';
 import { BREAKER_COLUMNS, rowToBreaker } from './breakers.js';
 import { modeColumn, rowMode } from './mode.js';
+import { placeholdersFor } from './placeholders.js';
 
 /** Contacts as the store keeps them (migration 020), and the SQL both dialects share. */
 
 const num = (v: unknown) => Number(v ?? 0);
-const numbered = (sql: string) => {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-};
 
 export const rowToContact = (r: Record<string, unknown>): ContactRecord => ({
   id: String(r.id),
@@ -85,7 +82,7 @@ export const numberBlock = (destination: string) =>
 
 /** The contacts SQL of one dialect (`?` placeholders numbered for PostgreSQL). */
 export function contactSql(dialect: 'sqlite' | 'postgres') {
-  const fix = dialect === 'postgres' ? numbered : (s: string) => s;
+  const fix = (sql: string) => placeholdersFor(dialect, sql);
   const bool = (column: string) => (dialect === 'postgres' ? `${column} = ?::boolean` : `${column} = ?`);
   // A parameter PostgreSQL meets first in `IS NULL` needs its type said.
   const typed = (type: string) => (dialect === 'postgres' ? `?::${type}` : '?');

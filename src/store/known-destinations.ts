@@ -1,6 +1,8 @@
 import type { DestinationSignals } from '../domain/ports/read-model.js';
 import type { Mode } from '../domain/types.js';
 import { numberBlock } from './contacts.js';
+import { rowMode } from './mode.js';
+import { placeholdersFor } from './placeholders.js';
 
 /** The signals of a destination nothing was ever sent to: what the risk screen's read returns for it. */
 export const NO_HISTORY: DestinationSignals = Object.freeze({
@@ -83,8 +85,7 @@ export class KnownDestinations {
         for (;;) {
           if (this.stopped) return;
           const rows = await page(table, after, PAGE);
-          for (const r of rows)
-            this.add(r.account_id, r.test === true || r.test === 1 ? 'test' : 'live', r.destination);
+          for (const r of rows) this.add(r.account_id, rowMode(r.test), r.destination);
           if (rows.length < PAGE) break;
           after = (rows[rows.length - 1] as { id: string }).id;
           // Requests go on meanwhile (SQLite answers a page without ever leaving this thread).
@@ -131,6 +132,7 @@ export class KnownDestinations {
 
 /** One page of a table's destinations in id order (DestinationPage), in either dialect. */
 export const destinationPageSql = (table: 'verifications' | 'contacts', dialect: 'sqlite' | 'postgres') =>
-  dialect === 'postgres'
-    ? `SELECT id, account_id, test, destination FROM ${table} WHERE id > $1 ORDER BY id LIMIT $2`
-    : `SELECT id, account_id, test, destination FROM ${table} WHERE id > ? ORDER BY id LIMIT ?`;
+  placeholdersFor(
+    dialect,
+    `SELECT id, account_id, test, destination FROM ${table} WHERE id > ? ORDER BY id LIMIT ?`,
+  );
