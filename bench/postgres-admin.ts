@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 
@@ -87,6 +87,24 @@ export class PostgresAdmin {
         [names],
       );
       return rows.map((r) => `${r.name} ${r.value.split(' ')[0]}`).join(', ');
+    });
+  }
+
+  /**
+   * The server's main process when it runs on this machine (its backends are its children), so
+   * that the CPU it spends per request can be measured beside the service's; null otherwise.
+   */
+  async serverPid(): Promise<number | null> {
+    // Read while the connection is open: its backend ends with it.
+    return this.with(async (c) => {
+      const backend = Number((await c.query('SELECT pg_backend_pid() AS pid')).rows[0]?.pid);
+      try {
+        const stat = readFileSync(`/proc/${backend}/stat`, 'utf8');
+        if (!stat.includes('(postgres)')) return null;
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      } catch {
+        return null;
+      }
     });
   }
 

@@ -128,14 +128,30 @@ function statusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   }
 }
 
+/** USER_HZ: Linux reports CPU times in 1/100 s on every architecture Node.js runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) a process and its descendants have used so far, in ms. */
+export function treeCpuMs(pid: number): number {
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime: fields 14 and 15 of stat, 12 and 13 after the command name.
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return ticks * (1000 / CLOCK_TICKS_PER_SECOND);
+}
+
 /**
  * Peak resident memory of a process tree: the kernel's high-water mark (VmHWM) of each process,
  * summed, sampled often enough to catch workers that exit. The sum is an upper bound when the
  * processes peak at different moments.
  */
-/** USER_HZ: Linux reports CPU times in 1/100 s on every architecture Node.js runs on. */
-const CLOCK_TICKS_PER_SECOND = 100;
-
 export class RssSampler {
   private readonly peaks = new Map<number, number>();
   private readonly timer: NodeJS.Timeout;
@@ -164,18 +180,7 @@ export class RssSampler {
    * than its throughput on a shared machine: it does not count the time spent waiting for a core.
    */
   cpuMs(): number {
-    let ticks = 0;
-    for (const pid of processTree(this.pid)) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        // utime and stime: fields 14 and 15 of stat, 12 and 13 after the command name.
-        ticks += Number(fields[11]) + Number(fields[12]);
-      } catch {
-        // The process ended while we looked.
-      }
-    }
-    return ticks * (1000 / CLOCK_TICKS_PER_SECOND);
+    return treeCpuMs(this.pid);
   }
 
   /** Processes in the tree right now. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { LoadJob, LoadResult } from './load.js';
-import { freePort, RssSampler, run, start, stop, waitForHttp } from './processes.js';
+import { freePort, RssSampler, run, start, stop, treeCpuMs, waitForHttp } from './processes.js';
 
 export interface BenchOptions {
   root: string;
@@ -25,6 +25,8 @@ export interface Row extends Omit<LoadResult, 'requests' | 'poolUsed'> {
   peakRssMb: number | null;
   /** CPU time the server used per answered request, in microseconds (all its threads). */
   cpuUsPerRequest: number | null;
+  /** The same of the database server (PostgreSQL's processes), when it runs on this machine. */
+  dbCpuUsPerRequest?: number | null;
   /** The ceiling this row is compared with (see Ceilings), and the ratio to it. */
   ceilingRps?: number;
   ratio?: number;
@@ -131,6 +133,11 @@ export interface ServiceSetup {
   readPool(): Promise<Array<[string, string]>>;
   /** Settings added to the environment (a preparation step's, never a measurement's). */
   env?: Record<string, string>;
+  /**
+   * The database server's main process, when it runs on this machine: the CPU of its process tree
+   * (every backend, the WAL writer, autovacuum) while the load runs is counted per request too.
+   */
+  databasePid?: number | null;
   /** With `cpuProf`: the profile's file name in the profiles directory (Node's default otherwise). */
   profileName?: string;
 }
@@ -236,6 +243,8 @@ async function measureOn(
   job: LoadJob,
 ): Promise<{ row: Row; result: LoadResult }> {
   const cpuBefore = service.rss.cpuMs();
+  const dbPid = service.setup.databasePid;
+  const dbCpuBefore = dbPid ? treeCpuMs(dbPid) : 0;
   const result = await load(options, job);
   const row: Row = {
     scenario: service.setup.name,
@@ -244,6 +253,7 @@ async function measureOn(
     ...pick(result),
     peakRssMb: service.rss.peakMb(),
     cpuUsPerRequest: cpuPerRequest(service.rss.cpuMs() - cpuBefore, result),
+    ...(dbPid ? { dbCpuUsPerRequest: cpuPerRequest(treeCpuMs(dbPid) - dbCpuBefore, result) } : {}),
   };
   return { row, result };
 }

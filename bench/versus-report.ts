@@ -10,6 +10,8 @@ export interface Figures {
   p50Ms: number;
   p99Ms: number;
   cpuUsPerRequest: number | null;
+  /** The database server's CPU per request (PostgreSQL on this machine; absent otherwise). */
+  dbCpuUsPerRequest?: number | null;
   /** Peak RSS of the service so far (after this endpoint's load), MiB. */
   peakRssMb: number | null;
   non2xx: number;
@@ -51,6 +53,7 @@ export interface EndpointSummary {
   p99MaxMs: number;
   p99MeanMs: number;
   cpuUsPerRequest: number | null;
+  dbCpuUsPerRequest: number | null;
   peakRssMb: number | null;
   non2xx: number;
   errors: number;
@@ -86,6 +89,7 @@ function summariseEndpoint(ms: Measurement[], endpoint: Endpoint, ceilings: Ceil
     }),
   );
   const cpu = present(fs.map((f) => f.cpuUsPerRequest));
+  const dbCpu = present(fs.map((f) => f.dbCpuUsPerRequest ?? null));
   const rss = present(fs.map((f) => f.peakRssMb));
   return {
     rps: mean(fs.map((f) => f.rps)),
@@ -95,6 +99,7 @@ function summariseEndpoint(ms: Measurement[], endpoint: Endpoint, ceilings: Ceil
     p99MaxMs: Math.max(...fs.map((f) => f.p99Ms)),
     p99MeanMs: mean(fs.map((f) => f.p99Ms)),
     cpuUsPerRequest: cpu.length > 0 ? mean(cpu) : null,
+    dbCpuUsPerRequest: dbCpu.length > 0 ? mean(dbCpu) : null,
     peakRssMb: rss.length > 0 ? Math.max(...rss) : null,
     non2xx: fs.reduce((n, f) => n + f.non2xx, 0),
     errors: fs.reduce((n, f) => n + f.errors, 0),

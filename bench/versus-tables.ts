@@ -64,6 +64,8 @@ export function versusLines(run: VersusRun): { lines: string[]; summaries: Summa
       const here = summaries.filter((s) => s.database === db && s.table === table);
       if (here.length === 0) continue;
       lines.push(`### ${DB[db] ?? db}, ${tableName(table)}`, '');
+      // The server's own CPU where it is a process of its own (PostgreSQL); SQLite's is the service's.
+      const serverCpu = here.some((s) => ENDPOINTS.some((e) => s[e].dbCpuUsPerRequest !== null));
       const row = (s: Summary, e: 'send' | 'verify', f: EndpointSummary) => [
         s.tree,
         e,
@@ -75,6 +77,7 @@ export function versusLines(run: VersusRun): { lines: string[]; summaries: Summa
         ms(f.p99MaxMs),
         ms(f.p99MeanMs),
         f.cpuUsPerRequest === null ? '–' : int(f.cpuUsPerRequest),
+        ...(serverCpu ? [f.dbCpuUsPerRequest === null ? '–' : int(f.dbCpuUsPerRequest)] : []),
         f.peakRssMb === null ? '–' : f.peakRssMb.toFixed(1),
         String(f.non2xx + f.errors),
       ];
@@ -91,6 +94,7 @@ export function versusLines(run: VersusRun): { lines: string[]; summaries: Summa
             'p99 ms max',
             'p99 ms mean',
             'CPU µs/req',
+            ...(serverCpu ? [`${DB[db] ?? db} CPU µs/req`] : []),
             'peak RSS MiB',
             'non-2xx',
           ],

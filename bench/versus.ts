@@ -104,6 +104,7 @@ async function measure(
   round: number,
 ): Promise<Measurement> {
   const copy = await templates.copy(tree, database, table, Date.now());
+  const databasePid = database === 'postgres' ? await postgres.serverPid().catch(() => null) : null;
   try {
     const name = `${tree.name}-${database}-${table}-r${round}`;
     const outcome = await measureService(options, {
@@ -113,6 +114,7 @@ async function measure(
       databaseUrl: copy.url,
       dataDir: copy.dataDir,
       readPool: copy.readPool,
+      databasePid,
       profileName: `${name}.cpuprofile`,
     });
     const figures = (endpoint: 'send' | 'verify') => {
@@ -124,6 +126,7 @@ async function measure(
         p50Ms,
         p99Ms,
         cpuUsPerRequest,
+        ...(r.dbCpuUsPerRequest === undefined ? {} : { dbCpuUsPerRequest: r.dbCpuUsPerRequest }),
         peakRssMb,
         non2xx,
         errors,
@@ -142,7 +145,8 @@ async function measure(
       codesInLog: outcome.codesInLog ?? 0,
     };
     const f = (e: 'send' | 'verify') =>
-      `${e} ${m[e].rps} req/s p99 ${m[e].p99Ms} ms ${m[e].cpuUsPerRequest} µs/req`;
+      `${e} ${m[e].rps} req/s p99 ${m[e].p99Ms} ms ${m[e].cpuUsPerRequest} µs/req` +
+      (m[e].dbCpuUsPerRequest ? ` + server ${m[e].dbCpuUsPerRequest}` : '');
     process.stderr.write(`  r${round} ${database} ${table} ${tree.name}: ${f('send')}, ${f('verify')}\n`);
     return m;
   } finally {
