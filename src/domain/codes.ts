@@ -1,4 +1,5 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import type { CodeGuess } from './ports/verifications.js';
 
 /** A code of `length` decimal digits from the CSPRNG; every value is equally likely. */
 export function generateCode(length: number): string {
@@ -39,4 +40,12 @@ export function matchingCodeId(
     }
   }
   return winner;
+}
+
+/** A presented code as a verify attempt compares it (CodeGuess), under the accepted secrets. */
+export function codeGuess(secrets: readonly Buffer[], code: string): CodeGuess {
+  return {
+    pick: (rows) => matchingCodeId(secrets, rows, code),
+    hashesFor: (rowId) => secrets.map((secret) => hashCode(secret, rowId, code)),
+  };
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
-import { generateCode, hashCode, matchingCodeId } from './codes.js';
+import { codeGuess, generateCode, hashCode } from './codes.js';
 import { DomainError } from './errors.js';
 import type { VerificationEvents } from './events.js';
 import { timeOrderedUuid } from './ids.js';
@@ -9,7 +9,7 @@ import { maskDestination } from './masking.js';
 import { checkPhone } from './phone.js';
 import type { Delivery, DeliveryPlan, DeliveryRequest, DeliveryResult } from './ports/delivery.js';
 import type { ReadModel } from './ports/read-model.js';
-import type { LiveCode, OutboxEntry, OutboxFilter, Verifications } from './ports/verifications.js';
+import type { OutboxEntry, OutboxFilter, Verifications } from './ports/verifications.js';
 import { type BreakerState, decideBreaker, type WindowCounts } from './pumping-breaker.js';
 import { accountLimitScope, type RateLimitPolicy, type SendTarget } from './rate-limit-policy.js';
 import { assessRisk, type RiskAssessment } from './risk.js';
@@ -586,9 +586,9 @@ export class VerificationService {
     // and the previous ones of a rotation. A request of a channel the key is not enabled for is not
     // found (the store checks it on the request it reads).
     const secrets = [codeSecret, ...(this.deps.previousCodeSecrets ?? [])];
-    const pick = (rows: LiveCode[]) => matchingCodeId(secrets, rows, code);
+    const guess = codeGuess(secrets, code);
     const scope = ALL_CHANNELS.every((c) => key.channels.includes(c)) ? undefined : key.channels;
-    const outcome = await store.verifications.attempt(key.accountId, requestId, now, pick, key.mode, scope);
+    const outcome = await store.verifications.attempt(key.accountId, requestId, now, guess, key.mode, scope);
     const { request, counted } = outcome;
     if (!request) throw notFound();
     const answer = (

@@ -2,6 +2,7 @@ import type { NewApiKey } from '../domain/ports/keys-and-accounts.js';
 import type {
   AttemptOutcome,
   AttemptTarget,
+  CodeGuess,
   CountedAttempt,
   LiveCode,
   OutboxEntry,
@@ -179,9 +180,9 @@ export function attemptReadFor(
     : seen;
 }
 
-/** The live row `pick` chose, or null: an id that is not one of them matches nothing. */
-export function pickWinner(live: LiveCode[], pick: (rows: LiveCode[]) => string | null): string | null {
-  const id = pick(live);
+/** The live row the guess matches, or null: an id that is not one of them matches nothing. */
+export function pickWinner(live: LiveCode[], guess: CodeGuess): string | null {
+  const id = guess.pick(live);
   return live.some((r) => r.id === id) ? id : null;
 }
 

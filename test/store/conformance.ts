@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CodeGuess } from '../../src/domain/ports/verifications.js';
 import type { Store } from '../../src/store/factory.js';
-import { apiKey, DAY, dualPair, MINUTE, outboxContent, T0, verification } from './fixtures.js';
+import { apiKey, DAY, dualPair, fixtureCodeHash, guessOf, MINUTE, outboxContent, T0, verification } from './fixtures.js';
 
 /** How a backend gives the suite a store on an empty, migrated database, and takes it back. */
 export interface StoreHarness {
@@ -18,12 +19,12 @@ const times = <T>(count: number, work: (i: number) => Promise<T>) =>
 export function storeConformance(name: string, harness: StoreHarness): void {
   describe(`Store conformance: ${name}`, () => {
     let store: Store;
-    const none = () => null;
+    const none = guessOf(null);
     /** A wrong guess on `id` (of account acc_1) at `now`. */
     const wrong = (id: string, now = T0) => store.verifications.attempt('acc_1', id, now, none);
     /** A right guess on `id` that matches `winner`'s code. */
     const right = (id: string, winner = id, now = T0) =>
-      store.verifications.attempt('acc_1', id, now, () => winner);
+      store.verifications.attempt('acc_1', id, now, guessOf(winner));
     beforeEach(async () => {
       store = await harness.open();
     });
@@ -297,9 +298,11 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         const [email, sms] = dualPair({ maxAttempts: 5 });
         await store.verifications.createVerifications([email, sms]);
         let seen: string[] = [];
-        const first = await store.verifications.attempt('acc_1', email.id, T0 + 1, (rows) => {
-          seen = rows.map((r) => r.channel).sort();
-          return null;
+        const first = await store.verifications.attempt('acc_1', email.id, T0 + 1, {
+          pick: (rows) => {
+            seen = rows.map((r) => r.channel).sort();
+            return null;
+          },
         });
         expect(seen).toEqual(['EMAIL', 'SMS']);
         expect(first.counted?.attempts).toBe(1);
@@ -430,9 +433,12 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         const v = verification();
         await store.verifications.createVerifications([v]);
         let seen = -1;
-        const first = await attempt('acc_1', v.id, T0, (rows) => {
-          seen = rows.length;
-          return v.id;
+        // A guess without its hashes: compared by pick, on every store.
+        const first = await attempt('acc_1', v.id, T0, {
+          pick: (rows) => {
+            seen = rows.length;
+            return v.id;
+          },
         });
         expect(seen).toBe(1);
         expect(first).toMatchObject({
@@ -441,7 +447,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           counted: { attempts: 1, maxAttempts: 5 },
         });
         expect(first.request?.status).toBe('pending');
-        const again = await attempt('acc_1', v.id, T0, () => v.id);
+        const again = await attempt('acc_1', v.id, T0, guessOf(v.id));
         expect(again).toMatchObject({ counted: null, consumed: false });
         expect((await store.verifications.getVerification('acc_1', v.id))?.status).toBe('verified');
       });
@@ -451,7 +457,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         await store.verifications.createVerifications([v]);
         expect((await attempt('acc_1', v.id, T0, none)).counted?.attempts).toBe(1);
         expect((await attempt('acc_1', v.id, T0, none)).counted?.attempts).toBe(2);
-        const third = await attempt('acc_1', v.id, T0, () => v.id);
+        const third = await attempt('acc_1', v.id, T0, guessOf(v.id));
         expect(third).toMatchObject({ counted: null, winnerId: null, consumed: false });
         expect(await store.verifications.getVerification('acc_1', v.id)).toMatchObject({
           attempts: 2,
@@ -469,9 +475,53 @@ export function storeConformance(name: string, harness: StoreHarness): void {
       it('counts nothing for an expired request', async () => {
         const v = verification();
         await store.verifications.createVerifications([v]);
-        expect(await attempt('acc_1', v.id, T0 + 11 * MINUTE, () => v.id)).toMatchObject({
+        expect(await attempt('acc_1', v.id, T0 + 11 * MINUTE, guessOf(v.id))).toMatchObject({
           counted: null,
           consumed: false,
+        });
+      });
+
+      it('matches a code under any secret the guess gives a hash for (a rotation keeps the old ones)', async () => {
+        const zero = Buffer.alloc(32);
+        for (const older of [[zero], [zero, zero]]) {
+          const v = verification();
+          await store.verifications.createVerifications([v]);
+          const underOld: CodeGuess = {
+            pick: (rows) => (rows.some((r) => r.id === v.id) ? v.id : null),
+            hashesFor: (id) => [...older, fixtureCodeHash(id)],
+          };
+          expect(await attempt('acc_1', v.id, T0, underOld)).toMatchObject({ winnerId: v.id, consumed: true });
+        }
+      });
+
+      it('finds no request of a channel the asking key is not enabled for, and counts nothing', async () => {
+        const v = verification();
+        await store.verifications.createVerifications([v]);
+        for (const guess of [none, guessOf(v.id)])
+          expect(await attempt('acc_1', v.id, T0, guess, 'live', ['SMS', 'WHATSAPP'])).toEqual({
+            request: null,
+            counted: null,
+            winnerId: null,
+            consumed: false,
+          });
+        expect(await store.verifications.getVerification('acc_1', v.id)).toMatchObject({
+          status: 'pending',
+          attempts: 0,
+        });
+        expect(await attempt('acc_1', v.id, T0, guessOf(v.id), 'live', ['EMAIL'])).toMatchObject({
+          consumed: true,
+          counted: { attempts: 1 },
+        });
+      });
+
+      it('counts nothing on a request still pending with its attempts used up', async () => {
+        const v = verification({ maxAttempts: 0 });
+        await store.verifications.createVerifications([v]);
+        for (const guess of [none, guessOf(v.id)])
+          expect(await attempt('acc_1', v.id, T0, guess)).toMatchObject({ counted: null, consumed: false });
+        expect(await store.verifications.getVerification('acc_1', v.id)).toMatchObject({
+          status: 'pending',
+          attempts: 0,
         });
       });
 
@@ -480,15 +530,24 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         await store.verifications.createVerifications([email, sms]);
         // A new send to the email address supersedes (cancels) the pair's email request.
         await store.verifications.createVerifications([verification({ destination: email.destination })]);
-        expect(await attempt('acc_1', email.id, T0, () => sms.id)).toMatchObject({
+        expect(await attempt('acc_1', email.id, T0, guessOf(sms.id))).toMatchObject({
           counted: null,
           consumed: false,
         });
-        const both = await attempt('acc_1', sms.id, T0, (rows) => {
-          expect(rows.map((r) => r.id)).toEqual([sms.id]);
-          return null;
+        const both = await attempt('acc_1', sms.id, T0, {
+          pick: (rows) => {
+            expect(rows.map((r) => r.id)).toEqual([sms.id]);
+            return null;
+          },
         });
         expect(both.counted?.attempts).toBe(1);
+        // The same with the guess's hashes (a store may then decide in one statement), and a right one.
+        expect((await attempt('acc_1', sms.id, T0, none)).counted?.attempts).toBe(2);
+        expect(await attempt('acc_1', sms.id, T0, guessOf(sms.id))).toMatchObject({
+          winnerId: sms.id,
+          consumed: true,
+          counted: { attempts: 3, rows: [{ id: sms.id, channel: 'SMS' }] },
+        });
       });
 
       it('counts 60 parallel wrong guesses exactly max_attempts times, and one right guess wins once', async () => {
@@ -498,7 +557,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(wrong.filter((o) => o.counted !== null)).toHaveLength(5);
         const w = verification();
         await store.verifications.createVerifications([w]);
-        const right = await times(30, () => attempt('acc_1', w.id, T0, () => w.id));
+        const right = await times(30, () => attempt('acc_1', w.id, T0, guessOf(w.id)));
         expect(right.filter((o) => o.consumed)).toHaveLength(1);
       });
 
@@ -507,7 +566,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
       it('counts no attempt for 50 parallel right codes once one of them verified', async () => {
         const v = verification();
         await store.verifications.createVerifications([v]);
-        const right = await times(50, () => attempt('acc_1', v.id, T0, () => v.id));
+        const right = await times(50, () => attempt('acc_1', v.id, T0, guessOf(v.id)));
         expect(right.filter((o) => o.consumed)).toHaveLength(1);
         expect(right.filter((o) => o.counted !== null)).toHaveLength(1);
         const after = await store.verifications.getVerification('acc_1', v.id);
@@ -523,7 +582,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         // Started together: a store that batches the attempts of one turn gets them in one batch.
         const outcomes = await Promise.all([
           attempt('acc_1', a.id, T0, none),
-          attempt('acc_1', b.id, T0, () => b.id),
+          attempt('acc_1', b.id, T0, guessOf(b.id)),
           attempt('acc_1', a.id, T0, none),
           attempt('acc_1', email.id, T0, none),
           attempt('acc_1', sms.id, T0, none),
@@ -669,7 +728,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(
           await store.verifications.listOutbox({ to: 'with-row@example.com', mode: 'live', limit: 5 }),
         ).toEqual([]);
-        await store.verifications.attempt('acc_1', v.id, T0, () => v.id, 'test');
+        await store.verifications.attempt('acc_1', v.id, T0, guessOf(v.id), 'test');
         expect(await store.verifications.listOutbox({ to: 'with-row@example.com', limit: 5 })).toEqual([
           { ...listed, status: 'verified', code: null },
         ]);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { uuidV7 } from '../../src/domain/ids.js';
 import type { NewApiKey } from '../../src/domain/ports/keys-and-accounts.js';
+import type { CodeGuess } from '../../src/domain/ports/verifications.js';
 import type { ClaimRequest } from '../../src/domain/ports/webhooks.js';
 import type { Channel, NewVerification } from '../../src/domain/types.js';
 
@@ -33,7 +34,7 @@ export function verification(overrides: Partial<NewVerification> = {}): NewVerif
     deliveryType: null,
     country: null,
     purpose: null,
-    codeHash: createHash('sha256').update(id).digest(),
+    codeHash: fixtureCodeHash(id),
     maxAttempts: 5,
     createdAt: T0,
     expiresAt: T0 + 10 * MINUTE,
@@ -86,3 +87,21 @@ export const claimAll = (): ClaimRequest => ({
   perEndpoint: 1000,
   slowAfter: 1000,
 });
+
+/** The stored code hash of a fixture request (verification): in effect its code is its id. */
+export const fixtureCodeHash = (id: string): Buffer => createHash('sha256').update(id).digest();
+
+/**
+ * A guess that matches the code of row `winner` (null: of no row), both ways a store may compare
+ * it (CodeGuess): by `pick`, and by the hashes it would have on a row.
+ */
+export const guessOf = (winner: string | null): CodeGuess => ({
+  pick: () => winner,
+  hashesFor: (id) => [id === winner ? fixtureCodeHash(id) : Buffer.alloc(32)],
+});
+
+/** A guess that matches the first live row it is compared with (in id order). */
+export const firstCode: CodeGuess = {
+  pick: (rows) => rows[0]?.id ?? null,
+  hashesFor: (id) => [fixtureCodeHash(id)],
+};

@@ -3,7 +3,7 @@ import type { Mode } from '../../src/domain/types.js';
 import type { Store } from '../../src/store/factory.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventData } from '../../src/webhooks/events.js';
 import type { StoreHarness } from './conformance.js';
-import { claimAll, DAY, dualPair, MINUTE, T0, verification } from './fixtures.js';
+import { claimAll, DAY, dualPair, firstCode, guessOf, MINUTE, T0, verification } from './fixtures.js';
 
 /**
  * The change log and its fold, on every backend: each change of a request or a contact is
@@ -31,8 +31,8 @@ export function foldConformance(name: string, harness: StoreHarness): void {
     });
     afterEach(() => harness.close(store));
 
-    const none = () => null;
-    const first = (rows: Array<{ id: string }>) => rows[0]?.id ?? null;
+    const none = guessOf(null);
+    const first = firstCode;
     /** Every event announced so far to acc_1's endpoint, oldest change first. */
     const announced = async (): Promise<WebhookEventData[]> => {
       await store.readModel.fold(10_000);
@@ -103,12 +103,9 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       await store.verifications.attempt('acc_1', email.id, T0 + MINUTE, none);
       // Counted while its request is pending, on the request it was made on.
       expect(await sums('channel', 'wrongCodes')).toEqual({ EMAIL: 1 });
-      await store.verifications.attempt(
-        'acc_1',
-        email.id,
-        T0 + 2 * MINUTE,
-        (rows) => rows.find((r) => r.channel === 'SMS')?.id ?? null,
-      );
+      await store.verifications.attempt('acc_1', email.id, T0 + 2 * MINUTE, {
+        pick: (rows) => rows.find((r) => r.channel === 'SMS')?.id ?? null,
+      });
       const events = await announced();
       expect(events.map((e) => `${e.type} ${e.channel}`).sort()).toEqual([
         'verification.canceled EMAIL',

@@ -11,7 +11,7 @@ import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { createTestDatabase, migratedTestDatabase, truncateAll } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
-import { claimAll, DAY, T0, verification } from './fixtures.js';
+import { claimAll, DAY, firstCode, guessOf, T0, verification } from './fixtures.js';
 
 /**
  * The analytics buckets are folded from the change log in batches (migration 100), by the fold
@@ -27,7 +27,7 @@ const query = (groupBy?: AnalyticsQuery['groupBy']): AnalyticsQuery => ({
   intervalMs: DAY,
   groupBy,
 });
-const pickFirst = (rows: Array<{ id: string }>) => rows[0]?.id ?? null;
+const pickFirst = firstCode;
 const totals = async (store: Store, groupBy?: AnalyticsQuery['groupBy']) => {
   const rows = await store.readModel.analytics(query(groupBy));
   return Object.fromEntries(
@@ -47,7 +47,7 @@ function readsSeeWrites(name: string, open: () => Promise<Store>) {
       const v = verification();
       await store.verifications.createVerifications([v]);
       expect(await totals(store)).toEqual({ '': { sent: 1, verified: 0, wrongCodes: 0 } });
-      await store.verifications.attempt('acc_1', v.id, T0 + 1000, () => null);
+      await store.verifications.attempt('acc_1', v.id, T0 + 1000, guessOf(null));
       expect(await totals(store)).toEqual({ '': { sent: 1, verified: 0, wrongCodes: 1 } });
       await store.verifications.attempt('acc_1', v.id, T0 + 2000, pickFirst);
       const rows = await store.readModel.analytics(query());
@@ -221,8 +221,8 @@ describe('Analytics fold: wrong codes counted on their requests', () => {
     try {
       const v = verification();
       await store.verifications.createVerifications([v]);
-      await store.verifications.attempt('acc_1', v.id, T0 + 1000, () => null);
-      await store.verifications.attempt('acc_1', v.id, T0 + 2000, () => null);
+      await store.verifications.attempt('acc_1', v.id, T0 + 1000, guessOf(null));
+      await store.verifications.attempt('acc_1', v.id, T0 + 2000, guessOf(null));
       // Pending: read from the request.
       expect(await totals(store)).toEqual({ '': { sent: 1, verified: 0, wrongCodes: 2 } });
       await store.verifications.settleGroup(v.groupId, 'expired', v.expiresAt);
@@ -296,7 +296,12 @@ describe.runIf(hasPostgres)('on PostgreSQL', () => {
             ids.push(v.id);
             // Every other request: a wrong code, then (every fourth) the right one, on the other store.
             if (i % 2 === 0)
-              await (i % 4 ? a : b).verifications.attempt('acc_1', v.id, T0 + round * 1000 + 500, () => null);
+              await (i % 4 ? a : b).verifications.attempt(
+                'acc_1',
+                v.id,
+                T0 + round * 1000 + 500,
+                guessOf(null),
+              );
             if (i % 4 === 0)
               await (i % 8 ? b : a).verifications.attempt('acc_1', v.id, T0 + round * 1000 + 900, pickFirst);
           }),
@@ -377,7 +382,7 @@ describe.runIf(hasPostgres)('on PostgreSQL', () => {
       expect(await store.readModel.fold(100)).toBe(1);
       await other.query('COMMIT');
 
-      await store.verifications.attempt('acc_1', second.id, T0 + 2000, () => null);
+      await store.verifications.attempt('acc_1', second.id, T0 + 2000, guessOf(null));
       await store.verifications.attempt('acc_1', first.id, T0 + 3000, pickFirst);
       const found = await store.readModel.searchContacts('acc_1', to.destination, 10);
       expect(found).toHaveLength(1);

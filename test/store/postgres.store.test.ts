@@ -12,7 +12,7 @@ import { Sweeper } from '../../src/store/sweeper.js';
 import { startFlakyProxy } from '../support/flaky-proxy.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
-import { DAY, dualPair, MINUTE, T0, verification } from './fixtures.js';
+import { DAY, dualPair, guessOf, MINUTE, T0, verification } from './fixtures.js';
 
 /** A loopback port nobody listens on. */
 async function closedPort(): Promise<number> {
@@ -130,7 +130,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       await store.verifications.createVerifications([v]);
       // A stalled server (bytes stop, sockets stay open) times out instead of hanging requests.
       proxy.hang();
-      await expect(store.verifications.attempt('acc_1', v.id, T0 + 1, () => null)).rejects.toMatchObject(
+      await expect(store.verifications.attempt('acc_1', v.id, T0 + 1, guessOf(null))).rejects.toMatchObject(
         unavailable,
       );
       expect(await store.check()).toBe(false);
@@ -154,7 +154,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       // Hold the row so the store's attempt waits on it, then end the store's backend under it.
       await admin.query('BEGIN');
       await admin.query('SELECT 1 FROM verifications WHERE id = $1 FOR UPDATE', [v.id]);
-      const waiting = store.verifications.attempt('acc_1', v.id, T0 + 1, () => null);
+      const waiting = store.verifications.attempt('acc_1', v.id, T0 + 1, guessOf(null));
       const outcome = waiting.then(
         () => null,
         (err: Error) => err,
@@ -174,9 +174,9 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       );
       expect(await outcome).toMatchObject({ name: 'StoreUnavailable', cause: { code: '57P01' } });
       await admin.query('ROLLBACK');
-      expect((await store.verifications.attempt('acc_1', v.id, T0 + 2, () => null)).counted?.attempts).toBe(
-        1,
-      );
+      expect(
+        (await store.verifications.attempt('acc_1', v.id, T0 + 2, guessOf(null))).counted?.attempts,
+      ).toBe(1);
     } finally {
       await admin.end();
       await store.close();
@@ -244,7 +244,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
         ...pairs.map(([, sms]) => sms),
       ];
       const outcomes = await Promise.all(
-        guesses.map((v) => store.verifications.attempt('acc_1', v.id, T0, () => v.id)),
+        guesses.map((v) => store.verifications.attempt('acc_1', v.id, T0, guessOf(v.id))),
       );
       expect(outcomes.filter((o) => o.consumed)).toHaveLength(20);
       for (const [email, sms] of pairs) {
@@ -346,6 +346,19 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
           'readGroups',
           SQL.readGroups.text,
           (ids) => [ids, ids.map(() => 'acc_1'), ids.map(() => false), ids.map(() => T0)],
+        ],
+        [
+          'tryAttempts',
+          SQL.tryAttempts.text,
+          (ids) => [
+            ids,
+            ids.map(() => 'acc_1'),
+            ids.map(() => false),
+            ids.map(() => T0),
+            ids.map(() => null),
+            ids.map(() => Buffer.alloc(32)),
+            ids.map(() => null),
+          ],
         ],
         [
           'countOrConsumeMany (wrong)',

@@ -10,6 +10,19 @@ import type {
 /** A live row of a group as an attempt reads it: what the guess is compared with. */
 export type LiveCode = Pick<Verification, 'id' | 'channel' | 'codeHash'>;
 
+/**
+ * A presented code, as an attempt compares it with the live rows of a group. `pick` compares it
+ * with each row's stored hash in constant time. `hashesFor` gives the hashes the code would be
+ * stored as on row `rowId`, one per accepted secret: a store may compare those inside its own
+ * statement instead. That compare is not constant-time, and need not be: it compares two keyed
+ * hashes, and without the secret nobody can choose a guess whose hash shares a first byte more
+ * with the stored one, so its timing tells nothing of the code.
+ */
+export interface CodeGuess {
+  pick(rows: LiveCode[]): string | null;
+  hashesFor?(rowId: string): Buffer[];
+}
+
 /** The rows of a verification group whose attempt was just counted. */
 export interface CountedAttempt {
   rows: Array<Pick<Verification, 'id' | 'channel' | 'country'>>;
@@ -101,7 +114,7 @@ export interface Verifications {
   getVerification(accountId: string, id: string, mode?: Mode): Promise<Verification | null>;
   /**
    * One verify attempt, the only way to verify: reads the request and, unless it is no longer
-   * pending or expired, the live rows of its group; asks `pick` which row the code matches; then
+   * pending or expired, the live rows of its group; asks `guess` which row the code matches; then
    * one conditional statement counts the attempt on the group while attempts remain (N parallel
    * guesses count N), consumes the group when the pick matched (true for exactly one caller),
    * fails it on the last wrong guess, and counts a wrong guess on the request it was made on.
@@ -110,7 +123,7 @@ export interface Verifications {
     accountId: string,
     requestId: string,
     now: number,
-    pick: (rows: LiveCode[]) => string | null,
+    guess: CodeGuess,
     /** The mode of the asking key, as in getVerification. */
     mode?: Mode,
     /** The channels of the asking key: a request of another channel is not found (nothing counted). */

@@ -177,6 +177,67 @@ export const SQL = {
       OFFSET 0
     ) g ON true ORDER BY t.n, g.id`,
   ),
+  // A whole attempt in one statement, for the guesses of one event-loop turn whose request is the
+  // only live row of its group (a single channel, or a dual pair whose sibling has settled): $1
+  // ids, $2 accounts, $3 modes, $4 times, $5 the asking key's channels joined by commas (null:
+  // all), $6 and $7 the hashes each guess would have on its request under the current secret and
+  // a previous one (or null; CodeGuess). It reads what readGroups reads, and for those requests
+  // counts the attempt as countOrConsume would, comparing the hashes here: a match verifies, the
+  // last wrong guess fails, a wrong guess is counted. The row is updated by primary key and
+  // re-checked under its lock, so parallel guesses count no more than the attempts left. A
+  // group's rows are made together and never become live again, so "the only live row" read
+  // here still holds when the update runs. Rows carry the guess's ordinal `n`, `alone` (the
+  // update was tried) and, when it counted, the decided row's columns (decided_*); the caller
+  // decides the others as before (countOrConsumeMany). Each run is planned (CONNECTION_SETTINGS):
+  // no correlated subquery, which would add to that plan.
+  tryAttempts: named(
+    'try_attempts',
+    `WITH tried AS (
+      SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[], $5::text[], $6::bytea[],
+          $7::bytea[])
+        WITH ORDINALITY AS t(id, account_id, test, tried_at, scope, hash, previous_hash, n)
+    ), req AS (
+      SELECT t.n, t.tried_at, t.scope, t.hash, t.previous_hash, r.* FROM tried t CROSS JOIN LATERAL (
+        SELECT ${ATTEMPT_READ} FROM verifications
+        WHERE id = t.id AND account_id = t.account_id AND test = t.test
+        OFFSET 0
+      ) r
+    ), live AS (
+      SELECT req.n, w.id, w.channel, w.code_hash, count(*) OVER (PARTITION BY req.n) AS rows_live,
+        req.id = w.id AND (req.scope IS NULL OR req.channel = ANY (string_to_array(req.scope, ',')))
+          AS on_request,
+        w.code_hash IN (req.hash, req.previous_hash) AS matched, req.tried_at
+      FROM req CROSS JOIN LATERAL (
+        SELECT w.id, w.channel, w.code_hash FROM verifications w
+        WHERE req.status = 'pending' AND req.expires_at > req.tried_at
+          AND w.group_id = req.group_id AND ${GROUP_PENDING('w.')} AND w.expires_at > req.tried_at
+        OFFSET 0
+      ) w
+    ), alone AS (
+      SELECT n, id, tried_at, matched FROM live WHERE rows_live = 1 AND on_request
+    ), decided AS (
+      UPDATE verifications v
+      SET attempts = v.attempts + 1,
+        wrong_codes = v.wrong_codes + CASE WHEN alone.matched THEN 0 ELSE 1 END,
+        status = ${DECIDED_STATUS('CASE WHEN alone.matched THEN alone.id END', 'v.')},
+        verified_at = CASE WHEN alone.matched THEN alone.tried_at ELSE v.verified_at END,
+        outbox_code = CASE WHEN alone.matched OR v.attempts + 1 >= v.max_attempts THEN NULL ELSE v.outbox_code END
+      FROM alone
+      WHERE v.id = ANY (ARRAY(SELECT id FROM alone)) AND v.id = alone.id
+        AND ${GROUP_PENDING('v.')} AND v.attempts < v.max_attempts AND v.expires_at > alone.tried_at
+      RETURNING alone.n, alone.tried_at, v.id, v.channel, v.country, v.attempts, v.max_attempts, v.status,
+        v.provider
+    ), logged AS (
+      INSERT INTO changes (kind, request_id, at, provider)
+      SELECT status, id, tried_at, provider FROM decided WHERE status <> 'pending'
+    )
+    SELECT req.n, ${ATTEMPT_READ_SELECT('req')}, l.id AS counted_id, l.channel AS counted_channel,
+      l.code_hash AS counted_code_hash, l.rows_live = 1 AND l.on_request AS alone,
+      d.id AS decided_id, d.channel AS decided_channel, d.country AS decided_country,
+      d.attempts AS decided_attempts, d.max_attempts AS decided_max_attempts, d.status AS decided_status
+    FROM req LEFT JOIN live l ON l.n = req.n LEFT JOIN decided d ON d.n = req.n
+    ORDER BY req.n, l.id`,
+  ),
   // countOrConsume for the guesses of one event-loop turn ($1 groups, $2 winners or nulls, $3
   // times), one guess per group (an UPDATE changes a row once however many joined rows name it:
   // the caller runs a second guess on a group after this statement, on its own). Each group's

@@ -30,15 +30,17 @@ export class TurnBatch<C> {
  * `together` settles the calls it can and returns those left to run on their own (a guess
  * deferred behind another guess of its group). An unreachable database is every call's answer;
  * any other error runs each call on its own, so that it reaches only the call it belongs to.
- * Calls run on their own go one at a time, in arrival order; `alone` settles its call.
+ * Calls run on their own go one at a time, in arrival order; `alone` settles its call. `least`:
+ * the fewest calls worth running together (1 where the together form is the cheaper one).
  */
 export async function settleBatch<C extends { reject: (err: unknown) => void }>(
   batch: C[],
   together: (calls: C[]) => Promise<C[]>,
   alone: (call: C) => Promise<void>,
+  least = 2,
 ): Promise<void> {
   let left = batch;
-  if (batch.length > 1) {
+  if (batch.length >= least) {
     try {
       left = await together(batch);
     } catch (err) {

@@ -1,8 +1,8 @@
 import { maskDestination } from '../../domain/masking.js';
 import type {
   AttemptOutcome,
+  CodeGuess,
   DeliveryRecord,
-  LiveCode,
   OutboxEntry,
   OutboxFilter,
   SweepResult,
@@ -38,6 +38,21 @@ interface ReadCall {
   resolve: (rows: AttemptRow[]) => void;
   reject: (err: unknown) => void;
 }
+/** An attempt tried in one statement (tryAttempts); `hashes`: CodeGuess.hashesFor's, one or two. */
+interface TryCall extends Omit<ReadCall, 'resolve'> {
+  scope: string | null;
+  hashes: Buffer[];
+  resolve: (tried: Tried) => void;
+}
+/**
+ * What tryAttempts found of one attempt: the rows readGroup would have read and, when the request
+ * was its group's only live row (`alone`), the row its update decided (none: it had moved on).
+ */
+interface Tried {
+  read: AttemptRow[];
+  alone: boolean;
+  decided: AttemptRow | null;
+}
 interface DecideCall {
   groupId: string;
   /** The request the guess was made on: a wrong guess is counted on it. */
@@ -55,6 +70,8 @@ interface DecideCall {
 export class PostgresVerifications implements Verifications {
   /** The sends of the current event-loop turn, written together (see createVerifications). */
   private readonly sends = new TurnBatch<SendCall>((batch) => this.writeSendBatch(batch));
+  /** The verify attempts of one event-loop turn that carry their hashes, tried together (see attempt). */
+  private readonly tries = new TurnBatch<TryCall>((batch) => this.tryBatch(batch));
   /** The first halves of the verify attempts of one event-loop turn, read together (see attempt). */
   private readonly reads = new TurnBatch<ReadCall>((batch) => this.readBatch(batch));
   /** The second halves of the verify attempts of one event-loop turn, decided together. */
@@ -68,6 +85,7 @@ export class PostgresVerifications implements Verifications {
   /** Writes the sends and attempts of the current turn (before the pool closes). */
   async flush(): Promise<void> {
     await this.sends.flush();
+    await this.tries.flush();
     await this.reads.flush();
     await this.decisions.flush();
   }
@@ -144,32 +162,96 @@ export class PostgresVerifications implements Verifications {
   }
 
   /**
-   * A verify attempt in two round trips: the first reads the request and the live rows of its
-   * group, the caller compares the guess with their codes, and the second counts the attempt and,
-   * for a right guess, consumes the group, in one statement (countOrConsume). The decision is
-   * taken there, under the rows' locks: of parallel right guesses one verifies and the others,
-   * finding the group settled, count nothing; of parallel wrong guesses no more than the attempts
-   * left are counted, and one not counted has no effect, whatever its comparison said.
+   * A verify attempt. When the guess gives its hashes (CodeGuess.hashesFor) and its request is the
+   * only live row of its group, one round trip: tryAttempts reads the request, compares the hashes
+   * and counts or consumes under the row's lock. Otherwise (a dual pair, a guess without hashes)
+   * two: the first reads the request and the live rows of its group, the caller compares the
+   * guess with their codes, and the second counts the attempt and, for a right guess, consumes the
+   * group, in one statement (countOrConsume). Either way the decision is taken under the rows'
+   * locks: of parallel right guesses one verifies and the others, finding the group settled,
+   * count nothing; of parallel wrong guesses no more than the attempts left are counted, and one
+   * not counted has no effect, whatever its comparison said.
    */
   async attempt(
     accountId: string,
     requestId: string,
     now: number,
-    pick: (rows: LiveCode[]) => string | null,
+    guess: CodeGuess,
     mode: Mode = 'live',
     channels?: readonly Channel[],
   ): Promise<AttemptOutcome> {
     const test = postgresMode(mode);
-    const read = await new Promise<AttemptRow[]>((resolve, reject) =>
-      this.reads.add({ requestId, accountId, test, now, resolve, reject }),
-    );
-    const { request, live } = attemptReadFor(read, channels);
+    const hashes = guess.hashesFor?.(requestId);
+    // tryAttempts takes the current secret's hash and one previous secret's: a rotation that keeps
+    // more than one previous secret takes the two-round-trip way.
+    const tried: Tried =
+      hashes && hashes.length >= 1 && hashes.length <= 2
+        ? await new Promise<Tried>((resolve, reject) =>
+            this.tries.add({
+              requestId,
+              accountId,
+              test,
+              now,
+              scope: channels ? channels.join(',') : null,
+              hashes,
+              resolve,
+              reject,
+            }),
+          )
+        : { read: await this.read({ requestId, accountId, test, now }), alone: false, decided: null };
+    const { request, live } = attemptReadFor(tried.read, channels);
     if (!request || live.length === 0) return { request, counted: null, winnerId: null, consumed: false };
-    const guessed = pickWinner(live, pick);
+    if (tried.alone) {
+      const d = tried.decided;
+      if (!d) return { request, counted: null, winnerId: null, consumed: false };
+      return attemptOutcome(request, d.status === 'verified' ? String(d.id) : null, [d]);
+    }
+    const guessed = pickWinner(live, guess);
     const rows = await new Promise<AttemptRow[]>((resolve, reject) =>
       this.decisions.add({ groupId: request.groupId, requestId, winnerId: guessed, now, resolve, reject }),
     );
     return attemptOutcome(request, guessed, rows);
+  }
+
+  /** The first half of a two-round-trip attempt: the request and the live rows of its group. */
+  private read(call: Omit<ReadCall, 'resolve' | 'reject'>): Promise<AttemptRow[]> {
+    return new Promise<AttemptRow[]>((resolve, reject) => this.reads.add({ ...call, resolve, reject }));
+  }
+
+  /**
+   * The tries of one turn in one statement, one per request (an UPDATE changes a row once however
+   * many joined rows name it); a second guess on a request in the same turn, or any guess when
+   * the statement fails, takes the two-round-trip way, after it.
+   */
+  private async tryBatch(batch: TryCall[]): Promise<void> {
+    await settleBatch(
+      batch,
+      async (calls) => {
+        const seen = new Set<string>();
+        const first: TryCall[] = [];
+        const later: TryCall[] = [];
+        for (const call of calls) {
+          (seen.has(call.requestId) ? later : first).push(call);
+          seen.add(call.requestId);
+        }
+        const { rows } = await this.db.query<AttemptRow & { n: string }>(SQL.tryAttempts, [
+          first.map((c) => c.requestId),
+          first.map((c) => c.accountId),
+          first.map((c) => c.test),
+          first.map((c) => c.now),
+          first.map((c) => c.scope),
+          first.map((c) => c.hashes[0]),
+          first.map((c) => c.hashes[1] ?? null),
+        ]);
+        const byCall = first.map((): AttemptRow[] => []);
+        for (const row of rows) byCall[Number(row.n) - 1]?.push(row);
+        for (const [i, call] of first.entries()) call.resolve(triedOf(byCall[i] as AttemptRow[]));
+        return later;
+      },
+      (call) =>
+        this.read(call).then((read) => call.resolve({ read, alone: false, decided: null }), call.reject),
+      1,
+    );
   }
 
   /** The reads of one turn in one statement; a read changes nothing, so none waits for another. */
@@ -285,4 +367,21 @@ export class PostgresVerifications implements Verifications {
     const deleted = (await this.db.query(SQL.sweepDelete, [cutoff, batchSize])).rowCount ?? 0;
     return { expired, deleted };
   }
+}
+
+/** One attempt's rows of tryAttempts, as Tried. */
+function triedOf(rows: AttemptRow[]): Tried {
+  const first = rows[0];
+  const decided =
+    first && first.decided_id !== null && first.decided_id !== undefined
+      ? {
+          id: first.decided_id,
+          channel: first.decided_channel,
+          country: first.decided_country,
+          attempts: first.decided_attempts,
+          max_attempts: first.decided_max_attempts,
+          status: first.decided_status,
+        }
+      : null;
+  return { read: rows, alone: first?.alone === true, decided };
 }

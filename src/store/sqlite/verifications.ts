@@ -2,8 +2,8 @@ import { timeOrderedUuidFloor } from '../../domain/ids.js';
 import { maskDestination } from '../../domain/masking.js';
 import type {
   AttemptOutcome,
+  CodeGuess,
   DeliveryRecord,
-  LiveCode,
   OutboxEntry,
   OutboxFilter,
   SweepResult,
@@ -90,13 +90,13 @@ export class SqliteVerifications implements Verifications {
 
   /**
    * A verify attempt in one write unit: reads the request and the live rows of its group, asks
-   * `pick` which row the guess matches, then one counting update decides (see decideAttempt).
+   * `guess` which row it matches, then one counting update decides (see decideAttempt).
    */
   attempt(
     accountId: string,
     requestId: string,
     now: number,
-    pick: (rows: LiveCode[]) => string | null,
+    guess: CodeGuess,
     mode: Mode = 'live',
     channels?: readonly Channel[],
   ) {
@@ -109,7 +109,7 @@ export class SqliteVerifications implements Verifications {
       }) as Array<Record<string, unknown>>;
       const { request, live } = attemptReadFor(read, channels);
       if (!request || live.length === 0) return { request, counted: null, winnerId: null, consumed: false };
-      const guessed = pickWinner(live, pick);
+      const guessed = pickWinner(live, guess);
       return attemptOutcome(request, guessed, this.decideAttempt(request.groupId, guessed, now, requestId));
       // No savepoint: the unit writes one statement, and the changes it appends after it.
     }, false);
