@@ -1,7 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CodeGuess } from '../../src/domain/ports/verifications.js';
 import type { Store } from '../../src/store/factory.js';
-import { apiKey, DAY, dualPair, fixtureCodeHash, guessOf, MINUTE, outboxContent, T0, verification } from './fixtures.js';
+import {
+  apiKey,
+  DAY,
+  dualPair,
+  fixtureCodeHash,
+  guessOf,
+  MINUTE,
+  outboxContent,
+  T0,
+  verification,
+} from './fixtures.js';
 
 /** How a backend gives the suite a store on an empty, migrated database, and takes it back. */
 export interface StoreHarness {
@@ -490,7 +500,10 @@ export function storeConformance(name: string, harness: StoreHarness): void {
             pick: (rows) => (rows.some((r) => r.id === v.id) ? v.id : null),
             hashesFor: (id) => [...older, fixtureCodeHash(id)],
           };
-          expect(await attempt('acc_1', v.id, T0, underOld)).toMatchObject({ winnerId: v.id, consumed: true });
+          expect(await attempt('acc_1', v.id, T0, underOld)).toMatchObject({
+            winnerId: v.id,
+            consumed: true,
+          });
         }
       });
 

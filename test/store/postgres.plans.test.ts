@@ -1,16 +1,18 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewVerification } from '../../src/domain/types.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
-import { verification } from './fixtures.js';
+import { dualPair, guessOf, T0, verification } from './fixtures.js';
 
 /**
  * The request path's statements are prepared once per connection. PostgreSQL may keep a generic
  * plan for good after five runs; made on a nearly empty table it scans the whole table, or every
- * pending request per new one, so a send's cost grows with the table. These tests run each
- * statement more than five times on an empty database, grow the table, and read the plan of the
- * next run (auto_explain, reported to the store's own connection as a notice).
+ * pending request per new one, so a send's cost grows with the table. These tests analyse the
+ * empty database (the statistics such a plan would scan by), run each statement more than five
+ * times on a few hundred rows, grow the table, and read the plan of the next run (auto_explain,
+ * reported to the store's own connection as a notice).
  */
 describe.skipIf(!hasPostgres)(
   'PostgreSQL plans on a table that grew after the statements were prepared',
@@ -19,6 +21,32 @@ describe.skipIf(!hasPostgres)(
     let store: PostgresStore;
     let pool: pg.Pool;
     const plans: string[] = [];
+    let pair = 0;
+    /** A dual pair to a phone number of its own (dualPair's number is shared). */
+    const pairOfItsOwn = (): [NewVerification, NewVerification] => {
+      const [email, sms] = dualPair();
+      return [email, { ...sms, destination: `+1415556${String(1000 + pair++).padStart(4, '0')}` }];
+    };
+    /**
+     * Wrong guesses in one turn on two single requests and two pairs, and on two more pairs with
+     * guesses that give no hashes: every pinned statement of a verify (tryAttempts for the first
+     * four, countOrConsumeMany for the pairs, readGroups for the guesses without hashes).
+     */
+    const verifyTurn = async () => {
+      const singles = [verification(), verification()];
+      const pairs = [pairOfItsOwn(), pairOfItsOwn()];
+      const unhashed = [pairOfItsOwn(), pairOfItsOwn()];
+      for (const rows of [...singles.map((v) => [v]), ...pairs, ...unhashed])
+        await store.verifications.createVerifications(rows);
+      await Promise.all([
+        ...[...singles, ...pairs.map(([email]) => email)].map((v) =>
+          store.verifications.attempt('acc_1', v.id, T0 + 1, guessOf(null)),
+        ),
+        ...unhashed.map(([email]) =>
+          store.verifications.attempt('acc_1', email.id, T0 + 1, { pick: () => null }),
+        ),
+      ]);
+    };
 
     beforeAll(async () => {
       db = await createTestDatabase();
@@ -26,11 +54,14 @@ describe.skipIf(!hasPostgres)(
       store = new PostgresStore(db.url, { max: 1 });
       await store.migrate();
       pool = (store as unknown as { pool: pg.Pool }).pool;
+      // The statistics of a new database once autovacuum has seen it: every table empty.
+      await pool.query('VACUUM ANALYZE');
       // A few hundred pending requests, as in a service's first seconds, then each statement run
       // more than five times on them.
       await grow('early', 300);
       for (let i = 0; i < 8; i++) {
         await store.verifications.createVerifications(Array.from({ length: 10 }, () => verification()));
+        await verifyTurn();
         await store.readModel.fold(50);
       }
       await grow('late', 20_000);
@@ -84,6 +115,24 @@ describe.skipIf(!hasPostgres)(
       expect(plan).toContain('verifications_one_live');
       expect(plan).not.toContain('verifications_pending_expiry');
       expect(plan).not.toMatch(/Seq Scan on verifications/);
+    });
+
+    it('a verify finds its request by primary key and its group by the group index, in every statement', async () => {
+      plans.length = 0;
+      await verifyTurn();
+      const verifies = plans.filter((p) => p.includes('WITH tried') || p.includes('WITH won'));
+      const ofStatement = {
+        tryAttempts: verifies.filter((p) => p.includes('alone AS')),
+        readGroups: verifies.filter((p) => p.includes('WITH tried') && !p.includes('alone AS')),
+        countOrConsumeMany: verifies.filter((p) => p.includes('WITH won')),
+      };
+      for (const [name, found] of Object.entries(ofStatement)) {
+        const plan = found.join('\n');
+        expect(plan, name).toContain('verifications_pkey');
+        expect(plan, name).toContain('verifications_group');
+        expect(plan, name).not.toContain('verifications_pending_expiry');
+        expect(plan, name).not.toMatch(/Seq Scan on verifications/);
+      }
     });
 
     it('the fold finds its requests by primary key, not by scanning the table', async () => {
