@@ -38,6 +38,34 @@ const DECIDED_STATUS = (winner: string, alias: string) =>
   `CASE WHEN ${winner} IS NOT NULL THEN CASE WHEN ${alias}id = ${winner} THEN 'verified' ELSE 'canceled' END
     WHEN ${alias}attempts + 1 >= ${alias}max_attempts THEN 'failed' ELSE ${alias}status END`;
 
+/**
+ * The batch decision of verify attempts, as the CTEs `decided` and `logged` of a statement whose
+ * CTE `source` holds, per row to count, its guess's ordinal `n`, the row's `id`, `winner` (the
+ * matched row's id, or null), `tried_at` and `guessed_on` (the request the guess was made on):
+ * counts the attempt on each row while attempts remain, consumes the group when the guess matched
+ * (the winner verified, its siblings canceled), fails it on the last wrong guess, counts a wrong
+ * guess on its request, erases a settled row's outbox code and logs the settled rows. Each row is
+ * updated by primary key and re-checked under its lock (the ANY gives the planner the rows' keys:
+ * they are fetched by primary key, never by a scan).
+ */
+const DECIDE = (source: string) => `decided AS (
+      UPDATE verifications v
+      SET attempts = v.attempts + 1,
+        wrong_codes = v.wrong_codes + CASE WHEN ${source}.winner IS NULL AND v.id = ${source}.guessed_on THEN 1 ELSE 0 END,
+        status = ${DECIDED_STATUS(`${source}.winner`, 'v.')},
+        verified_at = CASE WHEN ${source}.winner IS NULL THEN v.verified_at ELSE ${source}.tried_at END,
+        outbox_code = CASE WHEN ${source}.winner IS NOT NULL OR v.attempts + 1 >= v.max_attempts THEN NULL
+          ELSE v.outbox_code END
+      FROM ${source}
+      WHERE v.id = ANY (ARRAY(SELECT id FROM ${source})) AND v.id = ${source}.id
+        AND ${GROUP_PENDING('v.')} AND v.attempts < v.max_attempts AND v.expires_at > ${source}.tried_at
+      RETURNING ${source}.n, ${source}.tried_at, v.id, v.channel, v.country, v.attempts, v.max_attempts, v.status,
+        v.provider
+    ), logged AS (
+      INSERT INTO changes (kind, request_id, at, provider)
+      SELECT status, id, tried_at, provider FROM decided WHERE status <> 'pending'
+    )`;
+
 const VERIFICATION_COLUMNS = `id, account_id, group_id, channel, destination, delivery_type, country, purpose,
   code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, test`;
 
@@ -214,23 +242,9 @@ export const SQL = {
         OFFSET 0
       ) w
     ), alone AS (
-      SELECT n, id, tried_at, matched FROM live WHERE rows_live = 1 AND on_request
-    ), decided AS (
-      UPDATE verifications v
-      SET attempts = v.attempts + 1,
-        wrong_codes = v.wrong_codes + CASE WHEN alone.matched THEN 0 ELSE 1 END,
-        status = ${DECIDED_STATUS('CASE WHEN alone.matched THEN alone.id END', 'v.')},
-        verified_at = CASE WHEN alone.matched THEN alone.tried_at ELSE v.verified_at END,
-        outbox_code = CASE WHEN alone.matched OR v.attempts + 1 >= v.max_attempts THEN NULL ELSE v.outbox_code END
-      FROM alone
-      WHERE v.id = ANY (ARRAY(SELECT id FROM alone)) AND v.id = alone.id
-        AND ${GROUP_PENDING('v.')} AND v.attempts < v.max_attempts AND v.expires_at > alone.tried_at
-      RETURNING alone.n, alone.tried_at, v.id, v.channel, v.country, v.attempts, v.max_attempts, v.status,
-        v.provider
-    ), logged AS (
-      INSERT INTO changes (kind, request_id, at, provider)
-      SELECT status, id, tried_at, provider FROM decided WHERE status <> 'pending'
-    )
+      SELECT n, id, CASE WHEN matched THEN id END AS winner, tried_at, id AS guessed_on
+      FROM live WHERE rows_live = 1 AND on_request
+    ), ${DECIDE('alone')}
     SELECT req.n, ${ATTEMPT_READ_SELECT('req')}, l.id AS counted_id, l.channel AS counted_channel,
       l.code_hash AS counted_code_hash, l.rows_live = 1 AND l.on_request AS alone,
       d.id AS decided_id, d.channel AS decided_channel, d.country AS decided_country,
@@ -253,24 +267,7 @@ export const SQL = {
         SELECT r.id FROM verifications r WHERE r.group_id = won.group_id AND ${GROUP_PENDING('r.')}
         OFFSET 0
       ) g
-    ), decided AS (
-      UPDATE verifications v
-      SET attempts = v.attempts + 1,
-        wrong_codes = v.wrong_codes + CASE WHEN target.winner IS NULL AND v.id = target.guessed_on THEN 1 ELSE 0 END,
-        status = ${DECIDED_STATUS('target.winner', 'v.')},
-        verified_at = CASE WHEN target.winner IS NULL THEN v.verified_at ELSE target.tried_at END,
-        outbox_code = CASE WHEN target.winner IS NOT NULL OR v.attempts + 1 >= v.max_attempts THEN NULL
-          ELSE v.outbox_code END
-      FROM target
-      -- The ANY gives the planner the rows' keys: they are fetched by primary key, never by a scan.
-      WHERE v.id = ANY (ARRAY(SELECT id FROM target)) AND v.id = target.id
-        AND ${GROUP_PENDING('v.')} AND v.attempts < v.max_attempts AND v.expires_at > target.tried_at
-      RETURNING target.n, target.tried_at, v.id, v.channel, v.country, v.attempts, v.max_attempts, v.status,
-        v.provider
-    ), logged AS (
-      INSERT INTO changes (kind, request_id, at, provider)
-      SELECT status, id, tried_at, provider FROM decided WHERE status <> 'pending'
-    )
+    ), ${DECIDE('target')}
     SELECT * FROM decided`,
   ),
   expireGroup: `WITH settled AS (

@@ -52,3 +52,26 @@ export async function settleBatch<C extends { reject: (err: unknown) => void }>(
   }
   for (const call of left) await alone(call);
 }
+
+/**
+ * A batch split into the first call of each key and the later ones: one statement can change a
+ * row only once, so a later call on the same key runs after it, on its own.
+ */
+export function firstPerKey<C>(calls: C[], key: (call: C) => string): { first: C[]; later: C[] } {
+  const seen = new Set<string>();
+  const first: C[] = [];
+  const later: C[] = [];
+  for (const call of calls) {
+    const k = key(call);
+    (seen.has(k) ? later : first).push(call);
+    seen.add(k);
+  }
+  return { first, later };
+}
+
+/** The rows of a batch statement per call, by the call's ordinal `n` (from 1) that each row carries. */
+export function rowsPerCall<R extends { n: unknown }>(calls: number, rows: R[]): R[][] {
+  const perCall = Array.from({ length: calls }, (): R[] => []);
+  for (const row of rows) perCall[Number(row.n) - 1]?.push(row);
+  return perCall;
+}

@@ -21,7 +21,7 @@ import {
 } from '../rows.js';
 import type { PostgresConnection } from './connection.js';
 import { SQL } from './statements.js';
-import { settleBatch, TurnBatch } from './turn-batch.js';
+import { firstPerKey, rowsPerCall, settleBatch, TurnBatch } from './turn-batch.js';
 
 /** A row of readGroup: the request, and one live row of its group (or nulls). */
 type AttemptRow = Record<string, unknown>;
@@ -227,13 +227,7 @@ export class PostgresVerifications implements Verifications {
     await settleBatch(
       batch,
       async (calls) => {
-        const seen = new Set<string>();
-        const first: TryCall[] = [];
-        const later: TryCall[] = [];
-        for (const call of calls) {
-          (seen.has(call.requestId) ? later : first).push(call);
-          seen.add(call.requestId);
-        }
+        const { first, later } = firstPerKey(calls, (c) => c.requestId);
         const { rows } = await this.db.query<AttemptRow & { n: string }>(SQL.tryAttempts, [
           first.map((c) => c.requestId),
           first.map((c) => c.accountId),
@@ -243,9 +237,8 @@ export class PostgresVerifications implements Verifications {
           first.map((c) => c.hashes[0]),
           first.map((c) => c.hashes[1] ?? null),
         ]);
-        const byCall = first.map((): AttemptRow[] => []);
-        for (const row of rows) byCall[Number(row.n) - 1]?.push(row);
-        for (const [i, call] of first.entries()) call.resolve(triedOf(byCall[i] as AttemptRow[]));
+        const perCall = rowsPerCall(first.length, rows);
+        for (const [i, call] of first.entries()) call.resolve(triedOf(perCall[i] as AttemptRow[]));
         return later;
       },
       (call) =>
@@ -265,9 +258,8 @@ export class PostgresVerifications implements Verifications {
           calls.map((c) => c.test),
           calls.map((c) => c.now),
         ]);
-        const byCall = calls.map((): AttemptRow[] => []);
-        for (const row of rows) byCall[Number(row.n) - 1]?.push(row);
-        for (const [i, call] of calls.entries()) call.resolve(byCall[i] as AttemptRow[]);
+        const perCall = rowsPerCall(calls.length, rows);
+        for (const [i, call] of calls.entries()) call.resolve(perCall[i] as AttemptRow[]);
         return [];
       },
       (call) =>
@@ -285,22 +277,15 @@ export class PostgresVerifications implements Verifications {
     await settleBatch(
       batch,
       async (calls) => {
-        const seen = new Set<string>();
-        const first: DecideCall[] = [];
-        const later: DecideCall[] = [];
-        for (const call of calls) {
-          (seen.has(call.groupId) ? later : first).push(call);
-          seen.add(call.groupId);
-        }
+        const { first, later } = firstPerKey(calls, (c) => c.groupId);
         const { rows } = await this.db.query<AttemptRow & { n: string }>(SQL.countOrConsumeMany, [
           first.map((c) => c.groupId),
           first.map((c) => c.winnerId),
           first.map((c) => c.now),
           first.map((c) => c.requestId),
         ]);
-        const byCall = first.map((): AttemptRow[] => []);
-        for (const row of rows) byCall[Number(row.n) - 1]?.push(row);
-        for (const [i, call] of first.entries()) call.resolve(byCall[i] as AttemptRow[]);
+        const perCall = rowsPerCall(first.length, rows);
+        for (const [i, call] of first.entries()) call.resolve(perCall[i] as AttemptRow[]);
         return later;
       },
       (call) =>
