@@ -11,12 +11,12 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import { list, setting } from './args.js';
 import { Ceilings } from './ceilings.js';
 import { fillPostgres, fillSqlite } from './fill.js';
 import { PostgresAdmin } from './postgres-admin.js';
 import { killAll, run } from './processes.js';
+import { clearRedisKeys } from './redis-keys.js';
 import { growthLines, tableLines, writeResultsPage } from './report.js';
 import {
   type BenchOptions,
@@ -95,22 +95,6 @@ async function buildIfNeeded(): Promise<void> {
     if (!existsSync(built)) throw err;
     process.stderr.write(`  tsc reported errors (building anyway): ${err.message.slice(0, 300)}\n`);
   });
-}
-
-/** Deletes the rate-limit keys the service left in the bench's Redis database. */
-async function clearRedis(): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', 'cv:*', 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /** Creates the schema through the service's own store, so the bench follows its migrations. */
@@ -227,7 +211,7 @@ async function scenario(database: string, table: string, workers: number, now: n
   } finally {
     await prepared?.dispose();
     rmSync(dataDir, { recursive: true, force: true });
-    if (workers > 1) await clearRedis().catch(() => undefined);
+    if (workers > 1) await clearRedisKeys(redisUrl).catch(() => undefined);
   }
 }
 

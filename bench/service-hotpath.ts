@@ -17,6 +17,7 @@
  *   node --import tsx bench/service-hotpath.ts --trees=before=/tmp/a,after=/tmp/b \
  *     [--requests=10000 --concurrency=50 --channel=EMAIL|SMS --blocks=5]
  *     [--postgres=postgres://host:port/postgres [--postgres-pid=<postmaster pid>]]
+ *     [--redis=redis://host:port/db [--redis-pid=<redis-server pid>]]
  *
  * Each tree runs its own build (`npm run build`: dist/), as `npm start` does: the code is what
  * production runs, and a CPU profile shows its functions rather than a loader's wrappers.
@@ -25,6 +26,10 @@
  * figures add the bytes of WAL the server wrote per request (a measure of the writes that does
  * not depend on how busy the machine is); with --postgres-pid, the server's CPU during a tree's
  * waves is added to the tree's (use a server of your own: every client's work is counted).
+ *
+ * With --redis each tree runs with REDIS_URL (its limits and destination filter in Redis, under a
+ * key prefix of its own, deleted at the end), as an instance of a scaled-out deployment; with
+ * --redis-pid, the Redis server's CPU is added as the PostgreSQL server's is.
  *
  * Sends go to fresh destinations (EMAIL, or SMS to GB mobile numbers of +447400, scattered over
  * its number blocks, with a test key, which the outbox takes; at most 1,000,000 of them); each
@@ -44,6 +49,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import pino from 'pino';
 import { arg, treesArg } from './args.js';
+import { clearRedisKeys } from './redis-keys.js';
 
 const REQUESTS = Number(arg('requests', '10000'));
 const CONCURRENCY = Number(arg('concurrency', '50'));
@@ -56,6 +62,9 @@ const POSTGRES = arg('postgres', '');
  * added to that tree's, since the two share the machine's cores. Use a server nothing else uses.
  */
 const POSTGRES_PID = Number(arg('postgres-pid', '0'));
+/** `--redis=<url>`: each tree with REDIS_URL; `--redis-pid`: that server's CPU added to the tree's. */
+const REDIS = arg('redis', '');
+const REDIS_PID = Number(arg('redis-pid', '0'));
 /** In a tree's own process: `--tree=name=root`. */
 const TREE = arg('tree', '');
 
@@ -69,9 +78,12 @@ type Command =
 if (TREE) await serveTree(TREE);
 else await drive();
 
-/** CPU ms of every process of the PostgreSQL server named by --postgres-pid (0 without it). */
+/**
+ * CPU ms of every process of the PostgreSQL server named by --postgres-pid and of the Redis server
+ * named by --redis-pid (0 without them).
+ */
 function serverCpuMs(): number {
-  if (!POSTGRES_PID) return 0;
+  if (!POSTGRES_PID && !REDIS_PID) return 0;
   const ticks = (pid: string) => {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
@@ -80,11 +92,14 @@ function serverCpuMs(): number {
       return { parent: 0, cpu: 0 };
     }
   };
-  let total = ticks(String(POSTGRES_PID)).cpu;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const p = ticks(pid);
-    if (p.parent === POSTGRES_PID) total += p.cpu;
+  let total = REDIS_PID ? ticks(String(REDIS_PID)).cpu : 0;
+  if (POSTGRES_PID) {
+    total += ticks(String(POSTGRES_PID)).cpu;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      const p = ticks(pid);
+      if (p.parent === POSTGRES_PID) total += p.cpu;
+    }
   }
   return (total * 1000) / 100; // clock ticks of 10 ms
 }
@@ -202,7 +217,9 @@ async function serveTree(spec: string): Promise<void> {
   const database = POSTGRES ? `cv_hot_${randomBytes(4).toString('hex')}` : '';
   const databaseUrl = POSTGRES ? POSTGRES.replace(/\/[^/]*$/, `/${database}`) : `sqlite:${db}`;
   if (POSTGRES) await postgresAdmin(`CREATE DATABASE ${database}`);
+  const redisPrefix = `cv-hot-${randomBytes(4).toString('hex')}`;
   const config = loadConfig({
+    ...(REDIS ? { REDIS_URL: REDIS, REDIS_KEY_PREFIX: redisPrefix } : {}),
     DATABASE_URL: databaseUrl,
     ADMIN_TOKEN: admin,
     LOG_LEVEL: 'warn',
@@ -305,6 +322,7 @@ async function serveTree(spec: string): Promise<void> {
       case 'close':
         await service.close();
         if (POSTGRES) await postgresAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+        if (REDIS) await clearRedisKeys(REDIS, redisPrefix);
         rmSync(dir, { recursive: true, force: true });
         return failures;
     }

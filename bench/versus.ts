@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { list, parseTrees, setting, type Tree } from './args.js';
 import { PostgresAdmin } from './postgres-admin.js';
 import { killAll, run } from './processes.js';
+import { clearRedisKeys } from './redis-keys.js';
 import { machine, replaceSection } from './report.js';
 import { type BenchOptions, measureCeiling, measureService } from './scenario.js';
 import { Templates } from './templates.js';
@@ -26,6 +27,8 @@ const tables = list(setting('tables', 'empty,1m'));
 const rows = Number(setting('rows', '1000000'));
 const rounds = Number(setting('rounds', '2'));
 const writePage = setting('write-page', '1') === '1';
+/** `--redis-url`: every service runs with REDIS_URL (limits and the destination filter in Redis). */
+const redisUrl = setting('redis-url', '');
 const options: BenchOptions = {
   root,
   durationSeconds: Number(setting('duration', '10')),
@@ -116,6 +119,7 @@ async function measure(
       readPool: copy.readPool,
       databasePid,
       profileName: `${name}.cpuprofile`,
+      ...(redisUrl ? { redisUrl } : {}),
     });
     const figures = (endpoint: 'send' | 'verify') => {
       const r = outcome.rows.find((x) => x.endpoint === endpoint);
@@ -151,6 +155,7 @@ async function measure(
     return m;
   } finally {
     await copy.dispose();
+    if (redisUrl) await clearRedisKeys(redisUrl).catch(() => undefined);
   }
 }
 
@@ -216,6 +221,9 @@ async function main(): Promise<void> {
     `${rounds} round${rounds === 1 ? '' : 's'}; ${options.durationSeconds} s per measurement after ${options.warmupSeconds} s of warm-up; ${options.connections[0]} connections;` +
       ` ${tables.includes('1m') ? `${rows.toLocaleString('en-US')} pre-filled rows` : 'empty tables only'}; ${machine()}.`,
     ...(server ? [`PostgreSQL server: ${server}.`] : []),
+    ...(redisUrl
+      ? ['Every service ran with `REDIS_URL` (its limits and its destination filter in Redis).']
+      : []),
     '',
   ];
   const lines = [...header, ...report.lines, ...notes.map((n) => `- ${n}`)];
@@ -225,7 +233,7 @@ async function main(): Promise<void> {
     process.stderr.write('docs/benchmark-versus.md: results section replaced\n');
   }
   const file = join(options.resultsDir, `versus-${started.toISOString().replace(/[:.]/g, '-')}.json`);
-  const settings = { ...options, root: undefined, rows, rounds, databases, tables };
+  const settings = { ...options, root: undefined, rows, rounds, databases, tables, redisUrl };
   writeFileSync(
     file,
     `${JSON.stringify(

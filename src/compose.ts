@@ -74,11 +74,15 @@ export interface ComposeOptions {
 export async function compose(config: Config, options: ComposeOptions): Promise<Service> {
   const clock = options.clock ?? systemClock;
   // Without Redis this is the only instance (several need it for their limits: see cluster.ts),
-  // so every code sent on this database is sent by this process.
+  // so every code sent on this database is sent by this process; with Redis, instances share it.
   const store = await openStore(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     clock,
-    soleWriter: !config.redisUrl && config.workers <= 1,
+    filter: config.redisUrl
+      ? { in: 'redis', url: config.redisUrl, prefix: config.redisKeyPrefix }
+      : config.workers <= 1
+        ? { in: 'process' }
+        : undefined,
   });
   const counters = await openCounters(config, store, clock);
   const admin = new AccountAdmin(store.accounts, clock);

@@ -15,7 +15,8 @@ export const NO_HISTORY: DestinationSignals = Object.freeze({
 
 /** Hash functions per key; with 2^25 bits, about 1 % false positives at 3.5 million destinations. */
 const HASHES = 7;
-const DEFAULT_BITS_LOG2 = 25;
+/** The filter's size in bits, as a power of two: 2^25 bits, 4 MiB. */
+export const FILTER_BITS_LOG2 = 25;
 /** Rows read per page while loading, so that a large table never sits in memory at once. */
 const PAGE = 5000;
 
@@ -28,24 +29,123 @@ export type DestinationPage = (
 
 /**
  * The destinations a store holds a request or a contact of, per account and mode, as a Bloom
- * filter of fixed size (4 MiB): a send to a destination the store has certainly never held has
- * no history, so the risk screen knows its signals without a query. A false positive only costs
- * the query; there are no false negatives once the store's rows are loaded (until then every
+ * filter of fixed size: a send to a destination the store has certainly never held has no
+ * history, so the risk screen knows its signals without a query. A false positive only costs the
+ * query; there are no false negatives once the store's rows are loaded (until then every
  * destination may be held). Only a phone's signals depend on other destinations (its number
  * block, its country's breaker), so only an email address is ever answered without a query.
  *
- * It is complete only while this process is the one that writes requests: the composition turns
- * it on for a single instance (no REDIS_URL) and leaves it off where several instances send.
+ * The filter must see every request written on the database: KnownDestinations keeps it in this
+ * process, for a single instance; SharedKnownDestinations keeps it in Redis, for the instances
+ * that share a database and a Redis. store/factory.ts chooses.
  */
-export class KnownDestinations {
+export interface DestinationFilter {
+  /** Remembers a destination before its request is written. */
+  add(accountId: string, mode: Mode, destination: string): void;
+  /** Whether the risk signals of this send are certainly NO_HISTORY (an email address never held). */
+  certainlyNew(
+    accountId: string,
+    mode: Mode,
+    destination: string,
+    country: string | null,
+  ): boolean | Promise<boolean>;
+  /** Fills the filter with every destination the store holds, then answers. */
+  load(page: DestinationPage): Promise<void>;
+  /** Stops a load under way and answers no more (the store is closing). */
+  stop(): void;
+}
+
+/** Only an email address may be answered without a query: a phone's signals count its neighbours. */
+export const filterable = (destination: string, country: string | null): boolean =>
+  country === null && numberBlock(destination) === null;
+
+/**
+ * A destination's risk signals: NO_HISTORY where the filter says it was certainly never held,
+ * else what `read` finds.
+ */
+export function signalsThrough(
+  filter: DestinationFilter | null,
+  send: { accountId: string; mode: Mode; destination: string; country: string | null },
+  read: () => Promise<DestinationSignals>,
+): Promise<DestinationSignals> {
+  const answer = filter?.certainlyNew(send.accountId, send.mode, send.destination, send.country) ?? false;
+  if (answer === true) return Promise.resolve(NO_HISTORY);
+  if (answer === false) return read();
+  return answer.then((isNew) => (isNew ? NO_HISTORY : read()));
+}
+
+/**
+ * The filter's bit positions of a key, below 2^bitsLog2: two FNV-1a hashes of the key, combined
+ * into HASHES positions (positionsOf).
+ */
+export function filterPositions(
+  accountId: string,
+  mode: Mode,
+  destination: string,
+  bitsLog2 = FILTER_BITS_LOG2,
+): number[] {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ 0x5bd1e995;
+  const key = filterKey(accountId, mode, destination);
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h2 ^= h2 >>> 15;
+  }
+  return positionsOf(h1, h2, bitsLog2);
+}
+
+/** What a filter hashes: the destination within its account and mode. */
+export const filterKey = (accountId: string, mode: Mode, destination: string): string =>
+  `${accountId}\u0000${mode}\u0000${destination}`;
+
+/** HASHES positions below 2^bitsLog2 from two 32-bit hashes (Kirsch-Mitzenmacher). */
+export function positionsOf(h1: number, h2: number, bitsLog2: number): number[] {
+  const step = h2 | 1;
+  const mask = 2 ** bitsLog2 - 1;
+  const positions = new Array<number>(HASHES);
+  for (let i = 0; i < HASHES; i++) positions[i] = (h1 + Math.imul(i, step)) & mask;
+  return positions;
+}
+
+/**
+ * Hands every destination of the store's two tables to `take`, a page at a time, yielding to
+ * requests between pages. False when `stopped` said to give up before the end.
+ */
+export async function readDestinations(
+  page: DestinationPage,
+  take: (rows: Array<{ accountId: string; mode: Mode; destination: string }>) => void | Promise<void>,
+  stopped: () => boolean,
+): Promise<boolean> {
+  for (const table of ['verifications', 'contacts'] as const) {
+    let after = '';
+    for (;;) {
+      if (stopped()) return false;
+      const rows = await page(table, after, PAGE);
+      await take(
+        rows.map((r) => ({ accountId: r.account_id, mode: rowMode(r.test), destination: r.destination })),
+      );
+      if (rows.length < PAGE) break;
+      after = (rows[rows.length - 1] as { id: string }).id;
+      // Requests go on meanwhile (SQLite answers a page without ever leaving this thread).
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  return !stopped();
+}
+
+/**
+ * The filter in this process's memory (4 MiB). It is complete only while this process is the one
+ * that writes requests on its database: one instance, no REDIS_URL.
+ */
+export class KnownDestinations implements DestinationFilter {
   private readonly bits: Int32Array;
-  private readonly mask: number;
   private ready = false;
   private stopped = false;
 
-  constructor(bitsLog2 = DEFAULT_BITS_LOG2) {
+  constructor(private readonly bitsLog2 = FILTER_BITS_LOG2) {
     this.bits = new Int32Array(2 ** (bitsLog2 - 5));
-    this.mask = 2 ** bitsLog2 - 1;
   }
 
   /** Whether the store's rows are loaded, so that a destination may be answered as never held. */
@@ -53,80 +153,45 @@ export class KnownDestinations {
     return this.ready;
   }
 
-  /** Remembers a destination before its request is written. */
   add(accountId: string, mode: Mode, destination: string): void {
-    this.visit(accountId, mode, destination, (word, bit) => {
-      this.bits[word] = (this.bits[word] as number) | bit;
-      return true;
-    });
+    for (const p of filterPositions(accountId, mode, destination, this.bitsLog2))
+      this.bits[p >>> 5] = (this.bits[p >>> 5] as number) | (1 << (p & 31));
   }
 
   /** False only when the store certainly holds nothing of this destination. */
   mightHold(accountId: string, mode: Mode, destination: string): boolean {
     if (!this.ready) return true;
-    return this.visit(accountId, mode, destination, (word, bit) => ((this.bits[word] as number) & bit) !== 0);
+    for (const p of filterPositions(accountId, mode, destination, this.bitsLog2))
+      if (((this.bits[p >>> 5] as number) & (1 << (p & 31))) === 0) return false;
+    return true;
   }
 
-  /** Whether the risk signals of this send are certainly NO_HISTORY (an email address never held). */
   certainlyNew(accountId: string, mode: Mode, destination: string, country: string | null): boolean {
-    return (
-      country === null && numberBlock(destination) === null && !this.mightHold(accountId, mode, destination)
-    );
+    return filterable(destination, country) && !this.mightHold(accountId, mode, destination);
   }
 
   /**
-   * Reads every destination the store holds, page by page, then starts answering. Should a read
-   * fail, or the store close first, it never answers: every send reads its signals as before.
+   * Reads every destination the store holds, then starts answering. Should a read fail, or the
+   * store close first, it never answers: every send reads its signals as before.
    */
   async load(page: DestinationPage): Promise<void> {
     try {
-      for (const table of ['verifications', 'contacts'] as const) {
-        let after = '';
-        for (;;) {
-          if (this.stopped) return;
-          const rows = await page(table, after, PAGE);
-          for (const r of rows) this.add(r.account_id, rowMode(r.test), r.destination);
-          if (rows.length < PAGE) break;
-          after = (rows[rows.length - 1] as { id: string }).id;
-          // Requests go on meanwhile (SQLite answers a page without ever leaving this thread).
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-      }
-      this.ready = !this.stopped;
+      const complete = await readDestinations(
+        page,
+        (rows) => {
+          for (const r of rows) this.add(r.accountId, r.mode, r.destination);
+        },
+        () => this.stopped,
+      );
+      this.ready = complete;
     } catch {
       // Left unready: every send queries, which is what it did before this filter.
     }
   }
 
-  /** Stops a load under way (the store is closing). */
   stop(): void {
     this.stopped = true;
     this.ready = false;
-  }
-
-  /** Runs `check` on the word and bit of each of the key's hashes while it returns true. */
-  private visit(
-    accountId: string,
-    mode: Mode,
-    destination: string,
-    check: (word: number, bit: number) => boolean,
-  ) {
-    // Two FNV-1a hashes of the key, combined (Kirsch-Mitzenmacher) into HASHES positions.
-    let h1 = 0x811c9dc5;
-    let h2 = 0x01000193 ^ 0x5bd1e995;
-    const key = `${accountId}\u0000${mode}\u0000${destination}`;
-    for (let i = 0; i < key.length; i++) {
-      const c = key.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 0x01000193);
-      h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-      h2 ^= h2 >>> 15;
-    }
-    h2 |= 1;
-    for (let i = 0; i < HASHES; i++) {
-      const position = (h1 + Math.imul(i, h2)) & this.mask;
-      if (!check(position >>> 5, 1 << (position & 31))) return false;
-    }
-    return true;
   }
 }
 

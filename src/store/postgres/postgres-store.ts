@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { type Clock, systemClock } from '../../domain/clock.js';
 import { PostgresIdempotencyStore } from '../idempotency/postgres.js';
-import { type DestinationPage, destinationPageSql, type KnownDestinations } from '../known-destinations.js';
+import { type DestinationFilter, type DestinationPage, destinationPageSql } from '../known-destinations.js';
 import type { StoreLifecycle } from '../lifecycle.js';
 import type { AppliedMigration } from '../migrations.js';
 import { PostgresSessionStore } from '../sessions/postgres.js';
@@ -34,8 +34,8 @@ export interface PostgresStoreOptions {
   onIdleError?: (err: Error) => void;
   /** Times what the fold makes (default: the system clock). */
   clock?: Clock;
-  /** Destinations the risk screen may answer for without a query, loaded once migrated (KnownDestinations). */
-  known?: KnownDestinations;
+  /** Destinations the risk screen may answer for without a query, loaded once migrated (DestinationFilter). */
+  known?: DestinationFilter;
 }
 
 /**
@@ -57,7 +57,7 @@ export class PostgresStore implements StoreLifecycle {
   private readonly pool: pg.Pool;
   private readonly db: PostgresConnection;
   private closed = false;
-  private readonly known: KnownDestinations | null;
+  private readonly known: DestinationFilter | null;
   private loadingKnown = false;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {

@@ -21,7 +21,7 @@ import {
   rowToSignals,
   searchParams,
 } from '../contacts.js';
-import { type KnownDestinations, NO_HISTORY } from '../known-destinations.js';
+import { type DestinationFilter, signalsThrough } from '../known-destinations.js';
 import { postgresMode } from '../mode.js';
 import type { PostgresConnection } from './connection.js';
 import type { PostgresFold } from './fold.js';
@@ -49,7 +49,7 @@ export class PostgresReadModel implements ReadModel {
     private readonly db: PostgresConnection,
     private readonly folder: PostgresFold,
     private readonly clock: Clock,
-    private readonly known: KnownDestinations | null = null,
+    private readonly known: DestinationFilter | null = null,
   ) {}
 
   /** Reads the risk signals of the current turn (before the pool closes). */
@@ -122,10 +122,14 @@ export class PostgresReadModel implements ReadModel {
     country: string | null,
     now: number,
   ): Promise<DestinationSignals> {
-    if (this.known?.certainlyNew(accountId, mode, destination, country)) return Promise.resolve(NO_HISTORY);
     const test = postgresMode(mode);
-    return new Promise((resolve, reject) =>
-      this.signals.add({ accountId, test, destination, country, now, resolve, reject }),
+    return signalsThrough(
+      this.known,
+      { accountId, mode, destination, country },
+      () =>
+        new Promise((resolve, reject) =>
+          this.signals.add({ accountId, test, destination, country, now, resolve, reject }),
+        ),
     );
   }
 

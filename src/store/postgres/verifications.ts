@@ -9,7 +9,7 @@ import type {
   Verifications,
 } from '../../domain/ports/verifications.js';
 import type { Channel, DeliveryStatus, Mode, NewVerification } from '../../domain/types.js';
-import type { KnownDestinations } from '../known-destinations.js';
+import type { DestinationFilter } from '../known-destinations.js';
 import { postgresMode } from '../mode.js';
 import {
   attemptOutcome,
@@ -79,7 +79,7 @@ export class PostgresVerifications implements Verifications {
 
   constructor(
     private readonly db: PostgresConnection,
-    private readonly known: KnownDestinations | null = null,
+    private readonly known: DestinationFilter | null = null,
   ) {}
 
   /** Writes the sends and attempts of the current turn (before the pool closes). */

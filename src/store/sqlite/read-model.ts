@@ -22,7 +22,7 @@ import {
   rowToSignals,
   searchParams,
 } from '../contacts.js';
-import { type KnownDestinations, NO_HISTORY } from '../known-destinations.js';
+import { type DestinationFilter, signalsThrough } from '../known-destinations.js';
 import { sqliteMode } from '../mode.js';
 import type { SqliteFold } from './fold.js';
 import type { GroupCommit } from './group-commit.js';
@@ -42,7 +42,7 @@ export class SqliteReadModel implements ReadModel {
     private readonly stmts: Statements,
     private readonly folder: SqliteFold,
     private readonly clock: Clock,
-    private readonly known: KnownDestinations | null = null,
+    private readonly known: DestinationFilter | null = null,
   ) {
     this.signals = new SqliteSignals(db);
     const sql = contactSql('sqlite');
@@ -136,21 +136,22 @@ export class SqliteReadModel implements ReadModel {
     country: string | null,
     now: number,
   ): Promise<DestinationSignals> {
-    if (this.known?.certainlyNew(accountId, mode, destination, country)) return Promise.resolve(NO_HISTORY);
-    return this.tx.read(() => {
-      const block = numberBlock(destination);
-      return rowToSignals(
-        this.signals.read({
-          account: accountId,
-          mode: sqliteMode(mode),
-          destination,
-          block,
-          blockEnd: block ? prefixEnd(block) : null,
-          hourAgo: now - 3_600_000,
-          country,
-        }),
-      );
-    });
+    return signalsThrough(this.known, { accountId, mode, destination, country }, () =>
+      this.tx.read(() => {
+        const block = numberBlock(destination);
+        return rowToSignals(
+          this.signals.read({
+            account: accountId,
+            mode: sqliteMode(mode),
+            destination,
+            block,
+            blockEnd: block ? prefixEnd(block) : null,
+            hourAgo: now - 3_600_000,
+            country,
+          }),
+        );
+      }),
+    );
   }
 
   async setContactBlocked(id: string, block: { reason: string } | null, now: number) {

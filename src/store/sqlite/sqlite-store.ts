@@ -4,7 +4,7 @@ import type { Database } from 'better-sqlite3';
 import BetterSqlite3 from 'better-sqlite3';
 import { type Clock, systemClock } from '../../domain/clock.js';
 import { SqliteIdempotencyStore } from '../idempotency/sqlite.js';
-import { type DestinationPage, destinationPageSql, type KnownDestinations } from '../known-destinations.js';
+import { type DestinationFilter, type DestinationPage, destinationPageSql } from '../known-destinations.js';
 import type { StoreLifecycle } from '../lifecycle.js';
 import type { AppliedMigration } from '../migrations.js';
 import { SqliteSessionStore } from '../sessions/sqlite.js';
@@ -37,17 +37,17 @@ export class SqliteStore implements StoreLifecycle {
   private readonly tx: GroupCommit;
   private readonly stmts: Statements;
   private readonly checkpointer: Checkpointer | null;
-  private readonly known: KnownDestinations | null;
+  private readonly known: DestinationFilter | null;
 
   /**
    * `path` is a file path or `:memory:`. `walRestartFrames` (tests) overrides the WAL length past
    * which the checkpointer starts the log over; `clock` times what the fold makes; `known`, the
    * destinations this process may answer the risk screen for without a query (see
-   * KnownDestinations), is loaded from the file and kept up to date by every send.
+   * DestinationFilter), is loaded from the file and kept up to date by every send.
    */
   constructor(
     path: string,
-    options: { walRestartFrames?: number; clock?: Clock; known?: KnownDestinations } = {},
+    options: { walRestartFrames?: number; clock?: Clock; known?: DestinationFilter } = {},
   ) {
     if (path !== ':memory:') createPrivately(path);
     this.db = new BetterSqlite3(path);
@@ -99,7 +99,7 @@ export class SqliteStore implements StoreLifecycle {
     if (this.known) void this.known.load(this.destinationPages());
   }
 
-  /** Pages of the destinations in the file, for KnownDestinations. */
+  /** Pages of the destinations in the file, for the DestinationFilter. */
   private destinationPages(): DestinationPage {
     const pages = {
       verifications: this.db.prepare(destinationPageSql('verifications', 'sqlite')),

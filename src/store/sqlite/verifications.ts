@@ -11,7 +11,7 @@ import type {
 } from '../../domain/ports/verifications.js';
 import type { Channel, DeliveryStatus, Mode, NewVerification } from '../../domain/types.js';
 import { type RequestChange, settledKind } from '../changes.js';
-import type { KnownDestinations } from '../known-destinations.js';
+import type { DestinationFilter } from '../known-destinations.js';
 import { sqliteMode } from '../mode.js';
 import {
   attemptOutcome,
@@ -29,7 +29,7 @@ export class SqliteVerifications implements Verifications {
   constructor(
     private readonly tx: GroupCommit,
     private readonly stmts: Statements,
-    private readonly known: KnownDestinations | null = null,
+    private readonly known: DestinationFilter | null = null,
   ) {}
 
   /**
