@@ -13,6 +13,8 @@ import { hasPostgres, hasRedis, REDIS_URL } from '../support/services.js';
 import { waitFor } from '../support/wait.js';
 import { T0, verification } from './fixtures.js';
 
+/** An address nobody sent to: a check is a send's screen, and sets the bits of what it checks. */
+const stranger = () => `stranger-${randomUUID()}@example.com`;
 const secret = () => randomBytes(32).toString('base64url');
 /** The Redis key of the filter of the database whose secret is `id`. */
 const keyOf = (prefix: string, id: string) =>
@@ -83,7 +85,7 @@ describe.skipIf(!hasRedis)(
       expect(db.reads.pages).toBe(2);
       expect(await isNew(a, 'loaded@example.com')).toBe(false);
       expect(await isNew(b, 'loaded@example.com')).toBe(false);
-      expect(await isNew(b, 'stranger@example.com')).toBe(true);
+      expect(await isNew(b, stranger())).toBe(true);
 
       a.add('acc_1', 'live', 'added@example.com');
       // a's commands are answered in order: once a has its answer, its add has landed.
@@ -122,12 +124,12 @@ describe.skipIf(!hasRedis)(
       await admin.del(keyOf(prefix, id));
       // An add after the loss makes the key again, without its state: still not answered from.
       a.add('acc_1', 'live', 'after-loss@example.com');
-      expect(await isNew(a, 'stranger@example.com')).toBe(false);
+      expect(await isNew(a, stranger())).toBe(false);
 
       await answering(a);
       expect(await isNew(a, 'held@example.com')).toBe(false);
       expect(await isNew(a, 'sent-later@example.com')).toBe(false);
-      expect(await isNew(a, 'stranger@example.com')).toBe(true);
+      expect(await isNew(a, stranger())).toBe(true);
     });
 
     it('an add that may not have landed makes the key be loaded again before anyone answers for it', async () => {
@@ -156,7 +158,30 @@ describe.skipIf(!hasRedis)(
       await answering(flaky);
       expect(await isNew(steady, 'lost@example.com')).toBe(false);
       expect(await isNew(flaky, 'lost@example.com')).toBe(false);
-      expect(await isNew(steady, 'stranger@example.com')).toBe(true);
+      expect(await isNew(steady, stranger())).toBe(true);
+    });
+
+    it("sets a send's bits at its screen, and at its write only when the screen's check failed", async () => {
+      const id = secret();
+      const { hostname, port } = new URL(REDIS_URL);
+      const proxy = await startFlakyProxy({ host: hostname, port: Number(port || 6379) });
+      proxies.push(proxy);
+      const a = await instance(id, database([]).page, `redis://127.0.0.1:${proxy.port}`);
+      const b = await instance(id, database([]).page);
+      await Promise.all([answering(a), answering(b)]);
+
+      // Screened on a: held for b before any write.
+      expect(await isNew(a, 'screened@example.com')).toBe(true);
+      expect(await isNew(b, 'screened@example.com')).toBe(false);
+
+      // A check that failed set nothing: the write's add does.
+      proxy.cut();
+      expect(await isNew(a, 'unscreened@example.com')).toBe(false);
+      proxy.restore();
+      await waitFor(() => a.answering(), { what: 'a to be back' });
+      a.add('acc_1', 'live', 'unscreened@example.com');
+      await a.answering(); // answered after the add: it has landed
+      expect(await isNew(b, 'unscreened@example.com')).toBe(false);
     });
 
     it('answers "maybe" while Redis does not answer', async () => {
@@ -165,9 +190,9 @@ describe.skipIf(!hasRedis)(
       proxies.push(proxy);
       const f = await instance(secret(), database([]).page, `redis://127.0.0.1:${proxy.port}`);
       await answering(f);
-      expect(await isNew(f, 'stranger@example.com')).toBe(true);
+      expect(await isNew(f, stranger())).toBe(true);
       proxy.hang();
-      expect(await isNew(f, 'stranger@example.com')).toBe(false);
+      expect(await isNew(f, stranger())).toBe(false);
       proxy.restore();
     });
 
