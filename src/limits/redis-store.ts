@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import {
   type CounterSpec,
@@ -6,6 +6,7 @@ import {
   LimitStoreUnavailable,
   type RateLimitStore,
 } from '../domain/ports/rate-limits.js';
+import { redisConnection } from '../redis-connection.js';
 import { consumeWith, peekWith } from './memory-store.js';
 
 /**
@@ -56,19 +57,8 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   /** Connects, but starts even when Redis is away: /health shows it down until it is back. */
   static async connect(url: string, options: RedisStoreOptions = {}): Promise<RedisRateLimitStore> {
-    const redis = new Redis(url, {
-      // Commands fail fast while Redis is away instead of queueing behind a dead connection.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      connectTimeout: 2000,
-      commandTimeout: options.commandTimeoutMs ?? 1000,
-      keepAlive: 10_000,
-      retryStrategy: (times) => Math.min(times * 200, 2000),
-      lazyConnect: true,
-    });
-    redis.on('error', () => {
-      // Reported through check() and LimitStoreUnavailable; ioredis reconnects by itself.
-    });
+    // Failures are reported through check() and LimitStoreUnavailable.
+    const redis = redisConnection(url, options.commandTimeoutMs ?? 1000);
     try {
       await redis.connect();
     } catch {

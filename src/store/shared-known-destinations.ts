@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Mode } from '../domain/types.js';
+import { redisConnection } from '../redis-connection.js';
 import {
   type DestinationFilter,
   type DestinationPage,
@@ -97,18 +98,8 @@ export class SharedKnownDestinations implements DestinationFilter {
     private readonly options: SharedFilterOptions,
   ) {
     this.bitsLog2 = options.bitsLog2 ?? FILTER_BITS_LOG2;
-    this.redis = new Redis(url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      connectTimeout: 2000,
-      commandTimeout: options.commandTimeoutMs ?? 500,
-      keepAlive: 10_000,
-      retryStrategy: (times) => Math.min(times * 200, 2000),
-      lazyConnect: true,
-    });
-    this.redis.on('error', () => {
-      // Every command then fails and the sends read their signals; ioredis reconnects by itself.
-    });
+    // A failed command answers "maybe": the send reads its signals.
+    this.redis = redisConnection(url, options.commandTimeoutMs ?? 500);
   }
 
   /**
