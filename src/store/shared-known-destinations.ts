@@ -53,6 +53,11 @@ export interface SharedFilterOptions {
   commandTimeoutMs?: number;
   /** How long a loader's claim lasts without a sign of life (renewed at every page). */
   loaderLeaseMs?: number;
+  /**
+   * How long a load waits before it reads the rows (default 5 s): a send whose add went to a key
+   * Redis then lost may not have committed yet; once it has, the load reads its row.
+   */
+  settleMs?: number;
   /** 2^bitsLog2 filter bits (tests use fewer). */
   bitsLog2?: number;
 }
@@ -249,6 +254,8 @@ export class SharedKnownDestinations implements DestinationFilter {
     if ((await this.redis.set(lease, token, 'PX', leaseMs, 'NX')) !== 'OK') return;
     try {
       await this.redis.setbit(key, LOADING, 1);
+      // Adds from here on land in the key; rows of earlier adds it may have lost commit meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, this.options.settleMs ?? 5000));
       const page = this.page;
       // The rows' bits are set here and sent at the end as one string: a command per row would
       // take seconds of CPU per million rows (about 10 µs each).

@@ -54,7 +54,7 @@ describe.skipIf(!hasRedis)(
 
     /** An instance's filter on `url` (Redis itself by default), for the database of secret `id`. */
     async function instance(id: string, page: DestinationPage, url = REDIS_URL) {
-      const filter = new SharedKnownDestinations(url, { prefix, pollMs: 50, bitsLog2: 20 });
+      const filter = new SharedKnownDestinations(url, { prefix, pollMs: 50, settleMs: 0, bitsLog2: 20 });
       open.push(filter);
       await filter.connect();
       filter.identify(id);
@@ -130,6 +130,27 @@ describe.skipIf(!hasRedis)(
       expect(await isNew(a, 'held@example.com')).toBe(false);
       expect(await isNew(a, 'sent-later@example.com')).toBe(false);
       expect(await isNew(a, stranger())).toBe(true);
+    });
+
+    it('waits before a load reads, so a send whose add Redis lost is read once it has committed', async () => {
+      const id = secret();
+      const db = database([]);
+      const f = new SharedKnownDestinations(REDIS_URL, { prefix, pollMs: 50, settleMs: 1000, bitsLog2: 20 });
+      open.push(f);
+      await f.connect();
+      f.identify(id);
+      await f.load(db.page);
+      await answering(f);
+
+      f.add('acc_1', 'live', 'in-flight@example.com');
+      await f.answering(); // the add has landed
+      await admin.del(keyOf(prefix, id));
+      // The send commits after the loss, while the next load is settling.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      db.rows.push(row(0, 'in-flight@example.com'));
+
+      await answering(f);
+      expect(await isNew(f, 'in-flight@example.com')).toBe(false);
     });
 
     it('an add that may not have landed makes the key be loaded again before anyone answers for it', async () => {
