@@ -9,7 +9,7 @@ import { PROVIDERS, type ProviderList } from './delivery/providers/registry.js';
 import { AccountAdmin } from './domain/accounts.js';
 import { Analytics } from './domain/analytics.js';
 import { Breakers } from './domain/breakers.js';
-import { type Clock, systemClock } from './domain/clock.js';
+import { type Clock, DAY_MS, systemClock } from './domain/clock.js';
 import { Contacts } from './domain/contacts.js';
 import type { RateLimitStore } from './domain/ports/rate-limits.js';
 import { counterKeySecret, RateLimitPolicy } from './domain/rate-limit-policy.js';
@@ -134,7 +134,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
       {
         // Finished deliveries are kept as long as verification requests.
         name: 'webhook_deliveries',
-        sweep: (now, batch) => store.webhooks.sweep(now - config.retentionDays * 86_400_000, batch),
+        sweep: (now, batch) => store.webhooks.sweep(now - config.retentionDays * DAY_MS, batch),
       },
     ],
   });

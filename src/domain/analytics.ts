@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import { type Clock, DAY_MS, HOUR_MS } from './clock.js';
 import { DomainError } from './errors.js';
 import type { AnalyticsRows, BucketSums, GroupBy, ReadModel } from './ports/read-model.js';
 import type { Mode } from './types.js';
@@ -120,8 +120,6 @@ export function assembleBuckets(rows: AnalyticsRows, grouped: boolean): Analytic
     });
 }
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 /** The widest range one query may span: a year of days, or three days of hours (docs/analytics.md). */
 const MAX_BUCKETS = { hour: 3 * 24, day: 366 } as const;
 
@@ -150,7 +148,7 @@ export class Analytics {
   async buckets(request: AnalyticsRequest): Promise<AnalyticsBucket[]> {
     const { interval, from, groupBy } = request;
     const to = request.to ?? this.clock.now();
-    const size = interval === 'hour' ? HOUR : DAY;
+    const size = interval === 'hour' ? HOUR_MS : DAY_MS;
     if (!(to > from)) throw invalid('to', 'must be later than from');
     if ((to - from) / size > MAX_BUCKETS[interval])
       throw invalid('to', `at most ${MAX_BUCKETS[interval]} buckets of one ${interval} per query`);

@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import { type Clock, HOUR_MS } from './clock.js';
 import type { ReadModel } from './ports/read-model.js';
 import type { BreakerState } from './pumping-breaker.js';
 import { accountLimitScope, type RateLimitPolicy } from './rate-limit-policy.js';
@@ -37,7 +37,7 @@ export class Breakers {
       trippedAt: null,
       detail: null,
       resetAt: now,
-      baseline: { hour: now - (now % 3_600_000), ...counts },
+      baseline: { hour: now - (now % HOUR_MS), ...counts },
     };
     await this.readModel.saveBreaker(reset);
     return reset;

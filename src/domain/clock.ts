@@ -15,3 +15,7 @@ export class ManualClock implements Clock {
     this.current += ms;
   }
 }
+
+/** The widths of the hourly and daily windows (limits, analytics buckets, retention), in ms. */
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;

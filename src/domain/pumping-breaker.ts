@@ -1,4 +1,5 @@
 import { ACCOUNT_ONLY_SETTINGS } from './account-limits.js';
+import { HOUR_MS } from './clock.js';
 import type { Mode } from './types.js';
 
 /**
@@ -7,8 +8,6 @@ import type { Mode } from './types.js';
  * further sends there are refused (429 RATE_LIMITED) until an operator resets it or the rate
  * recovers. Pure decisions over state the store keeps (table pumping_breakers).
  */
-
-const HOUR = 3_600_000;
 
 export interface BreakerState {
   accountId: string;
@@ -45,7 +44,7 @@ export function countsSinceReset(
   now: number,
 ): WindowCounts {
   const b = state?.baseline;
-  if (!b || now - (now % HOUR) > b.hour + HOUR) return counts;
+  if (!b || now - (now % HOUR_MS) > b.hour + HOUR_MS) return counts;
   return { sent: Math.max(0, counts.sent - b.sent), verified: Math.max(0, counts.verified - b.verified) };
 }
 

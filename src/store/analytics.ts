@@ -1,3 +1,4 @@
+import { DAY_MS, HOUR_MS } from '../domain/clock.js';
 import type { AnalyticsQuery, AnalyticsRows, Refusal } from '../domain/ports/read-model.js';
 import { modeColumn } from './mode.js';
 import { numbered, placeholdersFor } from './placeholders.js';
@@ -17,10 +18,10 @@ export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) 
   const group = (table: 'hourly' | 'refusals') =>
     !q.groupBy ? "''" : table === 'refusals' && q.groupBy === 'provider' ? "''" : q.groupBy;
   const account = q.accountId ?? null;
-  const from = q.from - (q.from % (q.intervalMs % 86_400_000 === 0 ? 86_400_000 : 3_600_000));
+  const from = q.from - (q.from % (q.intervalMs % DAY_MS === 0 ? DAY_MS : HOUR_MS));
   const params = [account, account, modeColumn(q.mode, dialect), from, q.to];
   // Days are read from the daily twins (24 times fewer rows); refusals are few enough by the hour.
-  const daily = q.intervalMs % 86_400_000 === 0;
+  const daily = q.intervalMs % DAY_MS === 0;
   const sums = daily ? 'analytics_daily' : 'analytics_hourly';
   const ttv = daily ? 'analytics_ttv_daily' : 'analytics_ttv';
   const time = daily ? 'day' : 'hour';
@@ -30,7 +31,7 @@ export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) 
   const cast = dialect === 'postgres' ? '::bigint' : '';
   // Wrong codes are folded when their request settles: those of requests still pending are read
   // from the requests, in the same statement (a read folds the settled ones first).
-  const width = daily ? 86_400_000 : 3_600_000;
+  const width = daily ? DAY_MS : HOUR_MS;
   const cohort = `v.created_at - v.created_at % ${width}`;
   const live = (grp: string, from: string, where: string) =>
     `SELECT ${cohort} AS ${time}, ${grp} AS grp, 0, 0, 0, 0, 0, 0, 0, v.wrong_codes
@@ -122,7 +123,7 @@ export function refusalSql(dialect: 'sqlite' | 'postgres'): string {
 export const refusalParams = (r: Refusal, dialect: 'sqlite' | 'postgres') => [
   r.accountId,
   modeColumn(r.mode, dialect),
-  r.at - (r.at % 3_600_000),
+  r.at - (r.at % HOUR_MS),
   r.channel,
   r.country ?? '',
   r.purpose ?? '',

@@ -1,4 +1,5 @@
 import { TTV_BIN_EDGES } from '../domain/analytics.js';
+import { DAY_MS, HOUR_MS } from '../domain/clock.js';
 import type { WebhookEvent, WebhookEventType } from '../webhooks/events.js';
 import { SETTLED_KINDS } from './changes.js';
 import { rowMode } from './mode.js';
@@ -7,8 +8,6 @@ import { rowMode } from './mode.js';
 const SUMS = ['sent', 'delivered', 'undelivered', 'verified', 'failed', 'expired', 'canceled', 'wrong_codes'];
 /** An analytics bucket's key after its time column. */
 const BUCKET = 'channel, country, purpose, provider';
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 /** The columns of a batch's hourly counts (`sumsByHour`), and of its hourly histogram (`ttvByHour`). */
 export const HOURLY_SUMS_COLUMNS = `account_id, test, hour, ${BUCKET}, ${SUMS.join(', ')}`;
 export const HOURLY_TTV_COLUMNS = `account_id, test, hour, ${BUCKET}, bin, count`;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../domain/clock.js';
+import { type Clock, DAY_MS } from '../domain/clock.js';
 import type { SweepResult, Verifications } from '../domain/ports/verifications.js';
 
 export interface SweeperOptions {
@@ -69,7 +69,7 @@ export class Sweeper {
     let batches = 0;
     try {
       while (batches < MAX_BATCHES_PER_RUN) {
-        const r = await verifications.sweep(clock.now(), retentionDays * 86_400_000, this.batchSize);
+        const r = await verifications.sweep(clock.now(), retentionDays * DAY_MS, this.batchSize);
         batches++;
         total.expired += r.expired;
         total.deleted += r.deleted;

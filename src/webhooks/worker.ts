@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Clock } from '../domain/clock.js';
+import { type Clock, HOUR_MS } from '../domain/clock.js';
 import type { DueDelivery, WebhookStore } from '../domain/ports/webhooks.js';
 import type { WebhookObserver } from './metrics.js';
 import type { SecretBox } from './secrets.js';
@@ -227,7 +227,7 @@ export class WebhookWorker {
       timedOut: result.timedOut === true,
       nextAttemptAt,
       disableBefore: now - options.disableAfterMs,
-      disabledReason: `every attempt failed for ${Math.round(options.disableAfterMs / 3_600_000)} h; last: ${result.error}`,
+      disabledReason: `every attempt failed for ${Math.round(options.disableAfterMs / HOUR_MS)} h; last: ${result.error}`,
     });
     if (!result.ok) {
       logger.info(

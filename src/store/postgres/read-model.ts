@@ -1,4 +1,4 @@
-import type { Clock } from '../../domain/clock.js';
+import { type Clock, HOUR_MS } from '../../domain/clock.js';
 import type {
   AnalyticsQuery,
   ContactListFilter,
@@ -152,7 +152,7 @@ export class PostgresReadModel implements ReadModel {
       calls.map((c) => c.accountId),
       calls.map((c) => c.destination),
       calls.map((c) => c.test),
-      calls.map((c) => c.now - 3_600_000),
+      calls.map((c) => c.now - HOUR_MS),
     ];
     const { rows } = await this.db.query<Record<string, unknown>>(
       phone ? SQL.destinationSignals : SQL.destinationSignalsEmail,

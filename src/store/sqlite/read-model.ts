@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Clock } from '../../domain/clock.js';
+import { type Clock, HOUR_MS } from '../../domain/clock.js';
 import type {
   AnalyticsQuery,
   ContactListFilter,
@@ -146,7 +146,7 @@ export class SqliteReadModel implements ReadModel {
             destination,
             block,
             blockEnd: block ? prefixEnd(block) : null,
-            hourAgo: now - 3_600_000,
+            hourAgo: now - HOUR_MS,
             country,
           }),
         );
