@@ -195,7 +195,7 @@ export class SharedKnownDestinations implements DestinationFilter {
     await this.firstTended;
   }
 
-  /** Whether the key is READY now (for tests and /health-like checks). */
+  /** Whether the key is READY now, for this instance (tests wait on it). */
   async answering(): Promise<boolean> {
     if (!this.key || this.unsure) return false;
     try {
