@@ -45,7 +45,7 @@ export function webhookMetrics(
   });
   new Gauge({
     name: 'contact_verify_webhook_slow_endpoints',
-    help: 'Enabled webhook endpoints in the slow lane now (WEBHOOK_SLOW_AFTER_TIMEOUTS timeouts in a row, no success since), over every instance.',
+    help: 'Enabled webhook endpoints in the slow lane now (WEBHOOK_SLOW_AFTER_TIMEOUTS slow attempts in a row, no prompt success since), over every instance.',
     registers: [registry],
     // Read from the database by each worker process: the same figure, not to be summed.
     aggregator: 'max',

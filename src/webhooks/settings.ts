@@ -51,7 +51,7 @@ export const webhookSettings = {
     minimum: 1,
     maximum: 1000,
     description:
-      'Attempts in flight to one endpoint at once, counted over every instance, so one endpoint never takes the whole pool.',
+      'Attempts in flight to one endpoint at once, counted over every instance; within an instance an endpoint also holds no more than its fair share of the main pool.',
   }),
   webhookSlowAfterTimeouts: Type.Integer({
     env: 'WEBHOOK_SLOW_AFTER_TIMEOUTS',
@@ -59,7 +59,15 @@ export const webhookSettings = {
     minimum: 1,
     maximum: 1000,
     description:
-      'Attempts in a row without an answer within WEBHOOK_TIMEOUT_MS that move an endpoint to the slow lane (one attempt in flight, outside the main pool) until one succeeds.',
+      'Slow attempts in a row (no answer within WEBHOOK_TIMEOUT_MS, or an answer later than WEBHOOK_SLOW_ATTEMPT_PERCENT of it) that move an endpoint to the slow lane (one attempt in flight, outside the main pool) until a prompt success.',
+  }),
+  webhookSlowAttemptPercent: Type.Integer({
+    env: 'WEBHOOK_SLOW_ATTEMPT_PERCENT',
+    default: 50,
+    minimum: 1,
+    maximum: 100,
+    description:
+      'An attempt answered after this share of WEBHOOK_TIMEOUT_MS is slow, whatever its status, and counts toward WEBHOOK_SLOW_AFTER_TIMEOUTS as a timeout does (100: only timeouts count).',
   }),
   webhookSlowLaneConcurrency: Type.Integer({
     env: 'WEBHOOK_SLOW_LANE_CONCURRENCY',
@@ -82,8 +90,10 @@ export interface WebhookOptions {
   concurrency: number;
   /** In-flight cap of one endpoint outside the slow lane, over every instance. */
   maxInFlightPerEndpoint: number;
-  /** Timeouts in a row that put an endpoint in the slow lane. */
+  /** Slow attempts in a row (timed out or answered late) that put an endpoint in the slow lane. */
   slowAfterTimeouts: number;
+  /** An attempt that lasts longer than this is slow, answered or not. */
+  slowAttemptMs: number;
   /** Slots of the slow lane. */
   slowLaneConcurrency: number;
 }
@@ -97,6 +107,7 @@ export function webhookOptions(config: {
   webhookConcurrency: number;
   webhookMaxInFlightPerEndpoint: number;
   webhookSlowAfterTimeouts: number;
+  webhookSlowAttemptPercent: number;
   webhookSlowLaneConcurrency: number;
 }): WebhookOptions {
   return {
@@ -108,6 +119,7 @@ export function webhookOptions(config: {
     concurrency: config.webhookConcurrency,
     maxInFlightPerEndpoint: config.webhookMaxInFlightPerEndpoint,
     slowAfterTimeouts: config.webhookSlowAfterTimeouts,
+    slowAttemptMs: Math.round((config.webhookTimeoutMs * config.webhookSlowAttemptPercent) / 100),
     slowLaneConcurrency: config.webhookSlowLaneConcurrency,
   };
 }

@@ -32,11 +32,15 @@ type Lane = 'main' | 'slow';
  * each attempt holds one slot, and the moment it is recorded its slot takes the next due delivery,
  * so a receiver that hangs holds only its own slots, never the others' turn.
  *
- * Two pools: the main one (WEBHOOK_CONCURRENCY), where an endpoint has at most
- * WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT attempts in flight, and the slow lane
+ * Two pools: the main one (WEBHOOK_CONCURRENCY), and the slow lane
  * (WEBHOOK_SLOW_LANE_CONCURRENCY) for endpoints whose last WEBHOOK_SLOW_AFTER_TIMEOUTS attempts
- * got no answer in time: one attempt in flight each, apart from the main pool, until one succeeds.
- * The store counts the caps over every instance's leases.
+ * were slow (no answer in time, or an answer after WEBHOOK_SLOW_ATTEMPT_PERCENT of the timeout):
+ * one attempt in flight each, apart from the main pool, until a prompt success. In the main pool
+ * an endpoint has at most WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT attempts in flight over every
+ * instance, and at most a fair share of this instance's pool, one share being kept free for an
+ * endpoint that has none in flight: a healthy endpoint's event never waits for a slot that slow
+ * endpoints hold, even before they are found slow. The store counts the caps over every
+ * instance's leases, and the shares over the attempts this worker holds, which it tells each claim.
  *
  * A lease outlives the attempt's timeout, so an instance that dies mid-attempt leaves its
  * deliveries to be taken again once the lease ends: delivery is at least once, and the event id
@@ -47,6 +51,8 @@ export class WebhookWorker {
   private stepping: Promise<void> | null = null;
   private stopped = false;
   private readonly active: Record<Lane, number> = { main: 0, slow: 0 };
+  /** This worker's attempts in flight in the main pool, by endpoint id (its share of the pool). */
+  private readonly held = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
   /** The claim under way; one at a time, run again when slots freed meanwhile. */
   private claiming: Promise<void> | null = null;
@@ -135,6 +141,7 @@ export class WebhookWorker {
           now,
           leaseUntil: now + leaseMs(options.timeoutMs),
           main: Math.max(main, 0),
+          held: Object.fromEntries(this.held),
           slow: Math.max(slow, 0),
           perEndpoint: options.maxInFlightPerEndpoint,
           slowAfter: options.slowAfterTimeouts,
@@ -152,6 +159,7 @@ export class WebhookWorker {
   private launch(d: DueDelivery): void {
     const lane: Lane = d.slow ? 'slow' : 'main';
     this.active[lane]++;
+    if (lane === 'main') this.held.set(d.endpointId, (this.held.get(d.endpointId) ?? 0) + 1);
     const attempt: Promise<void> = this.deliver(d)
       .catch((err) => {
         // Not recorded (the database may be away): the lease runs out and the delivery is sent again.
@@ -162,6 +170,11 @@ export class WebhookWorker {
       })
       .finally(() => {
         this.active[lane]--;
+        if (lane === 'main') {
+          const held = (this.held.get(d.endpointId) ?? 1) - 1;
+          if (held > 0) this.held.set(d.endpointId, held);
+          else this.held.delete(d.endpointId);
+        }
         this.attempts.delete(attempt);
         this.queueFill();
       });
@@ -203,6 +216,7 @@ export class WebhookWorker {
     } catch {
       // Sealed under another CODE_SECRET: every attempt would fail the same way.
     }
+    const started = performance.now();
     const result = secret
       ? await postWebhook({
           url: d.url,
@@ -215,6 +229,9 @@ export class WebhookWorker {
           agents: this.agents,
         })
       : { ok: false, status: null, error: 'signing secret unreadable (CODE_SECRET changed?)' };
+    // What the attempt cost its slot, answered or not: a receiver that answers just inside the
+    // timeout holds slots as long as one that times out.
+    const slow = result.timedOut === true || performance.now() - started > options.slowAttemptMs;
     const now = clock.now();
     const nextAttemptAt = result.ok ? null : this.nextAttemptAt(d.attempts + 1, now);
     const { endpointDisabled } = await store.recordAttempt({
@@ -224,7 +241,7 @@ export class WebhookWorker {
       ok: result.ok,
       responseStatus: result.status,
       error: result.error,
-      timedOut: result.timedOut === true,
+      slow,
       nextAttemptAt,
       disableBefore: now - options.disableAfterMs,
       disabledReason: `every attempt failed for ${Math.round(options.disableAfterMs / HOUR_MS)} h; last: ${result.error}`,

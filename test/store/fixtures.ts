@@ -83,6 +83,7 @@ export const claimAll = (): ClaimRequest => ({
   now: Date.now() + DAY,
   leaseUntil: Date.now() + 2 * DAY,
   main: 1000,
+  held: {},
   slow: 1000,
   perEndpoint: 1000,
   slowAfter: 1000,

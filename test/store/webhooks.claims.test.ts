@@ -40,30 +40,36 @@ describe.each(backends)('webhook claims ($name)', ({ postgres }) => {
     url = db?.url ?? `sqlite:${join(dir, `${++files}.db`)}`;
     store = await open();
     await store.accounts.createAccount({ id: 'acc_1', name: 'one', settings: {}, createdAt: T0 });
-    const endpoint = async (id: string) =>
-      (
-        await store.webhooks.createEndpoint({
-          id,
-          accountId: 'acc_1',
-          url: `https://${id}.example.com/hook`,
-          events: ['verification.created'],
-          enabled: true,
-          sealedSecret: 'v1.sealed',
-          createdAt: T0,
-        })
-      ).id;
     a = await endpoint('wh_a');
     b = await endpoint('wh_b');
     // Six sends: a verification.created each in the change log, a delivery each for both endpoints.
-    await store.verifications.createVerifications(
-      Array.from({ length: 6 }, (_, i) => verification({ accountId: 'acc_1', createdAt: T0 + i })),
-    );
-    expect(await store.readModel.fold(100)).toBe(6);
+    await send(6);
   });
   afterEach(async () => {
     for (const s of stores.splice(0)) await s.close();
     await db?.drop();
   });
+
+  const endpoint = async (id: string) =>
+    (
+      await store.webhooks.createEndpoint({
+        id,
+        accountId: 'acc_1',
+        url: `https://${id}.example.com/hook`,
+        events: ['verification.created'],
+        enabled: true,
+        sealedSecret: 'v1.sealed',
+        createdAt: T0,
+      })
+    ).id;
+  /** `count` sends, folded: a delivery of each for every endpoint there is. */
+  let sends = 0;
+  async function send(count: number) {
+    await store.verifications.createVerifications(
+      Array.from({ length: count }, () => verification({ accountId: 'acc_1', createdAt: T0 + sends++ })),
+    );
+    expect(await store.readModel.fold(100)).toBe(count);
+  }
 
   async function open() {
     // The fold queues deliveries due at its clock's time: before the claims' NOW.
@@ -76,25 +82,29 @@ describe.each(backends)('webhook claims ($name)', ({ postgres }) => {
       now: NOW,
       leaseUntil: NOW + LEASE,
       main: 100,
+      held: {},
       slow: 10,
       perEndpoint: 2,
       slowAfter: 2,
       ...c,
     });
   const of = (due: DueDelivery[], endpointId: string) => due.filter((d) => d.endpointId === endpointId);
-  const record = (d: DueDelivery, outcome: 'ok' | 'timeout' | 'error', now = NOW) =>
-    store.webhooks.recordAttempt({
+  /** `late`: a success that took longer than the slow threshold. */
+  const record = (d: DueDelivery, outcome: 'ok' | 'late' | 'timeout' | 'error', now = NOW) => {
+    const ok = outcome === 'ok' || outcome === 'late';
+    return store.webhooks.recordAttempt({
       deliveryId: d.id,
       endpointId: d.endpointId,
       now,
-      ok: outcome === 'ok',
-      responseStatus: outcome === 'ok' ? 200 : outcome === 'error' ? 500 : null,
-      error: outcome === 'ok' ? null : outcome,
-      timedOut: outcome === 'timeout',
-      nextAttemptAt: outcome === 'ok' ? null : now + 3_600_000,
+      ok,
+      responseStatus: ok ? 200 : outcome === 'error' ? 500 : null,
+      error: ok ? null : outcome,
+      slow: outcome === 'timeout' || outcome === 'late',
+      nextAttemptAt: ok ? null : now + 3_600_000,
       disableBefore: now - 86_400_000,
       disabledReason: 'failing',
     });
+  };
 
   it('caps the attempts in flight per endpoint, counting live leases, oldest due first', async () => {
     const first = await claim();
@@ -152,6 +162,61 @@ describe.each(backends)('webhook claims ($name)', ({ postgres }) => {
     expect(await store.webhooks.countSlowEndpoints(2)).toBe(1);
     await store.webhooks.updateEndpoint(a, { url: 'https://new.example.com/hook' });
     expect(await store.webhooks.countSlowEndpoints(2)).toBe(0);
+  });
+
+  it("gives an endpoint at most a fair share of the claiming instance's pool, one share kept for the next", async () => {
+    // A pool of 6 shared by two endpoints: 2 each (6 / (2 + 1)), however high the cap; two slots
+    // stay free.
+    const first = await claim({ main: 6, perEndpoint: 6 });
+    expect(of(first, a)).toHaveLength(2);
+    expect(of(first, b)).toHaveLength(2);
+    // While this instance holds them, neither gets another slot of its pool.
+    const held = { [a]: 2, [b]: 2 };
+    expect(await claim({ main: 2, held, perEndpoint: 6 })).toEqual([]);
+
+    // An endpoint that comes next takes a free slot at once (its share: 6 / (3 + 1)).
+    const c = await endpoint('wh_c');
+    await send(2);
+    expect((await claim({ main: 2, held, perEndpoint: 6 })).map((d) => d.endpointId)).toEqual([c]);
+
+    // The shares are of the claiming instance's pool; the cap counts every instance's leases.
+    const other = await open();
+    const there = await claim({ main: 6, perEndpoint: 3 }, other);
+    expect([of(there, a).length, of(there, b).length, of(there, c).length]).toEqual([1, 1, 1]);
+    expect(await claim({ main: 6, perEndpoint: 3 }, other)).toEqual([]);
+
+    // More endpoints than free slots: one slot each at most, the oldest due first.
+    for (const d of [...first, ...there]) await record(d, 'ok');
+    const one = await claim({ main: 1, perEndpoint: 6 });
+    expect(one.map((d) => d.endpointId)).toEqual([a]);
+  });
+
+  it('counts a late success toward the slow lane as a timeout, and a prompt one clears the count', async () => {
+    const first = await claim();
+    for (const d of of(first, a)) await record(d, 'late');
+    // Delivered, and slow: two slow attempts in a row.
+    expect((await store.webhooks.listDeliveries(a, 10)).filter((d) => d.status === 'succeeded')).toHaveLength(
+      2,
+    );
+    expect(await store.webhooks.countSlowEndpoints(2)).toBe(1);
+    for (const d of of(first, b)) await record(d, 'ok');
+
+    // In the slow lane one attempt at a time, and a late success keeps it there.
+    const slow = await claim({ main: 0 });
+    expect(slow.map((d) => [d.endpointId, d.slow])).toEqual([[a, true]]);
+    expect((await claim({ slow: 0 })).map((d) => d.endpointId)).toEqual([b, b]);
+    await record(slow[0] as DueDelivery, 'late');
+    expect(await store.webhooks.countSlowEndpoints(3)).toBe(1);
+    const again = await claim({ main: 0 });
+    expect(again.map((d) => [d.endpointId, d.slow])).toEqual([[a, true]]);
+
+    // A prompt success brings it back to the main lane.
+    await record(again[0] as DueDelivery, 'ok');
+    expect(await store.webhooks.countSlowEndpoints(1)).toBe(0);
+    expect((await claim({ slow: 0 })).map((d) => [d.endpointId, d.slow])).toEqual([
+      [a, false],
+      [a, false],
+    ]);
   });
 
   it('never passes a cap when claims run at once on two instances', async () => {

@@ -9,6 +9,8 @@ export interface ReceivedWebhook {
   verified: { type: string; timestamp: string; data: Record<string, unknown> } | null;
   verifyError: string | null;
   answered: number;
+  /** When the request arrived (Date.now()). */
+  at: number;
 }
 
 /**
@@ -33,6 +35,7 @@ export class WebhookReceiver {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const at = Date.now();
       const body = Buffer.concat(chunks).toString('utf8');
       const headers = Object.fromEntries(
         Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]),
@@ -64,6 +67,7 @@ export class WebhookReceiver {
           return check().verifyError;
         },
         answered,
+        at,
       });
       this.open++;
       this.openAtArrival.push(this.open);

@@ -119,6 +119,9 @@ describe.each(backends)('a hanging webhook endpoint beside a healthy one ($name)
       WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.2,0.2,0.2,0.2,0.2,0.2,0.2,0.2',
       WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: '4',
       WEBHOOK_SLOW_AFTER_TIMEOUTS: '1',
+      // Only timeouts are slow here, so that the receiver's slowed answers below (100 ms) bring it
+      // back however loaded the machine (late answers: worker.slow-endpoints.test.ts).
+      WEBHOOK_SLOW_ATTEMPT_PERCENT: '100',
     });
     const hanging = await endpoint(svc, { hang: true });
     const healthy = await endpoint(svc);

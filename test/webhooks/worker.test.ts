@@ -194,11 +194,13 @@ describe.each(backends)('webhook delivery from the change log ($name)', ({ postg
     receiver.answers = [500, 500];
     const before = await attemptCounts();
     await db.insert({ type: 'verification.verified', status: 'verified' });
-    // Each retry is sent by the first step after it is due (50 ms after the failure).
+    // Each retry is sent by the first step after it is due (50 ms after the failure), or by the
+    // step of the attempt before when the slot that attempt frees claims later than that (a
+    // loaded machine).
     for (let i = 0; i < 3; i++) {
       await waitFor(async () => {
         await deliverNow();
-        return receiver.received.length === i + 1;
+        return receiver.received.length >= i + 1;
       });
     }
     const eventId = receiver.received[0]?.headers['webhook-id'];

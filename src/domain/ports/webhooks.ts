@@ -25,19 +25,21 @@ export interface WebhookStore {
   replayDelivery(endpointId: string, deliveryId: string, now: number): Promise<WebhookDelivery | null>;
 
   /**
-   * Leases due deliveries of enabled endpoints until `leaseUntil`, oldest due first, for the free
-   * slots of each lane. An endpoint never gets more than its cap in flight (live leases of every
-   * instance included): `perEndpoint` in the main lane, one in the slow lane. Claims that run at
-   * once on several instances never pass a cap together.
+   * Leases due deliveries of enabled endpoints until `leaseUntil` for the free slots of each lane.
+   * An endpoint never gets more than its cap in flight (live leases of every instance included):
+   * `perEndpoint` in the main lane, one in the slow lane. In the main lane an endpoint also never
+   * holds more than its fair share of the claiming instance's pool (see `ClaimRequest.held`).
+   * Each lane takes the oldest due first. Claims that run at once on several instances never pass
+   * a cap together.
    */
   claimDue(claim: ClaimRequest): Promise<DueDelivery[]>;
   /**
    * Records one attempt and clears its lease; disables the endpoint when it has been failing
-   * since `disableBefore`. A timed-out attempt adds one to the endpoint's timeouts in a row, a
-   * success resets them.
+   * since `disableBefore`. A slow attempt (answered or not) adds one to the endpoint's slow
+   * attempts in a row; a prompt success resets them, a prompt failure leaves them.
    */
   recordAttempt(attempt: AttemptRecord): Promise<{ endpointDisabled: boolean }>;
-  /** Enabled endpoints in the slow lane now (`slowAfter` timeouts in a row or more). */
+  /** Enabled endpoints in the slow lane now (`slowAfter` slow attempts in a row or more). */
   countSlowEndpoints(slowAfter: number): Promise<number>;
   /** Deletes up to `batchSize` finished deliveries created before `before`. */
   sweep(before: number, batchSize: number): Promise<number>;
@@ -93,12 +95,28 @@ export interface ClaimRequest {
   leaseUntil: number;
   /** Free slots of the main lane: deliveries of endpoints not in the slow lane. */
   main: number;
-  /** Free slots of the slow lane: deliveries of endpoints with `slowAfter` timeouts in a row or more. */
+  /**
+   * The claiming instance's attempts in flight in the main lane, by endpoint id. With `main` they
+   * make its pool, which the endpoints with due deliveries or attempts held share: none holds
+   * more than an equal share, one share being kept for an endpoint that comes next (`fairShare`).
+   */
+  held: Readonly<Record<string, number>>;
+  /** Free slots of the slow lane: deliveries of endpoints with `slowAfter` slow attempts in a row or more. */
   slow: number;
-  /** In-flight cap of an endpoint in the main lane (in the slow lane it is one). */
+  /** In-flight cap of an endpoint in the main lane over every instance (in the slow lane it is one). */
   perEndpoint: number;
-  /** Timed-out attempts in a row that put an endpoint in the slow lane, until a success. */
+  /** Slow attempts in a row that put an endpoint in the slow lane, until a prompt success. */
   slowAfter: number;
+}
+
+/**
+ * The most main-lane attempts one endpoint may hold in an instance's pool of `pool` slots shared
+ * by `active` endpoints: an equal share, with one share left over for an endpoint that has no
+ * attempt yet, so that its first event finds a free slot instead of waiting behind the others.
+ * Never less than one.
+ */
+export function fairShare(pool: number, active: number): number {
+  return Math.max(1, Math.floor(pool / (active + 1)));
 }
 
 /** A claimed delivery with what it takes to send it. */
@@ -117,8 +135,11 @@ export interface AttemptRecord {
   ok: boolean;
   responseStatus: number | null;
   error: string | null;
-  /** The receiver did not answer within the attempt's timeout. */
-  timedOut: boolean;
+  /**
+   * The attempt held its slot long: no answer within the timeout, or an answer (of any status)
+   * after the slow threshold (WEBHOOK_SLOW_ATTEMPT_PERCENT of the timeout).
+   */
+  slow: boolean;
   /** When to try again after a failure; null when the schedule is used up (the delivery fails). */
   nextAttemptAt: number | null;
   /** A failing endpoint whose first failure is older than this is disabled. */

@@ -40,24 +40,44 @@ const SQL = {
       (id, endpoint_id, event_id, event_type, payload, next_attempt_at, created_at)
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])
     ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
-  // One statement. Each endpoint of a lane with free slots offers its oldest due deliveries up to
-  // its cap less its live leases (every instance's); each lane takes the oldest offered. Then the
+  // One statement, the twin of claimRooms and pickForLanes (src/store/webhooks/rows.ts). Each
+  // enabled endpoint with due deliveries offers its oldest, up to its room: in the main lane its
+  // cap less its live leases (every instance's) and its fair share of the claiming instance's pool
+  // ($3 free slots and the attempts it holds, $7/$8 by endpoint) less what it holds there; in the
+  // slow lane one if nothing of it is in flight. Each lane takes the oldest offered. Then the
   // taken rows are locked, skipping those another claim holds and re-checking the rest on their
-  // newest version: claims at once see the same leases and offer the same rows (ties broken by
-  // id), so together they never take more than the cap; a claim whose snapshot predates another's
-  // leases offers the rows that one took first, and finds them leased.
-  claimDue: `WITH ep AS (
-      SELECT e.id, e.consecutive_timeouts >= $6 AS slow FROM webhook_endpoints e
-      WHERE e.enabled AND CASE WHEN e.consecutive_timeouts >= $6 THEN $4 > 0 ELSE $3 > 0 END),
+  // newest version: claims at once see the same leases and offer the oldest rows of each endpoint
+  // (ties broken by id), so together they never take more than the cap; a claim whose snapshot
+  // predates another's leases offers the rows that one took first, and finds them leased.
+  // `consecutive_timeouts` counts slow attempts in a row, timed out or answered late (the column
+  // keeps its first name).
+  claimDue: `WITH held AS (
+      SELECT * FROM unnest($7::text[], $8::int[]) AS h(endpoint_id, n)),
+    ep AS (
+      SELECT e.id, e.consecutive_timeouts >= $6 AS slow, coalesce(held.n, 0) AS held,
+        (SELECT count(*) FROM webhook_deliveries l
+          WHERE l.endpoint_id = e.id AND l.status = 'pending' AND l.lease_until > $1) AS busy
+      FROM webhook_endpoints e LEFT JOIN held ON held.endpoint_id = e.id
+      WHERE e.enabled AND EXISTS (SELECT 1 FROM webhook_deliveries d
+        WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= $1
+          AND (d.lease_until IS NULL OR d.lease_until <= $1))),
+    share AS (
+      SELECT greatest(1, ($3 + (SELECT coalesce(sum(n), 0) FROM held)) / (count(*) + 1))::int AS n
+      FROM (SELECT id FROM ep WHERE NOT slow UNION SELECT endpoint_id FROM held WHERE n > 0) active),
+    room AS (
+      SELECT ep.id, ep.slow,
+        CASE WHEN ep.slow THEN least(1 - ep.busy, $4)
+          ELSE least($5 - ep.busy, share.n - ep.held, $3) END AS n
+      FROM ep, share),
     offered AS (
-      SELECT due.id, due.next_attempt_at, ep.slow FROM ep
-      CROSS JOIN LATERAL (SELECT count(*) AS n FROM webhook_deliveries l
-        WHERE l.endpoint_id = ep.id AND l.status = 'pending' AND l.lease_until > $1) busy
-      CROSS JOIN LATERAL (SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
-        WHERE d.endpoint_id = ep.id AND d.status = 'pending' AND d.next_attempt_at <= $1
+      SELECT due.id, due.next_attempt_at, room.slow
+      FROM room CROSS JOIN LATERAL (
+        SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+        WHERE d.endpoint_id = room.id AND d.status = 'pending' AND d.next_attempt_at <= $1
           AND (d.lease_until IS NULL OR d.lease_until <= $1)
         ORDER BY d.next_attempt_at, d.id
-        LIMIT greatest(CASE WHEN ep.slow THEN 1 ELSE $5::int END - busy.n, 0)) due),
+        LIMIT greatest(room.n, 0)) due
+      WHERE room.n > 0),
     taken AS (
       (SELECT id, slow FROM offered WHERE NOT slow ORDER BY next_attempt_at, id LIMIT $3)
       UNION ALL
@@ -71,9 +91,12 @@ const SQL = {
     FROM locked, webhook_endpoints e
     WHERE d.id = locked.id AND e.id = d.endpoint_id
     RETURNING d.*, e.url, e.secret, locked.slow`,
+  // A success ends the failing streak; a late one ($5) counts as slow, a prompt one clears the
+  // count. The endpoint's row is written only when that changes it.
   recordSuccess: `WITH endpoint AS (
-      UPDATE webhook_endpoints SET failing_since = NULL, consecutive_timeouts = 0
-      WHERE id = $4 AND (failing_since IS NOT NULL OR consecutive_timeouts > 0))
+      UPDATE webhook_endpoints SET failing_since = NULL,
+        consecutive_timeouts = CASE WHEN $5 THEN consecutive_timeouts + 1 ELSE 0 END
+      WHERE id = $4 AND (failing_since IS NOT NULL OR consecutive_timeouts > 0 OR $5))
     UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, response_status = $1,
       last_error = NULL, lease_until = NULL, next_attempt_at = NULL, last_attempt_at = $2
     WHERE id = $3`,
@@ -193,6 +216,7 @@ export class PostgresWebhookStore implements WebhookStore {
   }
 
   async claimDue(c: ClaimRequest) {
+    const held = Object.entries(c.held).filter(([, n]) => n > 0);
     const { rows } = await this.query(SQL.claimDue, [
       c.now,
       c.leaseUntil,
@@ -200,6 +224,8 @@ export class PostgresWebhookStore implements WebhookStore {
       c.slow,
       c.perEndpoint,
       c.slowAfter,
+      held.map(([id]) => id),
+      held.map(([, n]) => n),
     ]);
     return rows.map(rowToDue);
   }
@@ -207,14 +233,14 @@ export class PostgresWebhookStore implements WebhookStore {
   async recordAttempt(a: AttemptRecord) {
     // A success is one statement: the path every healthy delivery takes.
     if (a.ok) {
-      await this.query(SQL.recordSuccess, [a.responseStatus, a.now, a.deliveryId, a.endpointId]);
+      await this.query(SQL.recordSuccess, [a.responseStatus, a.now, a.deliveryId, a.endpointId, a.slow]);
       return { endpointDisabled: false };
     }
     return this.transaction(async (client) => {
       // The endpoint's row before the delivery's: a transaction that disables the endpoint (and
       // so abandons its deliveries) holds the endpoint first too, so neither waits for the other
       // while holding what the other needs.
-      await this.query(SQL.endpointFailing, [a.now, a.endpointId, a.timedOut], client);
+      await this.query(SQL.endpointFailing, [a.now, a.endpointId, a.slow], client);
       const disabled = await this.query(
         SQL.disableIfFailing,
         [a.disabledReason, a.endpointId, a.disableBefore],

@@ -11,6 +11,7 @@ import { type WebhookEvent, webhookPayload } from '../../webhooks/events.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
 import {
   type ClaimCandidate,
+  claimRooms,
   deliveriesFor,
   pickForLanes,
   rowToDelivery,
@@ -122,18 +123,18 @@ export class SqliteWebhookStore implements WebhookStore {
     // One unit of the single writer: the leases counted here are every process's, and no other
     // claim runs until these are written.
     return this.tx.write(() => {
-      const endpoints = this.s.claimable.all({ now: c.now, slowAfter: c.slowAfter }) as Array<{
-        id: string;
-        slow: number;
-        busy: number;
-      }>;
+      const endpoints = (
+        this.s.claimable.all({ now: c.now, slowAfter: c.slowAfter }) as Array<{
+          id: string;
+          slow: number;
+          busy: number;
+          due: number;
+        }>
+      ).map((e) => ({ id: e.id, slow: e.slow === 1, busy: e.busy, due: e.due === 1 }));
       const candidates: ClaimCandidate[] = [];
-      for (const e of endpoints) {
-        const slow = e.slow === 1;
-        const room = Math.min((slow ? 1 : c.perEndpoint) - e.busy, slow ? c.slow : c.main);
-        if (room <= 0) continue;
-        for (const row of this.s.dueOf.all(e.id, c.now, c.now, room) as Array<{ id: string; next: number }>)
-          candidates.push({ id: row.id, nextAttemptAt: row.next, slow });
+      for (const e of claimRooms(endpoints, c)) {
+        const due = this.s.dueOf.all(e.id, c.now, c.now, e.room) as Array<{ id: string; next: number }>;
+        for (const row of due) candidates.push({ id: row.id, nextAttemptAt: row.next, slow: e.slow });
       }
       const picked = pickForLanes(candidates, c);
       if (picked.length === 0) return [];
@@ -149,7 +150,7 @@ export class SqliteWebhookStore implements WebhookStore {
     return this.tx.write(() => {
       if (a.ok) {
         this.s.succeeded.run(a.responseStatus, a.now, a.deliveryId);
-        this.s.endpointHealthy.run(a.endpointId);
+        this.s.endpointAnswered.run({ slow: a.slow ? 1 : 0, id: a.endpointId });
         return { endpointDisabled: false };
       }
       this.s.failed.run({
@@ -159,7 +160,7 @@ export class SqliteWebhookStore implements WebhookStore {
         error: a.error,
         now: a.now,
       });
-      this.s.endpointFailing.run({ now: a.now, timedOut: a.timedOut ? 1 : 0, id: a.endpointId });
+      this.s.endpointFailing.run({ now: a.now, slow: a.slow ? 1 : 0, id: a.endpointId });
       const disabled =
         this.s.disableIfFailing.run(a.disabledReason, a.endpointId, a.disableBefore).changes > 0;
       if (disabled) this.s.abandon.run('endpoint disabled', a.endpointId);
@@ -231,11 +232,16 @@ function statements(db: Database) {
       `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, payload, next_attempt_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
     ),
-    // Each enabled endpoint, its lane and its live leases (attempts in flight on any process).
+    // Each enabled endpoint, its lane, its live leases (attempts in flight on any process) and
+    // whether it has a due delivery no one holds. `consecutive_timeouts` counts slow attempts in a
+    // row, timed out or answered late (the column keeps its first name).
     claimable: p(
       `SELECT e.id, e.consecutive_timeouts >= @slowAfter AS slow,
          (SELECT count(*) FROM webhook_deliveries l
-          WHERE l.endpoint_id = e.id AND l.status = 'pending' AND l.lease_until > @now) AS busy
+          WHERE l.endpoint_id = e.id AND l.status = 'pending' AND l.lease_until > @now) AS busy,
+         EXISTS (SELECT 1 FROM webhook_deliveries d
+          WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= @now
+            AND (d.lease_until IS NULL OR d.lease_until <= @now)) AS due
        FROM webhook_endpoints e WHERE e.enabled = 1`,
     ),
     dueOf: p(
@@ -260,12 +266,15 @@ function statements(db: Database) {
          lease_until = NULL, next_attempt_at = @next, last_attempt_at = @now
        WHERE id = @id`,
     ),
-    endpointHealthy: p(
-      'UPDATE webhook_endpoints SET failing_since = NULL, consecutive_timeouts = 0 WHERE id = ?',
+    // A success ends the failing streak; a late one counts as slow, a prompt one clears the count.
+    endpointAnswered: p(
+      `UPDATE webhook_endpoints SET failing_since = NULL,
+         consecutive_timeouts = CASE WHEN @slow = 1 THEN consecutive_timeouts + 1 ELSE 0 END
+       WHERE id = @id`,
     ),
     endpointFailing: p(
       `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, @now),
-         consecutive_timeouts = consecutive_timeouts + @timedOut
+         consecutive_timeouts = consecutive_timeouts + @slow
        WHERE id = @id`,
     ),
     disableIfFailing: p(
