@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config/schema.js';
+import { trustedProxies, trustProxyWarnings } from './config/trust-proxy.js';
 import { buildDelivery, deliveryWarnings, renderOptions } from './delivery/factory.js';
 import type { Delivery } from './delivery/interface.js';
 import { PROVIDERS, type ProviderList } from './delivery/providers/registry.js';
@@ -95,6 +96,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   const providers = options.providers ?? PROVIDERS;
   const delivery = buildDelivery(config, store, clock, providers);
   for (const warning of deliveryWarnings(config, providers)) options.logger.warn(warning);
+  for (const warning of trustProxyWarnings(config.trustProxy)) options.logger.warn(warning);
   // One line per channel whose live codes are not delivered: a warning when sends are refused,
   // a plain statement when they are parked in the outbox (LIVE_OUTBOX=allow).
   for (const [channel, live] of Object.entries(delivery.liveRouting())) {
@@ -200,7 +202,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     adminGate,
     logger: options.logger,
     version: VERSION,
-    trustProxy: config.trustProxy,
+    trustProxy: trustedProxies(config.trustProxy),
     timeouts: config,
     hstsMaxAgeSeconds: config.tlsTerminated ? config.hstsMaxAgeSeconds : null,
     idempotencyLeaseSeconds: config.idempotencyLeaseSeconds,

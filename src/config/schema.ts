@@ -6,6 +6,7 @@ import { deliveryConfigProblems, deliverySettings, deliverySettingsOf } from '..
 import { ACCOUNT_LIMITS, type AccountLimitName } from '../domain/account-limits.js';
 import { webhookSettings } from '../webhooks/settings.js';
 import { databaseUrlProblem } from './hints.js';
+import { trustProxyProblem } from './trust-proxy.js';
 
 /**
  * Every setting of the service, described once: its environment variable, type, default and
@@ -114,10 +115,11 @@ export const settings = {
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { env: 'LOG_LEVEL', default: 'info', description: 'pino log level.' },
   ),
-  trustProxy: Type.Boolean({
+  trustProxy: Type.String({
     env: 'TRUST_PROXY',
-    default: false,
-    description: 'Trust X-Forwarded-* headers (set behind a load balancer).',
+    default: 'false',
+    description:
+      'Which proxies in front of the service may speak for the client in X-Forwarded-For, -Proto and -Host: their addresses or networks, comma-separated (`10.0.0.0/8`, `loopback`, `uniquelocal`); or their number (`1`: the load balancer only; right only where the service cannot be reached around them); `false`: none. The client is the right-most address no trusted proxy wrote (the admin throttle counts by it). `true` trusts every hop, so the left-most address, which the client writes: avoid it (a warning at start).',
   }),
   requestTimeoutSeconds: int(
     'REQUEST_TIMEOUT_SECONDS',
@@ -277,6 +279,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, providers?: ProviderList): Co
   });
   const databaseProblem = databaseUrlProblem(String((converted as Config).databaseUrl ?? ''));
   if (databaseProblem) problems.push(databaseProblem);
+  const proxyProblem = trustProxyProblem(String((converted as Config).trustProxy ?? ''));
+  if (proxyProblem) problems.push(proxyProblem);
   if (problems.length === 0) problems.push(...deliveryConfigProblems(all, converted as Config, providers));
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return { ...(converted as Omit<Config, 'given'>), given };

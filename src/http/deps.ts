@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import type { TrustedProxies } from '../config/trust-proxy.js';
 import type { Delivery } from '../delivery/interface.js';
 import type { RenderOptions } from '../delivery/messages.js';
 import type { AccountAdmin } from '../domain/accounts.js';
@@ -35,7 +36,8 @@ export interface AppDeps {
   adminGate: AdminGate;
   logger: Logger;
   version: string;
-  trustProxy?: boolean;
+  /** Which hops may speak for the client in X-Forwarded-* (TRUST_PROXY; none when absent). */
+  trustProxy?: TrustedProxies;
   /** Request, header, keep-alive and idle timeouts of the HTTP server (Node's defaults when absent). */
   timeouts?: HttpTimeouts;
   /** HSTS max-age when clients reach the service over HTTPS; null or absent: no HSTS. */
