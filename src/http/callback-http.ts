@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { CallbackHttp } from '../delivery/providers/module.js';
 import { component, envelope, ref } from './components.js';
 import { ApiError } from './errors.js';
-import { nestsDeeperThan, tooDeep } from './json-depth.js';
+import { jsonBodyProblem } from './json-body.js';
 import { answer, errorResponses } from './schemas.js';
 
 const CallbackReceipt = envelope(
@@ -42,8 +42,9 @@ export const callbackHttp: CallbackHttp = {
     } catch {
       throw new ApiError('INVALID_JSON', 'The body is not valid JSON.');
     }
-    // Read before the signature is checked (some providers sign the parsed values), so bounded here.
-    if (nestsDeeperThan(value)) throw tooDeep();
+    // Read before the signature is checked (some providers sign the parsed values), so held here.
+    const problem = jsonBodyProblem(body, value);
+    if (problem) throw problem;
     return value;
   },
   notConfigured: (what) =>

@@ -2,7 +2,7 @@ import { type ServerOptions, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import { ApiError, renderError } from './errors.js';
-import { nestsDeeperThan, tooDeep } from './json-depth.js';
+import { jsonBodyProblem } from './json-body.js';
 
 /** Timeouts against slow clients (a socket trickling its headers or body holds memory and a slot). */
 export interface HttpTimeouts {
@@ -113,14 +113,18 @@ export function hardenedServerOptions(
 /**
  * Fastify's JSON parser, except that a body refused for a `__proto__` or `constructor` key is said
  * to be refused for that key (Fastify reports it as invalid JSON, which it is not), and a body
- * nested deeper than MAX_JSON_DEPTH is refused before any hook, schema or handler walks it.
+ * jsonBodyProblem refuses (a name repeated, a lone surrogate, nesting deeper than MAX_JSON_DEPTH)
+ * is refused before any hook, schema or handler reads it.
  */
 export function jsonParserNamingPoisonedKeys(app: FastifyInstance, bodyLimit: number): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
     parse(request, body as string, (err, value) => {
-      if (!err) return nestsDeeperThan(value) ? done(tooDeep(), undefined) : done(null, value);
+      if (!err) {
+        const problem = jsonBodyProblem(body as string, value);
+        return problem ? done(problem, undefined) : done(null, value);
+      }
       // Only on the error path: is it JSON after all? Then it held a refused key.
       try {
         JSON.parse(body as string);

@@ -59,6 +59,8 @@ Every error body is \`{"error": {"code", "message", "details"?}}\`. Codes and st
 |---|---|
 ${errorTable}
 
+Request bodies are JSON (\`application/json\`, at most 16 KiB), held to I-JSON (RFC 7493): a body that is not JSON is \`400 INVALID_JSON\`; a JSON body that names a member twice in one object (\`{"channel":"SMS","channel":"EMAIL"}\`), holds a lone surrogate in a string or a name (\`"\\ud800"\` without its pair), nests deeper than 32 levels, or has a \`__proto__\` or \`constructor\` key is \`400 VALIDATION_ERROR\` with one \`details\` entry naming each such field (\`branding.brandName\`, \`allowedCountries[1]\`).
+
 Rate limits answer \`429 RATE_LIMITED\` with \`Retry-After\` (seconds); \`429 TOO_MANY_ATTEMPTS\` has none, since that request never succeeds again (send a new code). send-code takes an optional \`Idempotency-Key\`
 header: a retry with the same key and body within 24 h answers the first answer again (\`Idempotent-Replayed: true\`). Every response carries \`Cache-Control: no-store\`, except the public logo image (\`GET /v1/branding/{accountId}/logo\`).
 Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed\` (attempts used up) | \`canceled\`

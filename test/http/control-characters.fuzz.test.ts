@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { findControls } from '../../src/http/control-characters.js';
 import type { ErrorDetail } from '../../src/http/errors.js';
-import { nestsDeeperThan } from '../../src/http/json-depth.js';
+import { nestsDeeperThan } from '../../src/http/json-body.js';
 import { ADMIN_TOKEN, type TestService } from '../support/app.js';
 import { eachStore } from '../support/each-store.js';
 
