@@ -108,6 +108,48 @@ describe('SQLite files after codes settle (secure_delete, WAL truncation)', () =
     expect(lingering.map((s) => s.requestId)).toEqual([]);
   });
 
+  it('on an idle service a settled code leaves the WAL within seconds, with no later write', async () => {
+    // Settled right after the send, as an attacker's five wrong guesses are: the log still holds
+    // the pending row's page (its code in clear), and before the checkpointer truncated an idle
+    // log it stayed there until the next write came after a full checkpoint: 42-54 s later on an
+    // idle instance (the next key-use flush or sweep).
+    const failed = await send();
+    for (let i = 0; i < 5; i++) {
+      const res = await svc.post(
+        '/v1/contact/verify-code',
+        { requestId: failed.requestId, otpCode: '0'.repeat(10) },
+        key,
+      );
+      expect(res.body.data.verified).toBe(false);
+    }
+    const verified = await send();
+    expect(
+      (
+        await svc.post(
+          '/v1/contact/verify-code',
+          { requestId: verified.requestId, otpCode: verified.code },
+          key,
+        )
+      ).body.data.verified,
+    ).toBe(true);
+    const settled = [failed, verified];
+    const bytes = () => [
+      readFileSync(file),
+      existsSync(`${file}-wal`) ? readFileSync(`${file}-wal`) : Buffer.alloc(0),
+    ];
+    // Written to the log first: the test sees the clear code there before it goes.
+    expect(settled.some((s) => found(bytes(), inOutbox(s.code)))).toBe(true);
+    const started = Date.now();
+    while (settled.some((s) => found(bytes(), inOutbox(s.code))) && Date.now() - started < 10_000)
+      await sleep(50);
+    expect(settled.filter((s) => found(bytes(), inOutbox(s.code))).map((s) => s.requestId)).toEqual([]);
+    // A pending code is still in the files (the outbox shows it until the request settles).
+    const live = await send();
+    const before = Date.now();
+    while (Date.now() - before < 1_000) await sleep(50);
+    expect(found(bytes(), inOutbox(live.code))).toBe(true);
+  });
+
   it("a request deleted by the retention leaves its code hash in neither file; a live request's is there", async () => {
     const old = [];
     for (let i = 0; i < 40; i++) old.push(await send());

@@ -11,7 +11,7 @@ import type { Database } from 'better-sqlite3';
  * thread takes none of the writer's locks, so commits only append to the WAL; once a checkpoint
  * has copied everything, the next write transaction starts the WAL again from its beginning.
  * Should the worker stop, the connection goes back to automatic checkpoints, so the WAL never
- * grows without bound.
+ * grows without bound. An idle log is emptied (below), so settled codes do not linger in it.
  */
 export class Checkpointer {
   private readonly worker: Worker;
@@ -68,23 +68,42 @@ export class Checkpointer {
  */
 const RESTART_FRAMES = 32_768;
 
+/*
+ * An idle log is emptied. Old frames hold old page images: the pending version of a row (its
+ * outbox code in clear) stays in the log after the request settles, until a write starts the log
+ * over after a complete checkpoint. On an idle instance that write is the next key-use flush or
+ * sweep, 42-54 s later, and a failed code (five wrong guesses right after the send) sat in clear in
+ * the -wal file all that time. So when a PASSIVE checkpoint has copied the whole log and nothing was
+ * committed since the previous tick, a TRUNCATE checkpoint cuts the file to zero bytes, holding
+ * writers off as RESTART does (for a moment: there is nothing left to copy). A settled code is then
+ * gone from the log within two ticks of the last write. Under steady writes the log is never idle
+ * for a tick and this never runs: there each write after a complete checkpoint starts the log over
+ * (journal_size_limit 0 cuts what lies beyond), and past RESTART_FRAMES the RESTART above does.
+ */
+
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 100');
-const restart = () => {
+const holdingWriters = (mode) => {
   Atomics.store(workerData.restarting, 0, 1);
   try {
-    db.pragma('wal_checkpoint(RESTART)');
+    db.pragma('wal_checkpoint(' + mode + ')');
   } finally {
     Atomics.store(workerData.restarting, 0, 0);
   }
 };
+let lastVersion = -1;
 const tick = () => {
   try {
     const [result] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (result && result.log > workerData.restartFrames) restart();
+    // Changes when another connection commits: the same value twice means no write in between.
+    const version = db.pragma('data_version', { simple: true });
+    if (result && result.log > workerData.restartFrames) holdingWriters('RESTART');
+    else if (result && result.log > 0 && result.busy === 0 && result.checkpointed === result.log && version === lastVersion)
+      holdingWriters('TRUNCATE');
+    lastVersion = version;
   } catch {}
   setTimeout(tick, workerData.intervalMs);
 };
