@@ -91,6 +91,10 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
 
   if (store.newerMigrations.length > 0) options.logger.warn(toleratedNote([...store.newerMigrations]));
   const { current: codeSecret, previous: previousCodeSecrets } = await resolveCodeSecrets(config, store);
+  if (previousCodeSecrets.length > 0)
+    options.logger.warn(
+      'CODE_SECRET_PREVIOUS is set: codes, webhook signing secrets and dashboard CSRF tokens made with the previous code secret are still accepted. It is for a rotation only: remove it and restart once the longest code lifetime (at most 30 minutes) has passed since every instance runs with the new CODE_SECRET (docs/operations.md). /health shows codeSecretRotation while it is set.',
+    );
   const { adminTokenHash, generatedAdminToken } = await resolveAdminToken(config, store);
 
   const providers = options.providers ?? PROVIDERS;
@@ -203,6 +207,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     logger: options.logger,
     version: VERSION,
     trustProxy: trustedProxies(config.trustProxy),
+    previousCodeSecrets: previousCodeSecrets.length,
     timeouts: config,
     hstsMaxAgeSeconds: config.tlsTerminated ? config.hstsMaxAgeSeconds : null,
     idempotencyLeaseSeconds: config.idempotencyLeaseSeconds,

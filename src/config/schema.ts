@@ -101,7 +101,7 @@ export const settings = {
   ),
   codeSecretPrevious: optionalString(
     'CODE_SECRET_PREVIOUS',
-    'The code secret being replaced, during a rotation of CODE_SECRET: codes sent under it still verify until they expire, webhook signing secrets sealed under it are sealed again under CODE_SECRET at start, and dashboard CSRF tokens made with it are still accepted. New codes use CODE_SECRET. Remove it once the longest code lifetime has passed (docs/operations.md).',
+    'The code secret being replaced, during a rotation of CODE_SECRET: codes sent under it still verify until they expire, webhook signing secrets sealed under it are sealed again under CODE_SECRET at start, and dashboard CSRF tokens made with it are still accepted. New codes use CODE_SECRET. Remove it once the longest code lifetime has passed (docs/operations.md): while it is set, every start logs a warning and /health shows `codeSecretRotation`.',
     true,
   ),
   ...accountLimitSettings(),

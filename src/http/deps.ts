@@ -36,6 +36,8 @@ export interface AppDeps {
   adminGate: AdminGate;
   logger: Logger;
   version: string;
+  /** How many previous code secrets are still accepted (CODE_SECRET_PREVIOUS): /health shows a rotation in progress. */
+  previousCodeSecrets?: number;
   /** Which hops may speak for the client in X-Forwarded-* (TRUST_PROXY; none when absent). */
   trustProxy?: TrustedProxies;
   /** Request, header, keep-alive and idle timeouts of the HTTP server (Node's defaults when absent). */

@@ -353,6 +353,31 @@ const PumpingBreakerCount = component(
   }),
 );
 
+const CodeSecretRotation = component(
+  'CodeSecretRotation',
+  Type.Object(
+    {
+      previousSecrets: Type.Integer({
+        minimum: 1,
+        description: 'Previous code secrets still accepted (CODE_SECRET_PREVIOUS).',
+      }),
+      since: Type.String({
+        format: 'date-time',
+        description: 'When this instance started accepting them (its start).',
+      }),
+      removableAfter: Type.String({
+        format: 'date-time',
+        description:
+          'From then on no code sent under a previous secret since this start is still alive (the longest code lifetime an account may set, after `since`): remove CODE_SECRET_PREVIOUS once every instance is past it, and restart.',
+      }),
+    },
+    {
+      description:
+        'A rotation of CODE_SECRET in progress: present while CODE_SECRET_PREVIOUS is set (a warning is logged at every start). Codes, webhook signing secrets and dashboard CSRF tokens made with a previous secret are accepted until it is removed. Never names a secret; does not change `status`.',
+    },
+  ),
+);
+
 export const Health = component(
   'Health',
   Type.Object({
@@ -372,5 +397,6 @@ export const Health = component(
           'SMS-pumping breakers tripped now, counted per country (sorted by country); any makes the status `degraded`. No account is named here: `GET /v1/admin/breakers` has the details.',
       }),
     ),
+    codeSecretRotation: Type.Optional(ref(CodeSecretRotation)),
   }),
 );

@@ -1685,6 +1685,21 @@ export interface components {
             /** @description Breakers tripped for this country, over every account and mode. */
             count: number;
         };
+        /** @description A rotation of CODE_SECRET in progress: present while CODE_SECRET_PREVIOUS is set (a warning is logged at every start). Codes, webhook signing secrets and dashboard CSRF tokens made with a previous secret are accepted until it is removed. Never names a secret; does not change `status`. */
+        CodeSecretRotation: {
+            /** @description Previous code secrets still accepted (CODE_SECRET_PREVIOUS). */
+            previousSecrets: number;
+            /**
+             * Format: date-time
+             * @description When this instance started accepting them (its start).
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description From then on no code sent under a previous secret since this start is still alive (the longest code lifetime an account may set, after `since`): remove CODE_SECRET_PREVIOUS once every instance is past it, and restart.
+             */
+            removableAfter: string;
+        };
         Health: {
             status: components["schemas"]["HealthStatus"];
             version: string;
@@ -1699,6 +1714,7 @@ export interface components {
             };
             /** @description SMS-pumping breakers tripped now, counted per country (sorted by country); any makes the status `degraded`. No account is named here: `GET /v1/admin/breakers` has the details. */
             pumpingBreakers?: components["schemas"]["PumpingBreakerCount"][];
+            codeSecretRotation?: components["schemas"]["CodeSecretRotation"];
         };
         /** @description Placeholders: {code}, {minutes}, {product}, {purpose}; a body must contain {code}. Values are substituted as text. */
         LocaleTemplatesPatch: {

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { ACCOUNT_LIMITS } from '../../domain/account-limits.js';
 import type { AppDeps } from '../deps.js';
 import { answer, Health } from '../schemas.js';
 
 /** GET /health: no key needed; 503 when the database cannot be reached. */
 export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
   const started = Date.now();
+  const rotation = codeSecretRotation(deps.previousCodeSecrets ?? 0, started);
   app.get(
     '/health',
     {
@@ -40,6 +42,7 @@ export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         channels,
         // Degraded while an SMS-pumping breaker holds sends to a country (docs/analytics.md).
         pumpingBreakers: countByCountry(breakers),
+        ...(rotation ? { codeSecretRotation: rotation } : {}),
       };
     },
   );
@@ -55,4 +58,19 @@ function countByCountry(breakers: Array<{ country: string }>): Array<{ country: 
   return [...counts]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([country, count]) => ({ country, count }));
+}
+
+/**
+ * A rotation of CODE_SECRET in progress (CODE_SECRET_PREVIOUS set), as an operator can act on it:
+ * how many previous secrets are accepted, since when this instance accepts them, and from when no
+ * code it could have sent under them is still alive (the longest lifetime an account may give a
+ * code after this start). Never the secret; absent when no previous secret is accepted.
+ */
+function codeSecretRotation(previousSecrets: number, started: number) {
+  if (previousSecrets === 0) return null;
+  return {
+    previousSecrets,
+    since: new Date(started).toISOString(),
+    removableAfter: new Date(started + ACCOUNT_LIMITS.codeTtlSeconds.max * 1000).toISOString(),
+  };
 }
