@@ -14,8 +14,9 @@ export interface ContactProfile {
 const HISTORY_LIMIT = 100;
 
 /**
- * Destinations are stored as canonical mailboxes (email) or E.164; accept what an operator types:
- * any way of writing an address finds its mailbox, and the start of one stays a prefix.
+ * Destinations are stored as canonical mailboxes (email) or subscriber numbers (E.164, phone.ts);
+ * accept what an operator types: any way of writing an address finds its mailbox, any way of
+ * dialling a number its subscriber, and the start of one stays a prefix.
  */
 export function normaliseSearch(q: string): string {
   const value = q.trim();
@@ -23,7 +24,7 @@ export function normaliseSearch(q: string): string {
   if (!/^[+0-9 ()-]+$/.test(value)) return value.toLowerCase();
   const digits = value.replace(/[ ()-]/g, '');
   const phone = checkPhone(digits.startsWith('+') ? digits : `+${digits}`);
-  return phone.ok ? phone.e164 : digits.startsWith('+') ? digits : `+${digits}`;
+  return phone.ok ? phone.subscriber : digits.startsWith('+') ? digits : `+${digits}`;
 }
 
 /** The contacts of the read model: search, pages, profiles, and the operator's block. */

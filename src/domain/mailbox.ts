@@ -20,6 +20,21 @@ const DOTLESS: ReadonlyMap<string, string> = new Map([
   ['googlemail.com', 'gmail.com'],
 ]);
 
+/**
+ * Fastmail's subdomain addressing: `anything@user.fastmail.com` is delivered to `user@fastmail.com`
+ * (as `user+anything@`), for Fastmail's own domains; a user whose name has an underscore writes it
+ * as a hyphen there (Fastmail allows no hyphen in names on its domains). Fastmail documents it for
+ * the domains below by name; the custom domains it hosts cannot be told apart from others.
+ */
+const SUBDOMAIN_ADDRESSED: ReadonlySet<string> = new Set(['fastmail.com', 'fastmail.fm']);
+
+/**
+ * Yahoo's disposable addresses: `base-keyword@yahoo.com` reaches the account that chose the base
+ * name. Yahoo names have no hyphen, so the hyphen marks one; the mailbox keeps it (`base-@yahoo.com`)
+ * and so can never be taken for an account named `base`.
+ */
+const HYPHEN_TAGGED: ReadonlySet<string> = new Set(['yahoo.com']);
+
 /** The address with its domain in ASCII (punycode), or null when the domain cannot be converted. */
 function asciiAddress(address: string): { local: string; domain: string } | null {
   const at = address.lastIndexOf('@');
@@ -47,10 +62,12 @@ export function isMailAddress(address: unknown): boolean {
 
 /**
  * The mailbox an address reaches, as contacts, blocks, risk and destination limits key it: the
- * whole address lower-cased, its domain in ASCII (punycode), any `+tag` removed, and for
- * gmail.com and googlemail.com (one service) the dots of the local part removed and the domain
- * gmail.com. `J.A.N.E+1@GoogleMail.com` → `jane@gmail.com`. Null when it is no address (no `@`,
- * an empty side, a domain that cannot be converted); never throws.
+ * whole address lower-cased, its domain in ASCII (punycode), any `+tag` removed, for gmail.com and
+ * googlemail.com (one service) the dots of the local part removed and the domain gmail.com, and
+ * where the provider documents another form of tag, that one too: Fastmail's subdomain addressing
+ * (`shop@jane.fastmail.com` → `jane@fastmail.com`) and Yahoo's disposable addresses
+ * (`jane-shop@yahoo.com` → `jane-@yahoo.com`). `J.A.N.E+1@GoogleMail.com` → `jane@gmail.com`. Null
+ * when it is no address (no `@`, an empty side, a domain that cannot be converted); never throws.
  */
 export function canonicalMailbox(address: string): string | null {
   const parts = asciiAddress(address.trim());
@@ -67,5 +84,13 @@ export function canonicalMailbox(address: string): string | null {
     if (undotted) local = undotted;
     domain = dotless;
   }
+  const dot = domain.indexOf('.');
+  if (dot > 0 && SUBDOMAIN_ADDRESSED.has(domain.slice(dot + 1))) {
+    // One label before Fastmail's domain names the user; the local part is only the tag.
+    local = domain.slice(0, dot).replaceAll('-', '_');
+    domain = domain.slice(dot + 1);
+  }
+  const hyphen = local.indexOf('-');
+  if (hyphen > 0 && HYPHEN_TAGGED.has(domain)) local = local.slice(0, hyphen + 1);
   return `${local}@${domain}`;
 }

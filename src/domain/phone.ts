@@ -1,7 +1,15 @@
 import { type CountryCode, isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 export type PhoneCheck =
-  | { ok: true; e164: string; country: string | null; type: string | null }
+  | {
+      ok: true;
+      /** The number as given, in E.164: where a message goes. */
+      e164: string;
+      /** The subscriber it reaches (canonicalPhone): what contacts, blocks and limits key. */
+      subscriber: string;
+      country: string | null;
+      type: string | null;
+    }
   | { ok: false; reason: 'format' | 'invalid' | 'unsupported'; message: string };
 
 /**
@@ -30,7 +38,29 @@ export function checkPhone(raw: string): PhoneCheck {
       message: `is a ${type === 'PREMIUM_RATE' ? 'premium-rate' : 'shared-cost'} number, which cannot receive codes`,
     };
   }
-  return { ok: true, e164: parsed.number, country: parsed.country ?? null, type: type ?? null };
+  const e164 = parsed.number;
+  return {
+    ok: true,
+    e164,
+    subscriber: canonicalPhone(e164, type),
+    country: parsed.country ?? null,
+    type: type ?? null,
+  };
+}
+
+/**
+ * One subscriber, dialled two ways. An Argentine mobile is `+54 9 <area> <number>` in E.164, but
+ * the same ten digits without the 9 (`+54 11 1234-5678`) are a valid fixed-line number, and an SMS
+ * to them reaches the same phone: a block of `+5491112345678` was passed by `+541112345678`. A
+ * fixed-line Argentine number whose form with the 9 is a mobile number is keyed by that form
+ * (fixed and mobile numbers share one ten-digit plan there, so the two never name two lines).
+ * Every other number is its own subscriber. Like the canonical mailbox, this is only the key:
+ * the message goes to the number as given.
+ */
+export function canonicalPhone(e164: string, type: string | undefined | null): string {
+  if (!e164.startsWith('+54') || e164.startsWith('+549') || type !== 'FIXED_LINE') return e164;
+  const mobile = parsePhoneNumberFromString(`+549${e164.slice(3)}`);
+  return mobile?.isValid() && mobile.getType() === 'MOBILE' ? mobile.number : e164;
 }
 
 /** True when `country` (upper-case ISO 3166-1 alpha-2) is a region that number belongs to. */

@@ -27,8 +27,10 @@ export interface SendRequest {
   email: string | null;
   /** The mailbox `email` reaches (src/domain/mailbox.ts): what contacts, blocks and limits key. */
   mailbox: string | null;
-  /** E.164. */
+  /** The number as given, in E.164: where the message goes. */
   phone: string | null;
+  /** The subscriber `phone` reaches (src/domain/phone.ts): what contacts, blocks and limits key. */
+  subscriber: string | null;
   /** Upper-case ISO 3166-1 alpha-2: given, or inferred from the phone number. */
   country: string | null;
   /** What libphonenumber-js knew of the phone number when it checked it: its type and the region of its range (the risk score reads them). */
@@ -89,6 +91,7 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
   }
 
   let phone: string | null = null;
+  let subscriber: string | null = null;
   let inferredCountry: string | null = null;
   let numberFacts: SendRequest['numberFacts'] = null;
   const usesPhone = channels?.some((c) => c === 'SMS' || c === 'WHATSAPP') ?? false;
@@ -105,6 +108,7 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
       const check = checkPhone(body[field] as string);
       if (check.ok) {
         parsed.set(field, check.e164);
+        subscriber = check.subscriber;
         inferredCountry = check.country;
         numberFacts = { type: check.type, country: check.country };
       } else if (check.reason === 'unsupported') {
@@ -157,6 +161,7 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
       email,
       mailbox,
       phone,
+      subscriber: phone === null ? null : subscriber,
       country,
       numberFacts: phone === null ? null : numberFacts,
       deliveryType: body.deliveryType ?? 'TEXT',

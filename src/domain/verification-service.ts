@@ -155,7 +155,7 @@ export class VerificationService {
           }
         : {
             channel,
-            destination: request.phone as string,
+            destination: request.subscriber as string,
             address: request.phone as string,
             country: request.country,
           },
@@ -700,12 +700,12 @@ const notFound = () =>
   new DomainError('NOT_FOUND', 'No verification request with this requestId exists for this account.');
 
 /**
- * The outbox is searched by canonical mailbox (email) or E.164 number; accept what a person would
+ * The outbox is searched by canonical mailbox (email) or subscriber number; accept what a person would
  * type: any way of writing an address finds the messages of its mailbox.
  */
 export function outboxDestination(to: string): string {
   const value = to.trim();
   if (value.includes('@')) return canonicalMailbox(value) ?? value.toLowerCase();
   const phone = checkPhone(value.startsWith('+') ? value : `+${value.replace(/^00/, '')}`);
-  return phone.ok ? phone.e164 : value;
+  return phone.ok ? phone.subscriber : value;
 }

@@ -90,7 +90,7 @@ const Contact = component(
     channel: ref(Channel, { description: 'The channel of its last send.' }),
     destination: Type.String({
       description:
-        'Full: an E.164 number, or the canonical mailbox of an email address (lower case, no +tag, no dots in a gmail.com local part, the domain in punycode).',
+        'Full: the subscriber number in E.164 (an Argentine mobile with its 9), or the canonical mailbox of an email address (lower case, no +tag, no dots in a gmail.com local part, the domain in punycode, Fastmail subdomain and Yahoo disposable addresses folded into their mailbox).',
     }),
     masked: Type.String(),
     firstSeen: Time,

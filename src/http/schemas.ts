@@ -86,10 +86,12 @@ export const SendCodeBody = component(
           format: 'idn-email',
           maxLength: 254,
           description:
-            'Required when EMAIL is used. The domain may be internationalised (IDN). The code goes to the address as given; blocks, limits and contacts hold for its canonical mailbox (lower case, no +tag, no dots in a gmail.com local part, the domain in punycode).',
+            'Required when EMAIL is used. The domain may be internationalised (IDN). The code goes to the address as given; blocks, limits and contacts hold for its canonical mailbox (lower case, no +tag, no dots in a gmail.com local part, the domain in punycode; Fastmail subdomain addresses `x@jane.fastmail.com` as `jane@fastmail.com`, Yahoo disposable addresses `jane-x@yahoo.com` as `jane-@yahoo.com`).',
         }),
       ),
-      phone: phoneField('Required when SMS or WHATSAPP is used: + and country code.'),
+      phone: phoneField(
+        'Required when SMS or WHATSAPP is used: + and country code. The code goes to the number as given; blocks, limits and contacts hold for the subscriber it reaches (an Argentine mobile dialled without its 9, `+541112345678`, is `+5491112345678`).',
+      ),
       whatsappNumber: phoneField('Alternative name of `phone`.'),
       phoneNumber: phoneField('Alternative name of `phone`.'),
       country: Type.Optional(

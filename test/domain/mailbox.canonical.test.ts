@@ -82,6 +82,30 @@ function canonicalSuite(name: string, env: () => Record<string, string>) {
       }
     });
 
+    it("a block holds across Fastmail's subdomain addresses and Yahoo's disposable addresses", async () => {
+      expect((await send('kim@fastmail.com')).status).toBe(200);
+      await block('kim@fastmail.com');
+      expect((await send('lee-shop@yahoo.com')).status).toBe(200);
+      const yahoo = await block('lee-shop@yahoo.com');
+      expect(yahoo.destination).toBe('lee-@yahoo.com');
+      for (const email of [
+        'shop@kim.fastmail.com',
+        'News@KIM.FastMail.com',
+        'kim+x@fastmail.com',
+        'lee-news@yahoo.com',
+      ]) {
+        const res = await send(email);
+        expect(res.status, email).toBe(403);
+        expect(res.body.error.code, email).toBe('CONTACT_BLOCKED');
+      }
+      // Other names, other providers' hyphens and Yahoo's own account are other mailboxes.
+      for (const email of ['shop@kimberly.fastmail.com', 'lee-shop@example.com', 'lee@yahoo.com'])
+        expect((await send(email)).status, email).toBe(200);
+      // The message goes to the address as given.
+      expect((await send('deals@ann.fastmail.fm')).status).toBe(200);
+      expect((await svc.lastMessage('ann@fastmail.fm')).to).toBe('deals@ann.fastmail.fm');
+    });
+
     it('risk velocity counts the variants of one mailbox together', async () => {
       const scores: number[] = [];
       let last: { signals: Array<{ name: string }> } | undefined;

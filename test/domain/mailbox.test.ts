@@ -26,6 +26,31 @@ describe('canonicalMailbox', () => {
     expect(canonicalMailbox('j.ane@gmail.com.evil.example')).toBe('j.ane@gmail.com.evil.example');
   });
 
+  it("folds Fastmail's subdomain addressing into the user's mailbox, on Fastmail's domains only", () => {
+    expect(canonicalMailbox('shop@jane.fastmail.com')).toBe('jane@fastmail.com');
+    expect(canonicalMailbox('News+x@Jane.FastMail.FM')).toBe('jane@fastmail.fm');
+    // An underscore in the name is written as a hyphen in the subdomain.
+    expect(canonicalMailbox('anything@joe-citizen.fastmail.fm')).toBe('joe_citizen@fastmail.fm');
+    expect(canonicalMailbox('joe_citizen+x@fastmail.fm')).toBe('joe_citizen@fastmail.fm');
+    // Deeper subdomains, other providers and look-alikes are left as they are.
+    expect(canonicalMailbox('shop@a.jane.fastmail.com')).toBe('shop@a.jane.fastmail.com');
+    expect(canonicalMailbox('shop@jane.example.com')).toBe('shop@jane.example.com');
+    expect(canonicalMailbox('shop@jane.fastmail.com.evil.example')).toBe(
+      'shop@jane.fastmail.com.evil.example',
+    );
+    expect(canonicalMailbox('shop@janefastmail.com')).toBe('shop@janefastmail.com');
+  });
+
+  it("folds Yahoo's disposable addresses (base-keyword) into one mailbox that names no account", () => {
+    expect(canonicalMailbox('jane-shop@yahoo.com')).toBe('jane-@yahoo.com');
+    expect(canonicalMailbox('Jane-News-2024@Yahoo.com')).toBe('jane-@yahoo.com');
+    expect(canonicalMailbox('jane@yahoo.com')).toBe('jane@yahoo.com');
+    // A hyphen is a tag only where the provider documents it.
+    expect(canonicalMailbox('jane-shop@example.com')).toBe('jane-shop@example.com');
+    expect(canonicalMailbox('jane-shop@gmail.com')).toBe('jane-shop@gmail.com');
+    expect(canonicalMailbox('-shop@yahoo.com')).toBe('-shop@yahoo.com');
+  });
+
   it('writes the domain in ASCII (punycode), whichever way it was given', () => {
     expect(canonicalMailbox('jane@exämple.com')).toBe('jane@xn--exmple-cua.com');
     expect(canonicalMailbox('Jane@EXÄMPLE.COM')).toBe('jane@xn--exmple-cua.com');

@@ -1486,11 +1486,11 @@ export interface components {
             channels?: components["schemas"]["Channel"][];
             /**
              * Format: idn-email
-             * @description Required when EMAIL is used. The domain may be internationalised (IDN). The code goes to the address as given; blocks, limits and contacts hold for its canonical mailbox (lower case, no +tag, no dots in a gmail.com local part, the domain in punycode).
+             * @description Required when EMAIL is used. The domain may be internationalised (IDN). The code goes to the address as given; blocks, limits and contacts hold for its canonical mailbox (lower case, no +tag, no dots in a gmail.com local part, the domain in punycode; Fastmail subdomain addresses `x@jane.fastmail.com` as `jane@fastmail.com`, Yahoo disposable addresses `jane-x@yahoo.com` as `jane-@yahoo.com`).
              */
             email?: string;
             /**
-             * @description Required when SMS or WHATSAPP is used: + and country code.
+             * @description Required when SMS or WHATSAPP is used: + and country code. The code goes to the number as given; blocks, limits and contacts hold for the subscriber it reaches (an Argentine mobile dialled without its 9, `+541112345678`, is `+5491112345678`).
              * @example +14155552671
              */
             phone?: string;
@@ -2058,7 +2058,7 @@ export interface components {
             mode: components["schemas"]["Mode"];
             /** @description The channel of its last send. */
             channel: components["schemas"]["Channel"];
-            /** @description Full: an E.164 number, or the canonical mailbox of an email address (lower case, no +tag, no dots in a gmail.com local part, the domain in punycode). */
+            /** @description Full: the subscriber number in E.164 (an Argentine mobile with its 9), or the canonical mailbox of an email address (lower case, no +tag, no dots in a gmail.com local part, the domain in punycode, Fastmail subdomain and Yahoo disposable addresses folded into their mailbox). */
             destination: string;
             masked: string;
             /** Format: date-time */
