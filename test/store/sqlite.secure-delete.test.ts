@@ -108,7 +108,7 @@ describe('SQLite files after codes settle (secure_delete, WAL truncation)', () =
     expect(lingering.map((s) => s.requestId)).toEqual([]);
   });
 
-  it('on an idle service a settled code leaves the WAL within seconds, with no later write', async () => {
+  it('on an idle service a settled code (failed, verified, canceled, expired) leaves the WAL within seconds, with no later write', async () => {
     // Settled right after the send, as an attacker's five wrong guesses are: the log still holds
     // the pending row's page (its code in clear), and before the checkpointer truncated an idle
     // log it stayed there until the next write came after a full checkpoint: 42-54 s later on an
@@ -132,7 +132,17 @@ describe('SQLite files after codes settle (secure_delete, WAL truncation)', () =
         )
       ).body.data.verified,
     ).toBe(true);
-    const settled = [failed, verified];
+    // Canceled by a newer send to the same address, which the sweeper then expires.
+    const to = `secure-delete-${n++}@example.com`;
+    const first = await svc.post('/v1/contact/send-code', { channel: 'EMAIL', email: to }, key);
+    const canceled = { requestId: first.body.data.requestId as string, code: await svc.lastCode(to) };
+    const second = await svc.post('/v1/contact/send-code', { channel: 'EMAIL', email: to }, key);
+    const expired = { requestId: second.body.data.requestId as string, code: await svc.lastCode(to) };
+    clock.advance(11 * 60_000);
+    expect((await svc.store.verifications.sweep(clock.now(), 30 * DAY, 1000)).expired).toBeGreaterThanOrEqual(
+      1,
+    );
+    const settled = [failed, verified, canceled, expired];
     const bytes = () => [
       readFileSync(file),
       existsSync(`${file}-wal`) ? readFileSync(`${file}-wal`) : Buffer.alloc(0),
