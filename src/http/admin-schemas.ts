@@ -164,6 +164,18 @@ export const OutboxMessage = component(
     id: Type.String({ description: '`msg_` and the request id without dashes.' }),
     accountId: Type.String({ description: 'The account the request belongs to.' }),
     requestId: Type.String({ format: 'uuid', description: 'The verification request it delivered.' }),
+    groupId: Type.String({
+      format: 'uuid',
+      description:
+        'Shared by both requests of a dual send (the first one\'s id); a single send\'s is its own `requestId`.',
+    }),
+    siblingRequestId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          'Dual sends only: the other request of the pair, as on the verification resource. Its message is in the outbox too when the outbox took it (`?requestId=` finds it).',
+      }),
+    ),
     status: ref(VerificationStatus, { description: 'The state of that request now.' }),
     channel: ref(Channel),
     to: Type.String({ description: 'The full destination.' }),

@@ -197,12 +197,18 @@ export function attemptOutcome(
   return { request, counted, winnerId: counted ? guessed : null, consumed };
 }
 
-/** The columns rowToOutboxEntry reads. */
-export const OUTBOX_SELECT =
-  'id, account_id, status, channel, destination, outbox, outbox_code, test, created_at';
+/**
+ * The columns rowToOutboxEntry reads, from `verifications` (unaliased): the dual sibling is the
+ * other row of the group, found through its index.
+ */
+export const OUTBOX_SELECT = `id, account_id, status, channel, destination, outbox, outbox_code, test, created_at,
+  group_id, (SELECT s.id FROM verifications s
+    WHERE s.group_id = verifications.group_id AND s.id <> verifications.id LIMIT 1) AS sibling_id`;
 
 export const rowToOutboxEntry = (r: Record<string, unknown>): OutboxEntry => ({
   verificationId: String(r.id),
+  groupId: String(r.group_id),
+  siblingRequestId: strOrNull(r.sibling_id),
   accountId: String(r.account_id),
   status: r.status as VerificationStatus,
   channel: r.channel as Channel,

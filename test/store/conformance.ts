@@ -669,6 +669,8 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         for (const [id, text] of content) await store.verifications.addOutboxMessage(id, text, '123456');
         const entry = (v: typeof a1) => ({
           verificationId: v.id,
+          groupId: v.id,
+          siblingRequestId: null,
           accountId: v.accountId,
           // a1 was superseded by `silent`.
           status: v === a1 ? 'canceled' : 'pending',
@@ -713,6 +715,47 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(await store.verifications.listOutbox({ mode: 'test', limit: 10 })).toEqual([]);
       });
 
+      it("finds one request's message by its id, and names the other request of a dual send", async () => {
+        const [email, sms] = dualPair({ outbox: outboxContent(), outboxCode: '222222' });
+        const single = verification({ outbox: outboxContent(), outboxCode: '333333', mode: 'test' });
+        for (const v of [email, sms, single]) await store.verifications.createVerifications([v]);
+        const find = async (filter: Partial<Parameters<typeof store.verifications.listOutbox>[0]>) =>
+          (await store.verifications.listOutbox({ limit: 10, ...filter })).map((e) => ({
+            id: e.verificationId,
+            groupId: e.groupId,
+            sibling: e.siblingRequestId,
+          }));
+        // Each half of the pair names the other; a single send names none.
+        expect(await find({ requestId: email.id })).toEqual([
+          { id: email.id, groupId: email.id, sibling: sms.id },
+        ]);
+        expect(await find({ requestId: sms.id })).toEqual([
+          { id: sms.id, groupId: email.id, sibling: email.id },
+        ]);
+        expect(await find({ requestId: single.id })).toEqual([
+          { id: single.id, groupId: single.id, sibling: null },
+        ]);
+        expect(await find({})).toEqual([
+          { id: single.id, groupId: single.id, sibling: null },
+          { id: sms.id, groupId: email.id, sibling: email.id },
+          { id: email.id, groupId: email.id, sibling: sms.id },
+        ]);
+        // The other filters still hold: another account, another mode, another destination,
+        // or a page past it find nothing; an unknown id (or no id at all) finds nothing.
+        expect(
+          await find({ requestId: email.id, accountId: 'acc_1', mode: 'live', to: email.destination }),
+        ).toEqual([{ id: email.id, groupId: email.id, sibling: sms.id }]);
+        expect(await find({ requestId: email.id, accountId: 'acc_2' })).toEqual([]);
+        expect(await find({ requestId: single.id, mode: 'live' })).toEqual([]);
+        expect(await find({ requestId: email.id, to: sms.destination })).toEqual([]);
+        expect(await find({ requestId: email.id, before: email.id })).toEqual([]);
+        expect(await find({ requestId: 'not-a-request' })).toEqual([]);
+        // A request without an outbox message is not listed, even by its id.
+        const sent = verification({ deliveryStatus: 'sent' });
+        await store.verifications.createVerifications([sent]);
+        expect(await find({ requestId: sent.id })).toEqual([]);
+      });
+
       it('lists a message written with its request, its code in clear only while the request is pending', async () => {
         const v = verification({
           destination: 'with-row@example.com',
@@ -723,6 +766,8 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         await store.verifications.createVerifications([v]);
         const listed = {
           verificationId: v.id,
+          groupId: v.id,
+          siblingRequestId: null,
           accountId: v.accountId,
           status: 'pending',
           channel: v.channel,

@@ -47,6 +47,14 @@ describe('SQLite statements on the request and sweep paths', () => {
     }
   });
 
+  it("the outbox finds a request's message by primary key and its dual sibling by the group index", async () => {
+    const params = { requestId: 'id', accountId: null, to: null, before: null, test: null, limit: 20 };
+    const details = await planOf('listOutboxRequest', params);
+    expect(details).toMatch(/SEARCH verifications USING PRIMARY KEY \(id=\?\)/);
+    expect(details).toMatch(/SEARCH s USING (COVERING )?INDEX verifications_group \(group_id=\?\)/);
+    expect(details).not.toMatch(/SCAN/);
+  });
+
   it('a send cancels the pending code of the same destination, channel and mode only, found by its index', async () => {
     expect(await planOf('supersede', 'a@example.com', 'acc_1', 'EMAIL', 0)).toMatch(
       /SEARCH verifications USING INDEX verifications_destination \(destination=\?\)/,

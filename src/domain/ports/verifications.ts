@@ -70,6 +70,8 @@ export interface DeliveryRecord {
 export interface OutboxFilter {
   accountId?: string;
   to?: string;
+  /** The message of this request only. */
+  requestId?: string;
   /** The request id of the last message of the previous page. */
   before?: string;
   /** Messages of keys of this mode only; absent: both. */
@@ -80,6 +82,10 @@ export interface OutboxFilter {
 /** A message the outbox took, as stored: its content is rendered by the delivery layer. */
 export interface OutboxEntry {
   verificationId: string;
+  /** Shared by both requests of a dual send (a single send's is its own id). */
+  groupId: string;
+  /** The other request of a dual send, whether or not the outbox took its message; else null. */
+  siblingRequestId: string | null;
   /** The state of its request now. */
   status: VerificationStatus;
   accountId: string;

@@ -29,6 +29,13 @@ import { brandingAdminRoutes } from './branding.js';
 
 const OutboxQuery = Type.Object({
   to: Type.Optional(Type.String({ maxLength: 254, description: 'Email address or phone number (+…).' })),
+  requestId: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description:
+        "The message of this verification request only (none when the outbox did not take it, or it is another account's or mode's than asked).",
+    }),
+  ),
   accountId: Type.Optional(Type.String({ maxLength: 64 })),
   mode: Type.Optional(ref(Mode, { description: 'Messages of live keys or of test keys; absent: both.' })),
   limit: PageLimit,
@@ -287,11 +294,12 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       ),
     },
     async (request) => {
-      const { to, accountId, mode } = request.query;
+      const { to, requestId, accountId, mode } = request.query;
       const limit = pageLimit(request.query.limit);
       const [before] = readCursor(request.query.cursor, ['string'] as const) ?? [];
       const rows = await deps.service.outbox({
         to,
+        requestId,
         accountId,
         before,
         mode,
@@ -307,6 +315,8 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
             id: m.id,
             accountId: m.accountId,
             requestId: m.verificationId,
+            groupId: entry.groupId,
+            ...(entry.siblingRequestId !== null ? { siblingRequestId: entry.siblingRequestId } : {}),
             status: entry.status,
             channel: m.channel,
             to: m.to,

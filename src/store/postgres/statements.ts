@@ -326,6 +326,11 @@ export const SQL = {
     WHERE destination = $2 AND outbox IS NOT NULL AND ($1::text IS NULL OR account_id = $1)
       AND ($4::text IS NULL OR id < $4) AND ($5::boolean IS NULL OR test = $5)
     ORDER BY id DESC LIMIT $3`,
+  listOutboxRequest: `SELECT ${OUTBOX_SELECT} FROM verifications
+    WHERE id = $6 AND outbox IS NOT NULL AND ($1::text IS NULL OR account_id = $1)
+      AND ($2::text IS NULL OR destination = $2) AND ($4::text IS NULL OR id < $4)
+      AND ($5::boolean IS NULL OR test = $5)
+    LIMIT $3`,
   // Batches chosen with SKIP LOCKED: sweepers on every instance take disjoint rows, never wait. The
   // batch is a CTE (materialised once); as an `IN (subquery)` PostgreSQL may rescan it and go
   // past its LIMIT.

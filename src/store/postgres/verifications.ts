@@ -334,13 +334,17 @@ export class PostgresVerifications implements Verifications {
   }
 
   async listOutbox(filter: OutboxFilter): Promise<OutboxEntry[]> {
-    const { rows } = await this.db.query(filter.to ? SQL.listOutboxTo : SQL.listOutbox, [
+    const params = [
       filter.accountId ?? null,
       filter.to ?? null,
       filter.limit,
       filter.before ?? null,
       filter.mode === undefined ? null : postgresMode(filter.mode),
-    ]);
+    ];
+    // The statement whose index finds the rows: the request's key, the destination's, or the id order.
+    const { rows } = filter.requestId
+      ? await this.db.query(SQL.listOutboxRequest, [...params, filter.requestId])
+      : await this.db.query(filter.to ? SQL.listOutboxTo : SQL.listOutbox, params);
     return rows.map(rowToOutboxEntry);
   }
 

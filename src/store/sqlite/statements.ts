@@ -129,6 +129,13 @@ export function prepare(db: Database) {
          AND (@before IS NULL OR id < @before) AND (@test IS NULL OR test = @test)
        ORDER BY id DESC LIMIT @limit`,
     ),
+    listOutboxRequest: s(
+      `SELECT ${OUTBOX_SELECT} FROM verifications
+       WHERE id = @requestId AND outbox IS NOT NULL AND (@accountId IS NULL OR account_id = @accountId)
+         AND (@to IS NULL OR destination = @to) AND (@before IS NULL OR id < @before)
+         AND (@test IS NULL OR test = @test)
+       LIMIT @limit`,
+    ),
     sweepExpire: s(
       `UPDATE verifications SET status = 'expired', outbox_code = NULL
        WHERE id IN (SELECT id FROM verifications WHERE status = 'pending' AND expires_at <= ? LIMIT ?)

@@ -200,13 +200,18 @@ export class SqliteVerifications implements Verifications {
       const params = {
         accountId: filter.accountId ?? null,
         to: filter.to ?? null,
+        requestId: filter.requestId ?? null,
         before: filter.before ?? null,
         test: filter.mode === undefined ? null : sqliteMode(filter.mode),
         limit: filter.limit,
       };
-      const rows = (
-        filter.to ? this.stmts.listOutboxTo.all(params) : this.stmts.listOutbox.all(params)
-      ) as Array<Record<string, unknown>>;
+      // The statement whose index finds the rows: the request's key, the destination's, or the id order.
+      const statement = filter.requestId
+        ? this.stmts.listOutboxRequest
+        : filter.to
+          ? this.stmts.listOutboxTo
+          : this.stmts.listOutbox;
+      const rows = statement.all(params) as Array<Record<string, unknown>>;
       return rows.map(rowToOutboxEntry);
     });
   }
