@@ -135,6 +135,7 @@ describe('answers conform to the OpenAPI document', () => {
       '/v1/admin/accounts/{id}/branding/preview',
       await call('POST', `/v1/admin/accounts/${id}/branding/preview`, { locale: 'es' }),
     );
+    conforms('get', '/v1/admin/branding/templates', await call('GET', '/v1/admin/branding/templates'));
     conforms('get', '/v1/admin/accounts/{id}', await call('GET', '/v1/admin/accounts/acc_nope'));
     conforms('post', '/v1/admin/accounts', await call('POST', '/v1/admin/accounts', { name: '' }));
   });
@@ -194,6 +195,8 @@ describe('answers conform to the OpenAPI document', () => {
       await call('POST', '/v1/contact/verify-code', { requestId, otpCode: code }, auth),
     );
     conforms('get', '/v1/admin/outbox', await call('GET', '/v1/admin/outbox?to=ann@example.com'));
+    conforms('get', '/v1/admin/outbox', await call('GET', `/v1/admin/outbox?requestId=${requestId}`));
+    conforms('get', '/v1/admin/outbox', await call('GET', '/v1/admin/outbox?requestId=ann'));
     conforms('get', '/health', await call('GET', '/health', undefined, {}));
 
     const found = await call('GET', `/v1/admin/contacts?accountId=${DEFAULT_ACCOUNT_ID}&q=ann@`);

@@ -217,6 +217,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/branding/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The built-in texts of every language, as templates: what an account's templates replace */
+        get: operations["listBuiltInTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/accounts/{id}/branding/preview": {
         parameters: {
             query?: never;
@@ -1886,6 +1903,16 @@ export interface components {
              * @description The verification request it delivered.
              */
             requestId: string;
+            /**
+             * Format: uuid
+             * @description Shared by both requests of a dual send (the first one's id); a single send's is its own `requestId`.
+             */
+            groupId: string;
+            /**
+             * Format: uuid
+             * @description Dual sends only: the other request of the pair, as on the verification resource. Its message is in the outbox too when the outbox took it (`?requestId=` finds it).
+             */
+            siblingRequestId?: string;
             /** @description The state of that request now. */
             status: components["schemas"]["VerificationStatus"];
             channel: components["schemas"]["Channel"];
@@ -2013,6 +2040,22 @@ export interface components {
         };
         BrandingPreviewResponse: {
             data: components["schemas"]["BrandingPreview"];
+        };
+        /** @description One language's built-in texts written as `branding.templates` takes them, placeholders unfilled: what an account's template starts from. */
+        BuiltInTemplates: {
+            /** @enum {string} */
+            locale: "en" | "es" | "fr" | "de" | "pt";
+            EMAIL: {
+                subject: string;
+                /** @description The code line and the expiry sentence: an account's email text replaces both, and the purpose line the built-in email adds when a request gives a purpose. */
+                text: string;
+            };
+            /** @description Without the WebOTP line, which is added after any SMS text. */
+            SMS: string;
+            WHATSAPP: string;
+        };
+        BuiltInTemplatesResponse: {
+            data: components["schemas"]["BuiltInTemplates"][];
         };
         AnalyticsBucket: {
             /** Format: date-time */
@@ -3120,6 +3163,8 @@ export interface operations {
             query?: {
                 /** @description Email address or phone number (+…). */
                 to?: string;
+                /** @description The message of this verification request only (none when the outbox did not take it, or it is another account's or mode's than asked). */
+                requestId?: string;
                 accountId?: string;
                 /** @description Messages of live keys or of test keys; absent: both. */
                 mode?: components["schemas"]["Mode"];
@@ -3273,6 +3318,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong admin token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listBuiltInTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per language, the fallback (en) first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuiltInTemplatesResponse"];
+                };
             };
             /** @description VALIDATION_ERROR */
             400: {

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { allBuiltInTemplates } from '../../delivery/built-in-templates.js';
 import type { DeliveryRequest } from '../../delivery/interface.js';
 import { uploadedLogoUrl } from '../../delivery/logo-url.js';
 import { renderMessage } from '../../delivery/messages.js';
@@ -65,6 +66,30 @@ const BrandingPreview = component(
 );
 
 const PreviewResponse = envelope('BrandingPreviewResponse', ref(BrandingPreview));
+
+const BuiltInTemplates = component(
+  'BuiltInTemplates',
+  Type.Object(
+    {
+      locale: Type.String({ enum: [...LOCALES] }),
+      EMAIL: Type.Object({
+        subject: Type.String(),
+        text: Type.String({
+          description:
+            "The code line and the expiry sentence: an account's email text replaces both, and the purpose line the built-in email adds when a request gives a purpose.",
+        }),
+      }),
+      SMS: Type.String({ description: 'Without the WebOTP line, which is added after any SMS text.' }),
+      WHATSAPP: Type.String(),
+    },
+    {
+      description:
+        "One language's built-in texts written as `branding.templates` takes them, placeholders unfilled: what an account's template starts from.",
+    },
+  ),
+);
+
+const BuiltInTemplatesResponse = envelope('BuiltInTemplatesResponse', Type.Array(ref(BuiltInTemplates)));
 
 /** The sample code of every preview. */
 const SAMPLE_CODE = '123456';
@@ -171,6 +196,23 @@ export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstanc
       if (!(await deps.admin.deleteLogo(request.params.id))) throw notFound();
       return reply.code(204).send();
     },
+  );
+
+  app.get(
+    '/branding/templates',
+    {
+      schema: doc(
+        'listBuiltInTemplates',
+        "The built-in texts of every language, as templates: what an account's templates replace",
+        {
+          response: {
+            200: answer(BuiltInTemplatesResponse, 'One entry per language, the fallback (en) first.'),
+            ...errors(),
+          },
+        },
+      ),
+    },
+    async () => ({ data: allBuiltInTemplates() }),
   );
 
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof PreviewBody> }>(

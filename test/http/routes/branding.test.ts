@@ -183,6 +183,22 @@ describe('branding settings: templates, footer, product name', () => {
     expect((await patch(svc, { branding: null })).statusCode).toBe(200);
   });
 
+  it('lists the built-in texts of every language as templates, which PATCH settings takes as they are', async () => {
+    const res = await svc.get('/v1/admin/branding/templates', ADMIN_TOKEN);
+    expect(res.status).toBe(200);
+    const entries = res.body.data as Array<{ locale: string; SMS: string; EMAIL: { subject: string } }>;
+    expect(entries[0]).toMatchObject({
+      locale: 'en',
+      SMS: '{code} is your {product} verification code.',
+      EMAIL: { subject: '{code} is your {product} verification code' },
+    });
+    expect(entries.map((e) => e.locale)).toContain('es');
+    const templates = Object.fromEntries(entries.map(({ locale, ...t }) => [locale, t]));
+    expect((await patch(svc, { branding: { templates } })).statusCode).toBe(200);
+    await patch(svc, { branding: null });
+    expect((await svc.get('/v1/admin/branding/templates')).status).toBe(401);
+  });
+
   it('previews every channel with a draft, through the renderer of real messages', async () => {
     await patch(svc, { branding: { brandName: 'Saved Brand' } });
     const res = await svc.post(
