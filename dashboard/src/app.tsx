@@ -11,7 +11,7 @@ import { OverviewPage } from './pages/overview';
 import { SettingsPage } from './pages/settings';
 import { SignIn } from './pages/sign-in';
 import { WebhookPage, WebhooksPage } from './pages/webhooks';
-import { href, useRoute } from './router';
+import { href, navigate, useRoute } from './router';
 import type { Account, Mode, Scope } from './types';
 
 const NAV = [
@@ -54,13 +54,32 @@ function Shell(props: { onSignOut: () => void }) {
   const page = route[0] ?? 'overview';
   useEffect(() => setMenuOpen(false), [page]);
 
-  const chooseAccount = (id: string) => {
+  const keepAccount = (id: string) => {
     localStorage.setItem(ACCOUNT_KEY, id);
     setAccountId(id);
   };
-  const chooseMode = (value: Mode) => {
+  const keepMode = (value: Mode) => {
     localStorage.setItem(MODE_KEY, value);
     setMode(value);
+  };
+  // A page of one thing (a contact, an endpoint, a request's message) belongs to the account and
+  // mode it was opened under: another choice at the top goes to the list of the new scope rather
+  // than leaving the old one's thing on screen (and its actions) under the new scope's name.
+  const leaveDetail = () => {
+    if (route.length > 1) navigate(`/${page}`);
+  };
+  const chooseAccount = (id: string) => {
+    if (id !== account?.id) leaveDetail();
+    keepAccount(id);
+  };
+  const chooseMode = (value: Mode) => {
+    if (value !== mode) leaveDetail();
+    keepMode(value);
+  };
+  /** Takes the scope of the thing shown (a link opened under another account), staying on its page. */
+  const adopt = (id: string, value: Mode) => {
+    keepAccount(id);
+    keepMode(value);
   };
 
   return (
@@ -125,7 +144,7 @@ function Shell(props: { onSignOut: () => void }) {
           ) : (
             <Page
               route={route}
-              scope={{ account, mode, accounts: list, reloadAccount: accounts.reload }}
+              scope={{ account, mode, accounts: list, reloadAccount: accounts.reload, adopt }}
               onAccountCreated={(id) => {
                 chooseAccount(id);
                 accounts.reload();
@@ -149,7 +168,7 @@ function Page(props: { route: string[]; scope: Scope; onAccountCreated: (id: str
     case 'branding':
       return <BrandingPage key={scope.account.id} scope={scope} />;
     case 'outbox':
-      return <OutboxPage scope={scope} />;
+      return <OutboxPage scope={scope} requestId={id} />;
     case 'settings':
       return <SettingsPage key={scope.account.id} scope={scope} onAccountCreated={props.onAccountCreated} />;
     case 'webhooks':

@@ -1,8 +1,24 @@
+/**
+ * A moment in the operator's language and time zone, to the second and naming the zone (two
+ * events a minute apart, or an operator in another zone than the logs, must not be guessed at).
+ */
+const DATE_TIME = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZoneName: 'short',
+});
+
 export function dateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
-  const date = new Date(iso);
-  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return DATE_TIME.format(new Date(iso));
 }
+
+/** The same moment in UTC, ISO 8601: what the logs and the API say (shown on hover). */
+export const utc = (iso: string) => new Date(iso).toISOString();
 
 export function relative(iso: string | null | undefined): string {
   if (!iso) return 'never';

@@ -5,23 +5,61 @@ export interface Loaded<T> {
   error: Error | undefined;
   loading: boolean;
   reload: () => void;
+  /**
+   * Loads again in the background: `loading` stays false and a failure keeps the data shown
+   * (with the error), so a periodic refresh never blanks or disables what the operator reads.
+   */
+  refresh: () => void;
 }
 
 /** Runs `load` whenever `deps` change; the newest call wins. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: Error; loading: boolean }>({ loading: true });
-  const [tick, setTick] = useState(0);
+  const [tick, setTick] = useState({ n: 0, quiet: false });
   const latest = useRef(0);
   useEffect(() => {
     const call = ++latest.current;
-    setState((previous) => ({ data: previous.data, loading: true }));
+    const { quiet } = tick;
+    if (!quiet) setState((previous) => ({ data: previous.data, loading: true }));
     load().then(
       (data) => call === latest.current && setState({ data, loading: false }),
-      (error: Error) => call === latest.current && setState({ error, loading: false }),
+      (error: Error) =>
+        call === latest.current &&
+        setState((previous) => ({ data: quiet ? previous.data : undefined, error, loading: false })),
     );
   }, [...deps, tick]);
-  const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { data: state.data, error: state.error, loading: state.loading, reload };
+  const reload = useCallback(() => setTick((t) => ({ n: t.n + 1, quiet: false })), []);
+  const refresh = useCallback(() => setTick((t) => ({ n: t.n + 1, quiet: true })), []);
+  return { data: state.data, error: state.error, loading: state.loading, reload, refresh };
+}
+
+/**
+ * Calls `refresh` every `ms` while the tab is visible and `enabled`: none while it is hidden, one
+ * at once when it is shown again (what changed meanwhile), then every `ms` again.
+ */
+export function useAutoRefresh(refresh: () => void, ms: number, enabled: boolean): void {
+  useEffect(() => {
+    if (!enabled) return;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const start = () => {
+      stop();
+      if (document.visibilityState === 'visible') timer = setInterval(refresh, ms);
+    };
+    const stop = () => {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+    };
+    const onVisibility = () => {
+      if (document.visibilityState === 'visible') refresh();
+      start();
+    };
+    start();
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      stop();
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
+  }, [refresh, ms, enabled]);
 }
 
 /** A value that settles `delay` ms after its last change (the live preview). */

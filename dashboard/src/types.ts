@@ -41,6 +41,8 @@ export type Mode = Schema<'Mode'>;
 export type VerificationStatus = Schema<'VerificationStatus'>;
 export type Branding = Schema<'Branding'>;
 export type LocaleTemplates = Schema<'LocaleTemplates'>;
+/** One language's built-in texts, as templates (GET /v1/admin/branding/templates). */
+export type BuiltInTemplates = Schema<'BuiltInTemplates'>;
 export type AccountSettings = Schema<'AccountSettings'>;
 export type Account = Schema<'Account'>;
 export type Session = Schema<'DashboardSession'>;
@@ -72,4 +74,6 @@ export interface Scope {
   mode: Mode;
   reloadAccount: () => void;
   accounts: Account[];
+  /** Chooses this account and mode at the top, staying on the page shown. */
+  adopt: (accountId: string, mode: Mode) => void;
 }

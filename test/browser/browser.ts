@@ -33,7 +33,13 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launch(origin: string): Promise<Browser> {
+/** What a test may set about the browser's person: their language and time zone. */
+export interface LaunchOptions {
+  locale?: string;
+  timezoneId?: string;
+}
+
+export async function launch(origin: string, options: LaunchOptions = {}): Promise<Browser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'cv-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
@@ -48,6 +54,7 @@ export async function launch(origin: string): Promise<Browser> {
       '--disable-sync',
     ],
     viewport: { width: 1280, height: 900 },
+    ...options,
   });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   const page = context.pages()[0] ?? (await context.newPage());

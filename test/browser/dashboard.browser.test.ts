@@ -252,8 +252,8 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
       200,
     );
     await go('outbox');
-    await page().getByLabel('Destination', { exact: true }).fill('+14155550109');
-    await page().getByRole('button', { name: 'Filter' }).click();
+    await page().getByLabel('Destination or request id').fill('+14155550109');
+    await page().getByRole('button', { name: 'Search' }).click();
     await expect
       .poll(() => page().getByTestId('outbox-message').first().textContent())
       .toContain('is your Globex Trust code for checkout');
@@ -274,8 +274,8 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
     };
 
     await go('outbox');
-    await page().getByLabel('Destination', { exact: true }).fill('xss@example.com');
-    await page().getByRole('button', { name: 'Filter' }).click();
+    await page().getByLabel('Destination or request id').fill('xss@example.com');
+    await page().getByRole('button', { name: 'Search' }).click();
     await expect
       .poll(() => page().getByTestId('outbox-message').first().textContent())
       .toContain('<img src=x');

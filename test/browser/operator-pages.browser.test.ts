@@ -229,8 +229,8 @@ describe.skipIf(!chromiumAvailable())('dashboard: what an operator looks for fir
     await screenshot(page(), 'outbox-page-2');
 
     // A filter starts again at its first page.
-    await page().getByLabel('Destination', { exact: true }).fill('person-01@example.com');
-    await page().getByRole('button', { name: 'Filter' }).click();
+    await page().getByLabel('Destination or request id').fill('person-01@example.com');
+    await page().getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => rows.count()).toBe(2);
     expect(await page().getByTestId('message-status').allTextContents()).toEqual(['pending', 'canceled']);
     expect(await page().getByRole('navigation', { name: 'Outbox pages' }).count()).toBe(0);

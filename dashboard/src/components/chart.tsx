@@ -45,7 +45,8 @@ export const PALETTE = [
   '#dc2626',
 ];
 
-export function ChartView(props: { config: ChartConfiguration; label: string }) {
+/** A chart; `name` and what it draws (type, bucket count) are on its box for tests and styles. */
+export function ChartView(props: { name: string; config: ChartConfiguration; label: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart | null>(null);
   useEffect(() => {
@@ -61,7 +62,12 @@ export function ChartView(props: { config: ChartConfiguration; label: string }) 
     };
   }, [props.config]);
   return (
-    <div class="chart-box">
+    <div
+      class="chart-box"
+      data-chart={props.name}
+      data-type={props.config.type}
+      data-buckets={props.config.data.labels?.length ?? 0}
+    >
       <canvas ref={canvas} role="img" aria-label={props.label} />
     </div>
   );

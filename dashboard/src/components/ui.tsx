@@ -1,6 +1,7 @@
 import { type ComponentChildren, cloneElement, type VNode } from 'preact';
 import { useId, useState } from 'preact/hooks';
 import { ApiError } from '../api';
+import { dateTime, utc } from '../format';
 
 export function PageHeader(props: { title: string; description?: string; actions?: ComponentChildren }) {
   return (
@@ -208,5 +209,16 @@ export function Pager(props: {
         Older →
       </button>
     </nav>
+  );
+}
+
+/** A moment shown to the second in the operator's zone, its UTC form on hover. */
+export function When(props: { iso: string | null | undefined; class?: string }) {
+  const { iso } = props;
+  if (!iso) return <span class={props.class}>—</span>;
+  return (
+    <time class={props.class} dateTime={iso} title={utc(iso)}>
+      {dateTime(iso)}
+    </time>
   );
 }

@@ -1,20 +1,19 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiError, del, patch, post, request } from '../api';
+import { ApiError, del, get, patch, post, request } from '../api';
 import { EmailPreview } from '../components/email-preview';
 import { Badge, Card, ErrorBox, Field, Notice, PageHeader } from '../components/ui';
-import { useAction, useDebounced } from '../hooks';
-import type { Branding, LocaleTemplates, Preview, Scope } from '../types';
+import { useAction, useDebounced, useLoad } from '../hooks';
+import type { Branding, BuiltInTemplates, LocaleTemplates, Preview, Scope } from '../types';
 
 /** The service's own accent colour (DEFAULT_BRANDING in src/domain/settings.ts) when an account sets none. */
 const DEFAULT_ACCENT = '#2563eb';
 
-const LOCALES = [
-  ['en', 'English'],
-  ['es', 'Spanish'],
-  ['fr', 'French'],
-  ['de', 'German'],
-  ['pt', 'Portuguese'],
-] as const;
+/** A language's name in the dashboard's language (English), from its tag. */
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
+const languageName = (tag: string) => LANGUAGE_NAMES.of(tag) ?? tag;
+
+/** The built-in texts by language, as the service answers them. */
+type BuiltIns = Record<string, BuiltInTemplates>;
 
 type TextField = 'brandName' | 'productName' | 'color' | 'logoUrl' | 'supportUrl' | 'emailFooter';
 const TEXT_FIELDS: TextField[] = [
@@ -38,24 +37,68 @@ function fromSaved(branding: Branding | undefined): Draft {
   };
 }
 
-/** Drops empty template entries so “nothing typed” means “the built-in text”. */
-function cleanTemplates(templates: Record<string, LocaleTemplates>): Record<string, LocaleTemplates> | null {
+/** A text that says nothing of the account's own: empty, or the built-in text as it is. */
+const isBuiltIn = (text: string | undefined, builtIn: string | undefined) =>
+  !text?.trim() || text === builtIn;
+
+/**
+ * The account's templates: what differs from the built-in texts. A field left as it was shown (the
+ * built-in text) or emptied is no template, so it keeps following the service's texts.
+ */
+function cleanTemplates(
+  templates: Record<string, LocaleTemplates>,
+  builtIns: BuiltIns,
+): Record<string, LocaleTemplates> | null {
   const out: Record<string, LocaleTemplates> = {};
   for (const [locale, t] of Object.entries(templates)) {
+    const builtIn = builtIns[locale];
     const entry: LocaleTemplates = {};
-    if (t.EMAIL && (t.EMAIL.subject.trim() || t.EMAIL.text.trim())) entry.EMAIL = t.EMAIL;
-    if (t.SMS?.trim()) entry.SMS = t.SMS;
-    if (t.WHATSAPP?.trim()) entry.WHATSAPP = t.WHATSAPP;
+    if (
+      t.EMAIL &&
+      !(isBuiltIn(t.EMAIL.subject, builtIn?.EMAIL.subject) && isBuiltIn(t.EMAIL.text, builtIn?.EMAIL.text))
+    )
+      entry.EMAIL = t.EMAIL;
+    if (t.SMS && !isBuiltIn(t.SMS, builtIn?.SMS)) entry.SMS = t.SMS;
+    if (t.WHATSAPP && !isBuiltIn(t.WHATSAPP, builtIn?.WHATSAPP)) entry.WHATSAPP = t.WHATSAPP;
     if (Object.keys(entry).length) out[locale] = entry;
   }
   return Object.keys(out).length ? out : null;
 }
 
+const CHANNEL_KEYS = ['EMAIL', 'SMS', 'WHATSAPP'] as const;
+
+/**
+ * The `templates` of a settings change. The service merges templates per language and channel,
+ * so a template saved before and now back to the built-in text is sent as null (removed); no
+ * template left at all is null for the whole.
+ */
+function templatesChange(
+  draft: Record<string, LocaleTemplates>,
+  saved: Record<string, LocaleTemplates> | undefined,
+  builtIns: BuiltIns,
+): Record<string, Record<string, unknown> | null> | null {
+  const clean = cleanTemplates(draft, builtIns);
+  if (!clean) return null;
+  const change: Record<string, Record<string, unknown> | null> = {};
+  for (const locale of new Set([...Object.keys(saved ?? {}), ...Object.keys(clean)])) {
+    const next = clean[locale];
+    if (!next) {
+      change[locale] = null;
+      continue;
+    }
+    const entry: Record<string, unknown> = { ...next };
+    for (const channel of CHANNEL_KEYS)
+      if (saved?.[locale]?.[channel] !== undefined && next[channel] === undefined) entry[channel] = null;
+    change[locale] = entry;
+  }
+  return change;
+}
+
 /** The PATCH body's `branding`: an emptied field is null (back to the default). */
-function toBody(draft: Draft): Record<string, unknown> {
+function toBody(draft: Draft, saved: Branding | undefined, builtIns: BuiltIns): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const f of TEXT_FIELDS) body[f] = draft.fields[f].trim() === '' ? null : draft.fields[f];
-  body.templates = cleanTemplates(draft.templates);
+  body.templates = templatesChange(draft.templates, saved?.templates, builtIns);
   return body;
 }
 
@@ -67,14 +110,35 @@ export function BrandingPage(props: { scope: Scope }) {
   const [purpose, setPurpose] = useState('sign-in');
   const [savedNotice, setSavedNotice] = useState(false);
   const action = useAction();
+  // The service's own texts, which every template field starts from (and the languages it has).
+  const builtInList = useLoad(
+    () => get<{ data: BuiltInTemplates[] }>('/v1/admin/branding/templates').then((r) => r.data),
+    [],
+  );
+  const builtIns = useMemo<BuiltIns>(
+    () => Object.fromEntries((builtInList.data ?? []).map((t) => [t.locale, t])),
+    [builtInList.data],
+  );
+  const builtIn = builtIns[locale];
   const setField = (f: TextField, value: string) =>
     setDraft({ ...draft, fields: { ...draft.fields, [f]: value } });
   const localeTemplates = draft.templates[locale] ?? {};
   const setTemplates = (next: LocaleTemplates) =>
     setDraft({ ...draft, templates: { ...draft.templates, [locale]: next } });
+  /** What a field shows: the account's template, else the built-in text. */
+  const shown = {
+    subject: localeTemplates.EMAIL?.subject ?? builtIn?.EMAIL.subject ?? '',
+    text: localeTemplates.EMAIL?.text ?? builtIn?.EMAIL.text ?? '',
+    SMS: localeTemplates.SMS ?? builtIn?.SMS ?? '',
+    WHATSAPP: localeTemplates.WHATSAPP ?? builtIn?.WHATSAPP ?? '',
+  };
+  const customised = cleanTemplates({ [locale]: localeTemplates }, builtIns) !== null;
 
   const previewInput = useDebounced(
-    useMemo(() => ({ branding: toBody(draft), locale, purpose }), [draft, locale, purpose]),
+    useMemo(
+      () => ({ branding: toBody(draft, saved, builtIns), locale, purpose }),
+      [draft, saved, builtIns, locale, purpose],
+    ),
     350,
   );
   const [preview, setPreview] = useState<{ data?: Preview; error?: Error }>({});
@@ -98,7 +162,9 @@ export function BrandingPage(props: { scope: Scope }) {
     setSavedNotice(false);
     action
       .run(() =>
-        patch(`/v1/admin/accounts/${encodeURIComponent(account.id)}/settings`, { branding: toBody(draft) }),
+        patch(`/v1/admin/accounts/${encodeURIComponent(account.id)}/settings`, {
+          branding: toBody(draft, saved, builtIns),
+        }),
       )
       .then((ok) => {
         if (ok) {
@@ -179,9 +245,9 @@ export function BrandingPage(props: { scope: Scope }) {
             <div class="toolbar">
               <Field label="Language">
                 <select value={locale} onChange={(e) => setLocale(e.currentTarget.value)}>
-                  {LOCALES.map(([code, name]) => (
+                  {(builtInList.data ?? [{ locale: 'en' }]).map(({ locale: code }) => (
                     <option key={code} value={code}>
-                      {name} ({code})
+                      {languageName(code)} ({code})
                     </option>
                   ))}
                 </select>
@@ -191,19 +257,23 @@ export function BrandingPage(props: { scope: Scope }) {
               </Field>
             </div>
             <p class="muted">
-              Empty fields use the built-in text. Placeholders: <code>{'{code}'}</code> (required),{' '}
-              <code>{'{minutes}'}</code>, <code>{'{product}'}</code>, <code>{'{purpose}'}</code>.
+              Each field holds the service's built-in text: edit it to make it this account's; left as it is
+              (or emptied) it stays the built-in one. Placeholders: <code>{'{code}'}</code> (required),{' '}
+              <code>{'{minutes}'}</code>, <code>{'{product}'}</code>, <code>{'{purpose}'}</code>. An email
+              text of your own replaces the built-in code line, purpose line and expiry sentence.
             </p>
+            <ErrorBox error={builtInList.error} />
             <div class="form-grid">
               <Field label={`Email subject (${locale})`} class="span-2">
                 <input
                   name="emailSubject"
                   maxLength={200}
-                  value={localeTemplates.EMAIL?.subject ?? ''}
+                  disabled={!builtIn}
+                  value={shown.subject}
                   onInput={(e) =>
                     setTemplates({
                       ...localeTemplates,
-                      EMAIL: { subject: e.currentTarget.value, text: localeTemplates.EMAIL?.text ?? '' },
+                      EMAIL: { subject: e.currentTarget.value, text: shown.text },
                     })
                   }
                 />
@@ -211,13 +281,14 @@ export function BrandingPage(props: { scope: Scope }) {
               <Field label={`Email text (${locale})`} class="span-2">
                 <textarea
                   name="emailText"
-                  rows={3}
+                  rows={4}
                   maxLength={2000}
-                  value={localeTemplates.EMAIL?.text ?? ''}
+                  disabled={!builtIn}
+                  value={shown.text}
                   onInput={(e) =>
                     setTemplates({
                       ...localeTemplates,
-                      EMAIL: { subject: localeTemplates.EMAIL?.subject ?? '', text: e.currentTarget.value },
+                      EMAIL: { subject: shown.subject, text: e.currentTarget.value },
                     })
                   }
                 />
@@ -227,7 +298,8 @@ export function BrandingPage(props: { scope: Scope }) {
                   name="smsText"
                   rows={3}
                   maxLength={480}
-                  value={localeTemplates.SMS ?? ''}
+                  disabled={!builtIn}
+                  value={shown.SMS}
                   onInput={(e) => setTemplates({ ...localeTemplates, SMS: e.currentTarget.value })}
                 />
               </Field>
@@ -236,11 +308,26 @@ export function BrandingPage(props: { scope: Scope }) {
                   name="whatsappText"
                   rows={3}
                   maxLength={1000}
-                  value={localeTemplates.WHATSAPP ?? ''}
+                  disabled={!builtIn}
+                  value={shown.WHATSAPP}
                   onInput={(e) => setTemplates({ ...localeTemplates, WHATSAPP: e.currentTarget.value })}
                 />
               </Field>
             </div>
+            {customised && (
+              <p>
+                <Badge tone="info">this account's texts</Badge>{' '}
+                <button
+                  type="button"
+                  onClick={() => {
+                    const { [locale]: _dropped, ...others } = draft.templates;
+                    setDraft({ ...draft, templates: others });
+                  }}
+                >
+                  Use the built-in texts ({locale})
+                </button>
+              </p>
+            )}
           </Card>
           <ErrorBox error={action.error} />
           {savedNotice && <Notice kind="success">Branding saved: the next messages use it.</Notice>}

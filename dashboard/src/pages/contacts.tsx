@@ -11,6 +11,7 @@ import {
   PageHeader,
   Pager,
   statusTone,
+  When,
 } from '../components/ui';
 import { dateTime, integer } from '../format';
 import { useAction, useLoad, usePages } from '../hooks';
@@ -102,7 +103,9 @@ export function ContactsPage(props: { scope: Scope }) {
                 <td>{integer(c.counts.sends)}</td>
                 <td>{integer(c.counts.verified)}</td>
                 <td>{c.risk ? <RiskBadge risk={c.risk} /> : '—'}</td>
-                <td class="date">{dateTime(c.lastSeen)}</td>
+                <td class="date">
+                  <When iso={c.lastSeen} />
+                </td>
                 <td>{c.blocked ? <Badge tone="bad">blocked</Badge> : <Badge tone="good">active</Badge>}</td>
               </tr>
             ))}
@@ -142,6 +145,8 @@ export function ContactPage(props: { id: string; scope: Scope }) {
   const c = profile.data;
   if (profile.error) return <ErrorBox error={profile.error} />;
   if (!c) return <Loading />;
+  if (c.accountId !== props.scope.account.id || c.mode !== props.scope.mode)
+    return <OtherScope contact={c} scope={props.scope} />;
   // The contact keeps the assessment of its latest send; older data may only have it per request.
   const risk = c.risk ?? c.history[0]?.risk ?? null;
   const block = (event: Event) => {
@@ -228,7 +233,7 @@ export function ContactPage(props: { id: string; scope: Scope }) {
             <>
               <p>
                 Sends to this destination, in any of its forms, are refused with{' '}
-                <code>403 CONTACT_BLOCKED</code> since {dateTime(c.blockedAt)}.
+                <code>403 CONTACT_BLOCKED</code> since <When iso={c.blockedAt} />.
               </p>
               <p>
                 Reason: <span class="quote">{c.blockedReason}</span>
@@ -267,7 +272,7 @@ export function ContactPage(props: { id: string; scope: Scope }) {
                 <div class="timeline-head">
                   <Badge tone={statusTone(h.status)}>{h.status}</Badge>
                   <span>{h.channel}</span>
-                  <time dateTime={h.createdAt}>{dateTime(h.createdAt)}</time>
+                  <When iso={h.createdAt} />
                 </div>
                 <dl class="facts">
                   <dt>Sent to</dt>
@@ -280,7 +285,9 @@ export function ContactPage(props: { id: string; scope: Scope }) {
                     {h.provider ? ` via ${h.provider}` : ''}
                   </dd>
                   <dt>Verified</dt>
-                  <dd>{dateTime(h.verifiedAt)}</dd>
+                  <dd>
+                    <When iso={h.verifiedAt} />
+                  </dd>
                   <dt>Risk</dt>
                   <dd>{h.risk ? <RiskBadge risk={h.risk} /> : '—'}</dd>
                   <dt>Request</dt>
@@ -293,6 +300,35 @@ export function ContactPage(props: { id: string; scope: Scope }) {
           </ol>
         )}
       </Card>
+    </>
+  );
+}
+
+const modeName = (mode: string) => (mode === 'test' ? 'Test' : 'Live');
+
+/**
+ * A contact opened under another account or mode than the one chosen at the top (a link, or a
+ * choice made in another tab): nothing of it to act on until the operator takes its scope, so
+ * that Block never lands on a contact the page's header does not name.
+ */
+function OtherScope(props: { contact: ContactProfile; scope: Scope }) {
+  const { contact, scope } = props;
+  const owner = scope.accounts.find((a) => a.id === contact.accountId)?.name ?? contact.accountId;
+  return (
+    <>
+      <p class="breadcrumb">
+        <a href={href('/contacts')}>← Contacts</a>
+      </p>
+      <PageHeader title="A contact of another account or mode" />
+      <div class="alert warning" role="alert">
+        <p>
+          This contact belongs to <strong>{owner}</strong> in {contact.mode} mode, not to{' '}
+          <strong>{scope.account.name}</strong> in {scope.mode} mode chosen above.
+        </p>
+        <button type="button" onClick={() => scope.adopt(contact.accountId, contact.mode)}>
+          Show it under {owner} · {modeName(contact.mode)}
+        </button>
+      </div>
     </>
   );
 }

@@ -1,7 +1,8 @@
 import { get } from '../api';
-import { Badge, Card, ErrorBox, Loading, PageHeader, statusTone } from '../components/ui';
-import { dateTime, duration } from '../format';
+import { Badge, Card, ErrorBox, Loading, PageHeader, statusTone, When } from '../components/ui';
+import { duration } from '../format';
 import { useLoad } from '../hooks';
+import { serviceLabel } from '../labels';
 import type { Breaker, Health } from '../types';
 
 export function HealthPage() {
@@ -52,8 +53,8 @@ export function HealthPage() {
             <Card title="Services">
               <ul class="plain">
                 {Object.entries(h.services).map(([name, state]) => (
-                  <li key={name}>
-                    <Badge tone={statusTone(state)}>{state}</Badge> {name}
+                  <li key={name} data-service={name}>
+                    <Badge tone={statusTone(state)}>{state}</Badge> {serviceLabel(name)}
                   </li>
                 ))}
               </ul>
@@ -82,7 +83,7 @@ export function HealthPage() {
                 {breakers.data.map((b) => (
                   <li key={`${b.accountId}-${b.mode}-${b.country}`}>
                     <Badge tone="bad">{b.country}</Badge> {b.accountId} ({b.mode}) since{' '}
-                    {dateTime(b.trippedAt)}
+                    <When iso={b.trippedAt} />
                   </li>
                 ))}
               </ul>

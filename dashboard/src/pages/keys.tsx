@@ -10,8 +10,9 @@ import {
   Loading,
   PageHeader,
   SecretOnce,
+  When,
 } from '../components/ui';
-import { dateTime, relative } from '../format';
+import { relative } from '../format';
 import { useAction, useLoad } from '../hooks';
 import type { Scope } from '../types';
 import { type ApiKey, CHANNELS, type Channel } from '../types';
@@ -176,7 +177,9 @@ export function KeysPage(props: { scope: Scope }) {
                     key.channels.join(', ')
                   )}
                 </td>
-                <td>{dateTime(key.createdAt)}</td>
+                <td>
+                  <When iso={key.createdAt} />
+                </td>
                 <td title={key.lastUsedAt ?? undefined}>{relative(key.lastUsedAt)}</td>
                 <td>
                   {key.revokedAt ? <Badge tone="bad">revoked</Badge> : <Badge tone="good">active</Badge>}

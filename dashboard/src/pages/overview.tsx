@@ -2,8 +2,8 @@ import type { ChartConfiguration } from 'chart.js';
 import { useMemo, useState } from 'preact/hooks';
 import { get, post, query } from '../api';
 import { ChartView, PALETTE } from '../components/chart';
-import { Badge, Card, DataTable, Empty, ErrorBox, Field, PageHeader } from '../components/ui';
-import { dateTime, duration, integer, percent } from '../format';
+import { Badge, Card, DataTable, Empty, ErrorBox, Field, PageHeader, When } from '../components/ui';
+import { duration, integer, percent } from '../format';
 import { useAction, useLoad } from '../hooks';
 import type { Breaker, Bucket, Scope } from '../types';
 
@@ -64,25 +64,39 @@ export function totals(buckets: Bucket[]): Totals {
   return sum;
 }
 
-function label(start: string, interval: Interval): string {
+/**
+ * A bucket's label, in UTC as the analytics API counts them (a UTC day is not the operator's
+ * local day): the day, or the hour (with its day when the range spans several).
+ */
+function label(start: string, interval: Interval, severalDays: boolean): string {
   const date = new Date(start);
-  return interval === 'hour'
-    ? date.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
-    : date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  if (interval === 'day')
+    return date.toLocaleDateString(undefined, { timeZone: 'UTC', month: 'short', day: 'numeric' });
+  return date.toLocaleString(undefined, {
+    timeZone: 'UTC',
+    ...(severalDays ? { month: 'short', day: 'numeric' } : {}),
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
 }
 
 export function OverviewPage(props: { scope: Scope }) {
   const { account, mode } = props.scope;
   const [from, setFrom] = useState(isoDate(Date.now() - 6 * DAY));
   const [to, setTo] = useState(isoDate(Date.now()));
-  const [interval, setInterval] = useState<Interval>('day');
+  const [chosenInterval, setInterval] = useState<Interval>('day');
   const [groupBy, setGroupBy] = useState<GroupBy>('');
 
+  // UTC days, as the API's buckets are.
   const range = useMemo(() => {
-    const start = new Date(`${from}T00:00:00`).getTime();
-    const end = new Date(`${to}T00:00:00`).getTime() + DAY;
+    const start = new Date(`${from}T00:00:00Z`).getTime();
+    const end = new Date(`${to}T00:00:00Z`).getTime() + DAY;
     return { from: new Date(start).toISOString(), to: new Date(end).toISOString() };
   }, [from, to]);
+  // A single day by day would be one bucket: it is drawn by the hour.
+  const oneDay = new Date(range.to).getTime() - new Date(range.from).getTime() <= DAY;
+  const interval: Interval = oneDay ? 'hour' : chosenInterval;
 
   const analytics = useLoad(
     () =>
@@ -130,7 +144,11 @@ export function OverviewPage(props: { scope: Scope }) {
           <input type="date" value={to} min={from} onChange={(e) => setTo(e.currentTarget.value)} />
         </Field>
         <Field label="Interval">
-          <select value={interval} onChange={(e) => setInterval(e.currentTarget.value as Interval)}>
+          <select
+            value={interval}
+            disabled={oneDay}
+            onChange={(e) => setInterval(e.currentTarget.value as Interval)}
+          >
             <option value="hour">By hour</option>
             <option value="day">By day</option>
           </select>
@@ -145,25 +163,30 @@ export function OverviewPage(props: { scope: Scope }) {
           </select>
         </Field>
       </fieldset>
+      <p class="muted note" data-testid="time-zone-note">
+        Days and hours are UTC, as the service counts them
+        {oneDay ? '; a single day is shown by the hour' : ''}. Other times on these pages are in your time
+        zone.
+      </p>
       <ErrorBox error={analytics.error} />
       <div class="kpis" aria-live="polite">
-        <Kpi name="Sends" value={integer(sum.sent)} testId="kpi-sent" />
-        <Kpi name="Verified" value={integer(sum.verified)} testId="kpi-verified" />
+        <Kpi name="Sends" count={sum.sent} testId="kpi-sent" />
+        <Kpi name="Verified" count={sum.verified} testId="kpi-verified" />
         <Kpi
           name="Conversion"
           value={sum.sent ? percent(sum.verified / sum.sent) : '—'}
           testId="kpi-conversion"
         />
         <Kpi name="Median time to verify" value={duration(sum.medianSecondsToVerify)} testId="kpi-median" />
-        <Kpi name="Delivery failures" value={integer(sum.undelivered)} testId="kpi-undelivered" tone="bad" />
-        <Kpi name="Rate-limit refusals" value={integer(sum.limited)} testId="kpi-limited" tone="warn" />
+        <Kpi name="Delivery failures" count={sum.undelivered} testId="kpi-undelivered" tone="bad" />
+        <Kpi name="Rate-limit refusals" count={sum.limited} testId="kpi-limited" tone="warn" />
         <Kpi
           name="Risk & block refusals"
-          value={integer(sum.riskRefused + sum.blockedRefused)}
+          count={sum.riskRefused + sum.blockedRefused}
           testId="kpi-risk"
           tone="warn"
         />
-        <Kpi name="Wrong codes" value={integer(sum.wrongCodes)} testId="kpi-wrong" />
+        <Kpi name="Wrong codes" count={sum.wrongCodes} testId="kpi-wrong" />
       </div>
       {!analytics.loading && sum.sent === 0 && sum.limited === 0 && sum.riskRefused === 0 ? (
         <Card>
@@ -181,11 +204,21 @@ export function OverviewPage(props: { scope: Scope }) {
   );
 }
 
-function Kpi(props: { name: string; value: string; testId: string; tone?: 'bad' | 'warn' }) {
+/**
+ * A figure of the range. `tone` marks a count that calls for attention, and only when there is
+ * something to look at: none is good news, shown plainly.
+ */
+function Kpi(
+  props: { name: string; testId: string; tone?: 'bad' | 'warn' } & (
+    | { value: string; count?: undefined }
+    | { count: number; value?: undefined }
+  ),
+) {
+  const alarming = props.tone && props.count !== undefined && props.count > 0;
   return (
-    <div class={`kpi ${props.tone ?? ''}`} data-testid={props.testId}>
+    <div class={`kpi ${alarming ? props.tone : ''}`} data-testid={props.testId}>
       <span class="kpi-name">{props.name}</span>
-      <span class="kpi-value">{props.value}</span>
+      <span class="kpi-value">{props.count !== undefined ? integer(props.count) : props.value}</span>
     </div>
   );
 }
@@ -207,6 +240,14 @@ export function bucketStarts(
   return [...starts].sort();
 }
 
+/**
+ * A line needs two points: series of one value each (a single active day or hour) are drawn as
+ * bars, not as a lone dot at the edge of the axis.
+ */
+export function lineOrBars(series: Array<{ data: Array<number | null> }>): 'line' | 'bar' {
+  return series.some((s) => s.data.filter((v) => v !== null).length > 1) ? 'line' : 'bar';
+}
+
 function Charts(props: {
   buckets: Bucket[];
   interval: Interval;
@@ -216,7 +257,8 @@ function Charts(props: {
   const { buckets, interval, groupBy, range } = props;
   const configs = useMemo(() => {
     const starts = bucketStarts(range, interval, buckets);
-    const labels = starts.map((s) => label(s, interval));
+    const severalDays = new Date(range.to).getTime() - new Date(range.from).getTime() > DAY;
+    const labels = starts.map((s) => label(s, interval, severalDays));
     const groups = [...new Set(buckets.map((b) => b.group ?? 'all'))];
     const at = (group: string, start: string) =>
       buckets.find((b) => (b.group ?? 'all') === group && b.start === start);
@@ -273,9 +315,17 @@ function Charts(props: {
             spanGaps: true,
           },
         ];
+    const conversionType = lineOrBars(conversionSeries);
     const conversion: ChartConfiguration = {
-      type: 'line',
-      data: { labels, datasets: conversionSeries },
+      type: conversionType,
+      data: {
+        labels,
+        // A bar is filled with the line's colour (the line's own fill is a faint wash under it).
+        datasets:
+          conversionType === 'bar'
+            ? conversionSeries.map((series) => ({ ...series, backgroundColor: series.borderColor }))
+            : conversionSeries,
+      },
       options: { scales: { y: { min: 0, max: 100, ticks: { callback: (v) => `${v} %` } } } },
     };
     const refusals: ChartConfiguration = {
@@ -296,20 +346,18 @@ function Charts(props: {
         scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } },
       },
     };
-    const timing: ChartConfiguration = {
-      type: 'line',
-      data: {
-        labels,
-        datasets: [
-          {
-            label: 'Median seconds to verify',
-            data: byStart.map((t) => t.medianSecondsToVerify),
-            borderColor: PALETTE[0],
-            backgroundColor: PALETTE[0],
-            spanGaps: true,
-          },
-        ],
+    const timingSeries = [
+      {
+        label: 'Median seconds to verify',
+        data: byStart.map((t) => t.medianSecondsToVerify),
+        borderColor: PALETTE[0],
+        backgroundColor: PALETTE[0],
+        spanGaps: true,
       },
+    ];
+    const timing: ChartConfiguration = {
+      type: lineOrBars(timingSeries),
+      data: { labels, datasets: timingSeries },
       options: { scales: { y: { beginAtZero: true } } },
     };
     return { volume, conversion, refusals, timing };
@@ -318,16 +366,16 @@ function Charts(props: {
   return (
     <div class="grid-2">
       <Card title={groupBy ? `Sends by ${groupBy}` : 'Sends and verifications'}>
-        <ChartView config={configs.volume} label="Sends over time" />
+        <ChartView name="volume" config={configs.volume} label="Sends over time" />
       </Card>
       <Card title="Conversion">
-        <ChartView config={configs.conversion} label="Conversion rate over time" />
+        <ChartView name="conversion" config={configs.conversion} label="Conversion rate over time" />
       </Card>
       <Card title="Refusals">
-        <ChartView config={configs.refusals} label="Refused sends over time" />
+        <ChartView name="refusals" config={configs.refusals} label="Refused sends over time" />
       </Card>
       <Card title="Time to verify">
-        <ChartView config={configs.timing} label="Median time to verify over time" />
+        <ChartView name="timing" config={configs.timing} label="Median time to verify over time" />
       </Card>
     </div>
   );
@@ -407,8 +455,12 @@ function Breakers(props: { scope: Scope }) {
             <tr key={b.country}>
               <td>{b.country}</td>
               <td>{b.tripped ? <Badge tone="bad">tripped</Badge> : <Badge tone="good">closed</Badge>}</td>
-              <td>{dateTime(b.trippedAt)}</td>
-              <td>{dateTime(b.resetAt)}</td>
+              <td>
+                <When iso={b.trippedAt} />
+              </td>
+              <td>
+                <When iso={b.resetAt} />
+              </td>
               <td class="actions">
                 {b.tripped && (
                   <button

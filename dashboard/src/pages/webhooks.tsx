@@ -11,8 +11,8 @@ import {
   PageHeader,
   SecretOnce,
   statusTone,
+  When,
 } from '../components/ui';
-import { dateTime } from '../format';
 import { useAction, useLoad } from '../hooks';
 import { href, navigate } from '../router';
 import type { Scope } from '../types';
@@ -115,9 +115,15 @@ export function WebhooksPage(props: { scope: Scope }) {
                 <td>{hook.events.length === WEBHOOK_EVENTS.length ? 'all' : hook.events.join(', ')}</td>
                 <td>
                   {hook.enabled ? <Badge tone="good">enabled</Badge> : <Badge tone="warn">disabled</Badge>}
-                  {hook.failingSince && <Badge tone="bad">failing since {dateTime(hook.failingSince)}</Badge>}
+                  {hook.failingSince && (
+                    <Badge tone="bad">
+                      failing since <When iso={hook.failingSince} />
+                    </Badge>
+                  )}
                 </td>
-                <td>{dateTime(hook.createdAt)}</td>
+                <td>
+                  <When iso={hook.createdAt} />
+                </td>
                 <td class="actions">
                   <button
                     type="button"
@@ -193,8 +199,12 @@ export function WebhookPage(props: { id: string; scope: Scope }) {
                 </td>
                 <td>{d.attempts}</td>
                 <td class="break">{d.responseStatus ?? d.lastError ?? '—'}</td>
-                <td>{dateTime(d.lastAttemptAt)}</td>
-                <td>{dateTime(d.nextAttemptAt)}</td>
+                <td>
+                  <When iso={d.lastAttemptAt} />
+                </td>
+                <td>
+                  <When iso={d.nextAttemptAt} />
+                </td>
                 <td class="actions">
                   <button type="button" aria-label={`Replay delivery ${d.id}`} onClick={() => replay(d)}>
                     Replay
