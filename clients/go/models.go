@@ -201,6 +201,10 @@ type OutboxMessage struct {
 	ID        string `json:"id"`
 	AccountID string `json:"accountId"`
 	RequestID string `json:"requestId"`
+	// GroupID is shared by both requests of a dual send (a single send's is its RequestID).
+	GroupID string `json:"groupId"`
+	// SiblingRequestID is the other request of a dual send; empty for a single send.
+	SiblingRequestID string `json:"siblingRequestId,omitempty"`
 	// Status is the state of that request now.
 	Status    VerificationStatus `json:"status"`
 	Channel   Channel            `json:"channel"`

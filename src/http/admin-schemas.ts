@@ -167,7 +167,7 @@ export const OutboxMessage = component(
     groupId: Type.String({
       format: 'uuid',
       description:
-        'Shared by both requests of a dual send (the first one\'s id); a single send\'s is its own `requestId`.',
+        "Shared by both requests of a dual send (the first one's id); a single send's is its own `requestId`.",
     }),
     siblingRequestId: Type.Optional(
       Type.String({

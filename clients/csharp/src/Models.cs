@@ -179,6 +179,10 @@ namespace ContactVerify
         public string Id { get; set; }
         public string AccountId { get; set; }
         public string RequestId { get; set; }
+        /// <summary>Shared by both requests of a dual send (a single send's is its RequestId).</summary>
+        public string GroupId { get; set; }
+        /// <summary>The other request of a dual send; null for a single send.</summary>
+        public string SiblingRequestId { get; set; }
         public VerificationStatus Status { get; set; }
         public Channel Channel { get; set; }
         public string To { get; set; }
@@ -193,6 +197,8 @@ namespace ContactVerify
             Id = o.Str("id"),
             AccountId = o.Str("accountId"),
             RequestId = o.Str("requestId"),
+            GroupId = o.Str("groupId"),
+            SiblingRequestId = o.Str("siblingRequestId"),
             Status = o.Enum<VerificationStatus>("status"),
             Channel = o.Enum<Channel>("channel"),
             To = o.Str("to"),

@@ -20,12 +20,16 @@ final class OutboxMessage implements \JsonSerializable
         public readonly \DateTimeImmutable $createdAt,
         /** The state of its request now. */
         public readonly VerificationStatus $status,
+        /** Shared by both requests of a dual send (a single send's is its requestId). */
+        public readonly string $groupId,
         /** EMAIL only. */
         public readonly ?string $subject = null,
         /** EMAIL only. */
         public readonly ?string $html = null,
         /** The code in clear: test-mode requests only, while pending. */
         public readonly ?string $code = null,
+        /** The other request of a dual send; null for a single send. */
+        public readonly ?string $siblingRequestId = null,
     ) {
     }
 
@@ -41,9 +45,11 @@ final class OutboxMessage implements \JsonSerializable
             $data['text'],
             Wire::date($data['createdAt']),
             VerificationStatus::from($data['status']),
+            $data['groupId'] ?? $data['requestId'],
             $data['subject'] ?? null,
             $data['html'] ?? null,
             $data['code'] ?? null,
+            $data['siblingRequestId'] ?? null,
         );
     }
 
@@ -54,6 +60,8 @@ final class OutboxMessage implements \JsonSerializable
             'id' => $this->id,
             'accountId' => $this->accountId,
             'requestId' => $this->requestId,
+            'groupId' => $this->groupId,
+            'siblingRequestId' => $this->siblingRequestId,
             'status' => $this->status,
             'channel' => $this->channel,
             'to' => $this->to,

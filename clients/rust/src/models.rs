@@ -343,6 +343,11 @@ pub struct OutboxMessage {
     pub id: String,
     pub account_id: String,
     pub request_id: String,
+    /// Shared by both requests of a dual send (a single send's is its `request_id`).
+    pub group_id: String,
+    /// The other request of a dual send; `None` for a single send.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sibling_request_id: Option<String>,
     /// The state of that request now.
     pub status: VerificationStatus,
     pub channel: Channel,

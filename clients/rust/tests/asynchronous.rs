@@ -33,7 +33,7 @@ fn the_async_client_sends_verifies_and_reads_the_outbox() {
             ),
             (
                 200,
-                r#"{"data":[{"id":"m","accountId":"a","requestId":"r-1","status":"pending","channel":"SMS","to":"+14155552671","text":"t","code":"042817","createdAt":"2030-01-01T00:00:00Z"}]}"#,
+                r#"{"data":[{"id":"m","accountId":"a","requestId":"r-1","groupId":"r-1","status":"pending","channel":"SMS","to":"+14155552671","text":"t","code":"042817","createdAt":"2030-01-01T00:00:00Z"}]}"#,
             ),
             (
                 200,

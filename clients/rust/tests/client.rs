@@ -291,12 +291,12 @@ fn no_answer_is_a_network_error_with_its_cause() {
 }
 
 fn outbox_answer(code: Option<&str>) -> Value {
-    let mut message = json!({ "id": "msg_1", "accountId": "acc_1", "requestId": REQUEST_ID, "status": "pending", "channel": "EMAIL",
+    let mut message = json!({ "id": "msg_1", "accountId": "acc_1", "requestId": REQUEST_ID, "groupId": REQUEST_ID, "status": "pending", "channel": "EMAIL",
         "to": "j+1@x.io", "subject": "Your code", "text": "Your code is 042817", "createdAt": "2030-01-01T00:00:00Z" });
     if let Some(c) = code {
         message["code"] = json!(c);
     }
-    let older = json!({ "id": "msg_0", "accountId": "acc_1", "requestId": REQUEST_ID, "status": "pending", "channel": "EMAIL",
+    let older = json!({ "id": "msg_0", "accountId": "acc_1", "requestId": REQUEST_ID, "groupId": REQUEST_ID, "status": "pending", "channel": "EMAIL",
         "to": "j+1@x.io", "text": "Your code is 111111", "code": "111111", "createdAt": "2029-01-01T00:00:00Z" });
     json!({ "data": [message, older] })
 }

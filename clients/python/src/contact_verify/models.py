@@ -165,11 +165,13 @@ class Health:
 @dataclass(frozen=True)
 class OutboxMessage:
     """A message the service's outbox keeps; ``status`` is its request's state now, and ``code`` is
-    set for a pending test-mode request."""
+    set for a pending test-mode request. ``group_id`` is shared by both requests of a dual send, and
+    ``sibling_request_id`` is the other request of one (None for a single send)."""
 
     id: str
     account_id: str
     request_id: str
+    group_id: str
     status: Union[VerificationStatus, str]
     channel: Union[Channel, str]
     to: str
@@ -178,6 +180,7 @@ class OutboxMessage:
     subject: Optional[str] = None
     html: Optional[str] = None
     code: Optional[str] = None
+    sibling_request_id: Optional[str] = None
 
     @staticmethod
     def from_json(d: Dict[str, Any]) -> "OutboxMessage":
@@ -185,6 +188,9 @@ class OutboxMessage:
             id=d["id"],
             account_id=d["accountId"],
             request_id=d["requestId"],
+            # A service older than the field: a single send's group is its own request.
+            group_id=d.get("groupId", d["requestId"]),
+            sibling_request_id=d.get("siblingRequestId"),
             status=VerificationStatus.parse(d["status"]),
             channel=Channel.parse(d["channel"]),
             to=d["to"],

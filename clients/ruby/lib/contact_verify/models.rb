@@ -126,9 +126,10 @@ module ContactVerify
 
   # A message kept by the service's outbox (TestHelper reads them). +code+ is set only for a
   # test-mode request while it is pending.
-  # +status+ is the state of its request now (a VerificationStatus Symbol).
-  OutboxMessage = Struct.new(:id, :account_id, :request_id, :status, :channel, :to, :subject, :text, :html,
-                             :code, :created_at, keyword_init: true) do
+  # +status+ is the state of its request now (a VerificationStatus Symbol). +group_id+ is shared by
+  # both requests of a dual send, and +sibling_request_id+ is the other request of one (nil otherwise).
+  OutboxMessage = Struct.new(:id, :account_id, :request_id, :group_id, :sibling_request_id, :status, :channel,
+                             :to, :subject, :text, :html, :code, :created_at, keyword_init: true) do
     extend Model
     convert channel: Model.enum(Channel), status: Model.enum(VerificationStatus), created_at: Model::TIME
   end

@@ -44,9 +44,11 @@ public final class Models {
 
   /**
    * One message of the outbox (GET /v1/admin/outbox); status is its request's state now, and code is
-   * set for a test-mode request that is pending.
+   * set for a test-mode request that is pending. groupId is shared by both requests of a dual send,
+   * and siblingRequestId is the other request of one (null for a single send).
    */
   public record OutboxMessage(
-      String id, String accountId, String requestId, VerificationStatus status, Channel channel, String to,
-      String subject, String text, String html, String code, Instant createdAt) {}
+      String id, String accountId, String requestId, String groupId, String siblingRequestId,
+      VerificationStatus status, Channel channel, String to, String subject, String text, String html,
+      String code, Instant createdAt) {}
 }
