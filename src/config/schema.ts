@@ -4,6 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { ProviderList } from '../delivery/providers/registry.js';
 import { deliveryConfigProblems, deliverySettings, deliverySettingsOf } from '../delivery/settings.js';
 import { ACCOUNT_LIMITS, type AccountLimitName } from '../domain/account-limits.js';
+import { mediaSettings } from '../media/settings.js';
 import { webhookSettings } from '../webhooks/settings.js';
 import { databaseUrlProblem } from './hints.js';
 import { trustProxyProblem } from './trust-proxy.js';
@@ -201,6 +202,8 @@ export const settings = {
   ),
   // Providers, SMS routing and callbacks: described in src/delivery/settings.ts and each provider folder.
   ...deliverySettings,
+  // Media of calls whose audio this service sends itself: src/media/settings.ts.
+  ...mediaSettings,
   ...webhookSettings,
 };
 
