@@ -35,6 +35,11 @@ export const whatsappSettings = {
     description:
       'Further languages in which the template is approved, e.g. `es,fr,de,pt_BR`: a request whose `locale` is one of them gets the template in it; any other gets `WHATSAPP_TEMPLATE_LANGUAGE`.',
   }),
+  whatsappCallPermissionTemplate: providerString('whatsapp', {
+    env: 'WHATSAPP_CALL_PERMISSION_TEMPLATE',
+    description:
+      "Name of an approved template with a call-permission-request button (in `WHATSAPP_TEMPLATE_LANGUAGE`): asks a user for call permission when a `CALL` request finds the customer-service window closed. Unset: only the interactive request, which WhatsApp takes within 24 h of the user's last message.",
+  }),
   whatsappApiVersion: providerDefault(
     'whatsapp',
     'WHATSAPP_API_VERSION',
