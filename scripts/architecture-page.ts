@@ -43,6 +43,8 @@ const DESCRIPTIONS: Record<string, string> = {
   'src/http/routes': 'the routes: parse, call the domain, render',
   'src/http/dashboard': 'the operator dashboard’s sessions (cookie, CSRF), sign-in routes and built files',
   'src/limits': 'the RateLimitStore interface: memory, embedded (SQLite-durable) and Redis stores',
+  'src/media':
+    'the media of calls this service speaks in: a WebRTC peer (werift) that plays Opus packets as RTP, the committed voice prompts (Ogg Opus) and their media settings',
   'src/metrics': 'Prometheus metrics, gathered across the workers of a cluster',
   'src/store':
     'the stores: SQLite (default) and PostgreSQL, the change log and its fold into analytics, contacts and webhook deliveries, the sweeper, the destination filter (in process or in Redis)',

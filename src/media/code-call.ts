@@ -143,7 +143,9 @@ export class CodeCall {
       const aborted = () => stop(new MediaError('closed', 'The call ended while its code was being spoken'));
       signal?.addEventListener('abort', aborted, { once: true });
       const tick = () => {
-        if (this.closed || this.pc.connectionState !== 'connected') {
+        // 'disconnected' is transient (a late consent check on a loaded host): keep sending through it.
+        const state = this.pc.connectionState;
+        if (this.closed || state === 'closed' || state === 'failed') {
           stop(new MediaError('connection_lost', `The media connection was lost after ${next} packets`));
           return;
         }
