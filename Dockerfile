@@ -25,9 +25,11 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# Read at run time: the version (package.json) and the SQL migrations; the dashboard is in dist/.
+# Read at run time: the version (package.json), the SQL migrations and the code calls' voice
+# prompts; the dashboard is in dist/.
 COPY package.json ./
 COPY migrations ./migrations
+COPY assets ./assets
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
