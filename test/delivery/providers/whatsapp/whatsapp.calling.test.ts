@@ -135,7 +135,8 @@ describe('WhatsApp calling: permission, call, the code heard', () => {
     });
     expect(asked).toMatchObject({ ok: true, via: 'interactive' });
     const reply = await receiver.next(
-      (e): e is Extract<CallEvent, { kind: 'permission_reply' }> => e.kind === 'permission_reply',
+      (e): e is Extract<CallEvent, { kind: 'permission_reply' }> =>
+        e.kind === 'permission_reply' && e.from === '14155550123',
     );
     expect(reply).toMatchObject({
       from: '14155550123',
@@ -197,8 +198,10 @@ describe('WhatsApp calling: permission, call, the code heard', () => {
   it('a rejected request comes back as a reject; calling anyway is refused for want of permission', async () => {
     fake.addUser('4915112345678', { onPermissionRequest: 'reject' });
     await calling.requestPermission('4915112345678', { body: 'May we call you?' });
+    // Replies to earlier tests' requests may still arrive: wait for this user's.
     const reply = await receiver.next(
-      (e): e is Extract<CallEvent, { kind: 'permission_reply' }> => e.kind === 'permission_reply',
+      (e): e is Extract<CallEvent, { kind: 'permission_reply' }> =>
+        e.kind === 'permission_reply' && e.from === '4915112345678',
     );
     expect(reply).toMatchObject({ accepted: false, expiresAt: null });
     const media = await CodeCall.create(LOOPBACK);
