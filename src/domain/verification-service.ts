@@ -136,7 +136,7 @@ export class VerificationService {
     if (notEnabled.length > 0) {
       throw new DomainError(
         'CHANNEL_NOT_ENABLED',
-        `This API key is not enabled for ${notEnabled.join(' and ')}; use a key created with that channel (a key's channels are fixed at creation).`,
+        `This API key is not enabled for ${notEnabled.join(' and ')}; add it to the key's channels (PATCH /v1/admin/api-keys/{id}, or contact-verify keys update) or use a key enabled for it.`,
         notEnabled.map((c) => ({
           field: 'channel',
           channel: c,

@@ -117,6 +117,26 @@ describe('send-code', () => {
     expect(outbox.body.data).toEqual([]);
   });
 
+  it("CHANNEL_NOT_ENABLED's message tells how to enable the channel, and following it works", async () => {
+    const emailOnly = await svc.createKey({ channels: ['EMAIL'], name: 'widen-me' });
+    const body = { channel: 'SMS', phone: '+14155550104' };
+    const refused = await svc.post(SEND, body, emailOnly);
+    expect(refused.status).toBe(403);
+    // A key's channels can change (PATCH /v1/admin/api-keys/{id}): the message says so.
+    expect(refused.body.error.message).not.toMatch(/fixed|at creation/);
+    expect(refused.body.error.message).toContain('PATCH /v1/admin/api-keys/{id}');
+    const keys = await svc.get('/v1/admin/api-keys', ADMIN_TOKEN);
+    const id = keys.body.data.find((k: { prefix: string }) => emailOnly.startsWith(k.prefix)).id;
+    const widened = await svc.app.inject({
+      method: 'PATCH',
+      url: `/v1/admin/api-keys/${id}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      payload: { channels: ['EMAIL', 'SMS'] },
+    });
+    expect(widened.statusCode, widened.body).toBe(200);
+    expect((await svc.post(SEND, body, emailOnly)).status).toBe(200);
+  });
+
   it('answers 401 with WWW-Authenticate for a missing, malformed, unknown or revoked key', async () => {
     const body = { channel: 'EMAIL', email: 'auth@example.com' };
     const revoked = await svc.createKey();
