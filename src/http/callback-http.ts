@@ -3,6 +3,7 @@ import type { CallbackHttp } from '../delivery/providers/module.js';
 import { component, envelope, ref } from './components.js';
 import { ApiError } from './errors.js';
 import { jsonBodyProblem } from './json-body.js';
+import { openToAnyone } from './openapi.js';
 import { answer, errorResponses } from './schemas.js';
 
 const CallbackReceipt = envelope(
@@ -18,11 +19,12 @@ const CALLBACK_ERRORS = errorResponses({
 
 /** The documentation, answers and refusals of every provider's delivery-status callback routes. */
 export const callbackHttp: CallbackHttp = {
-  doc: (operationId, summary, text) => ({
+  doc: ({ operationId, summary, checks, text }) => ({
     schema: {
       tags: ['callbacks'],
       operationId,
       summary,
+      ...openToAnyone(`The provider calls it; ${checks}`),
       response: {
         200: text
           ? { description: text, content: { 'text/plain': { schema: { type: 'string' } } } }

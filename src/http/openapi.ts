@@ -5,6 +5,15 @@ import { docsCsp } from './hardening.js';
 import { SEND_CODE_EXAMPLES, VERIFY_CODE_EXAMPLES } from './schemas.js';
 import { openApiWebhooks } from './webhooks-openapi.js';
 
+/**
+ * An operation anyone may call: `security: []` (every operation declares its security; Redocly's
+ * `security-defined` rule, `npm run lint:openapi`), and a description that says what it checks
+ * instead of credentials (a provider's signature, a token in the body) or that it needs none.
+ */
+export function openToAnyone(checks: string): { security: []; description: string } {
+  return { security: [], description: `Open to anyone: no credentials. ${checks}` };
+}
+
 /** Who may call an admin route: the admin token, or the dashboard's session cookie. */
 export const ADMIN_SECURITY: Array<Record<string, string[]>> = [{ adminToken: [] }, { dashboardSession: [] }];
 
@@ -51,6 +60,8 @@ export function openApiOptions(version: string, publicBaseUrl?: string | null): 
       info: {
         title: 'Contact Verification Service',
         version,
+        // package.json's license.
+        license: { name: 'MIT', identifier: 'MIT' },
         description: `One-time codes by EMAIL, SMS and WHATSAPP: send, verify, and operate.
 
 Every error body is \`{"error": {"code", "message", "details"?}}\`. Codes and statuses:
@@ -111,7 +122,7 @@ Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed
     },
     transformObject: (documents) =>
       referencesWithAnnotations(
-        nameExamples((documents as { openapiObject: OpenApiDocument }).openapiObject),
+        optionalNoFieldsBodies(nameExamples((documents as { openapiObject: OpenApiDocument }).openapiObject)),
       ),
   };
 }
@@ -142,9 +153,34 @@ const ANNOTATIONS = new Set(['description', 'default', 'examples', 'title', 'dep
 type OpenApiDocument = {
   paths?: Record<
     string,
-    Record<string, { requestBody?: { content?: Record<string, { examples?: unknown }> } }>
+    Record<
+      string,
+      {
+        requestBody?: {
+          required?: boolean;
+          content?: Record<string, { examples?: unknown; schema?: unknown }>;
+        };
+      }
+    >
   >;
 };
+
+/**
+ * @fastify/swagger marks every body it documents as required; a `NoFields` body is not (its
+ * route reads a missing one as `{}`, schemas.ts).
+ */
+function optionalNoFieldsBodies(doc: OpenApiDocument): OpenApiDocument {
+  for (const operations of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      const schema = operation.requestBody?.content?.['application/json']?.schema as
+        | { $ref?: string }
+        | undefined;
+      if (operation.requestBody && schema?.$ref === '#/components/schemas/NoFields')
+        operation.requestBody.required = false;
+    }
+  }
+  return doc;
+}
 
 const NAMED_EXAMPLES: Record<string, ReadonlyArray<{ name: string; summary: string; value: unknown }>> = {
   '/v1/contact/send-code': SEND_CODE_EXAMPLES,

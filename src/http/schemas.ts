@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import type { preValidationHookHandler } from 'fastify';
 import { CHANNELS, DELIVERY_TYPES, VERIFICATION_STATUSES } from '../domain/types.js';
 import { component, enumeration, envelope, ref } from './components.js';
 import { ERROR_CODES } from './errors.js';
@@ -402,3 +403,21 @@ export const Health = component(
     codeSecretRotation: Type.Optional(ref(CodeSecretRotation)),
   }),
 );
+
+/**
+ * The body of an action that reads no fields (rotate a key, unblock a contact, replay a
+ * delivery): none at all, or `{}`, which the dashboard sends; a field is refused, so a caller who
+ * expects one to count learns that it does not. Optional in the document (openapi.ts).
+ */
+export const NoFields = component(
+  'NoFields',
+  Type.Object({}, { additionalProperties: false, description: 'No fields: send no body, or `{}`.' }),
+);
+
+/** The route options of such an action: `{}` stands in for a missing body before validation. */
+export const noFieldsBody = {
+  preValidation: ((request, _reply, done) => {
+    if (request.body === undefined) request.body = {};
+    done();
+  }) as preValidationHookHandler,
+};

@@ -36,16 +36,18 @@ export function schemaDetails(errors: FastifySchemaValidationError[]): {
     const field =
       e.keyword === 'required'
         ? String(params.missingProperty)
-        : path === ''
-          ? 'body'
-          : path.replace(/\[\d+\]$/, '');
+        : e.keyword === 'additionalProperties'
+          ? [path, String(params.additionalProperty)].filter(Boolean).join('.')
+          : path === ''
+            ? 'body'
+            : path.replace(/\[\d+\]$/, '');
     const top = field.split(/[.[]/)[0] ?? field;
     const message = describe(e, field, path) + (inUnion && e.keyword === 'type' ? ' or null' : '');
     const key = `${field}|${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     refused.add(top);
-    details.push({ field: path || field, message });
+    details.push({ field: e.keyword === 'additionalProperties' ? field : path || field, message });
   }
   return { details, refused };
 }
@@ -74,6 +76,8 @@ function describe(e: FastifySchemaValidationError, field: string, path: string):
   switch (e.keyword) {
     case 'required':
       return `${field} is required`;
+    case 'additionalProperties':
+      return `${field} is not a field of this request`;
     case 'type':
       if (path === '' || field === 'body') return 'the body must be a JSON object';
       if ((field === 'otpCode' || field === 'code') && params.type === 'string') {

@@ -59,6 +59,10 @@ const signatureHeaders = [
   },
 ].map((h) => ({ in: 'header', required: true, schema: { type: 'string' }, ...h }));
 
+/** `verification.created` → `onVerificationCreated`: what a receiver's handler is called. */
+export const eventOperationId = (type: string): string =>
+  `on${type.replace(/(^|[._])(\w)/g, (_m, _sep, c: string) => c.toUpperCase())}`;
+
 /**
  * The OpenAPI 3.1 `webhooks` section: one entry per event type the service POSTs to registered
  * endpoints, signed as the Standard Webhooks specification says.
@@ -69,8 +73,10 @@ export function openApiWebhooks(): Record<string, unknown> {
       type,
       {
         post: {
+          operationId: eventOperationId(type),
           summary: type,
-          description: `${DESCRIPTIONS[type]} Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md.`,
+          description: `${DESCRIPTIONS[type]} Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its \`webhook-signature\` with the endpoint's secret before trusting it.`,
+          security: [],
           tags: ['webhooks'],
           parameters: signatureHeaders,
           requestBody: {

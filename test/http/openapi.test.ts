@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/http/errors.js';
-import { startTestService, type TestService } from '../support/app.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
 import { deref, type OpenApiDoc } from '../support/openapi.js';
 
 /**
@@ -207,6 +208,76 @@ describe('the OpenAPI document covers every route', () => {
           $ref: '#/components/schemas/ErrorResponse',
         });
       }
+    }
+  });
+
+  it('declares the security of every operation and event; one open to anyone says what it checks instead', () => {
+    const operations = [
+      ...documented(doc),
+      ...Object.entries(doc.webhooks as Record<string, { post: unknown }>).map(([event, { post }]) => ({
+        method: 'event',
+        path: event,
+        operation: post,
+      })),
+    ];
+    const problems: string[] = [];
+    for (const { method, path, operation } of operations) {
+      const op = operation as { security?: unknown[]; description?: string };
+      const name = `${method.toUpperCase()} ${path}`;
+      if (!Array.isArray(op.security))
+        problems.push(`${name}: no security (say \`security: []\` if anyone may call it)`);
+      else if (
+        op.security.length === 0 &&
+        method !== 'event' &&
+        !/^Open to anyone: /.test(op.description ?? '')
+      )
+        problems.push(
+          `${name}: open to anyone without saying what it checks (openToAnyone() in src/http/openapi.ts)`,
+        );
+    }
+    expect(problems).toEqual([]);
+    // A provider's callback names the signature it checks.
+    for (const path of Object.keys(doc.paths).filter((p) => p.startsWith('/v1/callbacks/')))
+      for (const op of Object.values(doc.paths[path]) as Array<{ description: string }>)
+        expect(op.description, path).toMatch(/signature|token|api-key/i);
+  });
+
+  it("names the license, package.json's", () => {
+    const { license } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(doc.info.license).toEqual({ name: license, identifier: license });
+  });
+
+  it('an action that reads no fields takes no body or {}, and refuses a field, as documented', async () => {
+    const actions = documented(doc).filter(
+      ({ operation }) =>
+        (operation as any).requestBody?.content?.['application/json']?.schema?.$ref ===
+        '#/components/schemas/NoFields',
+    );
+    expect(actions.map((a) => a.operation.operationId).sort()).toEqual(
+      expect.arrayContaining(['replayWebhookDelivery', 'rotateApiKey', 'unblockContact']),
+    );
+    for (const { method, path, operation } of actions) {
+      expect((operation as any).requestBody.required, path).toBe(false);
+      const url = path.replace(/\{[^}]+\}/g, 'unknown');
+      const call = (payload?: unknown) =>
+        svc.app.inject({
+          method: method.toUpperCase() as 'POST',
+          url,
+          headers: {
+            authorization: `Bearer ${ADMIN_TOKEN}`,
+            ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          payload: payload === undefined ? undefined : JSON.stringify(payload),
+        });
+      // Past validation, the id is unknown.
+      expect((await call()).statusCode, `${path} without a body`).toBe(404);
+      expect((await call({})).statusCode, `${path} with {}`).toBe(404);
+      const field = await call({ reason: 'a field it does not read' });
+      expect([field.statusCode, field.json().error.code], `${path} with a field`).toEqual([
+        400,
+        'VALIDATION_ERROR',
+      ]);
+      expect(JSON.stringify(field.json().error)).toContain('reason');
     }
   });
 

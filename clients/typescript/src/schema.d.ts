@@ -7,7 +7,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Service, dependency and channel health */
+        /**
+         * Service, dependency and channel health
+         * @description Open to anyone: no credentials. It names no account: load balancers and monitors call it.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -380,7 +383,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An account's uploaded logo (public: emails link to it) */
+        /**
+         * An account's uploaded logo (public: emails link to it)
+         * @description Open to anyone: no credentials. Emails link to it, so mail clients load it without credentials.
+         */
         get: operations["getAccountLogo"];
         put?: never;
         post?: never;
@@ -400,7 +406,10 @@ export interface paths {
         /** The current dashboard session and its CSRF token */
         get: operations["getDashboardSession"];
         put?: never;
-        /** Sign in to the dashboard with the admin token; sets the `cv_session` cookie */
+        /**
+         * Sign in to the dashboard with the admin token; sets the `cv_session` cookie
+         * @description Open to anyone: no credentials. It checks the admin token in the body instead (failures count towards the admin throttle), and refuses a request from another site.
+         */
         post: operations["createDashboardSession"];
         /** Sign out: ends the session and clears the cookie (needs `X-CSRF-Token`) */
         delete: operations["deleteDashboardSession"];
@@ -418,7 +427,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Twilio message and call status callback */
+        /**
+         * Twilio message and call status callback
+         * @description Open to anyone: no credentials. The provider calls it; `X-Twilio-Signature` must be the HMAC-SHA1, keyed with TWILIO_AUTH_TOKEN, of the URL Twilio called (PUBLIC_BASE_URL and the path) followed by the sorted form parameters.
+         */
         post: operations["receiveTwilioStatus"];
         delete?: never;
         options?: never;
@@ -433,10 +445,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Vonage delivery receipt (GET) */
+        /**
+         * Vonage delivery receipt (GET)
+         * @description Open to anyone: no credentials. The provider calls it; with VONAGE_SIGNATURE_SECRET set, `sig` must sign the other parameters (VONAGE_SIGNATURE_METHOD) and their `timestamp` be within 5 minutes of now; without it, `api-key` must equal VONAGE_API_KEY.
+         */
         get: operations["receiveVonageReceiptByGet"];
         put?: never;
-        /** Vonage delivery receipt */
+        /**
+         * Vonage delivery receipt
+         * @description Open to anyone: no credentials. The provider calls it; with VONAGE_SIGNATURE_SECRET set, `sig` must sign the other parameters (VONAGE_SIGNATURE_METHOD) and their `timestamp` be within 5 minutes of now; without it, `api-key` must equal VONAGE_API_KEY.
+         */
         post: operations["receiveVonageReceipt"];
         delete?: never;
         options?: never;
@@ -453,7 +471,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Telnyx messaging webhook */
+        /**
+         * Telnyx messaging webhook
+         * @description Open to anyone: no credentials. The provider calls it; `telnyx-signature-ed25519` must be the Ed25519 signature, under TELNYX_PUBLIC_KEY, of `<telnyx-timestamp>|<raw body>`, with `telnyx-timestamp` within 5 minutes of now.
+         */
         post: operations["receiveTelnyxStatus"];
         delete?: never;
         options?: never;
@@ -468,10 +489,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** WhatsApp webhook verification */
+        /**
+         * WhatsApp webhook verification
+         * @description Open to anyone: no credentials. The provider calls it; Meta's subscription handshake: `hub.verify_token` must equal WHATSAPP_VERIFY_TOKEN.
+         */
         get: operations["verifyWhatsappWebhook"];
         put?: never;
-        /** WhatsApp Cloud API webhook */
+        /**
+         * WhatsApp Cloud API webhook
+         * @description Open to anyone: no credentials. The provider calls it; `X-Hub-Signature-256` must be `sha256=` and the HMAC-SHA256 of the raw body keyed with WHATSAPP_APP_SECRET.
+         */
         post: operations["receiveWhatsappStatus"];
         delete?: never;
         options?: never;
@@ -563,89 +590,9 @@ export interface webhooks {
         put?: never;
         /**
          * verification.created
-         * @description A send-code stored a verification request (one per channel of a dual send). Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md.
+         * @description A send-code stored a verification request (one per channel of a dual send). Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry; de-duplicate on it. */
-                    "webhook-id": string;
-                    /** @description Unix seconds of this attempt; refuse times far from now. */
-                    "webhook-timestamp": string;
-                    /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "verification.created",
-                     *       "timestamp": "2026-11-24T12:00:00.000Z",
-                     *       "data": {
-                     *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
-                     *         "type": "verification.created",
-                     *         "timestamp": "2026-11-24T12:00:00.000Z",
-                     *         "accountId": "acc_default",
-                     *         "test": false,
-                     *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
-                     *         "channel": "EMAIL",
-                     *         "to": "j***@example.com",
-                     *         "purpose": "signup",
-                     *         "status": "pending",
-                     *         "provider": "smtp"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        type: "verification.created";
-                        /** Format: date-time */
-                        timestamp: string;
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description Event id (UUIDv7); also the webhook-id header.
-                             */
-                            id: string;
-                            type: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                            accountId: string;
-                            /** @description True for events of test-mode keys. */
-                            test: boolean;
-                            /** Format: uuid */
-                            requestId?: string;
-                            /** @description Shared by both requests of a dual send. */
-                            groupId?: string;
-                            contactId?: string;
-                            /** @enum {string} */
-                            channel?: "EMAIL" | "SMS" | "WHATSAPP";
-                            /** @description Masked destination, as in send-code answers. */
-                            to?: string;
-                            country?: string;
-                            purpose?: string;
-                            /** @description State of the verification request after the event. */
-                            status?: string;
-                            /** @description The delivery provider, where there is one. */
-                            provider?: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within the timeout) is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onVerificationCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -663,89 +610,9 @@ export interface webhooks {
         put?: never;
         /**
          * verification.delivered
-         * @description A provider reported the message delivered (delivery status callback). Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md.
+         * @description A provider reported the message delivered (delivery status callback). Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry; de-duplicate on it. */
-                    "webhook-id": string;
-                    /** @description Unix seconds of this attempt; refuse times far from now. */
-                    "webhook-timestamp": string;
-                    /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "verification.delivered",
-                     *       "timestamp": "2026-11-24T12:00:00.000Z",
-                     *       "data": {
-                     *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
-                     *         "type": "verification.delivered",
-                     *         "timestamp": "2026-11-24T12:00:00.000Z",
-                     *         "accountId": "acc_default",
-                     *         "test": false,
-                     *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
-                     *         "channel": "EMAIL",
-                     *         "to": "j***@example.com",
-                     *         "purpose": "signup",
-                     *         "status": "pending",
-                     *         "provider": "smtp"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        type: "verification.delivered";
-                        /** Format: date-time */
-                        timestamp: string;
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description Event id (UUIDv7); also the webhook-id header.
-                             */
-                            id: string;
-                            type: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                            accountId: string;
-                            /** @description True for events of test-mode keys. */
-                            test: boolean;
-                            /** Format: uuid */
-                            requestId?: string;
-                            /** @description Shared by both requests of a dual send. */
-                            groupId?: string;
-                            contactId?: string;
-                            /** @enum {string} */
-                            channel?: "EMAIL" | "SMS" | "WHATSAPP";
-                            /** @description Masked destination, as in send-code answers. */
-                            to?: string;
-                            country?: string;
-                            purpose?: string;
-                            /** @description State of the verification request after the event. */
-                            status?: string;
-                            /** @description The delivery provider, where there is one. */
-                            provider?: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within the timeout) is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onVerificationDelivered"];
         delete?: never;
         options?: never;
         head?: never;
@@ -763,89 +630,9 @@ export interface webhooks {
         put?: never;
         /**
          * verification.undelivered
-         * @description Every provider failed, or a provider reported the message undelivered. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md.
+         * @description Every provider failed, or a provider reported the message undelivered. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry; de-duplicate on it. */
-                    "webhook-id": string;
-                    /** @description Unix seconds of this attempt; refuse times far from now. */
-                    "webhook-timestamp": string;
-                    /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "verification.undelivered",
-                     *       "timestamp": "2026-11-24T12:00:00.000Z",
-                     *       "data": {
-                     *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
-                     *         "type": "verification.undelivered",
-                     *         "timestamp": "2026-11-24T12:00:00.000Z",
-                     *         "accountId": "acc_default",
-                     *         "test": false,
-                     *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
-                     *         "channel": "EMAIL",
-                     *         "to": "j***@example.com",
-                     *         "purpose": "signup",
-                     *         "status": "pending",
-                     *         "provider": "smtp"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        type: "verification.undelivered";
-                        /** Format: date-time */
-                        timestamp: string;
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description Event id (UUIDv7); also the webhook-id header.
-                             */
-                            id: string;
-                            type: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                            accountId: string;
-                            /** @description True for events of test-mode keys. */
-                            test: boolean;
-                            /** Format: uuid */
-                            requestId?: string;
-                            /** @description Shared by both requests of a dual send. */
-                            groupId?: string;
-                            contactId?: string;
-                            /** @enum {string} */
-                            channel?: "EMAIL" | "SMS" | "WHATSAPP";
-                            /** @description Masked destination, as in send-code answers. */
-                            to?: string;
-                            country?: string;
-                            purpose?: string;
-                            /** @description State of the verification request after the event. */
-                            status?: string;
-                            /** @description The delivery provider, where there is one. */
-                            provider?: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within the timeout) is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onVerificationUndelivered"];
         delete?: never;
         options?: never;
         head?: never;
@@ -863,89 +650,9 @@ export interface webhooks {
         put?: never;
         /**
          * verification.verified
-         * @description The right code was presented; the request (and its dual sibling) is consumed. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md.
+         * @description The right code was presented; the request (and its dual sibling) is consumed. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry; de-duplicate on it. */
-                    "webhook-id": string;
-                    /** @description Unix seconds of this attempt; refuse times far from now. */
-                    "webhook-timestamp": string;
-                    /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "verification.verified",
-                     *       "timestamp": "2026-11-24T12:00:00.000Z",
-                     *       "data": {
-                     *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
-                     *         "type": "verification.verified",
-                     *         "timestamp": "2026-11-24T12:00:00.000Z",
-                     *         "accountId": "acc_default",
-                     *         "test": false,
-                     *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
-                     *         "channel": "EMAIL",
-                     *         "to": "j***@example.com",
-                     *         "purpose": "signup",
-                     *         "status": "verified",
-                     *         "provider": "smtp"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        type: "verification.verified";
-                        /** Format: date-time */
-                        timestamp: string;
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description Event id (UUIDv7); also the webhook-id header.
-                             */
-                            id: string;
-                            type: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                            accountId: string;
-                            /** @description True for events of test-mode keys. */
-                            test: boolean;
-                            /** Format: uuid */
-                            requestId?: string;
-                            /** @description Shared by both requests of a dual send. */
-                            groupId?: string;
-                            contactId?: string;
-                            /** @enum {string} */
-                            channel?: "EMAIL" | "SMS" | "WHATSAPP";
-                            /** @description Masked destination, as in send-code answers. */
-                            to?: string;
-                            country?: string;
-                            purpose?: string;
-                            /** @description State of the verification request after the event. */
-                            status?: string;
-                            /** @description The delivery provider, where there is one. */
-                            provider?: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within the timeout) is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onVerificationVerified"];
         delete?: never;
         options?: never;
         head?: never;
@@ -963,89 +670,9 @@ export interface webhooks {
         put?: never;
         /**
          * verification.failed
-         * @description The attempts were used up. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md.
+         * @description The attempts were used up. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry; de-duplicate on it. */
-                    "webhook-id": string;
-                    /** @description Unix seconds of this attempt; refuse times far from now. */
-                    "webhook-timestamp": string;
-                    /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "verification.failed",
-                     *       "timestamp": "2026-11-24T12:00:00.000Z",
-                     *       "data": {
-                     *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
-                     *         "type": "verification.failed",
-                     *         "timestamp": "2026-11-24T12:00:00.000Z",
-                     *         "accountId": "acc_default",
-                     *         "test": false,
-                     *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
-                     *         "channel": "EMAIL",
-                     *         "to": "j***@example.com",
-                     *         "purpose": "signup",
-                     *         "status": "failed",
-                     *         "provider": "smtp"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        type: "verification.failed";
-                        /** Format: date-time */
-                        timestamp: string;
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description Event id (UUIDv7); also the webhook-id header.
-                             */
-                            id: string;
-                            type: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                            accountId: string;
-                            /** @description True for events of test-mode keys. */
-                            test: boolean;
-                            /** Format: uuid */
-                            requestId?: string;
-                            /** @description Shared by both requests of a dual send. */
-                            groupId?: string;
-                            contactId?: string;
-                            /** @enum {string} */
-                            channel?: "EMAIL" | "SMS" | "WHATSAPP";
-                            /** @description Masked destination, as in send-code answers. */
-                            to?: string;
-                            country?: string;
-                            purpose?: string;
-                            /** @description State of the verification request after the event. */
-                            status?: string;
-                            /** @description The delivery provider, where there is one. */
-                            provider?: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within the timeout) is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onVerificationFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1063,89 +690,9 @@ export interface webhooks {
         put?: never;
         /**
          * verification.expired
-         * @description The code's lifetime ended while pending (written by the expiry sweeper). Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md.
+         * @description The code's lifetime ended while pending (written by the expiry sweeper). Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry; de-duplicate on it. */
-                    "webhook-id": string;
-                    /** @description Unix seconds of this attempt; refuse times far from now. */
-                    "webhook-timestamp": string;
-                    /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "verification.expired",
-                     *       "timestamp": "2026-11-24T12:00:00.000Z",
-                     *       "data": {
-                     *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
-                     *         "type": "verification.expired",
-                     *         "timestamp": "2026-11-24T12:00:00.000Z",
-                     *         "accountId": "acc_default",
-                     *         "test": false,
-                     *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
-                     *         "channel": "EMAIL",
-                     *         "to": "j***@example.com",
-                     *         "purpose": "signup",
-                     *         "status": "expired",
-                     *         "provider": "smtp"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        type: "verification.expired";
-                        /** Format: date-time */
-                        timestamp: string;
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description Event id (UUIDv7); also the webhook-id header.
-                             */
-                            id: string;
-                            type: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                            accountId: string;
-                            /** @description True for events of test-mode keys. */
-                            test: boolean;
-                            /** Format: uuid */
-                            requestId?: string;
-                            /** @description Shared by both requests of a dual send. */
-                            groupId?: string;
-                            contactId?: string;
-                            /** @enum {string} */
-                            channel?: "EMAIL" | "SMS" | "WHATSAPP";
-                            /** @description Masked destination, as in send-code answers. */
-                            to?: string;
-                            country?: string;
-                            purpose?: string;
-                            /** @description State of the verification request after the event. */
-                            status?: string;
-                            /** @description The delivery provider, where there is one. */
-                            provider?: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within the timeout) is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onVerificationExpired"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1163,89 +710,9 @@ export interface webhooks {
         put?: never;
         /**
          * verification.canceled
-         * @description Superseded by a newer send to the same destination, or its dual sibling was verified. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md.
+         * @description Superseded by a newer send to the same destination, or its dual sibling was verified. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry; de-duplicate on it. */
-                    "webhook-id": string;
-                    /** @description Unix seconds of this attempt; refuse times far from now. */
-                    "webhook-timestamp": string;
-                    /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "verification.canceled",
-                     *       "timestamp": "2026-11-24T12:00:00.000Z",
-                     *       "data": {
-                     *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
-                     *         "type": "verification.canceled",
-                     *         "timestamp": "2026-11-24T12:00:00.000Z",
-                     *         "accountId": "acc_default",
-                     *         "test": false,
-                     *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
-                     *         "channel": "EMAIL",
-                     *         "to": "j***@example.com",
-                     *         "purpose": "signup",
-                     *         "status": "canceled",
-                     *         "provider": "smtp"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        type: "verification.canceled";
-                        /** Format: date-time */
-                        timestamp: string;
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description Event id (UUIDv7); also the webhook-id header.
-                             */
-                            id: string;
-                            type: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                            accountId: string;
-                            /** @description True for events of test-mode keys. */
-                            test: boolean;
-                            /** Format: uuid */
-                            requestId?: string;
-                            /** @description Shared by both requests of a dual send. */
-                            groupId?: string;
-                            contactId?: string;
-                            /** @enum {string} */
-                            channel?: "EMAIL" | "SMS" | "WHATSAPP";
-                            /** @description Masked destination, as in send-code answers. */
-                            to?: string;
-                            country?: string;
-                            purpose?: string;
-                            /** @description State of the verification request after the event. */
-                            status?: string;
-                            /** @description The delivery provider, where there is one. */
-                            provider?: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within the timeout) is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onVerificationCanceled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1263,86 +730,9 @@ export interface webhooks {
         put?: never;
         /**
          * contact.blocked
-         * @description An operator blocked a destination. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md.
+         * @description An operator blocked a destination. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry; de-duplicate on it. */
-                    "webhook-id": string;
-                    /** @description Unix seconds of this attempt; refuse times far from now. */
-                    "webhook-timestamp": string;
-                    /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "contact.blocked",
-                     *       "timestamp": "2026-11-24T12:00:00.000Z",
-                     *       "data": {
-                     *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
-                     *         "type": "contact.blocked",
-                     *         "timestamp": "2026-11-24T12:00:00.000Z",
-                     *         "accountId": "acc_default",
-                     *         "test": false,
-                     *         "contactId": "3f2a9c1e-7b4d-8e21-9c3a-5d6e7f8a9b0c",
-                     *         "channel": "EMAIL",
-                     *         "to": "j***@example.com"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        type: "contact.blocked";
-                        /** Format: date-time */
-                        timestamp: string;
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description Event id (UUIDv7); also the webhook-id header.
-                             */
-                            id: string;
-                            type: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                            accountId: string;
-                            /** @description True for events of test-mode keys. */
-                            test: boolean;
-                            /** Format: uuid */
-                            requestId?: string;
-                            /** @description Shared by both requests of a dual send. */
-                            groupId?: string;
-                            contactId?: string;
-                            /** @enum {string} */
-                            channel?: "EMAIL" | "SMS" | "WHATSAPP";
-                            /** @description Masked destination, as in send-code answers. */
-                            to?: string;
-                            country?: string;
-                            purpose?: string;
-                            /** @description State of the verification request after the event. */
-                            status?: string;
-                            /** @description The delivery provider, where there is one. */
-                            provider?: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within the timeout) is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onContactBlocked"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1360,86 +750,9 @@ export interface webhooks {
         put?: never;
         /**
          * contact.unblocked
-         * @description An operator lifted a block. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md.
+         * @description An operator lifted a block. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id: the same on every retry; de-duplicate on it. */
-                    "webhook-id": string;
-                    /** @description Unix seconds of this attempt; refuse times far from now. */
-                    "webhook-timestamp": string;
-                    /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "contact.unblocked",
-                     *       "timestamp": "2026-11-24T12:00:00.000Z",
-                     *       "data": {
-                     *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
-                     *         "type": "contact.unblocked",
-                     *         "timestamp": "2026-11-24T12:00:00.000Z",
-                     *         "accountId": "acc_default",
-                     *         "test": false,
-                     *         "contactId": "3f2a9c1e-7b4d-8e21-9c3a-5d6e7f8a9b0c",
-                     *         "channel": "EMAIL",
-                     *         "to": "j***@example.com"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        type: "contact.unblocked";
-                        /** Format: date-time */
-                        timestamp: string;
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description Event id (UUIDv7); also the webhook-id header.
-                             */
-                            id: string;
-                            type: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                            accountId: string;
-                            /** @description True for events of test-mode keys. */
-                            test: boolean;
-                            /** Format: uuid */
-                            requestId?: string;
-                            /** @description Shared by both requests of a dual send. */
-                            groupId?: string;
-                            contactId?: string;
-                            /** @enum {string} */
-                            channel?: "EMAIL" | "SMS" | "WHATSAPP";
-                            /** @description Masked destination, as in send-code answers. */
-                            to?: string;
-                            country?: string;
-                            purpose?: string;
-                            /** @description State of the verification request after the event. */
-                            status?: string;
-                            /** @description The delivery provider, where there is one. */
-                            provider?: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any other answer (or none within the timeout) is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onContactUnblocked"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1733,6 +1046,8 @@ export interface components {
             pumpingBreakers?: components["schemas"]["PumpingBreakerCount"][];
             codeSecretRotation?: components["schemas"]["CodeSecretRotation"];
         };
+        /** @description No fields: send no body, or `{}`. */
+        NoFields: Record<string, never>;
         /** @description Placeholders: {code}, {minutes}, {product}, {purpose}; a body must contain {code}. Values are substituted as text. */
         LocaleTemplatesPatch: {
             EMAIL?: {
@@ -3109,7 +2424,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoFields"];
+            };
+        };
         responses: {
             /** @description A new key with its secret; `replaces` names the key it revoked. */
             201: {
@@ -3709,7 +3028,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoFields"];
+            };
+        };
         responses: {
             /** @description The contact, unblocked. */
             200: {
@@ -4686,7 +4009,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoFields"];
+            };
+        };
         responses: {
             /** @description Queued again. */
             202: {
@@ -4732,6 +4059,729 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
+            };
+        };
+    };
+    onVerificationCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry; de-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse times far from now. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "verification.created",
+                 *       "timestamp": "2026-11-24T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
+                 *         "type": "verification.created",
+                 *         "timestamp": "2026-11-24T12:00:00.000Z",
+                 *         "accountId": "acc_default",
+                 *         "test": false,
+                 *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
+                 *         "channel": "EMAIL",
+                 *         "to": "j***@example.com",
+                 *         "purpose": "signup",
+                 *         "status": "pending",
+                 *         "provider": "smtp"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "verification.created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description Event id (UUIDv7); also the webhook-id header.
+                         */
+                        id: string;
+                        type: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        accountId: string;
+                        /** @description True for events of test-mode keys. */
+                        test: boolean;
+                        /** Format: uuid */
+                        requestId?: string;
+                        /** @description Shared by both requests of a dual send. */
+                        groupId?: string;
+                        contactId?: string;
+                        /** @enum {string} */
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        /** @description Masked destination, as in send-code answers. */
+                        to?: string;
+                        country?: string;
+                        purpose?: string;
+                        /** @description State of the verification request after the event. */
+                        status?: string;
+                        /** @description The delivery provider, where there is one. */
+                        provider?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onVerificationDelivered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry; de-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse times far from now. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "verification.delivered",
+                 *       "timestamp": "2026-11-24T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
+                 *         "type": "verification.delivered",
+                 *         "timestamp": "2026-11-24T12:00:00.000Z",
+                 *         "accountId": "acc_default",
+                 *         "test": false,
+                 *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
+                 *         "channel": "EMAIL",
+                 *         "to": "j***@example.com",
+                 *         "purpose": "signup",
+                 *         "status": "pending",
+                 *         "provider": "smtp"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "verification.delivered";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description Event id (UUIDv7); also the webhook-id header.
+                         */
+                        id: string;
+                        type: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        accountId: string;
+                        /** @description True for events of test-mode keys. */
+                        test: boolean;
+                        /** Format: uuid */
+                        requestId?: string;
+                        /** @description Shared by both requests of a dual send. */
+                        groupId?: string;
+                        contactId?: string;
+                        /** @enum {string} */
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        /** @description Masked destination, as in send-code answers. */
+                        to?: string;
+                        country?: string;
+                        purpose?: string;
+                        /** @description State of the verification request after the event. */
+                        status?: string;
+                        /** @description The delivery provider, where there is one. */
+                        provider?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onVerificationUndelivered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry; de-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse times far from now. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "verification.undelivered",
+                 *       "timestamp": "2026-11-24T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
+                 *         "type": "verification.undelivered",
+                 *         "timestamp": "2026-11-24T12:00:00.000Z",
+                 *         "accountId": "acc_default",
+                 *         "test": false,
+                 *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
+                 *         "channel": "EMAIL",
+                 *         "to": "j***@example.com",
+                 *         "purpose": "signup",
+                 *         "status": "pending",
+                 *         "provider": "smtp"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "verification.undelivered";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description Event id (UUIDv7); also the webhook-id header.
+                         */
+                        id: string;
+                        type: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        accountId: string;
+                        /** @description True for events of test-mode keys. */
+                        test: boolean;
+                        /** Format: uuid */
+                        requestId?: string;
+                        /** @description Shared by both requests of a dual send. */
+                        groupId?: string;
+                        contactId?: string;
+                        /** @enum {string} */
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        /** @description Masked destination, as in send-code answers. */
+                        to?: string;
+                        country?: string;
+                        purpose?: string;
+                        /** @description State of the verification request after the event. */
+                        status?: string;
+                        /** @description The delivery provider, where there is one. */
+                        provider?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onVerificationVerified: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry; de-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse times far from now. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "verification.verified",
+                 *       "timestamp": "2026-11-24T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
+                 *         "type": "verification.verified",
+                 *         "timestamp": "2026-11-24T12:00:00.000Z",
+                 *         "accountId": "acc_default",
+                 *         "test": false,
+                 *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
+                 *         "channel": "EMAIL",
+                 *         "to": "j***@example.com",
+                 *         "purpose": "signup",
+                 *         "status": "verified",
+                 *         "provider": "smtp"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "verification.verified";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description Event id (UUIDv7); also the webhook-id header.
+                         */
+                        id: string;
+                        type: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        accountId: string;
+                        /** @description True for events of test-mode keys. */
+                        test: boolean;
+                        /** Format: uuid */
+                        requestId?: string;
+                        /** @description Shared by both requests of a dual send. */
+                        groupId?: string;
+                        contactId?: string;
+                        /** @enum {string} */
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        /** @description Masked destination, as in send-code answers. */
+                        to?: string;
+                        country?: string;
+                        purpose?: string;
+                        /** @description State of the verification request after the event. */
+                        status?: string;
+                        /** @description The delivery provider, where there is one. */
+                        provider?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onVerificationFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry; de-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse times far from now. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "verification.failed",
+                 *       "timestamp": "2026-11-24T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
+                 *         "type": "verification.failed",
+                 *         "timestamp": "2026-11-24T12:00:00.000Z",
+                 *         "accountId": "acc_default",
+                 *         "test": false,
+                 *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
+                 *         "channel": "EMAIL",
+                 *         "to": "j***@example.com",
+                 *         "purpose": "signup",
+                 *         "status": "failed",
+                 *         "provider": "smtp"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "verification.failed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description Event id (UUIDv7); also the webhook-id header.
+                         */
+                        id: string;
+                        type: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        accountId: string;
+                        /** @description True for events of test-mode keys. */
+                        test: boolean;
+                        /** Format: uuid */
+                        requestId?: string;
+                        /** @description Shared by both requests of a dual send. */
+                        groupId?: string;
+                        contactId?: string;
+                        /** @enum {string} */
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        /** @description Masked destination, as in send-code answers. */
+                        to?: string;
+                        country?: string;
+                        purpose?: string;
+                        /** @description State of the verification request after the event. */
+                        status?: string;
+                        /** @description The delivery provider, where there is one. */
+                        provider?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onVerificationExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry; de-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse times far from now. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "verification.expired",
+                 *       "timestamp": "2026-11-24T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
+                 *         "type": "verification.expired",
+                 *         "timestamp": "2026-11-24T12:00:00.000Z",
+                 *         "accountId": "acc_default",
+                 *         "test": false,
+                 *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
+                 *         "channel": "EMAIL",
+                 *         "to": "j***@example.com",
+                 *         "purpose": "signup",
+                 *         "status": "expired",
+                 *         "provider": "smtp"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "verification.expired";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description Event id (UUIDv7); also the webhook-id header.
+                         */
+                        id: string;
+                        type: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        accountId: string;
+                        /** @description True for events of test-mode keys. */
+                        test: boolean;
+                        /** Format: uuid */
+                        requestId?: string;
+                        /** @description Shared by both requests of a dual send. */
+                        groupId?: string;
+                        contactId?: string;
+                        /** @enum {string} */
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        /** @description Masked destination, as in send-code answers. */
+                        to?: string;
+                        country?: string;
+                        purpose?: string;
+                        /** @description State of the verification request after the event. */
+                        status?: string;
+                        /** @description The delivery provider, where there is one. */
+                        provider?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onVerificationCanceled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry; de-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse times far from now. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "verification.canceled",
+                 *       "timestamp": "2026-11-24T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
+                 *         "type": "verification.canceled",
+                 *         "timestamp": "2026-11-24T12:00:00.000Z",
+                 *         "accountId": "acc_default",
+                 *         "test": false,
+                 *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
+                 *         "channel": "EMAIL",
+                 *         "to": "j***@example.com",
+                 *         "purpose": "signup",
+                 *         "status": "canceled",
+                 *         "provider": "smtp"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "verification.canceled";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description Event id (UUIDv7); also the webhook-id header.
+                         */
+                        id: string;
+                        type: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        accountId: string;
+                        /** @description True for events of test-mode keys. */
+                        test: boolean;
+                        /** Format: uuid */
+                        requestId?: string;
+                        /** @description Shared by both requests of a dual send. */
+                        groupId?: string;
+                        contactId?: string;
+                        /** @enum {string} */
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        /** @description Masked destination, as in send-code answers. */
+                        to?: string;
+                        country?: string;
+                        purpose?: string;
+                        /** @description State of the verification request after the event. */
+                        status?: string;
+                        /** @description The delivery provider, where there is one. */
+                        provider?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContactBlocked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry; de-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse times far from now. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "contact.blocked",
+                 *       "timestamp": "2026-11-24T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
+                 *         "type": "contact.blocked",
+                 *         "timestamp": "2026-11-24T12:00:00.000Z",
+                 *         "accountId": "acc_default",
+                 *         "test": false,
+                 *         "contactId": "3f2a9c1e-7b4d-8e21-9c3a-5d6e7f8a9b0c",
+                 *         "channel": "EMAIL",
+                 *         "to": "j***@example.com"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "contact.blocked";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description Event id (UUIDv7); also the webhook-id header.
+                         */
+                        id: string;
+                        type: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        accountId: string;
+                        /** @description True for events of test-mode keys. */
+                        test: boolean;
+                        /** Format: uuid */
+                        requestId?: string;
+                        /** @description Shared by both requests of a dual send. */
+                        groupId?: string;
+                        contactId?: string;
+                        /** @enum {string} */
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        /** @description Masked destination, as in send-code answers. */
+                        to?: string;
+                        country?: string;
+                        purpose?: string;
+                        /** @description State of the verification request after the event. */
+                        status?: string;
+                        /** @description The delivery provider, where there is one. */
+                        provider?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContactUnblocked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry; de-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse times far from now. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "contact.unblocked",
+                 *       "timestamp": "2026-11-24T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
+                 *         "type": "contact.unblocked",
+                 *         "timestamp": "2026-11-24T12:00:00.000Z",
+                 *         "accountId": "acc_default",
+                 *         "test": false,
+                 *         "contactId": "3f2a9c1e-7b4d-8e21-9c3a-5d6e7f8a9b0c",
+                 *         "channel": "EMAIL",
+                 *         "to": "j***@example.com"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "contact.unblocked";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description Event id (UUIDv7); also the webhook-id header.
+                         */
+                        id: string;
+                        type: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        accountId: string;
+                        /** @description True for events of test-mode keys. */
+                        test: boolean;
+                        /** Format: uuid */
+                        requestId?: string;
+                        /** @description Shared by both requests of a dual send. */
+                        groupId?: string;
+                        contactId?: string;
+                        /** @enum {string} */
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        /** @description Masked destination, as in send-code answers. */
+                        to?: string;
+                        country?: string;
+                        purpose?: string;
+                        /** @description State of the verification request after the event. */
+                        status?: string;
+                        /** @description The delivery provider, where there is one. */
+                        provider?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -24,13 +24,26 @@ export interface CallbackContext<S extends Record<string, TSchema>> {
   http: CallbackHttp;
 }
 
+/** What the OpenAPI document says of a callback route. */
+export interface CallbackDoc {
+  operationId: string;
+  summary: string;
+  /**
+   * What proves the provider sent it, since anyone can reach it (`security: []`): the header or
+   * field it checks, over what, with which setting.
+   */
+  checks: string;
+  /** It answers this plain-text echo instead of a receipt. */
+  text?: string;
+}
+
 /**
  * The HTTP side of a callback route, owned by src/http: a provider states what it refuses and
  * why, and the HTTP layer decides the status and the body.
  */
 export interface CallbackHttp {
-  /** The route's OpenAPI entry; `text`: it answers a plain-text echo instead of a receipt. */
-  doc(operationId: string, summary: string, text?: string): RouteShorthandOptions;
+  /** The route's OpenAPI entry. */
+  doc(route: CallbackDoc): RouteShorthandOptions;
   /** Answers that the callback was taken. */
   received(reply: FastifyReply): FastifyReply;
   /** Parses a JSON body, refusing bad JSON and bodies nested too deep. */

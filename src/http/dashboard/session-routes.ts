@@ -10,6 +10,7 @@ import {
 } from '../auth.js';
 import { component, envelope, ref } from '../components.js';
 import { ApiError } from '../errors.js';
+import { openToAnyone } from '../openapi.js';
 import { answer, errorResponses } from '../schemas.js';
 import { type DashboardSession, SESSION_COOKIE } from './sessions.js';
 
@@ -77,6 +78,9 @@ export const sessionRoutes = (options: SessionRouteOptions) => async (app: Fasti
         'createDashboardSession',
         'Sign in to the dashboard with the admin token; sets the `cv_session` cookie',
         {
+          ...openToAnyone(
+            'It checks the admin token in the body instead (failures count towards the admin throttle), and refuses a request from another site.',
+          ),
           body: ref(LoginBody),
           response: {
             200: answer(SessionView, 'Signed in: the `cv_session` cookie is set.'),
@@ -114,6 +118,7 @@ export const sessionRoutes = (options: SessionRouteOptions) => async (app: Fasti
     '/api/session',
     {
       schema: doc('getDashboardSession', 'The current dashboard session and its CSRF token', {
+        security: [{ dashboardSession: [] }],
         response: {
           200: answer(SessionView, 'The session of the cookie.'),
           ...errorResponses({ 401: 'UNAUTHORIZED: no live session' }),
@@ -130,6 +135,7 @@ export const sessionRoutes = (options: SessionRouteOptions) => async (app: Fasti
         'deleteDashboardSession',
         'Sign out: ends the session and clears the cookie (needs `X-CSRF-Token`)',
         {
+          security: [{ dashboardSession: [] }],
           response: {
             204: Type.Null({ description: 'Signed out.' }),
             ...errorResponses({

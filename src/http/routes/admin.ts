@@ -23,7 +23,7 @@ import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
 import { PageCursor, PageLimit, page, pageLimit, readCursor } from '../paging.js';
-import { answer, errorResponses, Mode } from '../schemas.js';
+import { answer, errorResponses, Mode, NoFields, noFieldsBody } from '../schemas.js';
 import { validatedBody } from '../validation.js';
 import { brandingAdminRoutes } from './branding.js';
 
@@ -259,6 +259,7 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
     {
       schema: doc('rotateApiKey', 'Issue a new secret for a key and revoke the old one', {
         params: IdParams,
+        body: ref(NoFields),
         response: {
           201: answer(
             CreatedApiKeyResponse,
@@ -267,6 +268,7 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
           ...adminErrors,
         },
       }),
+      ...noFieldsBody,
     },
     async (request, reply) => {
       const created = await deps.admin.rotateKey(request.params.id);

@@ -20,7 +20,7 @@ import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
 import { page, pageLimit, readCursor } from '../paging.js';
-import { answer, errorResponses } from '../schemas.js';
+import { answer, errorResponses, NoFields, noFieldsBody } from '../schemas.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const BreakersQuery = Type.Object({ accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) });
@@ -192,8 +192,10 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
     {
       schema: doc('unblockContact', 'Unblock a contact', {
         params: IdParams,
+        body: ref(NoFields),
         response: { 200: answer(ContactResponse, 'The contact, unblocked.'), ...errors },
       }),
+      ...noFieldsBody,
     },
     async (request) => {
       const contact = await deps.contacts.unblock(request.params.id);

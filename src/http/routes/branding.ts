@@ -14,6 +14,7 @@ import { BrandingPatch, Logo } from '../branding-schema.js';
 import { component, envelope, ref } from '../components.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
+import { openToAnyone } from '../openapi.js';
 import { answer, errorResponses, LocaleTag } from '../schemas.js';
 import { validatedBody } from '../validation.js';
 
@@ -289,6 +290,7 @@ export const publicLogoRoute = (deps: AppDeps) => async (app: FastifyInstance) =
         tags: ['branding'],
         operationId: 'getAccountLogo',
         summary: "An account's uploaded logo (public: emails link to it)",
+        ...openToAnyone('Emails link to it, so mail clients load it without credentials.'),
         params: Type.Object({ accountId: Type.String({ maxLength: 64 }) }),
         response: {
           200: {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_LIMITS } from '../../domain/account-limits.js';
 import type { AppDeps } from '../deps.js';
+import { openToAnyone } from '../openapi.js';
 import { answer, Health } from '../schemas.js';
 
 /** GET /health: no key needed; 503 when the database cannot be reached. */
@@ -14,6 +15,7 @@ export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         tags: ['operations'],
         operationId: 'getHealth',
         summary: 'Service, dependency and channel health',
+        ...openToAnyone('It names no account: load balancers and monitors call it.'),
         response: {
           200: answer(Health, '`ok` or `degraded`.'),
           503: answer(Health, '`down`: the database cannot be reached.'),

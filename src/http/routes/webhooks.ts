@@ -8,7 +8,7 @@ import { type AdminGate, adminAuth } from '../auth.js';
 import { component, enumeration, envelope, ref } from '../components.js';
 import { ApiError, validationError } from '../errors.js';
 import { ADMIN_SECURITY, SESSION_FORBIDDEN } from '../openapi.js';
-import { answer, errorResponses } from '../schemas.js';
+import { answer, errorResponses, NoFields, noFieldsBody } from '../schemas.js';
 
 const WebhookEventType = enumeration(
   'WebhookEventType',
@@ -302,9 +302,11 @@ export const webhookAdminRoutes =
               'Send a delivery again (same event id) as soon as a worker is free',
               {
                 params: ReplayParams,
+                body: ref(NoFields),
                 response: { 202: answer(DeliveryResponse, 'Queued again.'), ...errors },
               },
             ),
+            ...noFieldsBody,
           },
           async (request, reply) => {
             const delivery = await deps.webhooks.replay(request.params.id, request.params.deliveryId);

@@ -19,7 +19,12 @@ export const telnyx = defineProvider({
   callbackRoutes(app, { config, now, record, http }) {
     app.post(
       '/v1/callbacks/telnyx',
-      http.doc('receiveTelnyxStatus', 'Telnyx messaging webhook'),
+      http.doc({
+        operationId: 'receiveTelnyxStatus',
+        summary: 'Telnyx messaging webhook',
+        checks:
+          '`telnyx-signature-ed25519` must be the Ed25519 signature, under TELNYX_PUBLIC_KEY, of `<telnyx-timestamp>|<raw body>`, with `telnyx-timestamp` within 5 minutes of now.',
+      }),
       async (request, reply) => {
         if (!config.telnyxApiKey || !config.telnyxPublicKey)
           throw http.notConfigured('Telnyx (set TELNYX_PUBLIC_KEY)');

@@ -20,7 +20,12 @@ export const twilio = defineProvider({
   callbackRoutes(app, { config, publicBaseUrl, record, http }) {
     app.post(
       '/v1/callbacks/twilio',
-      http.doc('receiveTwilioStatus', 'Twilio message and call status callback'),
+      http.doc({
+        operationId: 'receiveTwilioStatus',
+        summary: 'Twilio message and call status callback',
+        checks:
+          '`X-Twilio-Signature` must be the HMAC-SHA1, keyed with TWILIO_AUTH_TOKEN, of the URL Twilio called (PUBLIC_BASE_URL and the path) followed by the sorted form parameters.',
+      }),
       async (request, reply) => {
         if (!config.twilioAuthToken) throw http.notConfigured('Twilio');
         const pairs = [...new URLSearchParams(rawBody(request)).entries()];

@@ -33,11 +33,21 @@ export const vonage = defineProvider({
       await record(update ? [update] : []);
       return http.received(reply);
     };
+    const checks =
+      'with VONAGE_SIGNATURE_SECRET set, `sig` must sign the other parameters (VONAGE_SIGNATURE_METHOD) and their `timestamp` be within 5 minutes of now; without it, `api-key` must equal VONAGE_API_KEY.';
     app.get(
       '/v1/callbacks/vonage',
-      http.doc('receiveVonageReceiptByGet', 'Vonage delivery receipt (GET)'),
+      http.doc({
+        operationId: 'receiveVonageReceiptByGet',
+        summary: 'Vonage delivery receipt (GET)',
+        checks,
+      }),
       receipt,
     );
-    app.post('/v1/callbacks/vonage', http.doc('receiveVonageReceipt', 'Vonage delivery receipt'), receipt);
+    app.post(
+      '/v1/callbacks/vonage',
+      http.doc({ operationId: 'receiveVonageReceipt', summary: 'Vonage delivery receipt', checks }),
+      receipt,
+    );
   },
 });

@@ -21,7 +21,12 @@ export const whatsapp = defineProvider({
     // Meta's subscription handshake: echo hub.challenge when hub.verify_token matches.
     app.get(
       '/v1/callbacks/whatsapp',
-      http.doc('verifyWhatsappWebhook', 'WhatsApp webhook verification', 'The `hub.challenge` echoed back.'),
+      http.doc({
+        operationId: 'verifyWhatsappWebhook',
+        summary: 'WhatsApp webhook verification',
+        checks: "Meta's subscription handshake: `hub.verify_token` must equal WHATSAPP_VERIFY_TOKEN.",
+        text: 'The `hub.challenge` echoed back.',
+      }),
       async (request, reply) => {
         if (!config.whatsappVerifyToken) throw http.notConfigured('WhatsApp (set WHATSAPP_VERIFY_TOKEN)');
         const q = request.query as Record<string, string | undefined>;
@@ -37,7 +42,12 @@ export const whatsapp = defineProvider({
 
     app.post(
       '/v1/callbacks/whatsapp',
-      http.doc('receiveWhatsappStatus', 'WhatsApp Cloud API webhook'),
+      http.doc({
+        operationId: 'receiveWhatsappStatus',
+        summary: 'WhatsApp Cloud API webhook',
+        checks:
+          '`X-Hub-Signature-256` must be `sha256=` and the HMAC-SHA256 of the raw body keyed with WHATSAPP_APP_SECRET.',
+      }),
       async (request, reply) => {
         if (!config.whatsappAppSecret) throw http.notConfigured('WhatsApp (set WHATSAPP_APP_SECRET)');
         const body = rawBody(request);
