@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Config } from '../config/schema.js';
 import type { Store } from '../store/factory.js';
@@ -27,6 +27,12 @@ const POSTGRES_HINT =
  * `backup <file>`: SQLite's online backup of the database the service uses, while it runs (each
  * step copies pages under a read lock; writes in between make the backup start over the pages
  * they changed), then checked: the copy passes integrity_check and holds the migration record.
+ *
+ * The copy is one file readable by its owner only (0600: it holds the code secret and the admin
+ * token's hash when those were generated), out of WAL mode so that no -wal or -shm file is ever
+ * made beside it; the folder is created (0700) when missing. It is written under a temporary name
+ * in that folder and renamed once checked, so a backup of the same name is replaced whole or not
+ * at all.
  */
 export async function backup(config: Config, file: string | undefined): Promise<Outcome> {
   if (!file) return fail('backup needs a destination file');
@@ -34,18 +40,38 @@ export async function backup(config: Config, file: string | undefined): Promise<
   if (path === null) return fail(POSTGRES_HINT);
   if (!existsSync(path)) return fail(`no database at ${path}`);
   if (resolve(file) === resolve(path)) return fail('backup needs a file other than the database');
-  const db = new BetterSqlite3(path, { fileMustExist: true });
+  const partial = join(dirname(resolve(file)), `.${basename(file)}.${process.pid}.partial`);
   try {
-    await db.backup(file);
-  } finally {
-    db.close();
+    mkdirSync(dirname(partial), { recursive: true, mode: 0o700 });
+    // Made here first, so SQLite writes into a file that was never readable by others.
+    closeSync(openSync(partial, 'wx', 0o600));
+  } catch (err) {
+    return fail(`cannot write the backup at ${file}: ${(err as Error).message}`);
   }
-  const checked = inspect(file);
-  if ('error' in checked) return fail(`the backup at ${file} is not usable: ${checked.error}`);
-  return {
-    out: { file, ...checked },
-    text: `backed up ${path} to ${file} (schema ${checked.schema}, ${checked.verifications} verification requests)`,
-  };
+  try {
+    const db = new BetterSqlite3(path, { fileMustExist: true });
+    try {
+      await db.backup(partial);
+    } finally {
+      db.close();
+    }
+    const copy = new BetterSqlite3(partial, { fileMustExist: true });
+    try {
+      copy.pragma('journal_mode = DELETE');
+    } finally {
+      copy.close();
+    }
+    const checked = inspect(partial);
+    if ('error' in checked) return fail(`the backup of ${path} is not usable: ${checked.error}`);
+    renameSync(partial, file);
+    return {
+      out: { file, ...checked },
+      text: `backed up ${path} to ${file} (schema ${checked.schema}, ${checked.verifications} verification requests)`,
+    };
+  } finally {
+    for (const leftover of [partial, `${partial}-journal`, `${partial}-wal`, `${partial}-shm`])
+      rmSync(leftover, { force: true });
+  }
 }
 
 /**

@@ -1,51 +1,61 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { fencedBlocks } from './markdown.js';
 import { postJson, runToExit } from './process.js';
 
 /**
- * The rehearsals of docs/operations.md run its commands as written, in a shell whose PATH has a
- * `contact-verify` that runs the CLI from source (as `npx contact-verify` does after a build).
+ * The rehearsals of docs/operations.md run its commands as written: each line or block in `sh`,
+ * in the checkout, with the PATH of an operator's shell (node and the system's tools; nothing of
+ * node_modules/.bin, and no `contact-verify`: the doc says `npx contact-verify`, which runs the
+ * package's own bin, dist/cli.js, as an install builds it).
  */
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const OPERATIONS_DOC = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8');
 
-const tsxLoader = join(
-  dirname(createRequire(import.meta.url).resolve('tsx/package.json')),
-  'dist/loader.mjs',
-);
+/** dist/ as `npm install` leaves it (its prepare step): rebuilt when a source is newer. */
+export async function freshInstall(): Promise<void> {
+  const built = await runToExit(process.execPath, ['scripts/ensure-built.mjs'], {
+    cwd: ROOT,
+    env: process.env,
+  });
+  expect(built.code, built.output).toBe(0);
+}
 
-/** A directory holding the `contact-verify` command, for PATH. */
-export function cliOnPath(scratch: string): string {
-  const bin = join(scratch, 'bin');
-  mkdirSync(bin, { recursive: true });
-  const shim = join(bin, 'contact-verify');
-  writeFileSync(
-    shim,
-    `#!/bin/sh\nexec "${process.execPath}" --import "${tsxLoader}" "${join(ROOT, 'src/cli.ts')}" "$@"\n`,
-  );
-  chmodSync(shim, 0o755);
-  return bin;
+/** The PATH of an operator's shell: node's folder and the system's, without node_modules/.bin. */
+export const OPERATOR_PATH = [
+  dirname(process.execPath),
+  ...(process.env.PATH ?? '').split(delimiter).filter((dir) => dir && !dir.includes('node_modules')),
+].join(delimiter);
+
+/** The code of the fenced block of docs/operations.md that holds `line` (a whole line of it). */
+export function documentedBlock(line: string): string {
+  const block = fencedBlocks(OPERATIONS_DOC).find((b) => b.code.split('\n').some((l) => l.trim() === line));
+  if (!block) throw new Error(`docs/operations.md has no code block with the line: ${line}`);
+  // A block in a list item is indented with it.
+  const lines = block.code.split('\n');
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)?.[0].length ?? 0));
+  return lines.map((l) => l.slice(indent)).join('\n');
 }
 
 /**
- * Runs one command of docs/operations.md (it must be there, verbatim) in sh, in the repository,
- * with `env` over a bare PATH (the CLI first) and HOME.
+ * Runs a command of docs/operations.md (it must be there, verbatim: a line, or a block from
+ * documentedBlock) in sh, in the checkout, with `env` over the operator's PATH and HOME.
  */
 export async function runDocumented(
   command: string,
-  bin: string,
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string }> {
-  expect(OPERATIONS_DOC, `docs/operations.md shows: ${command}`).toContain(command);
+  expect(OPERATIONS_DOC.replace(/^ +/gm, ''), `docs/operations.md shows: ${command}`).toContain(
+    command.replace(/^ +/gm, '').trim(),
+  );
   return runToExit('sh', ['-c', command], {
     cwd: ROOT,
     env: {
-      PATH: `${bin}:${process.env.PATH ?? ''}`,
+      PATH: OPERATOR_PATH,
       HOME: process.env.HOME ?? '/root',
       LOG_LEVEL: 'warn',
       ...env,

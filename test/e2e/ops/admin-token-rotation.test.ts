@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { cliOnPath, runDocumented } from '../../support/ops.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshInstall, runDocumented } from '../../support/ops.js';
 import { type RunningServer, startServer } from '../../support/process.js';
 
 /**
@@ -12,7 +12,7 @@ import { type RunningServer, startServer } from '../../support/process.js';
  */
 
 const scratch = mkdtempSync(join(tmpdir(), 'cv-admin-rotate-'));
-const bin = cliOnPath(scratch);
+beforeAll(freshInstall, 600_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const OLD = 'ops-rotation-old-admin-token-0123456789abcdef';
@@ -67,7 +67,7 @@ describe('rotating ADMIN_TOKEN', () => {
       expect((await signIn(server.url, OLD)).status).toBe(401);
       // Signed in with the old token before the rotation: alive until closed.
       expect(await sessionStatus(server.url, old.cookie)).toBe(200);
-      const closed = await runDocumented('contact-verify sessions close-all', bin, after);
+      const closed = await runDocumented('npx contact-verify sessions close-all', after);
       expect(closed.code, closed.output).toBe(0);
       expect(closed.output).toMatch(/closed [1-9]\d* dashboard session/);
       expect(await sessionStatus(server.url, old.cookie)).toBe(401);

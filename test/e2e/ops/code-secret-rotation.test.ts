@@ -1,8 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, cliOnPath, runDocumented, sendCode, testKey, verifyCode } from '../../support/ops.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_TOKEN,
+  freshInstall,
+  runDocumented,
+  sendCode,
+  testKey,
+  verifyCode,
+} from '../../support/ops.js';
 import { postJson, type RunningServer, startServer } from '../../support/process.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
 
@@ -13,7 +20,7 @@ import { WebhookReceiver } from '../../support/webhook-receiver.js';
  */
 
 const scratch = mkdtempSync(join(tmpdir(), 'cv-rotate-'));
-const bin = cliOnPath(scratch);
+beforeAll(freshInstall, 600_000);
 const receiver = new WebhookReceiver();
 afterAll(async () => {
   await receiver.close();
@@ -88,7 +95,7 @@ describe('rotating CODE_SECRET', () => {
       sentDuring = await sendCode(server.url, key, 'during@example.com');
 
       // Step 2: nothing left under the old secret.
-      const resealed = await runDocumented('contact-verify webhooks reseal', bin, during);
+      const resealed = await runDocumented('npx contact-verify webhooks reseal', during);
       expect(resealed.code, resealed.output).toBe(0);
       expect(resealed.output).toContain('0 signing secret(s) sealed again under CODE_SECRET');
     } finally {

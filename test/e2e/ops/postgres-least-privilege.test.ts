@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_TOKEN,
-  cliOnPath,
+  freshInstall,
   OPERATIONS_DOC,
   runDocumented,
   sendCode,
@@ -25,7 +25,7 @@ import { hasPostgres, POSTGRES_URL } from '../../support/services.js';
  */
 
 const scratch = mkdtempSync(join(tmpdir(), 'cv-roles-'));
-const bin = cliOnPath(scratch);
+beforeAll(freshInstall, 600_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const suffix = randomBytes(4).toString('hex');
@@ -90,11 +90,10 @@ describe.runIf(hasPostgres)('least privileges on PostgreSQL', () => {
       CODE_SECRET: 'ops-roles-code-secret-0123456789abcdef',
     };
     // The documented sequence (its last command, `npm start`, is startServer below).
-    const migrated = await runDocumented('DATABASE_URL="$OWNER_URL" contact-verify migrate', bin, env);
+    const migrated = await runDocumented('DATABASE_URL="$OWNER_URL" npx contact-verify migrate', env);
     expect(migrated.code, migrated.output).toBe(0);
     const granted = await runDocumented(
       'psql "$OWNER_URL" -v runtime_role="$APP_ROLE" -f deploy/postgres/runtime-role.sql',
-      bin,
       env,
     );
     expect(granted.code, granted.output).toBe(0);

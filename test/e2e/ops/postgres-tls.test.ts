@@ -13,9 +13,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { peersProblem, ScratchPostgres } from '../../../scripts/chaos/peers.js';
-import { ADMIN_TOKEN, cliOnPath, freePort, OPERATIONS_DOC, runDocumented } from '../../support/ops.js';
+import { ADMIN_TOKEN, freePort, freshInstall, OPERATIONS_DOC, runDocumented } from '../../support/ops.js';
 import { startServer } from '../../support/process.js';
 import { recordSkip } from '../../support/skips.js';
 
@@ -32,7 +32,7 @@ if (problem && process.env.CI !== 'true') recordSkip(`a PostgreSQL of its own ne
 const scratch = mkdtempSync(join(tmpdir(), 'cv-tls-'));
 // PostgreSQL runs as its own user when the tests run as root: it must reach its directory.
 chmodSync(scratch, 0o755);
-const bin = cliOnPath(scratch);
+beforeAll(freshInstall, 600_000);
 let server: ScratchPostgres | null = null;
 afterAll(async () => {
   await server?.close();
@@ -115,7 +115,7 @@ describe.skipIf(problem !== null && process.env.CI !== 'true')('PostgreSQL over 
 
     const base = `postgres://postgres@127.0.0.1:${port}/postgres`;
     const migrate = (query: string) =>
-      runDocumented('contact-verify migrate', bin, { DATABASE_URL: `${base}${query}`, ADMIN_TOKEN });
+      runDocumented('npx contact-verify migrate', { DATABASE_URL: `${base}${query}`, ADMIN_TOKEN });
     const cases: Array<{ query: string; documented: string; ok: boolean; output?: RegExp }> = [
       { query: '', documented: 'sslmode=disable', ok: false, output: /no encryption/ },
       {

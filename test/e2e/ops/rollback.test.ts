@@ -3,14 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   loadMigrations,
   markedTolerated,
   NewerSchemaError,
   newerMigrations,
 } from '../../../src/store/migrations.js';
-import { ADMIN_TOKEN, cliOnPath, runDocumented, sendCode, testKey, verifyCode } from '../../support/ops.js';
+import {
+  ADMIN_TOKEN,
+  freshInstall,
+  runDocumented,
+  sendCode,
+  testKey,
+  verifyCode,
+} from '../../support/ops.js';
 import { createTestDatabase } from '../../support/postgres.js';
 import { type RunningServer, startServer } from '../../support/process.js';
 import { hasPostgres } from '../../support/services.js';
@@ -23,7 +30,7 @@ import { hasPostgres } from '../../support/services.js';
  */
 
 const scratch = mkdtempSync(join(tmpdir(), 'cv-rollback-'));
-const bin = cliOnPath(scratch);
+beforeAll(freshInstall, 600_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const FUTURE = { version: 9001, name: '9001_future_note' };
@@ -63,7 +70,7 @@ describe('rolling back one version', () => {
     const first = await sendCode(server.url, key, 'first@example.com');
     const second = await sendCode(server.url, key, 'second@example.com');
     await stop(server);
-    const backedUp = await runDocumented('contact-verify backup "$BACKUP"', bin, env);
+    const backedUp = await runDocumented('npx contact-verify backup "$BACKUP"', env);
     expect(backedUp.code, backedUp.output).toBe(0);
 
     // The upgrade: what a newer version's migration would do to the file.
@@ -75,7 +82,7 @@ describe('rolling back one version', () => {
     db.close();
 
     await expect(startServer(env)).rejects.toThrow(REFUSAL);
-    const migrate = await runDocumented('contact-verify migrate', bin, env);
+    const migrate = await runDocumented('npx contact-verify migrate', env);
     expect(migrate.code).toBe(1);
     expect(migrate.output).toMatch(REFUSAL);
 
@@ -99,7 +106,7 @@ describe('rolling back one version', () => {
     }
 
     mark(0);
-    const restored = await runDocumented('contact-verify restore "$BACKUP"', bin, env);
+    const restored = await runDocumented('npx contact-verify restore "$BACKUP"', env);
     expect(restored.code, restored.output).toBe(0);
     server = await startServer(env);
     try {
@@ -117,7 +124,7 @@ describe('rolling back one version', () => {
       const database = await createTestDatabase();
       try {
         const env = { DATABASE_URL: database.url, ADMIN_TOKEN };
-        expect((await runDocumented('contact-verify migrate', bin, env)).code).toBe(0);
+        expect((await runDocumented('npx contact-verify migrate', env)).code).toBe(0);
         const client = new pg.Client({ connectionString: database.url });
         await client.connect();
         try {
@@ -126,7 +133,7 @@ describe('rolling back one version', () => {
             'INSERT INTO schema_migrations (version, name, applied_at, tolerated) VALUES ($1, $2, $3, false)',
             [FUTURE.version, FUTURE.name, Date.now()],
           );
-          const migrate = await runDocumented('contact-verify migrate', bin, env);
+          const migrate = await runDocumented('npx contact-verify migrate', env);
           expect(migrate.code).toBe(1);
           expect(migrate.output).toMatch(REFUSAL);
           await expect(startServer(env)).rejects.toThrow(REFUSAL);
