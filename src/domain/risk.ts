@@ -3,9 +3,24 @@ import type { DestinationSignals } from './ports/read-model.js';
 import type { WindowCounts } from './pumping-breaker.js';
 import type { Channel } from './types.js';
 
+/**
+ * Every signal the score adds, in its order. No signal compares the request's `country` with the
+ * number: send-code refuses a country the number does not belong to (400 VALIDATION_ERROR), so
+ * an accepted one always agrees (docs/analytics.md).
+ */
+export const RISK_SIGNALS = [
+  'destination_velocity',
+  'unconverted_sends',
+  'wrong_code_ratio',
+  'number_type',
+  'prefix_burst',
+  'country_conversion',
+] as const;
+export type RiskSignalName = (typeof RISK_SIGNALS)[number];
+
 /** One reason behind a risk score. */
 export interface RiskSignal {
-  name: string;
+  name: RiskSignalName;
   weight: number;
   detail: string;
 }
@@ -21,7 +36,7 @@ export interface RiskInput {
   destination: string;
   /** The country the request named, if any. */
   country: string | null;
-  /** The number's type and range as the request's check found them; read from the number when absent. */
+  /** The number's type as the request's check found it; read from the number when absent. */
   numberFacts?: { type: string | null; country: string | null } | null;
   signals: DestinationSignals;
   /** The account's SMS/WhatsApp sends and verifications to the country this hour and the last. */
@@ -42,7 +57,7 @@ export function numberFacts(e164: string): { type: string | null; country: strin
 export function assessRisk(input: RiskInput): RiskAssessment {
   const { signals } = input;
   const found: RiskSignal[] = [];
-  const add = (name: string, weight: number, detail: string) => found.push({ name, weight, detail });
+  const add = (name: RiskSignalName, weight: number, detail: string) => found.push({ name, weight, detail });
 
   if (signals.sendsLastHour >= 3)
     add(
@@ -66,12 +81,6 @@ export function assessRisk(input: RiskInput): RiskAssessment {
     else if (facts.type === 'TOLL_FREE') add('number_type', 25, 'a toll-free number');
     else if (facts.type === null || facts.type === 'UNKNOWN')
       add('number_type', 10, 'a number of unknown type');
-    if (input.country && facts.country && facts.country !== input.country)
-      add(
-        'country_mismatch',
-        15,
-        `the request says ${input.country}, the number's range is in ${facts.country}`,
-      );
     if (signals.neighboursLastHour >= 3)
       add(
         'prefix_burst',

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { preValidationHookHandler } from 'fastify';
+import { RISK_SIGNALS } from '../domain/risk.js';
 import { CHANNELS, DELIVERY_TYPES, VERIFICATION_STATUSES } from '../domain/types.js';
 import { component, enumeration, envelope, ref } from './components.js';
 import { ERROR_CODES } from './errors.js';
@@ -127,8 +128,7 @@ const RiskSignal = component(
   'RiskSignal',
   Type.Object({
     name: Type.String({
-      description:
-        'destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion',
+      description: `${RISK_SIGNALS.slice(0, -1).join(', ')} or ${RISK_SIGNALS.at(-1)} (docs/analytics.md)`,
     }),
     weight: Type.Integer({ description: 'What it added to the score.' }),
     detail: Type.String(),

@@ -854,7 +854,7 @@ export interface components {
          */
         RiskLevel: "low" | "medium" | "high";
         RiskSignal: {
-            /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, country_mismatch, prefix_burst or country_conversion */
+            /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, prefix_burst or country_conversion (docs/analytics.md) */
             name: string;
             /** @description What it added to the score. */
             weight: number;
