@@ -1,20 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { markdownFiles } from './support/markdown.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const skipped = new Set(['node_modules', '.git', 'dist', 'target', 'vendor', 'test-output']);
-
-/** Every Markdown file of the repository a reader may open: README, docs/, clients/, examples/. */
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    if (skipped.has(name)) return [];
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return markdownFiles(path);
-    return name.endsWith('.md') ? [path] : [];
-  });
-}
 
 /** Relative link targets of a Markdown text: `[text](target)`, outside code blocks. */
 function relativeLinks(text: string): string[] {

@@ -1,3 +1,18 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const SKIPPED = new Set(['node_modules', '.git', 'dist', 'target', 'vendor', 'test-output']);
+
+/** Every Markdown file of the repository a reader may open: README, docs/, clients/, examples/. */
+export function markdownFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    if (SKIPPED.has(name)) return [];
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return markdownFiles(path);
+    return name.endsWith('.md') ? [path] : [];
+  });
+}
+
 /** A fenced code block of a Markdown text: its info string, its code and the line it starts on. */
 export interface FencedBlock {
   info: string;
