@@ -109,6 +109,23 @@ describe('README snippets run as written', () => {
     expect([...languages].sort()).toEqual(Object.keys(LANGUAGES).sort());
   });
 
+  it('every README installs from the checkout where clients/README.md puts it: ../contact-verify', () => {
+    expect(readFileSync(join(CLIENTS, 'README.md'), 'utf8')).toContain(
+      'from a checkout of this\nrepository at `../contact-verify`, next to your project',
+    );
+    const elsewhere: string[] = [];
+    for (const language of Object.keys(LANGUAGES)) {
+      const readme = readFileSync(join(CLIENTS, language, 'README.md'), 'utf8');
+      // Each path into the checkout: what stands before `contact-verify/clients/`.
+      const paths = [...readme.matchAll(/([^\s"'`(=:]*)contact-verify\/clients\//g)].map((m) => m[1]);
+      expect(paths.length, `clients/${language}/README.md names the checkout`).toBeGreaterThan(0);
+      for (const prefix of paths)
+        if (prefix !== '../')
+          elsewhere.push(`clients/${language}/README.md: ${prefix}contact-verify/clients/`);
+    }
+    expect(elsewhere).toEqual([]);
+  });
+
   languages.forEach((language) => {
     const spec = LANGUAGES[language] as Language;
     // A first compile (Rust, Java, C#) takes minutes on a loaded two-core machine.

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs one Rust program of the README (test/clients.readme-snippets.test.ts) as the README tells a
-# newcomer: `src/main.rs` of a crate made by `cargo new myapp`, which depends on this folder
-# through `cargo add contact-verify --path`, offline over Debian's crates (the README's
-# .cargo/config.toml). A program that uses AsyncClient gets the async section's dependencies
-# (the `tokio` feature and tokio itself) in a crate of its own. The crates are made once per
-# CV_SNIPPET_WORK and share one target folder, so only the first build compiles the dependencies.
+# newcomer: `src/main.rs` of the crate that the README's first sh block makes, run as written
+# (`cargo new myapp`, Debian's crates in .cargo/config.toml, `cargo add --offline contact-verify
+# --path ../contact-verify/clients/rust`) in a folder where `contact-verify` is this checkout. A
+# program that uses AsyncClient gets the async section's dependencies (the `tokio` feature and
+# tokio itself) in a crate of its own. The crates are made once per CV_SNIPPET_WORK and share one
+# target folder, so only the first build compiles the dependencies.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 file="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
@@ -19,25 +20,17 @@ if [ ! -f "$app/.ready" ]; then
   log="$work/$kind.log"
   trap 'cat "$log"' ERR
   cd "$work/$kind"
-  cargo new --quiet myapp >>"$log" 2>&1
+  # The checkout next to the app, where the README has it.
+  ln -s "$(cd "$here/../.." && pwd)" contact-verify
+  # The README's quick start, as written: its first sh block.
+  awk '/^```sh$/ { inside = 1; next } /^```$/ { if (inside) exit } inside' "$here/README.md" >setup.sh
+  bash -e setup.sh >>"$log" 2>&1
   cd myapp
-  mkdir -p .cargo
-  cat >.cargo/config.toml <<'TOML'
-[source.crates-io]
-replace-with = "debian"
-
-[source.debian]
-directory = "/usr/share/cargo/registry"
-TOML
   if [ "$kind" = rust-async-app ]; then
-    # The async section's two lines of Cargo.toml, as written there (cargo add of Debian's cargo
-    # 1.65 misreads the features of tokio from a directory source).
-    cat >>Cargo.toml <<TOML
-contact-verify = { version = "0.2.0", path = "$here", features = ["tokio"] }
-tokio = { version = "1.24", features = ["rt-multi-thread", "macros"] }
-TOML
-  else
-    cargo add --offline contact-verify --path "$here" >>"$log" 2>&1
+    # The async section's two lines of Cargo.toml, as written there, instead of the plain one
+    # (cargo add of Debian's cargo 1.65 misreads the features of tokio from a directory source).
+    sed -i '/^contact-verify = /d' Cargo.toml
+    awk '/^```toml$/ { inside = 1; block = ""; next } /^```$/ { if (inside && block ~ /features = \["tokio"\]/) { printf "%s", block; exit } inside = 0 } inside { block = block $0 "\n" }' "$here/README.md" >>Cargo.toml
   fi
   touch .ready
   trap - ERR
