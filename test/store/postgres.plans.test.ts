@@ -92,6 +92,13 @@ describe.skipIf(!hasPostgres)(
        WHERE id LIKE $1 || '-%' AND id <> $1 || '-template'`,
         [tag],
       );
+      // Their contacts, as a fold would make them (a send reads its destination's for a block).
+      await pool.query(
+        `INSERT INTO contacts (id, account_id, test, destination, channel, masked, first_seen, last_seen, sends)
+       SELECT id, account_id, test, destination, channel, 'm***@example.com', created_at, created_at, 1
+       FROM verifications WHERE id LIKE $1 || '-%' AND id <> $1 || '-template'`,
+        [tag],
+      );
     }
 
     afterAll(async () => {
@@ -115,6 +122,9 @@ describe.skipIf(!hasPostgres)(
       expect(plan).toContain('verifications_one_live');
       expect(plan).not.toContain('verifications_pending_expiry');
       expect(plan).not.toMatch(/Seq Scan on verifications/);
+      // Its block, by the contact of its destination (src/store/blocks.ts).
+      expect(plan).toContain('contacts_destination');
+      expect(plan).not.toMatch(/Seq Scan on contacts/);
     });
 
     it('a verify finds its request by primary key and its group by the group index, in every statement', async () => {

@@ -55,6 +55,14 @@ describe('SQLite statements on the request and sweep paths', () => {
     expect(details).not.toMatch(/SCAN/);
   });
 
+  it("a send reads its destination's block from the contact, by its index", async () => {
+    const details = await planOf('blockedContact', 'acc_1', 'a@example.com', 0);
+    expect(details).toMatch(
+      /SEARCH contacts USING INDEX contacts_destination \(account_id=\? AND destination=\? AND test=\?\)/,
+    );
+    expect(details).not.toMatch(/SCAN/);
+  });
+
   it('a send cancels the pending code of the same destination, channel and mode only, found by its index', async () => {
     expect(await planOf('supersede', 'a@example.com', 'acc_1', 'EMAIL', 0)).toMatch(
       /SEARCH verifications USING INDEX verifications_destination \(destination=\?\)/,

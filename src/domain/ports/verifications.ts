@@ -1,3 +1,4 @@
+import { DomainError } from '../errors.js';
 import type {
   Channel,
   DeliveryStatus,
@@ -99,6 +100,15 @@ export interface OutboxEntry {
   createdAt: number;
 }
 
+/**
+ * The refusal of a send to a destination whose contact an operator blocked (403 CONTACT_BLOCKED):
+ * the risk screen's, and createVerifications' when the screen did not read the block.
+ */
+export const contactBlocked = (channel: Channel): DomainError =>
+  new DomainError('CONTACT_BLOCKED', 'An operator blocked this destination; no code was sent.', [
+    { field: channel === 'EMAIL' ? 'email' : 'phone', channel, message: 'blocked' },
+  ]);
+
 export interface SweepResult {
   expired: number;
   deleted: number;
@@ -113,7 +123,11 @@ export interface SweepResult {
 export interface Verifications {
   /**
    * Inserts the requests of one send (one, or two for a dual pair) and cancels every earlier
-   * pending request of the same account, channel, destination and mode.
+   * pending request of the same account, channel, destination and mode. Refuses the whole send
+   * when an operator blocked the contact of one of its destinations (in the account and mode of
+   * its row): writes and cancels nothing, counts the refusal (reason `blocked`, as the screen
+   * does) and rejects with contactBlocked. The block is read in the unit that writes, whatever the
+   * screen read: the store's destination filter may skip the screen's read, never a block.
    */
   createVerifications(rows: NewVerification[]): Promise<void>;
   /** `mode`: the mode of the asking key; a request of the other mode is not found. */

@@ -9,6 +9,8 @@ import type {
   Verifications,
 } from '../../domain/ports/verifications.js';
 import type { Channel, DeliveryStatus, Mode, NewVerification } from '../../domain/types.js';
+import { refusalParams, refusalSql } from '../analytics.js';
+import { refusedSend } from '../blocks.js';
 import type { DestinationFilter } from '../known-destinations.js';
 import { postgresMode } from '../mode.js';
 import {
@@ -107,33 +109,54 @@ export class PostgresVerifications implements Verifications {
     await settleBatch(
       batch,
       async (sends) => {
-        await this.supersedeAndInsert(sends.flatMap((send) => send.rows));
-        for (const send of sends) send.resolve();
+        const blocked = await this.supersedeAndInsert(sends.flatMap((send) => send.rows));
+        const refusals: Array<Promise<void>> = [];
+        for (const send of sends) {
+          const refused = send.rows.find((v) => blocked.has(v));
+          if (refused) refusals.push(this.refuse(send, refused));
+          else send.resolve();
+        }
+        await Promise.all(refusals);
         return [];
       },
-      (send) => this.insertSend(send.rows).then(send.resolve, send.reject),
+      (send) => this.insertSend(send),
     );
   }
 
   /** One send's rows on their own, superseding whatever is pending for their destinations. */
-  private async insertSend(rows: NewVerification[]): Promise<void> {
+  private async insertSend(send: SendCall): Promise<void> {
     // A send that raced another one to the same destination lost on verifications_one_live; its
     // next try sees the winner's row and supersedes it. Each lost race means another send
     // committed, so the retries are few; the bound only guards against a livelock.
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.supersedeAndInsert(rows);
+        const blocked = await this.supersedeAndInsert(send.rows);
+        const refused = send.rows.find((v) => blocked.has(v));
+        if (refused) await this.refuse(send, refused);
+        else send.resolve();
         return;
       } catch (err) {
         const lostRace = (err as { constraint?: string }).constraint === 'verifications_one_live';
-        if (!lostRace || attempt >= 10) throw err;
+        if (!lostRace || attempt >= 10) return send.reject(err);
       }
     }
   }
 
-  private async supersedeAndInsert(rows: NewVerification[]): Promise<void> {
+  /** A send the statement left out for its blocked row `blocked`: counted, then refused (blocks.ts). */
+  private async refuse(send: SendCall, blocked: NewVerification): Promise<void> {
+    const { error, refusal } = refusedSend(blocked);
+    try {
+      await this.db.query(refusalSql('postgres'), refusalParams(refusal, 'postgres'));
+    } catch {
+      // Only a count is lost: the send is refused all the same.
+    }
+    send.reject(error);
+  }
+
+  /** Writes the rows, leaving out each send (group) with a blocked destination: returns those rows. */
+  private async supersedeAndInsert(rows: NewVerification[]): Promise<Set<NewVerification>> {
     const col = <K extends keyof NewVerification>(k: K) => rows.map((v) => v[k]);
-    await this.db.query(SQL.supersedeAndInsert, [
+    const { rows: blocked } = await this.db.query<{ n: string }>(SQL.supersedeAndInsert, [
       col('id'),
       col('accountId'),
       col('groupId'),
@@ -154,6 +177,7 @@ export class PostgresVerifications implements Verifications {
       rows.map((v) => v.risk ?? null),
       rows.map((v) => v.address ?? null),
     ]);
+    return new Set(blocked.map((b) => rows[Number(b.n) - 1] as NewVerification));
   }
 
   async getVerification(accountId: string, id: string, mode: Mode = 'live') {

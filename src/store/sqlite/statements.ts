@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { refusalSql } from '../analytics.js';
 import { APPEND_CHANGE_SQL } from '../changes.js';
 import { ATTEMPT_READ_SELECT, OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
 
@@ -44,6 +45,12 @@ export function prepare(db: Database) {
     recordKeyUse: s(
       'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
     ),
+    // Whether an operator blocked the contact of a destination (src/store/blocks.ts), by
+    // contacts_destination; and the refusal a send to it counts.
+    blockedContact: s(
+      'SELECT 1 FROM contacts WHERE account_id = ? AND destination = ? AND test = ? AND blocked_at IS NOT NULL',
+    ),
+    recordRefusal: s(refusalSql('sqlite')),
     // One live code per destination, channel and mode: a send cancels the pending one first.
     supersede: s(
       `UPDATE verifications SET status = 'canceled', outbox_code = NULL

@@ -10,6 +10,8 @@ import type {
   Verifications,
 } from '../../domain/ports/verifications.js';
 import type { Channel, DeliveryStatus, Mode, NewVerification } from '../../domain/types.js';
+import { refusalParams } from '../analytics.js';
+import { refusedSend } from '../blocks.js';
 import { type RequestChange, settledKind } from '../changes.js';
 import type { DestinationFilter } from '../known-destinations.js';
 import { sqliteMode } from '../mode.js';
@@ -35,11 +37,20 @@ export class SqliteVerifications implements Verifications {
   /**
    * One send: each row cancels the pending request of its destination, channel and mode, is
    * inserted, and appends its changes (created, and canceled for what it superseded), in one
-   * write unit.
+   * write unit; unless the contact of one of its destinations is blocked (blocks.ts): then the
+   * unit only counts the refusal.
    */
-  createVerifications(rows: NewVerification[]) {
+  async createVerifications(rows: NewVerification[]) {
     for (const v of rows) this.known?.add(v.accountId, v.mode, v.destination);
-    return this.tx.write(() => {
+    const refused = await this.tx.write(() => {
+      const blocked = rows.find(
+        (v) => this.stmts.blockedContact.get(v.accountId, v.destination, sqliteMode(v.mode)) !== undefined,
+      );
+      if (blocked) {
+        const refused = refusedSend(blocked);
+        this.stmts.recordRefusal.run(...refusalParams(refused.refusal, 'sqlite'));
+        return refused.error;
+      }
       for (const v of rows) {
         const mode = sqliteMode(v.mode);
         const superseded = this.stmts.supersede.all(v.destination, v.accountId, v.channel, mode) as Array<{
@@ -70,9 +81,11 @@ export class SqliteVerifications implements Verifications {
         );
         this.appendChange('created', v.id, v.createdAt, v.deliveryStatus === 'outbox' ? 'outbox' : null);
       }
+      return null;
       // A savepoint keeps the rows of a dual send together. A single row needs none: should its
       // insert fail, what ran before it (a supersede, with its change) stands on its own.
     }, rows.length > 1);
+    if (refused) throw refused;
   }
 
   private appendChange(kind: RequestChange['kind'], requestId: string, at: number, provider: string | null) {
