@@ -27,8 +27,8 @@
  * not depend on how busy the machine is); with --postgres-pid, the server's CPU during a tree's
  * waves is added to the tree's (use a server of your own: every client's work is counted).
  *
- * With --redis each tree runs with REDIS_URL (its limits and destination filter in Redis, under a
- * key prefix of its own, deleted at the end), as an instance of a scaled-out deployment; with
+ * With --redis each tree runs with REDIS_URL (its limits in Redis, under a key prefix of its own,
+ * deleted at the end), as an instance of a scaled-out deployment; with
  * --redis-pid, the Redis server's CPU is added as the PostgreSQL server's is.
  *
  * Sends go to fresh destinations (EMAIL, or SMS to GB mobile numbers of +447400, scattered over

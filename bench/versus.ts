@@ -27,7 +27,7 @@ const tables = list(setting('tables', 'empty,1m'));
 const rows = Number(setting('rows', '1000000'));
 const rounds = Number(setting('rounds', '2'));
 const writePage = setting('write-page', '1') === '1';
-/** `--redis-url`: every service runs with REDIS_URL (limits and the destination filter in Redis). */
+/** `--redis-url`: every service runs with REDIS_URL (its limits in Redis). */
 const redisUrl = setting('redis-url', '');
 const options: BenchOptions = {
   root,
@@ -221,9 +221,7 @@ async function main(): Promise<void> {
     `${rounds} round${rounds === 1 ? '' : 's'}; ${options.durationSeconds} s per measurement after ${options.warmupSeconds} s of warm-up; ${options.connections[0]} connections;` +
       ` ${tables.includes('1m') ? `${rows.toLocaleString('en-US')} pre-filled rows` : 'empty tables only'}; ${machine()}.`,
     ...(server ? [`PostgreSQL server: ${server}.`] : []),
-    ...(redisUrl
-      ? ['Every service ran with `REDIS_URL` (its limits and its destination filter in Redis).']
-      : []),
+    ...(redisUrl ? ['Every service ran with `REDIS_URL` (its limits in Redis).'] : []),
     '',
   ];
   const lines = [...header, ...report.lines, ...notes.map((n) => `- ${n}`)];

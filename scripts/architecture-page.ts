@@ -24,8 +24,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'src/cli.ts': 'the `contact-verify` command',
   'src/logging.ts': 'JSON logs (pino) with secret-bearing fields redacted',
   'src/heap-growth.ts': 'how far V8 lets the heap grow between full collections, unless the operator says',
-  'src/redis-connection.ts':
-    'one Redis connection as the rate-limit store and the shared destination filter open it (fail fast, reconnect)',
+  'src/redis-connection.ts': 'one Redis connection as the rate-limit store opens it (fail fast, reconnect)',
   'src/cli': 'the CLI’s operations (keys, accounts, migrations, webhooks) over the same domain',
   'src/config': 'the settings schema: one description validates, masks secrets and writes docs/settings.md',
   'src/domain':
@@ -47,7 +46,7 @@ const DESCRIPTIONS: Record<string, string> = {
     'the media of calls this service speaks in: a WebRTC peer (werift) that plays Opus packets as RTP, the committed voice prompts (Ogg Opus) and their media settings',
   'src/metrics': 'Prometheus metrics, gathered across the workers of a cluster',
   'src/store':
-    'the stores: SQLite (default) and PostgreSQL, the change log and its fold into analytics, contacts and webhook deliveries, the sweeper, the destination filter (in process or in Redis)',
+    'the stores: SQLite (default) and PostgreSQL, the change log and its fold into analytics, contacts and webhook deliveries, the sweeper, the destination filter of a single instance',
   'src/store/idempotency': 'Idempotency-Key records, per database',
   'src/store/postgres': 'the PostgreSQL store: per-turn batches, migrations, statements',
   'src/store/sessions': 'dashboard sessions, per database',

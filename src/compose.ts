@@ -31,6 +31,7 @@ import { ServiceMetrics } from './metrics/metrics.js';
 import type { Store } from './store/factory.js';
 import { openStore } from './store/factory.js';
 import { FoldWorker } from './store/fold-worker.js';
+import { KnownDestinations } from './store/known-destinations.js';
 import { toleratedNote } from './store/migrations.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import { Sweeper } from './store/sweeper.js';
@@ -74,17 +75,11 @@ export interface ComposeOptions {
 /** Builds the whole service from its configuration: store, limits, providers, domain, HTTP. */
 export async function compose(config: Config, options: ComposeOptions): Promise<Service> {
   const clock = options.clock ?? systemClock;
-  // Without Redis this is the only instance (several need it for their limits: see cluster.ts),
-  // so every code sent on this database is sent by this process; with Redis, instances share it.
-  const store = await openStore(config.databaseUrl, {
-    poolSize: config.databasePoolSize,
-    clock,
-    filter: config.redisUrl
-      ? { in: 'redis', url: config.redisUrl, prefix: config.redisKeyPrefix }
-      : config.workers <= 1
-        ? { in: 'process' }
-        : undefined,
-  });
+  // Without Redis this should be the only instance (several need it for their limits: see
+  // cluster.ts), so every code sent on this database is sent by this process and its destination
+  // filter sees them all; the instance registry turns the filter off should another show up.
+  const filter = config.redisUrl || config.workers > 1 ? undefined : new KnownDestinations();
+  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize, clock, filter });
   const counters = await openCounters(config, store, clock);
   const admin = new AccountAdmin(store.accounts, clock);
   await admin.ensureDefaultAccount();

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 
 /**
- * A connection to the service's Redis as every part of the service opens it: commands fail fast
+ * A connection to the service's Redis as the rate-limit store opens it: commands fail fast
  * while Redis is away (no queue behind a dead connection) or after `commandTimeoutMs` when it
  * hangs; ioredis reconnects by itself (backoff up to 2 s). Not connected until `connect()`.
  */

@@ -16,7 +16,7 @@ export const NO_HISTORY: DestinationSignals = Object.freeze({
 /** Hash functions per key; with 2^25 bits, about 1 % false positives at 3.5 million destinations. */
 const HASHES = 7;
 /** The filter's size in bits, as a power of two: 2^25 bits, 4 MiB. */
-export const FILTER_BITS_LOG2 = 25;
+const FILTER_BITS_LOG2 = 25;
 /** Rows read per page while loading, so that a large table never sits in memory at once. */
 const PAGE = 5000;
 
@@ -30,33 +30,29 @@ export type DestinationPage = (
 /**
  * The destinations a store holds a request or a contact of, per account and mode, as a Bloom
  * filter of fixed size: a send to a destination the store has certainly never held has no
- * history, so the risk screen knows its signals without a query. A false positive only costs the
+ * history, so the risk screen knows its history without a query. A false positive only costs the
  * query; there are no false negatives once the store's rows are loaded (until then every
  * destination may be held). Only a phone's signals depend on other destinations (its number
  * block, its country's breaker), so only an email address is ever answered without a query.
  *
- * The filter must see every request written on the database: KnownDestinations keeps it in this
- * process, for a single instance; SharedKnownDestinations keeps it in Redis, for the instances
- * that share a database and a Redis. store/factory.ts chooses.
+ * The filter skips the read of a history, never a refusal: a send's write reads its destination's
+ * block whatever the filter said (src/store/blocks.ts). It must see every request written on the
+ * database to be right about the history, so it is kept only by a process that is the only one
+ * writing there (compose.ts; the instance registry stops it when another shows up).
  */
 export interface DestinationFilter {
   /** Remembers a destination before its request is written. */
   add(accountId: string, mode: Mode, destination: string): void;
-  /** Whether the risk signals of this send are certainly NO_HISTORY (an email address never held). */
-  certainlyNew(
-    accountId: string,
-    mode: Mode,
-    destination: string,
-    country: string | null,
-  ): boolean | Promise<boolean>;
+  /** Whether this send's destination has certainly no history (an email address never held). */
+  certainlyNew(accountId: string, mode: Mode, destination: string, country: string | null): boolean;
   /** Fills the filter with every destination the store holds, then answers. */
   load(page: DestinationPage): Promise<void>;
-  /** Stops a load under way and answers no more (the store is closing). */
+  /** Answers no more, for good (the store is closing, or another instance writes on its database). */
   stop(): void;
 }
 
 /** Only an email address may be answered without a query: a phone's signals count its neighbours. */
-export const filterable = (destination: string, country: string | null): boolean =>
+const filterable = (destination: string, country: string | null): boolean =>
   country === null && numberBlock(destination) === null;
 
 /**
@@ -68,17 +64,13 @@ export function signalsThrough(
   send: { accountId: string; mode: Mode; destination: string; country: string | null },
   read: () => Promise<DestinationSignals>,
 ): Promise<DestinationSignals> {
-  const answer = filter?.certainlyNew(send.accountId, send.mode, send.destination, send.country) ?? false;
-  if (answer === true) return Promise.resolve(NO_HISTORY);
-  if (answer === false) return read();
-  return answer.then((isNew) => (isNew ? NO_HISTORY : read()));
+  if (filter?.certainlyNew(send.accountId, send.mode, send.destination, send.country))
+    return Promise.resolve(NO_HISTORY);
+  return read();
 }
 
-/**
- * The filter's bit positions of a key, below 2^bitsLog2: two FNV-1a hashes of the key, combined
- * into HASHES positions (positionsOf).
- */
-export function filterPositions(
+/** The filter's bit positions of a key, below 2^bitsLog2: two FNV-1a hashes of the key, combined. */
+function filterPositions(
   accountId: string,
   mode: Mode,
   destination: string,
@@ -86,22 +78,14 @@ export function filterPositions(
 ): number[] {
   let h1 = 0x811c9dc5;
   let h2 = 0x01000193 ^ 0x5bd1e995;
-  const key = filterKey(accountId, mode, destination);
+  const key = `${accountId}\u0000${mode}\u0000${destination}`;
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 0x01000193);
     h2 = Math.imul(h2 ^ c, 0x5bd1e995);
     h2 ^= h2 >>> 15;
   }
-  return positionsOf(h1, h2, bitsLog2);
-}
-
-/** What a filter hashes: the destination within its account and mode. */
-export const filterKey = (accountId: string, mode: Mode, destination: string): string =>
-  `${accountId}\u0000${mode}\u0000${destination}`;
-
-/** HASHES positions below 2^bitsLog2 from two 32-bit hashes (Kirsch-Mitzenmacher). */
-export function positionsOf(h1: number, h2: number, bitsLog2: number): number[] {
+  // HASHES positions from the two hashes (Kirsch-Mitzenmacher).
   const step = h2 | 1;
   const mask = 2 ** bitsLog2 - 1;
   const positions = new Array<number>(HASHES);
@@ -113,9 +97,9 @@ export function positionsOf(h1: number, h2: number, bitsLog2: number): number[] 
  * Hands every destination of the store's two tables to `take`, a page at a time, yielding to
  * requests between pages. False when `stopped` said to give up before the end.
  */
-export async function readDestinations(
+async function readDestinations(
   page: DestinationPage,
-  take: (rows: Array<{ accountId: string; mode: Mode; destination: string }>) => void | Promise<void>,
+  take: (rows: Array<{ accountId: string; mode: Mode; destination: string }>) => void,
   stopped: () => boolean,
 ): Promise<boolean> {
   for (const table of ['verifications', 'contacts'] as const) {
@@ -123,9 +107,7 @@ export async function readDestinations(
     for (;;) {
       if (stopped()) return false;
       const rows = await page(table, after, PAGE);
-      await take(
-        rows.map((r) => ({ accountId: r.account_id, mode: rowMode(r.test), destination: r.destination })),
-      );
+      take(rows.map((r) => ({ accountId: r.account_id, mode: rowMode(r.test), destination: r.destination })));
       if (rows.length < PAGE) break;
       after = (rows[rows.length - 1] as { id: string }).id;
       // Requests go on meanwhile (SQLite answers a page without ever leaving this thread).

@@ -237,6 +237,8 @@ describe('a block holds on every instance of a deployment', () => {
         const res = await sendEmail(svc, key, 'jane@gmail.com');
         expect(res.status).toBe(403);
         expect(res.body.error.code).toBe('CONTACT_BLOCKED');
+        // Redis holds nothing of the addresses sent to (docs/security.md).
+        expect(await redis.keys(`${prefix}:destinations*`)).toEqual([]);
       } finally {
         const left = await redis.keys(`${prefix}:*`);
         if (left.length > 0) await redis.del(...left);
