@@ -46,8 +46,10 @@ const DESCRIPTIONS: Record<string, string> = {
     'the media of calls this service speaks in: a WebRTC peer (werift) that plays Opus packets as RTP, the committed voice prompts (Ogg Opus) and their media settings',
   'src/metrics': 'Prometheus metrics, gathered across the workers of a cluster',
   'src/store':
-    'the stores: SQLite (default) and PostgreSQL, the change log and its fold into analytics, contacts and webhook deliveries, the sweeper, the destination filter of a single instance',
+    'the stores: SQLite (default) and PostgreSQL, the change log and its fold into analytics, contacts and webhook deliveries, the sweeper, the destination filter of a single instance, the instance registry',
   'src/store/idempotency': 'Idempotency-Key records, per database',
+  'src/store/instances':
+    'the instances on a database: their registrations, per database, and the heartbeat that says when several share it without Redis',
   'src/store/postgres': 'the PostgreSQL store: per-turn batches, migrations, statements',
   'src/store/sessions': 'dashboard sessions, per database',
   'src/store/sqlite': 'the SQLite store: group commit, checkpoints, migrations',

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config/schema.js';
@@ -31,6 +32,7 @@ import { ServiceMetrics } from './metrics/metrics.js';
 import type { Store } from './store/factory.js';
 import { openStore } from './store/factory.js';
 import { FoldWorker } from './store/fold-worker.js';
+import { InstanceRegistry } from './store/instances/registry.js';
 import { KnownDestinations } from './store/known-destinations.js';
 import { toleratedNote } from './store/migrations.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
@@ -55,6 +57,8 @@ export interface Service {
   webhooks: WebhookWorker;
   /** The in-process fold of the change log (tests run it with runOnce). */
   folds: FoldWorker;
+  /** This instance's registration on the database, and what it sees of the others. */
+  instances: InstanceRegistry;
   /** Set when this start generated the admin token: the only time it can be shown. */
   generatedAdminToken: string | null;
   /** Closes the HTTP server (in-flight requests finish), then the stores. */
@@ -70,6 +74,8 @@ export interface ComposeOptions {
   dashboardDir?: string;
   /** The providers (the registry by default; the configuration must be loaded with the same list). */
   providers?: ProviderList;
+  /** How often this instance says on the database that it is alive (tests shorten it). */
+  instanceHeartbeatMs?: number;
 }
 
 /** Builds the whole service from its configuration: store, limits, providers, domain, HTTP. */
@@ -77,9 +83,21 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   const clock = options.clock ?? systemClock;
   // Without Redis this should be the only instance (several need it for their limits: see
   // cluster.ts), so every code sent on this database is sent by this process and its destination
-  // filter sees them all; the instance registry turns the filter off should another show up.
+  // filter sees them all; the instance registry suspends the filter while another is there.
   const filter = config.redisUrl || config.workers > 1 ? undefined : new KnownDestinations();
   const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize, clock, filter });
+  // Registered before anything is served: a start next to an instance without Redis is said at
+  // once, and this process's filter is suspended before a send if any other is there.
+  const instances = new InstanceRegistry({
+    instances: store.instances,
+    clock,
+    logger: options.logger,
+    self: { host: hostname(), pid: process.pid, version: VERSION, redis: Boolean(config.redisUrl) },
+    heartbeatMs: options.instanceHeartbeatMs,
+    onNotAlone: () => filter?.suspend(),
+    onAlone: () => void filter?.reload(),
+  });
+  await instances.start();
   const counters = await openCounters(config, store, clock);
   const admin = new AccountAdmin(store.accounts, clock);
   await admin.ensureDefaultAccount();
@@ -132,6 +150,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
         sweep: (now, batch) => store.idempotency.sweep(now - IDEMPOTENCY_WINDOW_MS, batch),
       },
       { name: 'dashboard_sessions', sweep: (now, batch) => store.sessions.sweep(now, batch) },
+      { name: 'instances', sweep: (now, batch) => store.instances.sweep(now - DAY_MS, batch) },
       {
         // Finished deliveries are kept as long as verification requests.
         name: 'webhook_deliveries',
@@ -188,6 +207,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
   keyUses.start();
   const app = await buildApp({
     database: store,
+    instances,
     keys: store.accounts,
     idempotency: store.idempotency,
     counters,
@@ -228,6 +248,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     admin,
     webhooks,
     folds,
+    instances,
     generatedAdminToken,
     async close() {
       await app.close();
@@ -235,6 +256,7 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
       await sweeper.stop();
       await folds.stop();
       await webhooks.stop();
+      await instances.stop();
       await counters.close();
       await store.close();
     },

@@ -67,6 +67,7 @@ var models = []struct {
 	{"ChannelHealth", ChannelHealth{}, nil},
 	{"ProviderHealth", ProviderHealth{}, nil},
 	{"PumpingBreakerCount", PumpingBreakerCount{}, nil},
+	{"InstancesHealth", InstancesHealth{}, nil},
 	{"OutboxMessage", OutboxMessage{}, nil},
 }
 

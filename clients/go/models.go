@@ -164,8 +164,17 @@ type Health struct {
 	UptimeSeconds int64                     `json:"uptimeSeconds"`
 	Services      HealthServices            `json:"services"`
 	Channels      map[Channel]ChannelHealth `json:"channels"`
+	// Instances are the instances serving on the service's database.
+	Instances InstancesHealth `json:"instances"`
 	// PumpingBreakers counts the SMS-pumping breakers tripped now, per country.
 	PumpingBreakers []PumpingBreakerCount `json:"pumpingBreakers,omitempty"`
+}
+
+// InstancesHealth is what the answering instance last saw of the instances on its database: with
+// Live above 1, any WithoutRedis (instances without REDIS_URL) makes the status degraded.
+type InstancesHealth struct {
+	Live         int `json:"live"`
+	WithoutRedis int `json:"withoutRedis"`
 }
 
 // HealthServices is the state of the database and of the rate-limit store.

@@ -9,6 +9,7 @@ import type { Breakers } from '../domain/breakers.js';
 import type { Clock } from '../domain/clock.js';
 import type { Contacts } from '../domain/contacts.js';
 import type { IdempotencyStore } from '../domain/ports/idempotency.js';
+import type { InstancesReport } from '../domain/ports/instances.js';
 import type { RateLimitStore } from '../domain/ports/rate-limits.js';
 import type { VerificationService } from '../domain/verification-service.js';
 import type { AdminGate } from './auth.js';
@@ -20,6 +21,8 @@ import type { KeyUseRecorder } from './key-uses.js';
 export interface AppDeps {
   /** The database's health (GET /health). */
   database: { check(): Promise<boolean> };
+  /** The instances serving on the database, as this one last saw them (GET /health). */
+  instances: { report(): InstancesReport };
   /** Where API keys are looked up (cached per process). */
   keys: KeyLookup;
   /** Idempotency-Key claims of send-code. */

@@ -342,7 +342,7 @@ const ChannelHealth = component(
 const HealthStatus = enumeration(
   'HealthStatus',
   ['ok', 'degraded', 'down'] as const,
-  '`degraded` when the rate-limit store, a channel or a country (an SMS-pumping breaker) is down; `down` (answered with 503) when the database is.',
+  '`degraded` when the rate-limit store, a channel or a country (an SMS-pumping breaker) is down, or when several instances share the database and one of them runs without REDIS_URL (`instances`); `down` (answered with 503) when the database is.',
 );
 
 const PumpingBreakerCount = component(
@@ -381,6 +381,28 @@ const CodeSecretRotation = component(
   ),
 );
 
+const InstancesHealth = component(
+  'InstancesHealth',
+  Type.Object(
+    {
+      live: Type.Integer({
+        minimum: 1,
+        description:
+          'The instances serving on this database (each says so every 10 s; one unheard for 30 s is gone), this one included; each worker of WORKERS is one.',
+      }),
+      withoutRedis: Type.Integer({
+        minimum: 0,
+        description:
+          'Of those, how many run without REDIS_URL. With `live` above 1, any makes the status `degraded`: their rate limits are counted apart, and the start logged a warning (docs/deployment.md, "What each shared part holds").',
+      }),
+    },
+    {
+      description:
+        'The instances on the database, as this one saw them at its last heartbeat. No host is named.',
+    },
+  ),
+);
+
 export const Health = component(
   'Health',
   Type.Object({
@@ -394,6 +416,7 @@ export const Health = component(
     channels: Type.Record(Type.String(), ref(ChannelHealth), {
       description: 'Per channel (EMAIL, SMS, WHATSAPP).',
     }),
+    instances: ref(InstancesHealth),
     pumpingBreakers: Type.Optional(
       Type.Array(ref(PumpingBreakerCount), {
         description:

@@ -1,5 +1,6 @@
 import type { Clock } from '../domain/clock.js';
 import type { IdempotencyStore } from '../domain/ports/idempotency.js';
+import type { Instances } from '../domain/ports/instances.js';
 import type { KeysAndAccounts } from '../domain/ports/keys-and-accounts.js';
 import type { ReadModel } from '../domain/ports/read-model.js';
 import type { SessionStore } from '../domain/ports/sessions.js';
@@ -27,6 +28,8 @@ export interface Store extends StoreLifecycle {
   readonly sessions: SessionStore;
   /** Idempotency-Key claims of send-code. */
   readonly idempotency: IdempotencyStore;
+  /** The instances serving on this database (src/store/instances/registry.ts). */
+  readonly instances: Instances;
 }
 
 /**

@@ -38,7 +38,7 @@ export type DestinationPage = (
  * The filter skips the read of a history, never a refusal: a send's write reads its destination's
  * block whatever the filter said (src/store/blocks.ts). It must see every request written on the
  * database to be right about the history, so it is kept only by a process that is the only one
- * writing there (compose.ts; the instance registry stops it when another shows up).
+ * writing there (compose.ts; the instance registry suspends it while another is there).
  */
 export interface DestinationFilter {
   /** Remembers a destination before its request is written. */
@@ -47,7 +47,7 @@ export interface DestinationFilter {
   certainlyNew(accountId: string, mode: Mode, destination: string, country: string | null): boolean;
   /** Fills the filter with every destination the store holds, then answers. */
   load(page: DestinationPage): Promise<void>;
-  /** Answers no more, for good (the store is closing, or another instance writes on its database). */
+  /** Answers no more, for good (the store is closing). */
   stop(): void;
 }
 
@@ -119,12 +119,19 @@ async function readDestinations(
 
 /**
  * The filter in this process's memory (4 MiB). It is complete only while this process is the one
- * that writes requests on its database: one instance, no REDIS_URL.
+ * that writes requests on its database: one instance, no REDIS_URL. While another writes there it
+ * is suspended; alone again, it reads the database's destinations again (its bits only ever add
+ * destinations, so what it held stays true) and answers once that read is over.
  */
 export class KnownDestinations implements DestinationFilter {
   private readonly bits: Int32Array;
   private ready = false;
   private stopped = false;
+  private suspended = false;
+  /** The store's pages, from the first load: a reload reads them again. */
+  private page: DestinationPage | null = null;
+  /** Bumped by suspend(): a load that began before it must not make the filter answer. */
+  private generation = 0;
 
   constructor(private readonly bitsLog2 = FILTER_BITS_LOG2) {
     this.bits = new Int32Array(2 ** (bitsLog2 - 5));
@@ -156,24 +163,49 @@ export class KnownDestinations implements DestinationFilter {
    * Reads every destination the store holds, then starts answering. Should a read fail, or the
    * store close first, it never answers: every send reads its signals as before.
    */
-  async load(page: DestinationPage): Promise<void> {
+  load(page: DestinationPage): Promise<void> {
+    this.page = page;
+    return this.fill();
+  }
+
+  /**
+   * Another process writes on the database: its sends never pass through this filter, so it
+   * answers nothing (every send reads its history) until reload().
+   */
+  suspend(): void {
+    this.suspended = true;
+    this.ready = false;
+    this.generation++;
+  }
+
+  /** This process is alone on its database again: reads every destination again, then answers. */
+  reload(): Promise<void> {
+    this.suspended = false;
+    return this.fill();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.ready = false;
+  }
+
+  private async fill(): Promise<void> {
+    const page = this.page;
+    const generation = this.generation;
+    const gone = () => this.stopped || this.suspended || generation !== this.generation;
+    if (!page || gone()) return;
     try {
       const complete = await readDestinations(
         page,
         (rows) => {
           for (const r of rows) this.add(r.accountId, r.mode, r.destination);
         },
-        () => this.stopped,
+        gone,
       );
-      this.ready = complete;
+      if (complete && !gone()) this.ready = true;
     } catch {
       // Left unready: every send queries, which is what it did before this filter.
     }
-  }
-
-  stop(): void {
-    this.stopped = true;
-    this.ready = false;
   }
 }
 

@@ -8,8 +8,8 @@ const HOUR = 3_600_000;
 
 /**
  * The rest of every storage interface, on every backend: the store's own lifecycle, account
- * logos, refusals, the SMS-pumping breakers, webhook endpoints and their delivery queue, and the
- * idempotency claims of send-code.
+ * logos, refusals, the SMS-pumping breakers, webhook endpoints and their delivery queue, the
+ * idempotency claims of send-code, and the instance registry.
  */
 export function aggregatesConformance(name: string, harness: StoreHarness): void {
   describe(`Aggregates conformance: ${name}`, () => {
@@ -401,6 +401,49 @@ export function aggregatesConformance(name: string, harness: StoreHarness): void
         expect(await store.idempotency.sweep(T0 + 3 * DAY, 1)).toBe(1);
         expect(await store.idempotency.sweep(T0 + 3 * DAY, 10)).toBe(1);
         expect(await store.idempotency.sweep(T0 + 3 * DAY, 10)).toBe(0);
+      });
+    });
+
+    describe('instance registry', () => {
+      const instance = (id: string, overrides = {}) => ({
+        id,
+        host: 'host-a',
+        pid: 4242,
+        version: '1.2.3',
+        redis: false,
+        startedAt: T0,
+        seenAt: T0,
+        ...overrides,
+      });
+
+      it('registers instances, renews them, lists those seen lately, and removes one that leaves', async () => {
+        await store.instances.heartbeat(instance('i-1'));
+        await store.instances.heartbeat(instance('i-2', { host: 'host-b', redis: true, startedAt: T0 + 1 }));
+        expect(await store.instances.seenSince(T0)).toEqual([
+          instance('i-1'),
+          instance('i-2', { host: 'host-b', redis: true, startedAt: T0 + 1 }),
+        ]);
+        // A heartbeat renews seenAt only: what an instance is does not change while it runs.
+        await store.instances.heartbeat(
+          instance('i-1', { seenAt: T0 + MINUTE, host: 'other', startedAt: 5 }),
+        );
+        expect(await store.instances.seenSince(T0 + 1)).toEqual([instance('i-1', { seenAt: T0 + MINUTE })]);
+        await store.instances.leave('i-1');
+        await store.instances.leave('no-such-instance');
+        expect((await store.instances.seenSince(0)).map((i) => i.id)).toEqual(['i-2']);
+      });
+
+      it('sweeps the instances unseen since a time, in batches', async () => {
+        for (const [id, seenAt] of [
+          ['old-1', T0],
+          ['old-2', T0 + 1],
+          ['fresh', T0 + DAY],
+        ] as const)
+          await store.instances.heartbeat(instance(id, { seenAt }));
+        expect(await store.instances.sweep(T0 + DAY, 1)).toBe(1);
+        expect(await store.instances.sweep(T0 + DAY, 10)).toBe(1);
+        expect(await store.instances.sweep(T0 + DAY, 10)).toBe(0);
+        expect((await store.instances.seenSince(0)).map((i) => i.id)).toEqual(['fresh']);
       });
     });
   });

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import type { IdempotencyStore } from '../../src/domain/ports/idempotency.js';
+import type { Instances } from '../../src/domain/ports/instances.js';
 import type { KeysAndAccounts } from '../../src/domain/ports/keys-and-accounts.js';
 import type { ReadModel } from '../../src/domain/ports/read-model.js';
 import type { SessionStore } from '../../src/domain/ports/sessions.js';
@@ -93,6 +94,12 @@ export const STORE_METHODS = {
     release: true,
     sweep: true,
   } satisfies Listed<IdempotencyStore>,
+  instances: {
+    heartbeat: true,
+    seenSince: true,
+    leave: true,
+    sweep: true,
+  } satisfies Listed<Instances>,
 } as const;
 
 type Part = keyof typeof STORE_METHODS;

@@ -88,6 +88,36 @@ describe('KnownDestinations', () => {
     expect(stopped.answering).toBe(false);
   });
 
+  it('answers nothing while suspended, and reads the rows again when reloaded', async () => {
+    const tables = { verifications: [row(1, 'a@example.com')], contacts: [] as ReturnType<typeof row>[] };
+    const known = new KnownDestinations();
+    await known.load(pagesOf(tables));
+    expect(known.certainlyNew('acc_1', 'live', 'other@example.com', null)).toBe(true);
+    // Another instance writes on the database: what it sends never passes through this filter.
+    known.suspend();
+    tables.verifications.push(row(2, 'other@example.com'));
+    expect(known.answering).toBe(false);
+    expect(known.certainlyNew('acc_1', 'live', 'new@example.com', null)).toBe(false);
+    await known.reload();
+    expect(known.answering).toBe(true);
+    expect(known.certainlyNew('acc_1', 'live', 'other@example.com', null)).toBe(false);
+    expect(known.certainlyNew('acc_1', 'live', 'a@example.com', null)).toBe(false);
+    expect(known.certainlyNew('acc_1', 'live', 'new@example.com', null)).toBe(true);
+  });
+
+  it('a load under way when the filter is suspended never makes it answer', async () => {
+    const rows = Array.from({ length: 12_000 }, (_, i) => row(i, `s${i}@example.com`));
+    const known = new KnownDestinations();
+    const loading = known.load(pagesOf({ verifications: rows, contacts: [] }));
+    known.suspend();
+    await loading;
+    expect(known.answering).toBe(false);
+    // Nor a reload after the store closed.
+    known.stop();
+    await known.reload();
+    expect(known.answering).toBe(false);
+  });
+
   it('answers without a query only for an email address: a phone number depends on its block and country', async () => {
     const known = new KnownDestinations();
     await known.load(pagesOf({ verifications: [], contacts: [] }));

@@ -64,6 +64,8 @@ export async function startTestService(
     dashboardDir?: string;
     /** A provider list that adds to the registry; the configuration is read with it too. */
     providers?: ProviderList;
+    /** How often the instance says on the database that it is alive (ComposeOptions). */
+    instanceHeartbeatMs?: number;
   } = {},
 ): Promise<TestService> {
   const service = await compose(testConfig(env, options.providers), {
@@ -72,6 +74,7 @@ export async function startTestService(
     clock: options.clock,
     keyUseFlushMs: options.keyUseFlushMs,
     dashboardDir: options.dashboardDir,
+    instanceHeartbeatMs: options.instanceHeartbeatMs,
   });
   const request = async (method: 'GET' | 'POST', url: string, body: unknown, token?: string) => {
     const res = await service.app.inject({

@@ -141,6 +141,17 @@ namespace ContactVerify
             : new PumpingBreakerCount { Country = o.Str("country"), Count = o.Int("count") };
     }
 
+    /// <summary>The instances serving on the service's database, as the answering one last saw them.</summary>
+    public sealed class InstancesHealth
+    {
+        public int Live { get; set; }
+        /// <summary>Of those, how many run without REDIS_URL (with Live above 1, the status is degraded).</summary>
+        public int WithoutRedis { get; set; }
+
+        internal static InstancesHealth From(IDictionary<string, object> o) => o == null ? null
+            : new InstancesHealth { Live = o.Int("live"), WithoutRedis = o.Int("withoutRedis") };
+    }
+
     /// <summary>GET /health.</summary>
     public sealed class Health
     {
@@ -149,6 +160,7 @@ namespace ContactVerify
         public long UptimeSeconds { get; set; }
         public Services Services { get; set; }
         public IReadOnlyDictionary<Channel, ChannelHealth> Channels { get; set; }
+        public InstancesHealth Instances { get; set; }
         public IReadOnlyList<PumpingBreakerCount> PumpingBreakers { get; set; }
 
         internal static Health From(IDictionary<string, object> o)
@@ -165,6 +177,7 @@ namespace ContactVerify
                 UptimeSeconds = o.Long("uptimeSeconds"),
                 Services = Services.From(o.Obj("services")),
                 Channels = channels,
+                Instances = InstancesHealth.From(o.Obj("instances")),
                 PumpingBreakers = o.List("pumpingBreakers", PumpingBreakerCount.From),
             };
         }

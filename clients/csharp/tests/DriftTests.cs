@@ -21,7 +21,8 @@ public sealed class DriftTests
         { "SendCodeEntry", typeof(SendEntry) }, { "SendCodeEntryError", typeof(EntryError) }, { "Risk", typeof(Risk) },
         { "RiskSignal", typeof(RiskSignal) }, { "VerifyCodeResult", typeof(VerifyResult) }, { "ErrorDetail", typeof(ErrorDetail) },
         { "Health", typeof(Health) }, { "ChannelHealth", typeof(ChannelHealth) }, { "ProviderHealth", typeof(ProviderHealth) },
-        { "PumpingBreakerCount", typeof(PumpingBreakerCount) }, { "OutboxMessage", typeof(OutboxMessage) },
+        { "PumpingBreakerCount", typeof(PumpingBreakerCount) }, { "InstancesHealth", typeof(InstancesHealth) },
+        { "OutboxMessage", typeof(OutboxMessage) },
     };
 
     /// <summary>Each enum and the document's schema it mirrors.</summary>

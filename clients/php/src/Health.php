@@ -10,6 +10,8 @@ final class Health implements \JsonSerializable
     /**
      * @param array{database: string, rateLimitStore: string} $services each 'up' or 'down'
      * @param array<string, ChannelHealth> $channels by channel name (EMAIL, SMS, WHATSAPP)
+     * @param InstancesHealth|null $instances the instances on the service's database (null from a
+     *                                        service that does not say)
      * @param list<PumpingBreakerCount> $pumpingBreakers
      */
     public function __construct(
@@ -18,6 +20,7 @@ final class Health implements \JsonSerializable
         public readonly int $uptimeSeconds,
         public readonly array $services,
         public readonly array $channels,
+        public readonly ?InstancesHealth $instances = null,
         public readonly array $pumpingBreakers = [],
     ) {
     }
@@ -31,6 +34,7 @@ final class Health implements \JsonSerializable
             $data['uptimeSeconds'],
             $data['services'],
             array_map(ChannelHealth::fromArray(...), $data['channels']),
+            isset($data['instances']) ? InstancesHealth::fromArray($data['instances']) : null,
             array_map(PumpingBreakerCount::fromArray(...), $data['pumpingBreakers'] ?? []),
         );
     }
@@ -49,6 +53,7 @@ final class Health implements \JsonSerializable
             'uptimeSeconds' => $this->uptimeSeconds,
             'services' => $this->services,
             'channels' => $this->channels,
+            'instances' => $this->instances,
             'pumpingBreakers' => $this->pumpingBreakers,
         ];
     }

@@ -27,6 +27,7 @@ MODELS = {
     "ChannelHealth": cv.ChannelHealth,
     "ProviderHealth": cv.ProviderHealth,
     "PumpingBreakerCount": cv.PumpingBreakerCount,
+    "InstancesHealth": cv.InstancesHealth,
     "OutboxMessage": cv.OutboxMessage,
 }
 ENUMS = {

@@ -323,6 +323,15 @@ pub struct PumpingBreakerCount {
     pub count: u32,
 }
 
+/// The instances serving on the service's database, as the answering one last saw them: with
+/// `live` above 1, any `without_redis` (instances without `REDIS_URL`) makes the status degraded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InstancesHealth {
+    pub live: u32,
+    pub without_redis: u32,
+}
+
 /// `GET /health` (schema `Health`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -332,6 +341,9 @@ pub struct Health {
     pub uptime_seconds: u64,
     pub services: Services,
     pub channels: BTreeMap<Channel, ChannelHealth>,
+    /// `None` from a service that does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<InstancesHealth>,
     #[serde(default)]
     pub pumping_breakers: Vec<PumpingBreakerCount>,
 }

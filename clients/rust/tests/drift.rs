@@ -215,6 +215,10 @@ fn models_have_the_fields_of_the_document() {
             rate_limit_store: ServiceState::Up,
         },
         channels,
+        instances: Some(InstancesHealth {
+            live: 2,
+            without_redis: 1,
+        }),
         pumping_breakers: vec![PumpingBreakerCount {
             country: "FR".into(),
             count: 1,

@@ -1005,7 +1005,7 @@ export interface components {
             note?: string;
         };
         /**
-         * @description `degraded` when the rate-limit store, a channel or a country (an SMS-pumping breaker) is down; `down` (answered with 503) when the database is.
+         * @description `degraded` when the rate-limit store, a channel or a country (an SMS-pumping breaker) is down, or when several instances share the database and one of them runs without REDIS_URL (`instances`); `down` (answered with 503) when the database is.
          * @enum {string}
          */
         HealthStatus: "ok" | "degraded" | "down";
@@ -1030,6 +1030,13 @@ export interface components {
              */
             removableAfter: string;
         };
+        /** @description The instances on the database, as this one saw them at its last heartbeat. No host is named. */
+        InstancesHealth: {
+            /** @description The instances serving on this database (each says so every 10 s; one unheard for 30 s is gone), this one included; each worker of WORKERS is one. */
+            live: number;
+            /** @description Of those, how many run without REDIS_URL. With `live` above 1, any makes the status `degraded`: their rate limits are counted apart, and the start logged a warning (docs/deployment.md, "What each shared part holds"). */
+            withoutRedis: number;
+        };
         Health: {
             status: components["schemas"]["HealthStatus"];
             version: string;
@@ -1042,6 +1049,7 @@ export interface components {
             channels: {
                 [key: string]: components["schemas"]["ChannelHealth"];
             };
+            instances: components["schemas"]["InstancesHealth"];
             /** @description SMS-pumping breakers tripped now, counted per country (sorted by country); any makes the status `degraded`. No account is named here: `GET /v1/admin/breakers` has the details. */
             pumpingBreakers?: components["schemas"]["PumpingBreakerCount"][];
             codeSecretRotation?: components["schemas"]["CodeSecretRotation"];

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_LIMITS } from '../../domain/account-limits.js';
+import { sharedWithoutRedis } from '../../domain/ports/instances.js';
 import type { AppDeps } from '../deps.js';
 import { openToAnyone } from '../openapi.js';
 import { answer, Health } from '../schemas.js';
@@ -30,9 +31,10 @@ export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         deps.breakers.tripped().catch(() => []),
       ]);
       const allChannels = Object.values(channels).every((c) => c.operational);
+      const instances = deps.instances.report();
       const status = !database
         ? 'down'
-        : rateLimitStore && allChannels && breakers.length === 0
+        : rateLimitStore && allChannels && breakers.length === 0 && !sharedWithoutRedis(instances)
           ? 'ok'
           : 'degraded';
       reply.code(database ? 200 : 503);
@@ -42,6 +44,7 @@ export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         uptimeSeconds: Math.floor((Date.now() - started) / 1000),
         services: { database: database ? 'up' : 'down', rateLimitStore: rateLimitStore ? 'up' : 'down' },
         channels,
+        instances,
         // Degraded while an SMS-pumping breaker holds sends to a country (docs/analytics.md).
         pumpingBreakers: countByCountry(breakers),
         ...(rotation ? { codeSecretRotation: rotation } : {}),

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { type Clock, systemClock } from '../../domain/clock.js';
 import { PostgresIdempotencyStore } from '../idempotency/postgres.js';
+import { PostgresInstances } from '../instances/postgres.js';
 import { type DestinationFilter, type DestinationPage, destinationPageSql } from '../known-destinations.js';
 import type { StoreLifecycle } from '../lifecycle.js';
 import type { AppliedMigration } from '../migrations.js';
@@ -51,6 +52,7 @@ export class PostgresStore implements StoreLifecycle {
   readonly idempotency: PostgresIdempotencyStore;
   readonly webhooks: PostgresWebhookStore;
   readonly sessions: PostgresSessionStore;
+  readonly instances: PostgresInstances;
   readonly verifications: PostgresVerifications;
   readonly accounts: PostgresKeysAndAccounts;
   readonly readModel: PostgresReadModel;
@@ -88,6 +90,7 @@ export class PostgresStore implements StoreLifecycle {
     this.idempotency = new PostgresIdempotencyStore(this.pool);
     this.webhooks = new PostgresWebhookStore(this.pool);
     this.sessions = new PostgresSessionStore(this.pool);
+    this.instances = new PostgresInstances(this.pool);
     this.known = options.known ?? null;
     this.verifications = new PostgresVerifications(this.db, this.known);
     this.accounts = new PostgresKeysAndAccounts(this.db);

@@ -4,6 +4,7 @@ import type { Database } from 'better-sqlite3';
 import BetterSqlite3 from 'better-sqlite3';
 import { type Clock, systemClock } from '../../domain/clock.js';
 import { SqliteIdempotencyStore } from '../idempotency/sqlite.js';
+import { SqliteInstances } from '../instances/sqlite.js';
 import { type DestinationFilter, type DestinationPage, destinationPageSql } from '../known-destinations.js';
 import type { StoreLifecycle } from '../lifecycle.js';
 import type { AppliedMigration } from '../migrations.js';
@@ -30,6 +31,7 @@ export class SqliteStore implements StoreLifecycle {
   readonly idempotency: SqliteIdempotencyStore;
   readonly webhooks: SqliteWebhookStore;
   readonly sessions: SqliteSessionStore;
+  readonly instances: SqliteInstances;
   readonly verifications: SqliteVerifications;
   readonly accounts: SqliteKeysAndAccounts;
   readonly readModel: SqliteReadModel;
@@ -84,6 +86,7 @@ export class SqliteStore implements StoreLifecycle {
     this.idempotency = new SqliteIdempotencyStore(this.db, this.tx);
     this.webhooks = new SqliteWebhookStore(this.db, this.tx);
     this.sessions = new SqliteSessionStore(this.db, this.tx);
+    this.instances = new SqliteInstances(this.db, this.tx);
     this.known = options.known ?? null;
     this.verifications = new SqliteVerifications(this.tx, this.stmts, this.known);
     this.accounts = new SqliteKeysAndAccounts(this.tx, this.stmts);

@@ -24,6 +24,7 @@ from .models import (
     ChannelHealth,
     ErrorDetail,
     Health,
+    InstancesHealth,
     OutboxMessage,
     ProviderHealth,
     PumpingBreakerCount,
@@ -65,6 +66,7 @@ __all__ = [
     "Health",
     "ChannelHealth",
     "ProviderHealth",
+    "InstancesHealth",
     "PumpingBreakerCount",
     "OutboxMessage",
 ]

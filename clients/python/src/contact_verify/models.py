@@ -140,6 +140,15 @@ class PumpingBreakerCount:
 
 
 @dataclass(frozen=True)
+class InstancesHealth:
+    """The instances serving on the service's database, as the answering one last saw them: with
+    ``live`` above 1, any ``without_redis`` (instances without REDIS_URL) makes the status degraded."""
+
+    live: int
+    without_redis: int
+
+
+@dataclass(frozen=True)
 class Health:
     """The answer of ``GET /health``."""
 
@@ -148,6 +157,7 @@ class Health:
     uptime_seconds: int
     services: Dict[str, str]
     channels: Dict[str, ChannelHealth]
+    instances: Optional[InstancesHealth] = None
     pumping_breakers: List[PumpingBreakerCount] = field(default_factory=list)
 
     @staticmethod
@@ -158,6 +168,7 @@ class Health:
             uptime_seconds=d["uptimeSeconds"],
             services=dict(d["services"]),
             channels={k: ChannelHealth.from_json(v) for k, v in d["channels"].items()},
+            instances=InstancesHealth(d["instances"]["live"], d["instances"]["withoutRedis"]) if "instances" in d else None,
             pumping_breakers=[PumpingBreakerCount(b["country"], b["count"]) for b in d.get("pumpingBreakers", [])],
         )
 

@@ -109,14 +109,20 @@ module ContactVerify
     end
   end
 
+  # The instances serving on the service's database, as the answering one last saw them: with +live+
+  # above 1, any +without_redis+ (instances without REDIS_URL) makes the status degraded.
+  InstancesHealth = Struct.new(:live, :without_redis, keyword_init: true) { extend Model }
+
   # The service's health (GET /health, no key needed). +services+ maps +:database+ and
-  # +:rate_limit_store+ to +:up+ or +:down+; +channels+ maps each channel Symbol to its ChannelHealth.
-  Health = Struct.new(:status, :version, :uptime_seconds, :services, :channels, :pumping_breakers,
+  # +:rate_limit_store+ to +:up+ or +:down+; +channels+ maps each channel Symbol to its ChannelHealth;
+  # +instances+ is nil from a service that does not say.
+  Health = Struct.new(:status, :version, :uptime_seconds, :services, :channels, :instances, :pumping_breakers,
                       keyword_init: true) do
     extend Model
     convert status: Model.enum(HealthStatus),
             services: ->(h) { h.to_h { |k, v| [k.gsub(/([A-Z])/) { "_#{Regexp.last_match(1).downcase}" }.to_sym, v.to_sym] } },
             channels: ->(h) { h.to_h { |k, v| [Channel.from_wire(k), ChannelHealth.from_json(v)] } },
+            instances: InstancesHealth,
             pumping_breakers: Model.list(PumpingBreakerCount)
 
     def ok?

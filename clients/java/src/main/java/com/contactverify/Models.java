@@ -37,10 +37,16 @@ public final class Models {
 
   public record PumpingBreakerCount(String country, int count) {}
 
+  /**
+   * The instances serving on the service's database, as the answering one last saw them: with live
+   * above 1, any withoutRedis (instances without REDIS_URL) makes the status degraded.
+   */
+  public record InstancesHealth(int live, int withoutRedis) {}
+
   /** GET /health. */
   public record Health(
       HealthStatus status, String version, long uptimeSeconds, Services services,
-      Map<Channel, ChannelHealth> channels, List<PumpingBreakerCount> pumpingBreakers) {}
+      Map<Channel, ChannelHealth> channels, InstancesHealth instances, List<PumpingBreakerCount> pumpingBreakers) {}
 
   /**
    * One message of the outbox (GET /v1/admin/outbox); status is its request's state now, and code is
