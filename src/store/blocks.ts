@@ -4,12 +4,14 @@ import { contactBlocked } from '../domain/ports/verifications.js';
 import type { NewVerification } from '../domain/types.js';
 
 /**
- * An operator's block, as a send's write holds it. Each store reads, in the unit that writes a
- * send (SQLite's write unit, PostgreSQL's send statement), whether the contact of one of its
- * destinations is blocked (index contacts_destination), and refuses the whole send if so. So a
- * block never depends on what the risk screen read: the destination filter skips that read for
- * an address it never saw (an instance that missed another's sends, a tampered filter), and a
- * block that commits between a send's screen and its write still refuses it.
+ * An operator's block, as a send's write holds it. The risk screen reads a destination's block
+ * with its history, unless the store's destination filter spares it that read (an email address
+ * the filter says the database never held). The filter may be wrong: an instance that missed
+ * another's sends, a deployment it was not meant for. So a store that keeps a filter reads, in
+ * the unit that writes a send (SQLite's write unit, PostgreSQL's send statement), whether the
+ * contact of one of its destinations is blocked (index contacts_destination), and refuses the
+ * whole send if so: a block never depends on the filter. A store without a filter writes as
+ * before (its screen read the block moments earlier), so the check costs nothing there.
  */
 
 /** The refusal of a send whose row `blocked` goes to a blocked contact, and what analytics counts of it. */

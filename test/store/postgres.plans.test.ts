@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewVerification } from '../../src/domain/types.js';
+import { KnownDestinations } from '../../src/store/known-destinations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
@@ -50,9 +51,13 @@ describe.skipIf(!hasPostgres)(
 
     beforeAll(async () => {
       db = await createTestDatabase();
-      // One connection: the one the statements are prepared on is the one whose plans are read.
-      store = new PostgresStore(db.url, { max: 1 });
+      // One connection: the one the statements are prepared on is the one whose plans are read. A
+      // store with a destination filter, whose sends read their blocks (src/store/blocks.ts); the
+      // filter is suspended, so that every screen reads too.
+      const known = new KnownDestinations();
+      store = new PostgresStore(db.url, { max: 1, known });
       await store.migrate();
+      known.suspend();
       pool = (store as unknown as { pool: pg.Pool }).pool;
       // The statistics of a new database once autovacuum has seen it: every table empty.
       await pool.query('VACUUM ANALYZE');

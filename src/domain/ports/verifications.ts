@@ -123,11 +123,12 @@ export interface SweepResult {
 export interface Verifications {
   /**
    * Inserts the requests of one send (one, or two for a dual pair) and cancels every earlier
-   * pending request of the same account, channel, destination and mode. Refuses the whole send
-   * when an operator blocked the contact of one of its destinations (in the account and mode of
-   * its row): writes and cancels nothing, counts the refusal (reason `blocked`, as the screen
-   * does) and rejects with contactBlocked. The block is read in the unit that writes, whatever the
-   * screen read: the store's destination filter may skip the screen's read, never a block.
+   * pending request of the same account, channel, destination and mode. A store whose
+   * destination filter may have spared the screen its read of a destination (destinationSignals
+   * answered without a query) reads the blocks in the unit that writes: when an operator blocked
+   * the contact of one of the destinations (in the account and mode of its row), it writes and
+   * cancels nothing, counts the refusal (reason `blocked`, as the screen does) and rejects with
+   * contactBlocked. The filter may skip the screen's read, never a block.
    */
   createVerifications(rows: NewVerification[]): Promise<void>;
   /** `mode`: the mode of the asking key; a request of the other mode is not found. */

@@ -101,54 +101,17 @@ export const SQL = {
   // first; an unreferenced data-modifying CTE may run after the main statement), and both append
   // their changes. A send racing this one to the same destination is caught by
   // verifications_one_live and retried.
-  // A send (a group) with a destination whose contact is blocked is left out whole, and its
-  // blocked rows are what the statement returns, by their ordinal `n` (src/store/blocks.ts).
   // The plan must not depend on the batch's size or the statistics: a join of many fresh rows
   // with the table was planned as a hash join over every pending row, a cost that grows with
-  // the table. So each fresh row looks up its pending predecessor in verifications_one_live,
-  // and its contact in contacts_destination (OFFSET 0 keeps each lookup from being flattened
-  // into such a join), and the predecessors are updated by primary key.
-  supersedeAndInsert: named(
-    'send',
-    `WITH given AS (
-      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-        $8::text[], $9::bytea[], $10::int[], $11::bigint[], $12::bigint[], $13::text[], $14::text[],
-        $15::boolean[], $16::text[], $17::text[], $18::text[], $19::text[])
-        WITH ORDINALITY AS f(${VERIFICATION_COLUMNS}, outbox_code, masked, risk, address, n)
-    ), blocked AS (
-      SELECT g.n, g.group_id FROM given g CROSS JOIN LATERAL (
-        SELECT 1 FROM contacts c
-        WHERE c.account_id = g.account_id AND c.destination = g.destination AND c.test = g.test
-          AND c.blocked_at IS NOT NULL
-        OFFSET 0
-      ) c
-    ), fresh AS (
-      SELECT * FROM given WHERE group_id NOT IN (SELECT group_id FROM blocked)
-    ), superseded AS (
-      UPDATE verifications v SET status = 'canceled', outbox_code = NULL
-      WHERE v.id = ANY (ARRAY(
-          SELECT old.id FROM fresh f CROSS JOIN LATERAL (
-            SELECT w.id FROM verifications w
-            WHERE w.destination = f.destination AND w.account_id = f.account_id
-              AND w.channel = f.channel AND w.test = f.test AND w.status = 'pending'
-            OFFSET 0
-          ) old
-        ))
-        AND ${GROUP_PENDING('v.')}
-      RETURNING v.id, v.provider
-    ), inserted AS (
-      INSERT INTO verifications (${VERIFICATION_COLUMNS}, outbox_code, masked, risk, address)
-      SELECT ${VERIFICATION_COLUMNS.replace(/(\w+)/g, 'f.$1')}, f.outbox_code, f.masked, f.risk, f.address
-      FROM fresh f WHERE (SELECT count(*) FROM superseded) >= 0
-      RETURNING id, created_at, delivery_status
-    ), logged AS (
-      INSERT INTO changes (kind, request_id, at, provider)
-      SELECT 'canceled', s.id, (SELECT min(created_at) FROM fresh), s.provider FROM superseded s
-      UNION ALL
-      SELECT 'created', i.id, i.created_at, CASE WHEN i.delivery_status = 'outbox' THEN 'outbox' END FROM inserted i
-    )
-    SELECT n FROM blocked`,
-  ),
+  // the table. So each fresh row looks up its pending predecessor in verifications_one_live
+  // (OFFSET 0 keeps the lookup from being flattened into such a join), and the predecessors
+  // are updated by primary key.
+  supersedeAndInsert: named('send', sendSql(false)),
+  // The same, for a store whose destination filter may have let a send's screen skip its read: a
+  // send (a group) with a destination whose contact is blocked is left out whole, and its blocked
+  // rows are what the statement returns, by their ordinal `n` (src/store/blocks.ts). Each row
+  // looks its contact up in contacts_destination (OFFSET 0, as for the predecessor).
+  supersedeAndInsertCheckingBlocks: named('send_checked', sendSql(true)),
   getVerification: `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2 AND test = $3`,
   // The first half of a verify attempt: the request ($1 id, $2 account, $3 mode), and, when it is
   // pending and unexpired at $4, the live rows of its group, whose codes the caller compares with
@@ -392,4 +355,52 @@ function signalsSql(phone: boolean): string {
     LEFT JOIN pumping_breakers b ON b.account_id = a.account_id AND b.test = a.test AND b.country = a.country`
         : ''
     }`;
+}
+
+/** The send statement (see supersedeAndInsert), with or without the check of its destinations' blocks. */
+function sendSql(checkBlocks: boolean): string {
+  const unnest = `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+        $8::text[], $9::bytea[], $10::int[], $11::bigint[], $12::bigint[], $13::text[], $14::text[],
+        $15::boolean[], $16::text[], $17::text[], $18::text[], $19::text[])`;
+  const columns = `${VERIFICATION_COLUMNS}, outbox_code, masked, risk, address`;
+  const fresh = checkBlocks
+    ? `given AS (
+      SELECT * FROM ${unnest}
+        WITH ORDINALITY AS f(${columns}, n)
+    ), blocked AS (
+      SELECT g.n, g.group_id FROM given g CROSS JOIN LATERAL (
+        SELECT 1 FROM contacts c
+        WHERE c.account_id = g.account_id AND c.destination = g.destination AND c.test = g.test
+          AND c.blocked_at IS NOT NULL
+        OFFSET 0
+      ) c
+    ), fresh AS (
+      SELECT * FROM given WHERE group_id NOT IN (SELECT group_id FROM blocked)
+    )`
+    : `fresh AS (
+      SELECT * FROM ${unnest}
+        AS f(${columns})
+    )`;
+  const logged = `INSERT INTO changes (kind, request_id, at, provider)
+    SELECT 'canceled', s.id, (SELECT min(created_at) FROM fresh), s.provider FROM superseded s
+    UNION ALL
+    SELECT 'created', i.id, i.created_at, CASE WHEN i.delivery_status = 'outbox' THEN 'outbox' END FROM inserted i`;
+  return `WITH ${fresh}, superseded AS (
+      UPDATE verifications v SET status = 'canceled', outbox_code = NULL
+      WHERE v.id = ANY (ARRAY(
+          SELECT old.id FROM fresh f CROSS JOIN LATERAL (
+            SELECT w.id FROM verifications w
+            WHERE w.destination = f.destination AND w.account_id = f.account_id
+              AND w.channel = f.channel AND w.test = f.test AND w.status = 'pending'
+            OFFSET 0
+          ) old
+        ))
+        AND ${GROUP_PENDING('v.')}
+      RETURNING v.id, v.provider
+    ), inserted AS (
+      INSERT INTO verifications (${columns})
+      SELECT ${VERIFICATION_COLUMNS.replace(/(\w+)/g, 'f.$1')}, f.outbox_code, f.masked, f.risk, f.address
+      FROM fresh f WHERE (SELECT count(*) FROM superseded) >= 0
+      RETURNING id, created_at, delivery_status
+    )${checkBlocks ? `, logged AS (${logged}) SELECT n FROM blocked` : ` ${logged}`}`;
 }

@@ -156,7 +156,9 @@ export class PostgresVerifications implements Verifications {
   /** Writes the rows, leaving out each send (group) with a blocked destination: returns those rows. */
   private async supersedeAndInsert(rows: NewVerification[]): Promise<Set<NewVerification>> {
     const col = <K extends keyof NewVerification>(k: K) => rows.map((v) => v[k]);
-    const { rows: blocked } = await this.db.query<{ n: string }>(SQL.supersedeAndInsert, [
+    // Only a screen this store's filter answered may have skipped the read of a block (blocks.ts).
+    const statement = this.known ? SQL.supersedeAndInsertCheckingBlocks : SQL.supersedeAndInsert;
+    const { rows: blocked } = await this.db.query<{ n: string }>(statement, [
       col('id'),
       col('accountId'),
       col('groupId'),

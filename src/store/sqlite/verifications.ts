@@ -37,15 +37,18 @@ export class SqliteVerifications implements Verifications {
   /**
    * One send: each row cancels the pending request of its destination, channel and mode, is
    * inserted, and appends its changes (created, and canceled for what it superseded), in one
-   * write unit; unless the contact of one of its destinations is blocked (blocks.ts): then the
-   * unit only counts the refusal.
+   * write unit; unless the store keeps a destination filter and the contact of one of its
+   * destinations is blocked (blocks.ts): then the unit only counts the refusal.
    */
   async createVerifications(rows: NewVerification[]) {
     for (const v of rows) this.known?.add(v.accountId, v.mode, v.destination);
     const refused = await this.tx.write(() => {
-      const blocked = rows.find(
-        (v) => this.stmts.blockedContact.get(v.accountId, v.destination, sqliteMode(v.mode)) !== undefined,
-      );
+      // Only a screen this store's filter answered may have skipped the read of a block (blocks.ts).
+      const blocked =
+        this.known &&
+        rows.find(
+          (v) => this.stmts.blockedContact.get(v.accountId, v.destination, sqliteMode(v.mode)) !== undefined,
+        );
       if (blocked) {
         const refused = refusedSend(blocked);
         this.stmts.recordRefusal.run(...refusalParams(refused.refusal, 'sqlite'));
