@@ -95,9 +95,14 @@ export function assessRisk(input: RiskInput): RiskAssessment {
         `${verified} of ${sent} codes to ${input.country ?? 'this country'} verified this hour`,
       );
   }
+  return riskOf(found);
+}
+
+/** The score and level of a list of signals: their weights add up and stop at 100. */
+export function riskOf(signals: RiskSignal[]): RiskAssessment {
   const score = Math.min(
     100,
-    found.reduce((sum, s) => sum + s.weight, 0),
+    signals.reduce((sum, s) => sum + s.weight, 0),
   );
-  return { score, level: score < 30 ? 'low' : score < 60 ? 'medium' : 'high', signals: found };
+  return { score, level: score < 30 ? 'low' : score < 60 ? 'medium' : 'high', signals };
 }
