@@ -1,3 +1,5 @@
+import type { NumberIntelligenceOverrides } from './number-intelligence-settings.js';
+
 /**
  * The numbers a deployment sets for every account and an account may override, described once:
  * the configuration's variables (src/config/schema.ts), the admin API's settings PATCH
@@ -112,7 +114,8 @@ type AccountOnly = typeof ACCOUNT_ONLY_SETTINGS;
 export type AccountOnlyValues = {
   [K in keyof AccountOnly]: AccountOnly[K]['default'] extends null ? number | null : number;
 };
-export type AccountOnlyOverrides = { [K in keyof AccountOnly]?: number };
+/** What an account holds of them: the numbers above, and number intelligence's (its own table). */
+export type AccountOnlyOverrides = { [K in keyof AccountOnly]?: number } & NumberIntelligenceOverrides;
 
 /** The defaults of the account-only settings. */
 export const accountOnlyDefaults = (): AccountOnlyValues =>

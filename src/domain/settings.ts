@@ -6,10 +6,19 @@ import {
   type AccountOnlyValues,
   accountOnlyDefaults,
 } from './account-limits.js';
+import type { NumberIntelligenceSettings } from './number-intelligence.js';
+import {
+  NUMBER_INTELLIGENCE_SETTING_NAMES,
+  NUMBER_INTELLIGENCE_SETTINGS,
+  type NumberIntelligenceSettingName,
+  numberIntelligenceDefaults,
+  numberIntelligenceOf,
+  ownNumberIntelligenceValue,
+} from './number-intelligence-settings.js';
 import type { AccountSettings, Branding } from './types.js';
 
 /** The settings that govern one account's requests: deployment defaults with its overrides. */
-export interface EffectiveSettings extends AccountLimits, AccountOnlyValues {
+export interface EffectiveSettings extends AccountLimits, AccountOnlyValues, NumberIntelligenceSettings {
   /** null: every country. */
   allowedCountries: ReadonlySet<string> | null;
   branding: Branding;
@@ -40,6 +49,7 @@ export function deploymentDefaults(
     allowedCountries: parseCountryList(config.allowedCountries),
     branding,
     ...accountOnlyDefaults(),
+    ...numberIntelligenceDefaults(),
   };
 }
 
@@ -53,6 +63,8 @@ export function effectiveSettings(defaults: EffectiveSettings, account: AccountS
   for (const [name, value] of Object.entries(numbers)) {
     if (typeof value === 'number') (merged as unknown as Record<string, unknown>)[name] = value;
   }
+  // Number intelligence has no deployment variable: the account's valid values, else the defaults.
+  Object.assign(merged, numberIntelligenceOf(account as Record<string, unknown>));
   if (allowedCountries) {
     const own = parseCountryList(allowedCountries);
     merged.allowedCountries =
@@ -84,8 +96,24 @@ export interface SettingInForce {
   description: string;
 }
 
+/** One number-intelligence setting (number-intelligence-settings.ts) as it holds for an account. */
+export interface NumberIntelligenceSettingInForce {
+  name: NumberIntelligenceSettingName;
+  value: string | number | boolean | readonly string[] | null;
+  /** `default` or `account`: none has a deployment variable. */
+  source: SettingSource;
+  default: string | number | boolean | readonly string[] | null;
+  /** The values it (or each item of a list) may take; null for a number or a boolean. */
+  allowed: readonly string[] | null;
+  min: number | null;
+  max: number | null;
+  description: string;
+}
+
 export interface SettingsInForce {
   limits: SettingInForce[];
+  /** Lookups, their refusals and SILENT's timeout. */
+  numberIntelligence: NumberIntelligenceSettingInForce[];
   /** null: every country. */
   allowedCountries: { value: string[] | null; source: SettingSource; deployment: string[] | null };
 }
@@ -134,9 +162,25 @@ export function settingsInForce(
       description: s.description,
     });
   }
+  const numberIntelligence = NUMBER_INTELLIGENCE_SETTING_NAMES.map(
+    (name): NumberIntelligenceSettingInForce => {
+      const s = NUMBER_INTELLIGENCE_SETTINGS[name];
+      return {
+        name,
+        value: inForce[name],
+        source: ownNumberIntelligenceValue(name, own[name]) === undefined ? 'default' : 'account',
+        default: s.default,
+        allowed: 'values' in s ? s.values : null,
+        min: 'min' in s ? s.min : null,
+        max: 'max' in s ? s.max : null,
+        description: s.description,
+      };
+    },
+  );
   const narrowed = account.allowedCountries && parseCountryList(account.allowedCountries) !== null;
   return {
     limits,
+    numberIntelligence,
     allowedCountries: {
       value: sortedList(inForce.allowedCountries),
       source: narrowed ? 'account' : given.has('allowedCountries') ? 'environment' : 'default',

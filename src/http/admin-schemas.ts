@@ -1,5 +1,10 @@
 import { type TInteger, type TSchema, Type } from '@sinclair/typebox';
 import { ACCOUNT_LIMITS, ACCOUNT_ONLY_SETTINGS, type AccountLimitName } from '../domain/account-limits.js';
+import {
+  NUMBER_INTELLIGENCE_SETTING_NAMES,
+  NUMBER_INTELLIGENCE_SETTINGS,
+  type NumberIntelligenceSettingName,
+} from '../domain/number-intelligence-settings.js';
 import { BrandingPatch, BrandingSchema } from './branding-schema.js';
 import { component, enumeration, envelope, ref } from './components.js';
 import { pagedEnvelope } from './paging.js';
@@ -30,6 +35,31 @@ const accountOnlyOverrides = Object.fromEntries(
   }),
 ) as { [K in keyof typeof ACCOUNT_ONLY_SETTINGS]: ReturnType<typeof nullable<TInteger>> };
 
+/** A number-intelligence setting's value, from its one description (number-intelligence-settings.ts). */
+function numberIntelligenceSetting(name: NumberIntelligenceSettingName): TSchema {
+  const s = NUMBER_INTELLIGENCE_SETTINGS[name];
+  const description = s.description;
+  switch (s.kind) {
+    case 'choice':
+      return Type.String({ enum: [...s.values], description });
+    case 'list':
+      return Type.Array(Type.String({ enum: [...s.values] }), {
+        uniqueItems: true,
+        maxItems: s.values.length,
+        description,
+      });
+    case 'integer':
+      return Type.Integer({ minimum: s.min, maximum: s.max, description });
+    case 'boolean':
+      return Type.Boolean({ description });
+  }
+}
+
+const numberIntelligenceSettings = <T>(wrap: (schema: TSchema) => T) =>
+  Object.fromEntries(
+    NUMBER_INTELLIGENCE_SETTING_NAMES.map((name) => [name, wrap(numberIntelligenceSetting(name))]),
+  ) as Record<NumberIntelligenceSettingName, T>;
+
 const CountryList = Type.Array(Type.String({ pattern: '^([A-Za-z]{2}|\\*)$' }), {
   maxItems: 250,
   description: 'ISO 3166-1 alpha-2 codes allowed for SMS and WhatsApp; `*` or absent: every country.',
@@ -42,6 +72,7 @@ export const AccountSettingsPatch = component(
     {
       ...limitOverrides,
       ...accountOnlyOverrides,
+      ...numberIntelligenceSettings(nullable),
       allowedCountries: nullable(CountryList),
       branding: nullable(ref(BrandingPatch)),
     },
@@ -73,6 +104,7 @@ const AccountSettings = component(
           ),
         ]),
       ),
+      ...numberIntelligenceSettings(Type.Optional),
       allowedCountries: Type.Optional(CountryList),
       branding: Type.Optional(ref(BrandingSchema)),
     },
@@ -223,12 +255,40 @@ const SettingInForce = component(
   }),
 );
 
+const NumberIntelligenceValue = Type.Union(
+  [Type.String(), Type.Number(), Type.Boolean(), Type.Array(Type.String()), Type.Null()],
+  { description: 'A word, a number, a boolean or a list of words, as the setting takes; null: off.' },
+);
+
+const NumberIntelligenceSettingInForce = component(
+  'NumberIntelligenceSettingInForce',
+  Type.Object({
+    name: Type.String({
+      enum: [...NUMBER_INTELLIGENCE_SETTING_NAMES],
+      description: 'As in PATCH /v1/admin/accounts/{id}/settings.',
+    }),
+    value: NumberIntelligenceValue,
+    source: ref(SettingSource),
+    default: NumberIntelligenceValue,
+    allowed: Type.Union([Type.Array(Type.String()), Type.Null()], {
+      description: 'The values it (or each item of its list) may take; null for a number or a boolean.',
+    }),
+    min: numberOrNull('The smallest number it takes; null when it is not a number.'),
+    max: numberOrNull('The largest number it takes; null when it is not a number.'),
+    description: Type.String(),
+  }),
+);
+
 /** The settings an account may override, each with the value in force and where it comes from. */
 const AccountLimits = component(
   'AccountLimits',
   Type.Object({
     accountId: Type.String(),
     limits: Type.Array(ref(SettingInForce)),
+    numberIntelligence: Type.Array(ref(NumberIntelligenceSettingInForce), {
+      description:
+        "Carrier lookups, their refusals and SILENT's timeout: set only by the account (`source` is `default` or `account`).",
+    }),
     allowedCountries: Type.Object({
       value: CountriesOrNull,
       source: ref(SettingSource),
