@@ -151,6 +151,8 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
       },
       { name: 'dashboard_sessions', sweep: (now, batch) => store.sessions.sweep(now, batch) },
       { name: 'instances', sweep: (now, batch) => store.instances.sweep(now - DAY_MS, batch) },
+      // Carrier lookups cached in the database past both parts' freshness (src/lookup).
+      { name: 'number_lookups', sweep: (now, batch) => store.lookups.sweep(now, batch) },
       {
         // Finished deliveries are kept as long as verification requests.
         name: 'webhook_deliveries',

@@ -2,6 +2,7 @@ import type { Clock } from '../domain/clock.js';
 import type { IdempotencyStore } from '../domain/ports/idempotency.js';
 import type { Instances } from '../domain/ports/instances.js';
 import type { KeysAndAccounts } from '../domain/ports/keys-and-accounts.js';
+import type { LookupCacheStore } from '../domain/ports/number-lookup.js';
 import type { ReadModel } from '../domain/ports/read-model.js';
 import type { SessionStore } from '../domain/ports/sessions.js';
 import type { Verifications } from '../domain/ports/verifications.js';
@@ -30,6 +31,8 @@ export interface Store extends StoreLifecycle {
   readonly idempotency: IdempotencyStore;
   /** The instances serving on this database (src/store/instances/registry.ts). */
   readonly instances: Instances;
+  /** The carrier lookups' cache, where no Redis keeps it (src/lookup). */
+  readonly lookups: LookupCacheStore;
 }
 
 /**

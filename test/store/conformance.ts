@@ -195,6 +195,70 @@ export function storeConformance(name: string, harness: StoreHarness): void {
       });
     });
 
+    describe('the lookups cache', () => {
+      const line = (lineType: 'mobile' | 'voip', checkedAt = T0) => ({
+        lineType,
+        carrier: 'Vodafone UK',
+        country: 'GB',
+        mcc: '234',
+        mnc: '15',
+        checkedAt,
+      });
+      const sim = { lastSimChange: { at: T0 - 2 * 3_600_000 }, checkedAt: T0 };
+
+      it('keeps each part until its own expiry, updates one part without the other, and sweeps', async () => {
+        const c = store.lookups;
+        expect(await c.get('k1', T0)).toEqual({ line: null, sim: null });
+        await c.put('k1', {
+          line: { facts: line('mobile'), expiresAt: T0 + DAY },
+          sim: { facts: sim, expiresAt: T0 + MINUTE },
+        });
+        expect(await c.get('k1', T0)).toEqual({ line: line('mobile'), sim });
+        // The SIM change goes stale first; the line type stays.
+        expect(await c.get('k1', T0 + MINUTE)).toEqual({ line: line('mobile'), sim: null });
+        // A SIM part alone leaves the line part as it was.
+        const window = { lastSimChange: { withinHours: 24, changed: true, checkedAt: T0 + 2 * MINUTE } };
+        await c.put('k1', {
+          sim: { facts: { ...window, checkedAt: T0 + 2 * MINUTE }, expiresAt: T0 + 3 * MINUTE },
+        });
+        expect(await c.get('k1', T0 + 2 * MINUTE)).toEqual({
+          line: line('mobile'),
+          sim: { ...window, checkedAt: T0 + 2 * MINUTE },
+        });
+        // A line part alone leaves the SIM part.
+        await c.put('k1', { line: { facts: line('voip', T0 + 2 * MINUTE), expiresAt: T0 + 2 * DAY } });
+        expect((await c.get('k1', T0 + 2 * MINUTE)).sim).toEqual({ ...window, checkedAt: T0 + 2 * MINUTE });
+        expect((await c.get('k1', T0 + DAY + MINUTE)).line).toEqual(line('voip', T0 + 2 * MINUTE));
+        // A null SIM change (the carrier does not say) is an answer too.
+        await c.put('k2', {
+          line: { facts: { ...line('mobile'), lineType: null as never, carrier: null }, expiresAt: T0 + DAY },
+          sim: { facts: { lastSimChange: null, checkedAt: T0 }, expiresAt: T0 + DAY },
+        });
+        expect(await c.get('k2', T0)).toEqual({
+          line: { ...line('mobile'), lineType: null, carrier: null },
+          sim: { lastSimChange: null, checkedAt: T0 },
+        });
+        expect(await c.get('k3', T0)).toEqual({ line: null, sim: null });
+        await c.put('k3', {});
+        // k2 expires at T0 + DAY, k1 at T0 + 2 DAY.
+        expect(await c.sweep(T0 + DAY, 10)).toBe(1);
+        expect(await c.get('k2', T0)).toEqual({ line: null, sim: null });
+        expect(await c.sweep(T0 + 2 * DAY, 10)).toBe(1);
+        expect(await c.sweep(T0 + 2 * DAY, 10)).toBe(0);
+      });
+
+      it('many writes of one key at once leave one row with a complete part', async () => {
+        await times(10, (i) =>
+          store.lookups.put('same', {
+            line: { facts: line(i % 2 ? 'voip' : 'mobile'), expiresAt: T0 + DAY },
+          }),
+        );
+        const got = await store.lookups.get('same', T0);
+        expect(['mobile', 'voip']).toContain(got.line?.lineType);
+        expect(await store.lookups.sweep(T0 + DAY, 100)).toBe(1);
+      });
+    });
+
     describe('verification requests', () => {
       it('stores a request and reads it back within its account only', async () => {
         const v = verification({

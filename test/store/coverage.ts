@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import type { IdempotencyStore } from '../../src/domain/ports/idempotency.js';
 import type { Instances } from '../../src/domain/ports/instances.js';
 import type { KeysAndAccounts } from '../../src/domain/ports/keys-and-accounts.js';
+import type { LookupCacheStore } from '../../src/domain/ports/number-lookup.js';
 import type { ReadModel } from '../../src/domain/ports/read-model.js';
 import type { SessionStore } from '../../src/domain/ports/sessions.js';
 import type { Verifications } from '../../src/domain/ports/verifications.js';
@@ -100,6 +101,11 @@ export const STORE_METHODS = {
     leave: true,
     sweep: true,
   } satisfies Listed<Instances>,
+  lookups: {
+    get: true,
+    put: true,
+    sweep: true,
+  } satisfies Listed<LookupCacheStore>,
 } as const;
 
 type Part = keyof typeof STORE_METHODS;

@@ -4,6 +4,7 @@ import { PostgresIdempotencyStore } from '../idempotency/postgres.js';
 import { PostgresInstances } from '../instances/postgres.js';
 import { type DestinationFilter, type DestinationPage, destinationPageSql } from '../known-destinations.js';
 import type { StoreLifecycle } from '../lifecycle.js';
+import { PostgresLookupCache } from '../lookups/postgres.js';
 import type { AppliedMigration } from '../migrations.js';
 import { PostgresSessionStore } from '../sessions/postgres.js';
 import { PostgresWebhookStore } from '../webhooks/postgres.js';
@@ -53,6 +54,7 @@ export class PostgresStore implements StoreLifecycle {
   readonly webhooks: PostgresWebhookStore;
   readonly sessions: PostgresSessionStore;
   readonly instances: PostgresInstances;
+  readonly lookups: PostgresLookupCache;
   readonly verifications: PostgresVerifications;
   readonly accounts: PostgresKeysAndAccounts;
   readonly readModel: PostgresReadModel;
@@ -91,6 +93,7 @@ export class PostgresStore implements StoreLifecycle {
     this.webhooks = new PostgresWebhookStore(this.pool);
     this.sessions = new PostgresSessionStore(this.pool);
     this.instances = new PostgresInstances(this.pool);
+    this.lookups = new PostgresLookupCache(this.pool);
     this.known = options.known ?? null;
     this.verifications = new PostgresVerifications(this.db, this.known);
     this.accounts = new PostgresKeysAndAccounts(this.db);

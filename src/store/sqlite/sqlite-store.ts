@@ -7,6 +7,7 @@ import { SqliteIdempotencyStore } from '../idempotency/sqlite.js';
 import { SqliteInstances } from '../instances/sqlite.js';
 import { type DestinationFilter, type DestinationPage, destinationPageSql } from '../known-destinations.js';
 import type { StoreLifecycle } from '../lifecycle.js';
+import { SqliteLookupCache } from '../lookups/sqlite.js';
 import type { AppliedMigration } from '../migrations.js';
 import { SqliteSessionStore } from '../sessions/sqlite.js';
 import { SqliteWebhookStore } from '../webhooks/sqlite.js';
@@ -32,6 +33,7 @@ export class SqliteStore implements StoreLifecycle {
   readonly webhooks: SqliteWebhookStore;
   readonly sessions: SqliteSessionStore;
   readonly instances: SqliteInstances;
+  readonly lookups: SqliteLookupCache;
   readonly verifications: SqliteVerifications;
   readonly accounts: SqliteKeysAndAccounts;
   readonly readModel: SqliteReadModel;
@@ -87,6 +89,7 @@ export class SqliteStore implements StoreLifecycle {
     this.webhooks = new SqliteWebhookStore(this.db, this.tx);
     this.sessions = new SqliteSessionStore(this.db, this.tx);
     this.instances = new SqliteInstances(this.db, this.tx);
+    this.lookups = new SqliteLookupCache(this.db, this.tx);
     this.known = options.known ?? null;
     this.verifications = new SqliteVerifications(this.tx, this.stmts, this.known);
     this.accounts = new SqliteKeysAndAccounts(this.tx, this.stmts);
