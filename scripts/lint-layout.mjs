@@ -1,10 +1,11 @@
 /**
  * Layout rules Biome cannot express, run by `npm run lint`:
  *
- * - A provider's name appears only in its folder (src/delivery/providers/<name>/) and in the
- *   registry: everything else derives from the registry. The names are the folders' own; a
- *   provider named as its channel (whatsapp: WHATSAPP) is not searched for, since the channel is
- *   named everywhere.
+ * - A provider's name appears only in its folders (src/delivery/providers/<name>/ and
+ *   src/lookup/providers/<name>/, a delivery provider and a lookup provider of one company) and in
+ *   the registries: everything else derives from them. The names are the folders' own; a provider
+ *   named as its channel (whatsapp: WHATSAPP) is not searched for, since the channel is named
+ *   everywhere.
  * - Schema failures are read in one place (src/http/validation.ts): no route reads
  *   `request.validationError` itself or keeps a `rejectInvalid`-style copy.
  * - test/ mirrors src/, so a module's tests are found by its path:
@@ -28,8 +29,9 @@ const rootArg = process.argv.find((a) => a.startsWith('--root='));
 /** The repository (`--root=<dir>` checks another tree: the lint's own test). */
 const root = rootArg ? rootArg.slice('--root='.length) : fileURLToPath(new URL('..', import.meta.url));
 const listTests = process.argv.includes('--list-tests');
-const PROVIDERS_DIR = 'src/delivery/providers';
-const REGISTRY = `${PROVIDERS_DIR}/registry.ts`;
+/** The folders that hold one folder per provider, each beside its registry.ts. */
+const PROVIDER_DIRS = ['src/delivery/providers', 'src/lookup/providers'];
+const REGISTRIES = ['src/delivery/providers/registry.ts', 'src/lookup/registry.ts'];
 const CHANNELS = ['email', 'sms', 'whatsapp'];
 /** Folders of tests that exercise the service as a whole, or help other tests. */
 const TEST_FOLDERS_WITHOUT_MIRROR = ['e2e', 'browser', 'support', 'fixtures'];
@@ -56,22 +58,27 @@ function filesUnder(dir, keep) {
 const errors = [];
 
 // Provider names outside their folder and the registry.
-const providerNames = readdirSync(join(root, PROVIDERS_DIR), { withFileTypes: true })
-  .filter((e) => e.isDirectory() && existsSync(join(root, PROVIDERS_DIR, e.name, 'index.ts')))
-  .map((e) => e.name)
-  .filter((name) => !CHANNELS.includes(name));
+const providerNames = [
+  ...new Set(
+    PROVIDER_DIRS.filter((dir) => existsSync(join(root, dir))).flatMap((dir) =>
+      readdirSync(join(root, dir), { withFileTypes: true })
+        .filter((e) => e.isDirectory() && existsSync(join(root, dir, e.name, 'index.ts')))
+        .map((e) => e.name),
+    ),
+  ),
+].filter((name) => !CHANNELS.includes(name));
 const sources = filesUnder('src', (name) => name.endsWith('.ts'));
 for (const file of sources) {
-  if (file === REGISTRY) continue;
+  if (REGISTRIES.includes(file)) continue;
   const lines = readFileSync(join(root, file), 'utf8').split('\n');
   for (const name of providerNames) {
-    if (file.startsWith(`${PROVIDERS_DIR}/${name}/`)) continue;
+    if (PROVIDER_DIRS.some((dir) => file.startsWith(`${dir}/${name}/`))) continue;
     // Any spelling: twilio, Twilio, TWILIO_FROM, twilioVoice.
     const pattern = new RegExp(`(?<![a-z])${name}`, 'i');
     lines.forEach((line, i) => {
       if (pattern.test(line)) {
         errors.push(
-          `${file}:${i + 1}: names the provider "${name}" outside ${PROVIDERS_DIR}/${name}/ and the registry; derive it from the registry`,
+          `${file}:${i + 1}: names the provider "${name}" outside ${PROVIDER_DIRS.map((d) => `${d}/${name}/`).join(' and ')} and the registries; derive it from a registry`,
         );
       }
     });

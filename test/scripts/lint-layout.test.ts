@@ -52,6 +52,19 @@ describe('scripts/lint-layout.mjs', () => {
     expect(result.out).toContain('src/http/health.ts:1: names the provider "acme"');
   });
 
+  it("allows a provider's name in its lookup folder and the lookup registry, and nowhere else", () => {
+    const lookupTree = {
+      'src/lookup/providers/acme/index.ts': "export const acme = { name: 'acme', env: 'ACME_TOKEN' };\n",
+      'src/lookup/providers/carrierco/index.ts': "export const carrierco = { name: 'carrierco' };\n",
+      'src/lookup/registry.ts':
+        "import { acme } from './providers/acme/index.js';\nimport { carrierco } from './providers/carrierco/index.js';\n",
+    };
+    expect(lint(lookupTree)).toMatchObject({ status: 0 });
+    const result = lint({ ...lookupTree, 'src/lookup/settings.ts': "const d = 'CARRIERCO_CLIENT_ID';\n" });
+    expect(result.status).toBe(1);
+    expect(result.out).toContain('src/lookup/settings.ts:1: names the provider "carrierco"');
+  });
+
   it('fails on a route that reads schema failures itself', () => {
     const result = lint({
       'src/http/routes/admin.ts':
