@@ -5,6 +5,7 @@ import type { ProviderList } from '../delivery/providers/registry.js';
 import { deliveryConfigProblems, deliverySettings, deliverySettingsOf } from '../delivery/settings.js';
 import { ACCOUNT_LIMITS, type AccountLimitName } from '../domain/account-limits.js';
 import { mediaSettings } from '../media/settings.js';
+import { lookupConfigProblems, lookupSettings, sharedWithDelivery } from '../lookup/settings.js';
 import { webhookSettings } from '../webhooks/settings.js';
 import { databaseUrlProblem } from './hints.js';
 import { trustProxyProblem } from './trust-proxy.js';
@@ -204,6 +205,8 @@ export const settings = {
   ...deliverySettings,
   // Media of calls whose audio this service sends itself: src/media/settings.ts.
   ...mediaSettings,
+  // Carrier lookups: src/lookup/settings.ts and each lookup provider's folder.
+  ...lookupSettings,
   ...webhookSettings,
 };
 
@@ -284,7 +287,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, providers?: ProviderList): Co
   if (databaseProblem) problems.push(databaseProblem);
   const proxyProblem = trustProxyProblem(String((converted as Config).trustProxy ?? ''));
   if (proxyProblem) problems.push(proxyProblem);
-  if (problems.length === 0) problems.push(...deliveryConfigProblems(all, converted as Config, providers));
+  if (problems.length === 0) {
+    const config = converted as Config;
+    problems.push(
+      ...deliveryConfigProblems(all, config, providers, sharedWithDelivery(config)),
+      ...lookupConfigProblems(config),
+    );
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return { ...(converted as Omit<Config, 'given'>), given };
 }

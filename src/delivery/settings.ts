@@ -110,8 +110,10 @@ export function deliveryConfigProblems(
   settings: Record<string, TSchema>,
   config: DeliveryConfig,
   providers: ProviderList = PROVIDERS,
+  /** Settings another feature uses as well (see incompleteProviders). */
+  shared?: ReadonlySet<string>,
 ): string[] {
-  const problems = incompleteProviders(settings, config as unknown as Record<string, unknown>);
+  const problems = incompleteProviders(settings, config as unknown as Record<string, unknown>, shared);
   if (problems.length > 0) return problems;
   const configured = configuredSmsProviders(config, providers);
   if (config.smsRoutes !== undefined && configured.length === 0) {

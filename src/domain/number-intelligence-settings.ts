@@ -3,7 +3,7 @@ import {
   LOOKUP_SCOPES,
   type NumberIntelligenceSettings,
   SIM_SWAP_ACTIONS,
-} from './number-intelligence.js';
+} from './number-facts.js';
 
 /**
  * The account settings of number intelligence and silent verification, described once: the admin

@@ -6,7 +6,7 @@ import {
   type AccountOnlyValues,
   accountOnlyDefaults,
 } from './account-limits.js';
-import type { NumberIntelligenceSettings } from './number-intelligence.js';
+import type { NumberIntelligenceSettings } from './number-facts.js';
 import {
   NUMBER_INTELLIGENCE_SETTING_NAMES,
   NUMBER_INTELLIGENCE_SETTINGS,

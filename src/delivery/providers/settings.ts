@@ -75,6 +75,8 @@ export const providerTimeout = (provider: string, env: string, value: number, la
 export function incompleteProviders(
   settings: Record<string, TSchema>,
   values: Record<string, unknown>,
+  /** Settings another feature uses as well (a lookup provider's credentials): they show no intent. */
+  shared: ReadonlySet<string> = new Set(),
 ): string[] {
   const groups = new Map<string, Array<[string, ProviderSettingSchema]>>();
   for (const [key, schema] of Object.entries(settings)) {
@@ -86,8 +88,9 @@ export function incompleteProviders(
   for (const [provider, members] of groups) {
     const required = members.filter(([, s]) => s.providerRequired);
     if (required.length === 0) continue;
-    // Settings with a default (base URLs, timeouts) say nothing about intent; the others do.
-    const own = members.filter(([, s]) => s.default === undefined);
+    // Settings with a default (base URLs, timeouts) say nothing about intent, nor do shared ones;
+    // the others do.
+    const own = members.filter(([k, s]) => s.default === undefined && !shared.has(k));
     const given = own.filter(([k]) => values[k] !== undefined).map(([, s]) => s.env);
     const missing = required.filter(([k]) => values[k] === undefined).map(([, s]) => s.env);
     if (given.length > 0 && missing.length > 0) {

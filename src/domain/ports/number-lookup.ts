@@ -4,7 +4,7 @@ import {
   type LookupOutcome,
   type LookupParts,
   type SimChange,
-} from '../number-intelligence.js';
+} from '../number-facts.js';
 import type { Mode } from '../types.js';
 
 /** One lookup a send asks for: the number, the key's mode, and the parts its account needs. */

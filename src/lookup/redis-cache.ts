@@ -1,0 +1,60 @@
+import type { Redis } from 'ioredis';
+import type { Clock } from '../domain/clock.js';
+import {
+  type CachedLookup,
+  cachedLineOf,
+  cachedSimOf,
+  type LookupCacheStore,
+  type LookupCacheWrite,
+} from '../domain/ports/number-lookup.js';
+
+const parsed = (text: string | null | undefined): unknown => {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The lookups' cache in the deployment's Redis (REDIS_URL), shared by every instance: each part of
+ * a number is a string of its own, `<prefix>:lookup:line:<key>` and `<prefix>:lookup:sim:<key>`,
+ * that expires when the part stops being fresh; one MGET reads both.
+ */
+export class RedisLookupCache implements LookupCacheStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly clock: Clock,
+  ) {}
+
+  private keys(key: string) {
+    return [`${this.prefix}:lookup:line:${key}`, `${this.prefix}:lookup:sim:${key}`] as const;
+  }
+
+  async get(key: string, _now: number): Promise<CachedLookup> {
+    const [line, sim] = await this.redis.mget(...this.keys(key));
+    return { line: cachedLineOf(parsed(line)), sim: cachedSimOf(parsed(sim)) };
+  }
+
+  async put(key: string, write: LookupCacheWrite): Promise<void> {
+    const [lineKey, simKey] = this.keys(key);
+    const now = this.clock.now();
+    const batch = this.redis.multi();
+    let parts = 0;
+    for (const [k, part] of [
+      [lineKey, write.line],
+      [simKey, write.sim],
+    ] as const) {
+      if (!part || part.expiresAt <= now) continue;
+      batch.set(k, JSON.stringify(part.facts), 'PX', part.expiresAt - now);
+      parts += 1;
+    }
+    if (parts > 0) await batch.exec();
+  }
+
+  async sweep(): Promise<number> {
+    return 0;
+  }
+}

@@ -1,0 +1,197 @@
+import { type BreakerPolicy, CircuitBreaker } from '../delivery/circuit-breaker.js';
+import type { Clock } from '../domain/clock.js';
+import type { LookupOutcome, LookupParts, NumberFacts, SimChange } from '../domain/number-intelligence.js';
+import type {
+  CachedLine,
+  CachedLookup,
+  CachedSim,
+  LookupCacheStore,
+  LookupCacheWrite,
+  LookupRequest,
+  NumberLookup,
+} from '../domain/ports/number-lookup.js';
+import type { AnsweredSimChange, LookupProvider, ProviderAnswer } from './interface.js';
+import { lookupKey } from './keys.js';
+import { testLookup } from './test-numbers.js';
+
+export interface LookupServiceOptions {
+  /** The deployment's provider; null when LOOKUP_PROVIDER is unset. */
+  provider: LookupProvider | null;
+  cache: LookupCacheStore;
+  /** lookupKeySecret(CODE_SECRET). */
+  keySecret: Buffer;
+  clock: Clock;
+  /** LOOKUP_TIMEOUT_MS: the whole lookup, the cache's read and an OAuth token's request included. */
+  budgetMs: number;
+  /** LOOKUP_LINE_CACHE_SECONDS and LOOKUP_SIM_CACHE_SECONDS, in ms. */
+  lineTtlMs: number;
+  simTtlMs: number;
+  /** CIRCUIT_BREAKER_FAILURES and CIRCUIT_BREAKER_COOLDOWN_SECONDS, as the delivery providers'. */
+  breaker: BreakerPolicy;
+  /** Told of a cache that failed (the lookup then asks the provider). */
+  onCacheError?: (err: unknown, operation: 'get' | 'put') => void;
+}
+
+type Failure = Extract<LookupOutcome, { ok: false }>;
+
+/** One lookup under way: its budget's signal, and whether it reached the provider. */
+interface Run {
+  signal: AbortSignal;
+  askedProvider: boolean;
+  /** What the cache held, for a failure to carry. */
+  known: NumberFacts | null;
+}
+
+const NO_FACTS: NumberFacts = {
+  lineType: null,
+  carrier: null,
+  country: null,
+  mcc: null,
+  mnc: null,
+  lastSimChange: null,
+};
+
+/**
+ * Carrier data of a number: from the cache every instance shares, else from the provider, at most
+ * once per number and part per cache period (within a process, concurrent sends for one number
+ * wait for one lookup). Bounded by its budget and guarded by a circuit breaker; every fault is an
+ * outcome, never a throw. A test key's lookup answers from the test numbers, with no network.
+ */
+export class LookupService implements NumberLookup {
+  private readonly flights = new Map<string, Promise<LookupOutcome>>();
+  private readonly breaker: CircuitBreaker;
+
+  constructor(private readonly o: LookupServiceOptions) {
+    this.breaker = new CircuitBreaker(o.breaker, o.clock);
+  }
+
+  /** The provider's name, or null when none is configured. */
+  get providerName(): string | null {
+    return this.o.provider?.name ?? null;
+  }
+
+  lookup(request: LookupRequest): Promise<LookupOutcome> {
+    const { e164, mode, parts } = request;
+    if (mode === 'test') return Promise.resolve(testLookup(e164, parts, this.o.clock.now()));
+    const key = lookupKey(this.o.keySecret, e164);
+    const flightKey = `${key}:${parts.line ? 'l' : ''}${parts.sim ? 's' : ''}`;
+    let flight = this.flights.get(flightKey);
+    if (!flight) {
+      flight = this.withinBudget((run) => this.resolve(e164, key, parts, run)).finally(() =>
+        this.flights.delete(flightKey),
+      );
+      this.flights.set(flightKey, flight);
+    }
+    return flight;
+  }
+
+  /**
+   * Runs `work` with a signal that aborts at the budget, and answers a failure then at the latest.
+   * A budget spent waiting on the provider counts against its circuit; one spent on the cache not.
+   */
+  private withinBudget(work: (run: Run) => Promise<LookupOutcome>): Promise<LookupOutcome> {
+    const controller = new AbortController();
+    const run: Run = { signal: controller.signal, askedProvider: false, known: null };
+    return new Promise<LookupOutcome>((resolve) => {
+      const timer = setTimeout(() => {
+        controller.abort();
+        if (run.askedProvider) this.breaker.failure();
+        const what = run.askedProvider ? (this.o.provider?.name ?? 'the provider') : 'the lookup cache';
+        resolve(this.failure(true, `${what} did not answer within ${this.o.budgetMs} ms`, run.known));
+      }, this.o.budgetMs);
+      work(run)
+        .catch((err: unknown) =>
+          this.failure(true, `the lookup failed (${(err as Error)?.name ?? 'error'})`, null),
+        )
+        .then((outcome) => {
+          clearTimeout(timer);
+          if (!controller.signal.aborted) resolve(outcome);
+        });
+    });
+  }
+
+  private async resolve(e164: string, key: string, parts: LookupParts, run: Run): Promise<LookupOutcome> {
+    const { provider, clock } = this.o;
+    const { signal } = run;
+    const cached = await this.o.cache.get(key, clock.now()).catch((err: unknown): CachedLookup => {
+      this.o.onCacheError?.(err, 'get');
+      return { line: null, sim: null };
+    });
+    const need: LookupParts = {
+      line: parts.line && cached.line === null && (provider?.parts.line ?? true),
+      sim: parts.sim && cached.sim === null && (provider?.parts.sim ?? true),
+    };
+    if (!need.line && !need.sim) return { ok: true, facts: factsOf(cached, parts), from: 'cache' };
+    const known = cached.line || cached.sim ? factsOf(cached, parts) : null;
+    run.known = known;
+    if (!provider) return this.failure(false, 'no lookup provider is configured (LOOKUP_PROVIDER)', known);
+    if (!this.breaker.allows())
+      return this.failure(true, `${provider.name} is skipped after repeated failures (circuit open)`, known);
+
+    let answer: ProviderAnswer;
+    run.askedProvider = true;
+    try {
+      answer = await provider.lookup(e164, need, signal);
+    } catch (err) {
+      answer = {
+        ok: false,
+        retryable: true,
+        error: `${provider.name} failed (${(err as Error)?.name ?? 'error'})`,
+      };
+    }
+    if (signal.aborted) return this.failure(true, `${provider.name} did not answer in time`, known);
+    if (!answer.ok) {
+      this.breaker.failure();
+      return this.failure(answer.retryable, answer.error, known);
+    }
+    this.breaker.success();
+    const now = clock.now();
+    const write: LookupCacheWrite = {};
+    if (need.line)
+      write.line = {
+        facts: { ...(answer.line ?? NO_FACTS), checkedAt: now },
+        expiresAt: now + this.o.lineTtlMs,
+      };
+    if (need.sim) {
+      const lastSimChange = stamped(answer.sim?.lastSimChange ?? null, now);
+      write.sim = { facts: { lastSimChange, checkedAt: now }, expiresAt: now + this.o.simTtlMs };
+    }
+    await this.o.cache.put(key, write).catch((err: unknown) => this.o.onCacheError?.(err, 'put'));
+    const merged: CachedLookup = {
+      line: write.line ? lineOnly(write.line.facts) : cached.line,
+      sim: write.sim?.facts ?? cached.sim,
+    };
+    return { ok: true, facts: factsOf(merged, parts), from: 'provider' };
+  }
+
+  private failure(retryable: boolean, error: string, facts: NumberFacts | null): Failure {
+    return { ok: false, retryable, error, facts };
+  }
+}
+
+/** The cached line part as the cache keeps it: the line facts with when they were asked. */
+const lineOnly = (facts: CachedLine): CachedLine => ({
+  lineType: facts.lineType,
+  carrier: facts.carrier,
+  country: facts.country,
+  mcc: facts.mcc,
+  mnc: facts.mnc,
+  checkedAt: facts.checkedAt,
+});
+
+/** A window answer is relative to when it was asked. */
+const stamped = (change: AnsweredSimChange | null, now: number): SimChange | null =>
+  change === null || 'at' in change ? change : { ...change, checkedAt: now };
+
+function factsOf(cached: CachedLookup, parts: LookupParts): NumberFacts {
+  const line = parts.line ? cached.line : null;
+  const sim: CachedSim | null = parts.sim ? cached.sim : null;
+  return {
+    lineType: line?.lineType ?? null,
+    carrier: line?.carrier ?? null,
+    country: line?.country ?? null,
+    mcc: line?.mcc ?? null,
+    mnc: line?.mnc ?? null,
+    lastSimChange: sim?.lastSimChange ?? null,
+  };
+}

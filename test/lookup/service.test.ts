@@ -1,0 +1,292 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HOUR_MS, ManualClock } from '../../src/domain/clock.js';
+import type { LookupCacheStore } from '../../src/domain/ports/number-lookup.js';
+import type { LookupProvider } from '../../src/lookup/interface.js';
+import { lookupKey } from '../../src/lookup/keys.js';
+import { TelnyxLookup } from '../../src/lookup/providers/telnyx/telnyx-lookup.js';
+import { TwilioLookup } from '../../src/lookup/providers/twilio/twilio-lookup.js';
+import { LookupService, type LookupServiceOptions } from '../../src/lookup/service.js';
+import { TEST_NUMBERS } from '../../src/lookup/test-numbers.js';
+import { openStore, type Store } from '../../src/store/factory.js';
+import {
+  type FakeAnswer,
+  type FakeLookupApi,
+  type Received,
+  startFakeLookupApi,
+} from './support/fake-lookup-api.js';
+
+// The lookup service over a real SQLite store and a Twilio Lookup fake on loopback: the cache and
+// its two periods, single-flight, the budget, the circuit breaker, test keys.
+
+const NUMBER = '+447772000001';
+const SECRET = Buffer.alloc(32, 7);
+const BOTH = { line: true, sim: true };
+const LINE = { line: true, sim: false };
+
+const twilioAnswer = (type = 'mobile') => ({
+  country_code: 'GB',
+  phone_number: NUMBER,
+  valid: true,
+  line_type_intelligence: {
+    error_code: null,
+    mobile_country_code: '234',
+    mobile_network_code: '15',
+    carrier_name: 'Vodafone UK',
+    type,
+  },
+  sim_swap: {
+    last_sim_swap: {
+      last_sim_swap_date: '2026-01-15T10:00:00Z',
+      swapped_period: 'PT2H',
+      swapped_in_period: true,
+    },
+    error_code: null,
+  },
+});
+
+describe('LookupService', () => {
+  let api: FakeLookupApi;
+  let store: Store;
+  let clock: ManualClock;
+  let answer: (r: Received) => FakeAnswer;
+  beforeAll(async () => {
+    api = await startFakeLookupApi((r) => answer(r));
+  });
+  afterAll(() => api.close());
+  beforeEach(async () => {
+    answer = () => ({ json: twilioAnswer() });
+    store = await openStore('sqlite::memory:');
+    clock = new ManualClock(Date.UTC(2026, 0, 15, 12));
+    api.received.length = 0;
+  });
+  afterEach(() => store.close());
+
+  const service = (over: Partial<LookupServiceOptions> = {}) =>
+    new LookupService({
+      provider: new TwilioLookup({ accountSid: 'AC1', authToken: 't', baseUrl: api.url }),
+      cache: store.lookups,
+      keySecret: SECRET,
+      clock,
+      budgetMs: 1500,
+      lineTtlMs: 7 * 24 * HOUR_MS,
+      simTtlMs: HOUR_MS,
+      breaker: { failures: 3, cooldownMs: 30_000 },
+      ...over,
+    });
+
+  it('asks the provider once, then answers from the cache until each part goes stale', async () => {
+    const lookups = service();
+    const first = await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH });
+    expect(first).toEqual({
+      ok: true,
+      from: 'provider',
+      facts: {
+        lineType: 'mobile',
+        carrier: 'Vodafone UK',
+        country: 'GB',
+        mcc: '234',
+        mnc: '15',
+        lastSimChange: { at: Date.parse('2026-01-15T10:00:00Z') },
+      },
+    });
+    expect(api.received).toHaveLength(1);
+    expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toEqual({
+      ...first,
+      from: 'cache',
+    });
+    expect(api.received).toHaveLength(1);
+    // An hour on, the SIM change is asked again, and only it.
+    clock.advance(HOUR_MS);
+    expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
+      from: 'provider',
+    });
+    expect(api.received).toHaveLength(2);
+    expect(api.received[1]!.query.get('Fields')).toBe('sim_swap');
+    // A send that needs only the line type is answered from the cache for days.
+    clock.advance(6 * 24 * HOUR_MS);
+    expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: LINE })).toMatchObject({
+      from: 'cache',
+    });
+    clock.advance(24 * HOUR_MS);
+    expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: LINE })).toMatchObject({
+      from: 'provider',
+    });
+    expect(api.received[2]!.query.get('Fields')).toBe('line_type_intelligence');
+  });
+
+  it('keys the cache by an HMAC of the number, never the number', async () => {
+    await service().lookup({ e164: NUMBER, mode: 'live', parts: BOTH });
+    const key = lookupKey(SECRET, NUMBER);
+    expect(key).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(key).not.toContain(NUMBER.slice(1));
+    expect((await store.lookups.get(key, clock.now())).line?.lineType).toBe('mobile');
+    expect(lookupKey(Buffer.alloc(32, 8), NUMBER)).not.toBe(key);
+  });
+
+  it('caches an answer that says nothing (the number is unknown to the provider) like any other', async () => {
+    answer = () => ({ status: 404, json: { code: 20404, message: 'Not found', status: 404 } });
+    const lookups = service();
+    expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
+      ok: true,
+      facts: { lineType: null, lastSimChange: null },
+    });
+    expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
+      from: 'cache',
+    });
+    expect(api.received).toHaveLength(1);
+  });
+
+  it('concurrent sends for one number wait for one lookup', async () => {
+    answer = () => ({ json: twilioAnswer(), delayMs: 100 });
+    const lookups = service();
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () => lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })),
+    );
+    expect(api.received).toHaveLength(1);
+    expect(new Set(outcomes.map((o) => JSON.stringify(o))).size).toBe(1);
+    expect(outcomes[0]).toMatchObject({ ok: true, from: 'provider' });
+  });
+
+  it('a hang ends at the budget as a failure, and the next send asks again', async () => {
+    answer = () => ({ hang: true });
+    const lookups = service({ budgetMs: 200 });
+    const started = performance.now();
+    const outcome = await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH });
+    const took = performance.now() - started;
+    expect(outcome).toEqual({
+      ok: false,
+      retryable: true,
+      error: 'twilio did not answer within 200 ms',
+      facts: null,
+    });
+    expect(took).toBeGreaterThanOrEqual(190);
+    expect(took).toBeLessThan(1500);
+    answer = () => ({ json: twilioAnswer() });
+    expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({ ok: true });
+  });
+
+  it('a failure carries the parts the cache still held', async () => {
+    const lookups = service();
+    await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH });
+    clock.advance(HOUR_MS);
+    answer = () => ({ status: 503, raw: 'busy', contentType: 'text/plain' });
+    expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
+      ok: false,
+      retryable: true,
+      facts: { lineType: 'mobile', carrier: 'Vodafone UK', lastSimChange: null },
+    });
+  });
+
+  it('opens the circuit after repeated failures, skips the provider while open, then tries again', async () => {
+    answer = () => ({ status: 500, json: {} });
+    const lookups = service({ breaker: { failures: 3, cooldownMs: 30_000 } });
+    for (let i = 0; i < 3; i++)
+      expect(await lookups.lookup({ e164: `+4477720000${10 + i}`, mode: 'live', parts: LINE })).toMatchObject(
+        { ok: false },
+      );
+    expect(api.received).toHaveLength(3);
+    const skipped = await lookups.lookup({ e164: '+447772000020', mode: 'live', parts: LINE });
+    expect(skipped).toMatchObject({
+      ok: false,
+      error: 'twilio is skipped after repeated failures (circuit open)',
+    });
+    expect(api.received).toHaveLength(3);
+    clock.advance(30_000);
+    answer = () => ({ json: twilioAnswer() });
+    expect(await lookups.lookup({ e164: '+447772000020', mode: 'live', parts: LINE })).toMatchObject({
+      ok: true,
+    });
+    expect(api.received).toHaveLength(4);
+  });
+
+  it('hangs count against the circuit too', async () => {
+    answer = () => ({ hang: true });
+    const lookups = service({ budgetMs: 100, breaker: { failures: 2, cooldownMs: 30_000 } });
+    await lookups.lookup({ e164: '+447772000031', mode: 'live', parts: LINE });
+    await lookups.lookup({ e164: '+447772000032', mode: 'live', parts: LINE });
+    const started = performance.now();
+    expect(await lookups.lookup({ e164: '+447772000033', mode: 'live', parts: LINE })).toMatchObject({
+      error: expect.stringContaining('circuit open'),
+    });
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  it('a test key never reaches the provider: the test numbers answer, deterministically', async () => {
+    const lookups = service();
+    const now = clock.now();
+    expect(await lookups.lookup({ e164: '+447700900001', mode: 'test', parts: LINE })).toMatchObject({
+      ok: true,
+      from: 'test',
+      facts: { lineType: 'voip', mcc: null },
+    });
+    expect(await lookups.lookup({ e164: '+447700900010', mode: 'test', parts: BOTH })).toMatchObject({
+      ok: true,
+      facts: { lineType: 'mobile', lastSimChange: { at: now - 2 * HOUR_MS } },
+    });
+    expect(await lookups.lookup({ e164: '+447700900020', mode: 'test', parts: LINE })).toMatchObject({
+      ok: false,
+      facts: null,
+    });
+    expect(await lookups.lookup({ e164: '+14155550123', mode: 'test', parts: BOTH })).toMatchObject({
+      ok: true,
+      facts: { lineType: 'mobile', country: null, lastSimChange: null },
+    });
+    // The SIM part only when asked.
+    expect(await lookups.lookup({ e164: '+447700900010', mode: 'test', parts: LINE })).toMatchObject({
+      facts: { lastSimChange: null },
+    });
+    expect(api.received).toHaveLength(0);
+    expect(Object.keys(TEST_NUMBERS).every((n) => /^\+447700900\d{3}$/.test(n))).toBe(true);
+  });
+
+  it('without a provider a live lookup fails (the account asked for one the deployment lacks)', async () => {
+    expect(await service({ provider: null }).lookup({ e164: NUMBER, mode: 'live', parts: LINE })).toEqual({
+      ok: false,
+      retryable: false,
+      error: 'no lookup provider is configured (LOOKUP_PROVIDER)',
+      facts: null,
+    });
+  });
+
+  it('never asks a provider for a part it cannot tell (Telnyx knows no SIM changes)', async () => {
+    answer = () => ({ json: { data: { country_code: 'GB', carrier: { name: 'EE', type: 'mobile' } } } });
+    const lookups = service({ provider: new TelnyxLookup({ apiKey: 'k', baseUrl: api.url }) });
+    expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
+      ok: true,
+      facts: { lineType: 'mobile', carrier: 'EE', lastSimChange: null },
+    });
+    expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
+      from: 'cache',
+    });
+    expect(api.received).toHaveLength(1);
+  });
+
+  it('a cache that fails is told of and skipped: the provider answers', async () => {
+    const errors: string[] = [];
+    const broken: LookupCacheStore = {
+      get: () => Promise.reject(new Error('down')),
+      put: () => Promise.reject(new Error('down')),
+      sweep: () => Promise.resolve(0),
+    };
+    const lookups = service({ cache: broken, onCacheError: (_, op) => errors.push(op) });
+    expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: LINE })).toMatchObject({
+      ok: true,
+      from: 'provider',
+    });
+    expect(errors).toEqual(['get', 'put']);
+  });
+
+  it('a provider that throws is a failure, not a throw', async () => {
+    const throwing: LookupProvider = {
+      name: 'throwing',
+      parts: BOTH,
+      lookup: () => Promise.reject(new TypeError('bug')),
+    };
+    expect(
+      await service({ provider: throwing }).lookup({ e164: NUMBER, mode: 'live', parts: LINE }),
+    ).toMatchObject({
+      ok: false,
+      error: 'throwing failed (TypeError)',
+    });
+  });
+});
