@@ -30,7 +30,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'src/domain':
     'the rules, with no HTTP, no SQL, no provider and no configuration import (a lint rule): sends and verifies, limits, risk, the pumping breaker, codes, request parsing, errors (DomainError and its closed list), events, settings, clock',
   'src/domain/ports':
-    'the interfaces the domain needs: storage (implemented by src/store) and delivery (by src/delivery)',
+    'the interfaces the domain needs: storage (implemented by src/store), delivery (by src/delivery) and number lookups (by src/lookup)',
   'src/delivery':
     'the providers’ interfaces, the dispatcher (routing, failover, breakers), SMS routes, the one renderer of every message',
   'src/delivery/locales': 'the built-in texts of every message, per language',
@@ -44,12 +44,17 @@ const DESCRIPTIONS: Record<string, string> = {
   'src/limits': 'the RateLimitStore interface: memory, embedded (SQLite-durable) and Redis stores',
   'src/media':
     'the media of calls this service speaks in: a WebRTC peer (werift) that plays Opus packets as RTP, the committed voice prompts (Ogg Opus) and their media settings',
+  'src/lookup':
+    'carrier lookups (NumberLookup): the lookup service (shared cache, single-flight, budget, circuit breaker, test numbers), the cache in Redis, the providers’ interface and HTTP client',
+  'src/lookup/providers':
+    'one folder per lookup provider (settings as data, what it can tell, how it is built) and the registry that lists them once',
   'src/metrics': 'Prometheus metrics, gathered across the workers of a cluster',
   'src/store':
     'the stores: SQLite (default) and PostgreSQL, the change log and its fold into analytics, contacts and webhook deliveries, the sweeper, the destination filter of a single instance, the instance registry',
   'src/store/idempotency': 'Idempotency-Key records, per database',
   'src/store/instances':
     'the instances on a database: their registrations, per database, and the heartbeat that says when several share it without Redis',
+  'src/store/lookups': 'the carrier lookups’ cache where no Redis keeps it, per database',
   'src/store/postgres': 'the PostgreSQL store: per-turn batches, migrations, statements',
   'src/store/sessions': 'dashboard sessions, per database',
   'src/store/sqlite': 'the SQLite store: group commit, checkpoints, migrations',
@@ -57,7 +62,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'src/webhooks': 'outbound events: their types and bodies, the delivery worker, signing, the SSRF guard',
 };
 
-const isProviderFolder = (path: string) => /^src\/delivery\/providers\/[^/]+$/.test(path);
+const isProviderFolder = (path: string) => /^src\/(delivery|lookup)\/providers\/[^/]+$/.test(path);
 
 /** Every folder of src/ (a provider's folder is one of the providers) and its top-level files. */
 function modules(): string[] {

@@ -1136,6 +1136,12 @@ export interface components {
             riskThreshold?: number | null;
             pumpingMinSends?: number | null;
             pumpingMinConversion?: number | null;
+            lookup?: ("off" | "sms_voice" | "all_phone") | null;
+            refuseLineTypes?: ("mobile" | "landline" | "voip" | "tollFree" | "premium" | "other")[] | null;
+            simSwapHours?: number | null;
+            simSwapAction?: ("signal" | "refuse") | null;
+            lookupFailClosed?: boolean | null;
+            silentTimeoutSeconds?: number | null;
             allowedCountries?: string[] | null;
             branding?: components["schemas"]["BrandingPatch"] | null;
         };
@@ -1165,6 +1171,24 @@ export interface components {
             pumpingMinSends?: number;
             /** @description … converting below this share (0–1). */
             pumpingMinConversion?: number;
+            /**
+             * @description Carrier lookups (line type, carrier, SIM change) before a send: `off`, `sms_voice` (SMS and VOICE) or `all_phone` (every phone channel). Needs LOOKUP_PROVIDER; each lookup is billed by the provider, at most once per number per cache period.
+             * @enum {string}
+             */
+            lookup?: "off" | "sms_voice" | "all_phone";
+            /** @description Line types refused with 400 UNSUPPORTED_NUMBER (`details[].field`: `lineType`), e.g. `["voip","landline"]`. Needs `lookup`. */
+            refuseLineTypes?: ("mobile" | "landline" | "voip" | "tollFree" | "premium" | "other")[];
+            /** @description A SIM change within this many hours adds the risk signal `sim_swap` (needs `lookup` and a provider that knows SIM changes); null: the SIM is not looked up. */
+            simSwapHours?: number;
+            /**
+             * @description `signal`: a recent SIM change is a risk signal; `refuse`: the send is refused with 403 RISK_TOO_HIGH naming `sim_swap`.
+             * @enum {string}
+             */
+            simSwapAction?: "signal" | "refuse";
+            /** @description When a lookup fails or takes longer than LOOKUP_TIMEOUT_MS: false adds the signal `lookup_unavailable` and sends; true refuses with 403 RISK_TOO_HIGH naming `lookup_unavailable`. */
+            lookupFailClosed?: boolean;
+            /** @description SILENT: how long a silent verification may take before the code of its `fallback` channel is sent. */
+            silentTimeoutSeconds?: number;
             /** @description ISO 3166-1 alpha-2 codes allowed for SMS and WhatsApp; `*` or absent: every country. */
             allowedCountries?: string[];
             branding?: components["schemas"]["Branding"];
@@ -1276,9 +1300,30 @@ export interface components {
             max: number;
             description: string;
         };
+        NumberIntelligenceSettingInForce: {
+            /**
+             * @description As in PATCH /v1/admin/accounts/{id}/settings.
+             * @enum {string}
+             */
+            name: "lookup" | "refuseLineTypes" | "simSwapHours" | "simSwapAction" | "lookupFailClosed" | "silentTimeoutSeconds";
+            /** @description A word, a number, a boolean or a list of words, as the setting takes; null: off. */
+            value: string | number | boolean | string[] | null;
+            source: components["schemas"]["SettingSource"];
+            /** @description A word, a number, a boolean or a list of words, as the setting takes; null: off. */
+            default: string | number | boolean | string[] | null;
+            /** @description The values it (or each item of its list) may take; null for a number or a boolean. */
+            allowed: string[] | null;
+            /** @description The smallest number it takes; null when it is not a number. */
+            min: number | null;
+            /** @description The largest number it takes; null when it is not a number. */
+            max: number | null;
+            description: string;
+        };
         AccountLimits: {
             accountId: string;
             limits: components["schemas"]["SettingInForce"][];
+            /** @description Carrier lookups, their refusals and SILENT's timeout: set only by the account (`source` is `default` or `account`). */
+            numberIntelligence: components["schemas"]["NumberIntelligenceSettingInForce"][];
             allowedCountries: {
                 /** @description ISO 3166-1 alpha-2 codes; null: every country. */
                 value: string[] | null;
