@@ -4,7 +4,9 @@ import { Badge, Card, DataTable, ErrorBox, Field, Loading, Notice, PageHeader } 
 import { useAction, useLoad } from '../hooks';
 import type { Account, AccountLimits, AccountSettings, LimitInForce, Scope, SettingSource } from '../types';
 
-type NumericKey = Exclude<keyof AccountSettings, 'allowedCountries' | 'branding'>;
+/** Number intelligence's settings (lookups, SILENT): not numbers, and listed apart by the service. */
+type NumberIntelligenceKey = AccountLimits['numberIntelligence'][number]['name'];
+type NumericKey = Exclude<keyof AccountSettings, 'allowedCountries' | 'branding' | NumberIntelligenceKey>;
 
 /** How the page names each setting; what it means, its bounds and its value come from the service. */
 const LABELS: Record<NumericKey, { label: string; step?: string }> = {
