@@ -42,6 +42,11 @@ interface Run {
   known: NumberFacts | null;
 }
 
+const EMPTY: CachedLookup = { line: null, sim: null };
+
+/** Numbers whose facts a process keeps beside the shared cache (about 300 bytes each). */
+const LOCAL_ENTRIES = 10_000;
+
 const NO_FACTS: NumberFacts = {
   lineType: null,
   carrier: null,
@@ -60,6 +65,12 @@ const NO_FACTS: NumberFacts = {
 export class LookupService implements NumberLookup {
   private readonly flights = new Map<string, Promise<LookupOutcome>>();
   private readonly breaker: CircuitBreaker;
+  /**
+   * What this process read from the shared cache or wrote to it, until each part goes stale (its
+   * checkedAt plus its period, as in the shared cache): a part does not change while it is fresh,
+   * so a warm lookup costs neither a Redis command nor a query. Bounded; the oldest go first.
+   */
+  private readonly local = new Map<string, CachedLookup>();
 
   constructor(private readonly o: LookupServiceOptions) {
     this.breaker = new CircuitBreaker(o.breaker, o.clock);
@@ -74,6 +85,9 @@ export class LookupService implements NumberLookup {
     const { e164, mode, parts } = request;
     if (mode === 'test') return Promise.resolve(testLookup(e164, parts, this.o.clock.now()));
     const key = lookupKey(this.o.keySecret, e164);
+    const held = this.fresh(this.local.get(key) ?? EMPTY);
+    if ((!parts.line || held.line) && (!parts.sim || held.sim))
+      return Promise.resolve({ ok: true, facts: factsOf(held, parts), from: 'cache' });
     const flightKey = `${key}:${parts.line ? 'l' : ''}${parts.sim ? 's' : ''}`;
     let flight = this.flights.get(flightKey);
     if (!flight) {
@@ -113,10 +127,11 @@ export class LookupService implements NumberLookup {
   private async resolve(e164: string, key: string, parts: LookupParts, run: Run): Promise<LookupOutcome> {
     const { provider, clock } = this.o;
     const { signal } = run;
-    const cached = await this.o.cache.get(key, clock.now()).catch((err: unknown): CachedLookup => {
+    const shared = await this.o.cache.get(key, clock.now()).catch((err: unknown): CachedLookup => {
       this.o.onCacheError?.(err, 'get');
-      return { line: null, sim: null };
+      return EMPTY;
     });
+    const cached = this.remember(key, shared);
     const need: LookupParts = {
       line: parts.line && cached.line === null && (provider?.parts.line ?? true),
       sim: parts.sim && cached.sim === null && (provider?.parts.sim ?? true),
@@ -157,11 +172,32 @@ export class LookupService implements NumberLookup {
       write.sim = { facts: { lastSimChange, checkedAt: now }, expiresAt: now + this.o.simTtlMs };
     }
     await this.o.cache.put(key, write).catch((err: unknown) => this.o.onCacheError?.(err, 'put'));
-    const merged: CachedLookup = {
+    const merged = this.remember(key, {
       line: write.line ? lineOnly(write.line.facts) : cached.line,
       sim: write.sim?.facts ?? cached.sim,
-    };
+    });
     return { ok: true, facts: factsOf(merged, parts), from: 'provider' };
+  }
+
+  /** The parts of `held` still fresh now. */
+  private fresh(held: CachedLookup): CachedLookup {
+    const now = this.o.clock.now();
+    return {
+      line: held.line && now < held.line.checkedAt + this.o.lineTtlMs ? held.line : null,
+      sim: held.sim && now < held.sim.checkedAt + this.o.simTtlMs ? held.sim : null,
+    };
+  }
+
+  /** Keeps `got` (merged with what this process held) for later lookups; returns the fresh parts. */
+  private remember(key: string, got: CachedLookup): CachedLookup {
+    const held = this.fresh(this.local.get(key) ?? EMPTY);
+    const merged = this.fresh({ line: got.line ?? held.line, sim: got.sim ?? held.sim });
+    this.local.delete(key);
+    if (merged.line || merged.sim) {
+      this.local.set(key, merged);
+      if (this.local.size > LOCAL_ENTRIES) this.local.delete(this.local.keys().next().value as string);
+    }
+    return merged;
   }
 
   private failure(retryable: boolean, error: string, facts: NumberFacts | null): Failure {

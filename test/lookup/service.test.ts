@@ -114,6 +114,32 @@ describe('LookupService', () => {
     expect(api.received[2]!.query.get('Fields')).toBe('line_type_intelligence');
   });
 
+  it('a warm lookup reads the shared cache once per process, then keeps the fresh parts itself', async () => {
+    let reads = 0;
+    const counted: LookupCacheStore = {
+      get: (key, now) => {
+        reads += 1;
+        return store.lookups.get(key, now);
+      },
+      put: (key, write) => store.lookups.put(key, write),
+      sweep: (now, batch) => store.lookups.sweep(now, batch),
+    };
+    await service().lookup({ e164: NUMBER, mode: 'live', parts: BOTH });
+    const other = service({ cache: counted });
+    for (let i = 0; i < 5; i++)
+      expect(await other.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
+        from: 'cache',
+      });
+    expect(reads).toBe(1);
+    expect(api.received).toHaveLength(1);
+    // Its SIM part goes stale on time: the next lookup asks again.
+    clock.advance(HOUR_MS);
+    expect(await other.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
+      from: 'provider',
+    });
+    expect(reads).toBe(2);
+  });
+
   it('keys the cache by an HMAC of the number, never the number', async () => {
     await service().lookup({ e164: NUMBER, mode: 'live', parts: BOTH });
     const key = lookupKey(SECRET, NUMBER);
