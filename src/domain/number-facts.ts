@@ -60,3 +60,10 @@ export interface NumberIntelligenceSettings {
   /** SILENT: how long a silent verification may take before its fallback code is sent. */
   silentTimeoutSeconds: number;
 }
+
+/**
+ * The risk signals a lookup adds to a send's (decideNumber), beside risk.ts's RISK_SIGNALS, which
+ * the digits and the history raise.
+ */
+export const NUMBER_SIGNALS = ['line_type', 'sim_swap', 'lookup_unavailable'] as const;
+export type NumberSignalName = (typeof NUMBER_SIGNALS)[number];

@@ -127,7 +127,7 @@ export function decideNumber(
     const within = simChangedWithin(change, settings.simSwapHours, send.now);
     const detail = simWords(change, send.now);
     if (within === 'yes') {
-      const signal = { name: 'sim_swap', weight: SIM_SWAP_WEIGHT, detail };
+      const signal: RiskSignal = { name: 'sim_swap', weight: SIM_SWAP_WEIGHT, detail };
       signals.push(signal);
       if (settings.simSwapAction === 'refuse') {
         return decided({

@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { NumberSignalName } from './number-facts.js';
 import type { DestinationSignals } from './ports/read-model.js';
 import type { WindowCounts } from './pumping-breaker.js';
 import type { Channel } from './types.js';
@@ -18,9 +19,9 @@ export const RISK_SIGNALS = [
 ] as const;
 export type RiskSignalName = (typeof RISK_SIGNALS)[number];
 
-/** One reason behind a risk score. */
+/** One reason behind a risk score: one of RISK_SIGNALS, or one a carrier lookup adds (number-facts.ts). */
 export interface RiskSignal {
-  name: RiskSignalName;
+  name: RiskSignalName | NumberSignalName;
   weight: number;
   detail: string;
 }
