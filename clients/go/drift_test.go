@@ -68,6 +68,7 @@ var models = []struct {
 	{"ProviderHealth", ProviderHealth{}, nil},
 	{"PumpingBreakerCount", PumpingBreakerCount{}, nil},
 	{"InstancesHealth", InstancesHealth{}, nil},
+	{"CodeSecretRotation", CodeSecretRotation{}, nil},
 	{"OutboxMessage", OutboxMessage{}, nil},
 }
 

@@ -168,6 +168,8 @@ type Health struct {
 	Instances InstancesHealth `json:"instances"`
 	// PumpingBreakers counts the SMS-pumping breakers tripped now, per country.
 	PumpingBreakers []PumpingBreakerCount `json:"pumpingBreakers,omitempty"`
+	// CodeSecretRotation is nil unless a rotation of CODE_SECRET is in progress.
+	CodeSecretRotation *CodeSecretRotation `json:"codeSecretRotation,omitempty"`
 }
 
 // InstancesHealth is what the answering instance last saw of the instances on its database: with
@@ -175,6 +177,15 @@ type Health struct {
 type InstancesHealth struct {
 	Live         int `json:"live"`
 	WithoutRedis int `json:"withoutRedis"`
+}
+
+// CodeSecretRotation is a rotation of CODE_SECRET in progress (CODE_SECRET_PREVIOUS set; never a
+// secret): PreviousSecrets are still accepted since the answering instance's start, and once every
+// instance is past RemovableAfter, CODE_SECRET_PREVIOUS can be removed (and the service restarted).
+type CodeSecretRotation struct {
+	PreviousSecrets int       `json:"previousSecrets"`
+	Since           time.Time `json:"since"`
+	RemovableAfter  time.Time `json:"removableAfter"`
 }
 
 // HealthServices is the state of the database and of the rate-limit store.

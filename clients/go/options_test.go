@@ -108,6 +108,14 @@ func TestAnswersAreTyped(t *testing.T) {
 	if err != nil || !result.Verified || result.Status != StatusVerified {
 		t.Fatalf("result: %+v, %v", result, err)
 	}
+	rt.body = `{"status":"ok","version":"1","uptimeSeconds":5,"services":{"database":"up","rateLimitStore":"up"},"channels":{},
+		"instances":{"live":1,"withoutRedis":0},
+		"codeSecretRotation":{"previousSecrets":1,"since":"2030-01-01T00:00:00.000Z","removableAfter":"2030-01-02T00:00:00.000Z"}}`
+	health, err := cv.Health(context.Background())
+	if err != nil || health.CodeSecretRotation == nil || health.CodeSecretRotation.PreviousSecrets != 1 ||
+		!health.CodeSecretRotation.RemovableAfter.Equal(time.Date(2030, 1, 2, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("health: %+v, %v", health, err)
+	}
 }
 
 func TestACanceledContextEndsTheWaitForARetry(t *testing.T) {

@@ -152,6 +152,27 @@ namespace ContactVerify
             : new InstancesHealth { Live = o.Int("live"), WithoutRedis = o.Int("withoutRedis") };
     }
 
+    /// <summary>
+    /// A rotation of CODE_SECRET in progress (CODE_SECRET_PREVIOUS set; never a secret): once every instance
+    /// is past RemovableAfter, CODE_SECRET_PREVIOUS can be removed (and the service restarted).
+    /// </summary>
+    public sealed class CodeSecretRotation
+    {
+        /// <summary>How many previous code secrets are still accepted.</summary>
+        public int PreviousSecrets { get; set; }
+        /// <summary>When the answering instance started accepting them (its start).</summary>
+        public DateTimeOffset Since { get; set; }
+        /// <summary>From then on, no code sent under a previous secret since Since is still alive.</summary>
+        public DateTimeOffset RemovableAfter { get; set; }
+
+        internal static CodeSecretRotation From(IDictionary<string, object> o) => o == null ? null : new CodeSecretRotation
+        {
+            PreviousSecrets = o.Int("previousSecrets"),
+            Since = o.Time("since") ?? default(DateTimeOffset),
+            RemovableAfter = o.Time("removableAfter") ?? default(DateTimeOffset),
+        };
+    }
+
     /// <summary>GET /health.</summary>
     public sealed class Health
     {
@@ -162,6 +183,8 @@ namespace ContactVerify
         public IReadOnlyDictionary<Channel, ChannelHealth> Channels { get; set; }
         public InstancesHealth Instances { get; set; }
         public IReadOnlyList<PumpingBreakerCount> PumpingBreakers { get; set; }
+        /// <summary>Null unless a rotation of CODE_SECRET is in progress.</summary>
+        public CodeSecretRotation CodeSecretRotation { get; set; }
 
         internal static Health From(IDictionary<string, object> o)
         {
@@ -179,6 +202,7 @@ namespace ContactVerify
                 Channels = channels,
                 Instances = InstancesHealth.From(o.Obj("instances")),
                 PumpingBreakers = o.List("pumpingBreakers", PumpingBreakerCount.From),
+                CodeSecretRotation = CodeSecretRotation.From(o.Obj("codeSecretRotation")),
             };
         }
     }

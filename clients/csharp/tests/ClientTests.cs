@@ -189,8 +189,20 @@ public sealed class ClientTests : IDisposable
         Assert.Equal(LiveCodes.Delivered, health.Channels[Channel.Email].LiveCodes);
         Assert.Equal(ProviderState.Up, health.Channels[Channel.Email].Providers[0].State);
         Assert.Equal(null, health.PumpingBreakers);
+        Assert.Equal(null, health.CodeSecretRotation);
         _server.Answer(200, "{\"status\":\"degraded\",\"version\":\"1\",\"uptimeSeconds\":1,\"channels\":{}}");
         Assert.Equal("degraded", JsonValue.Parse(await http.GetStringAsync(_server.Url + "/health"))["status"].ToString().Trim('"'), "still usable after Dispose");
+    }
+
+    [Test]
+    public async Task HealthReadsARotationOfTheCodeSecret()
+    {
+        _server.Answer(200, "{\"status\":\"ok\",\"version\":\"1.2.3\",\"uptimeSeconds\":5,\"channels\":{},"
+            + "\"codeSecretRotation\":{\"previousSecrets\":1,\"since\":\"2030-01-01T00:00:00.000Z\",\"removableAfter\":\"2030-01-02T00:00:00.000Z\"}}");
+        var rotation = (await _cv.HealthAsync()).CodeSecretRotation;
+        Assert.Equal(1, rotation.PreviousSecrets);
+        Assert.Equal(new DateTimeOffset(2030, 1, 1, 0, 0, 0, TimeSpan.Zero), rotation.Since);
+        Assert.Equal(new DateTimeOffset(2030, 1, 2, 0, 0, 0, TimeSpan.Zero), rotation.RemovableAfter);
     }
 
     [Test]

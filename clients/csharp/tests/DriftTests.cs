@@ -22,7 +22,7 @@ public sealed class DriftTests
         { "RiskSignal", typeof(RiskSignal) }, { "VerifyCodeResult", typeof(VerifyResult) }, { "ErrorDetail", typeof(ErrorDetail) },
         { "Health", typeof(Health) }, { "ChannelHealth", typeof(ChannelHealth) }, { "ProviderHealth", typeof(ProviderHealth) },
         { "PumpingBreakerCount", typeof(PumpingBreakerCount) }, { "InstancesHealth", typeof(InstancesHealth) },
-        { "OutboxMessage", typeof(OutboxMessage) },
+        { "CodeSecretRotation", typeof(CodeSecretRotation) }, { "OutboxMessage", typeof(OutboxMessage) },
     };
 
     /// <summary>Each enum and the document's schema it mirrors.</summary>

@@ -13,6 +13,7 @@ final class Health implements \JsonSerializable
      * @param InstancesHealth|null $instances the instances on the service's database (null from a
      *                                        service that does not say)
      * @param list<PumpingBreakerCount> $pumpingBreakers
+     * @param CodeSecretRotation|null $codeSecretRotation null unless a rotation of CODE_SECRET is in progress
      */
     public function __construct(
         public readonly HealthStatus $status,
@@ -22,6 +23,7 @@ final class Health implements \JsonSerializable
         public readonly array $channels,
         public readonly ?InstancesHealth $instances = null,
         public readonly array $pumpingBreakers = [],
+        public readonly ?CodeSecretRotation $codeSecretRotation = null,
     ) {
     }
 
@@ -36,6 +38,7 @@ final class Health implements \JsonSerializable
             array_map(ChannelHealth::fromArray(...), $data['channels']),
             isset($data['instances']) ? InstancesHealth::fromArray($data['instances']) : null,
             array_map(PumpingBreakerCount::fromArray(...), $data['pumpingBreakers'] ?? []),
+            isset($data['codeSecretRotation']) ? CodeSecretRotation::fromArray($data['codeSecretRotation']) : null,
         );
     }
 
@@ -55,6 +58,7 @@ final class Health implements \JsonSerializable
             'channels' => $this->channels,
             'instances' => $this->instances,
             'pumpingBreakers' => $this->pumpingBreakers,
+            'codeSecretRotation' => $this->codeSecretRotation,
         ];
     }
 }

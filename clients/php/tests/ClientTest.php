@@ -114,6 +114,21 @@ final class ClientTest extends TestCase
         self::assertFalse($health->channels['SMS']->operational);
         self::assertSame('down', $health->channels['SMS']->providers[0]->state);
         self::assertSame(2, $health->pumpingBreakers[0]->count);
+        self::assertNull($health->codeSecretRotation);
+    }
+
+    public function testHealthReadsARotationOfTheCodeSecret(): void
+    {
+        $http = new ScriptedTransport(ScriptedTransport::answer(200, [
+            'status' => 'ok', 'version' => '1.2.3', 'uptimeSeconds' => 5,
+            'services' => ['database' => 'up', 'rateLimitStore' => 'up'], 'channels' => [],
+            'codeSecretRotation' => ['previousSecrets' => 1, 'since' => '2030-01-01T00:00:00.000Z', 'removableAfter' => '2030-01-02T00:00:00.000Z'],
+        ]));
+        $rotation = (new Client('http://x', 'k', $http))->health()->codeSecretRotation;
+        self::assertNotNull($rotation);
+        self::assertSame(1, $rotation->previousSecrets);
+        self::assertEquals(new \DateTimeImmutable('2030-01-01T00:00:00Z'), $rotation->since);
+        self::assertSame('2030-01-02T00:00:00.000Z', $rotation->jsonSerialize()['removableAfter']);
     }
 
     public function testATransportThrowingConnectionExceptionIsNotRetried(): void

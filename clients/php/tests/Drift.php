@@ -19,7 +19,8 @@ final class Drift
         'SendCodeEntryError' => CV\SendCodeEntryError::class, 'VerifyCodeResult' => CV\VerifyCodeResult::class,
         'ErrorDetail' => CV\ErrorDetail::class, 'Health' => CV\Health::class, 'ChannelHealth' => CV\ChannelHealth::class,
         'ProviderHealth' => CV\ProviderHealth::class, 'PumpingBreakerCount' => CV\PumpingBreakerCount::class,
-        'InstancesHealth' => CV\InstancesHealth::class, 'OutboxMessage' => CV\OutboxMessage::class,
+        'InstancesHealth' => CV\InstancesHealth::class, 'CodeSecretRotation' => CV\CodeSecretRotation::class,
+        'OutboxMessage' => CV\OutboxMessage::class,
     ];
     public const ENUMS = [
         'Channel' => CV\Channel::class, 'DeliveryType' => CV\DeliveryType::class,

@@ -133,6 +133,13 @@ class SyncClient(Scripted):
         health = s.client.health()
         self.assertIs(health.status, HealthStatus.OK)
         self.assertEqual(health.channels["EMAIL"].live_codes, "outbox")
+        self.assertIsNone(health.code_secret_rotation)
+        rotation = {"previousSecrets": 1, "since": "2030-01-01T00:00:00.000Z", "removableAfter": "2030-01-02T00:00:00.000Z"}
+        s = self.serve((200, None, {**HEALTH, "codeSecretRotation": rotation}))
+        rotating = s.client.health().code_secret_rotation
+        self.assertEqual(rotating.previous_secrets, 1)
+        self.assertEqual(rotating.since, datetime(2030, 1, 1, tzinfo=timezone.utc))
+        self.assertEqual(rotating.removable_after, datetime(2030, 1, 2, tzinfo=timezone.utc))
 
     def test_each_error_has_its_class_code_details_and_retry_after(self):
         for status, code, retry_after, kind in ERRORS:

@@ -28,6 +28,7 @@ MODELS = {
     "ProviderHealth": cv.ProviderHealth,
     "PumpingBreakerCount": cv.PumpingBreakerCount,
     "InstancesHealth": cv.InstancesHealth,
+    "CodeSecretRotation": cv.CodeSecretRotation,
     "OutboxMessage": cv.OutboxMessage,
 }
 ENUMS = {

@@ -105,6 +105,17 @@ class ClientTest < Minitest::Test
     refute_predicate health.channels[:sms], :operational?
     assert_equal :down, health.channels[:sms].providers[0].state
     assert_equal 2, health.pumping_breakers[0].count
+    assert_nil health.code_secret_rotation
+  end
+
+  def test_health_reads_a_rotation_of_the_code_secret
+    body = { "status" => "ok", "version" => "1.2.3", "uptimeSeconds" => 5, "services" => {}, "channels" => {},
+             "codeSecretRotation" => { "previousSecrets" => 1, "since" => "2030-01-01T00:00:00.000Z",
+                                       "removableAfter" => "2030-01-02T00:00:00.000Z" } }
+    rotation = client([200, body]).health.code_secret_rotation
+    assert_equal 1, rotation.previous_secrets
+    assert_equal Time.utc(2030, 1, 1), rotation.since
+    assert_equal Time.utc(2030, 1, 2), rotation.removable_after
   end
 
   def test_an_adapter_raising_connection_error_is_not_retried

@@ -14,7 +14,8 @@ module Drift
     "SendCodeEntryError" => CV::SendCodeEntryError, "VerifyCodeResult" => CV::VerifyCodeResult,
     "ErrorDetail" => CV::ErrorDetail, "Health" => CV::Health, "ChannelHealth" => CV::ChannelHealth,
     "ProviderHealth" => CV::ProviderHealth, "PumpingBreakerCount" => CV::PumpingBreakerCount,
-    "InstancesHealth" => CV::InstancesHealth, "OutboxMessage" => CV::OutboxMessage
+    "InstancesHealth" => CV::InstancesHealth, "CodeSecretRotation" => CV::CodeSecretRotation,
+    "OutboxMessage" => CV::OutboxMessage
   }.freeze
   ENUMS = {
     "Channel" => CV::Channel, "DeliveryType" => CV::DeliveryType, "VerificationStatus" => CV::VerificationStatus,

@@ -332,6 +332,21 @@ pub struct InstancesHealth {
     pub without_redis: u32,
 }
 
+/// A rotation of `CODE_SECRET` in progress (`CODE_SECRET_PREVIOUS` set; never a secret): once every
+/// instance is past `removable_after`, `CODE_SECRET_PREVIOUS` can be removed (and the service restarted).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeSecretRotation {
+    /// How many previous code secrets are still accepted.
+    pub previous_secrets: u32,
+    /// When the answering instance started accepting them (its start).
+    #[serde(with = "time::serde::rfc3339")]
+    pub since: OffsetDateTime,
+    /// From then on, no code sent under a previous secret since `since` is still alive.
+    #[serde(with = "time::serde::rfc3339")]
+    pub removable_after: OffsetDateTime,
+}
+
 /// `GET /health` (schema `Health`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -346,6 +361,9 @@ pub struct Health {
     pub instances: Option<InstancesHealth>,
     #[serde(default)]
     pub pumping_breakers: Vec<PumpingBreakerCount>,
+    /// `None` unless a rotation of `CODE_SECRET` is in progress.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_secret_rotation: Option<CodeSecretRotation>,
 }
 
 /// A message kept by the service's outbox (schema `OutboxMessage`), read by [`crate::TestOutbox`].

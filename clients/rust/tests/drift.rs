@@ -206,6 +206,13 @@ fn models_have_the_fields_of_the_document() {
             note: Some("live codes stay in the outbox".into()),
         },
     );
+    let rotation = CodeSecretRotation {
+        previous_secrets: 1,
+        since: when(),
+        removable_after: when() + contact_verify::time::Duration::days(1),
+    };
+    let value = model(&doc, "CodeSecretRotation", &rotation, &[], &mut problems);
+    check_times::<CodeSecretRotation>(&doc, "CodeSecretRotation", &value, &mut problems);
     let health = Health {
         status: HealthStatus::Ok,
         version: "1.0.0".into(),
@@ -223,6 +230,7 @@ fn models_have_the_fields_of_the_document() {
             country: "FR".into(),
             count: 1,
         }],
+        code_secret_rotation: Some(rotation),
     };
     let value = model(&doc, "Health", &health, &[], &mut problems);
     assert_eq!(serde_json::from_value::<Health>(value).unwrap(), health);

@@ -22,6 +22,7 @@ from .errors import (
 )
 from .models import (
     ChannelHealth,
+    CodeSecretRotation,
     ErrorDetail,
     Health,
     InstancesHealth,
@@ -68,6 +69,7 @@ __all__ = [
     "ProviderHealth",
     "InstancesHealth",
     "PumpingBreakerCount",
+    "CodeSecretRotation",
     "OutboxMessage",
 ]
 

@@ -149,8 +149,25 @@ class InstancesHealth:
 
 
 @dataclass(frozen=True)
+class CodeSecretRotation:
+    """A rotation of CODE_SECRET in progress (CODE_SECRET_PREVIOUS set; never a secret): how many
+    ``previous_secrets`` are still accepted, ``since`` when the answering instance accepts them (its
+    start), and ``removable_after``: once every instance is past it, remove CODE_SECRET_PREVIOUS and
+    restart."""
+
+    previous_secrets: int
+    since: datetime
+    removable_after: datetime
+
+    @staticmethod
+    def from_json(d: Dict[str, Any]) -> "CodeSecretRotation":
+        return CodeSecretRotation(d["previousSecrets"], parse_time(d["since"]), parse_time(d["removableAfter"]))
+
+
+@dataclass(frozen=True)
 class Health:
-    """The answer of ``GET /health``."""
+    """The answer of ``GET /health``; ``code_secret_rotation`` is None unless a rotation of
+    CODE_SECRET is in progress."""
 
     status: Union[HealthStatus, str]
     version: str
@@ -159,6 +176,7 @@ class Health:
     channels: Dict[str, ChannelHealth]
     instances: Optional[InstancesHealth] = None
     pumping_breakers: List[PumpingBreakerCount] = field(default_factory=list)
+    code_secret_rotation: Optional[CodeSecretRotation] = None
 
     @staticmethod
     def from_json(d: Dict[str, Any]) -> "Health":
@@ -170,6 +188,9 @@ class Health:
             channels={k: ChannelHealth.from_json(v) for k, v in d["channels"].items()},
             instances=InstancesHealth(d["instances"]["live"], d["instances"]["withoutRedis"]) if "instances" in d else None,
             pumping_breakers=[PumpingBreakerCount(b["country"], b["count"]) for b in d.get("pumpingBreakers", [])],
+            code_secret_rotation=(
+                CodeSecretRotation.from_json(d["codeSecretRotation"]) if "codeSecretRotation" in d else None
+            ),
         )
 
 

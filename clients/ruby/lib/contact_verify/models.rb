@@ -113,17 +113,27 @@ module ContactVerify
   # above 1, any +without_redis+ (instances without REDIS_URL) makes the status degraded.
   InstancesHealth = Struct.new(:live, :without_redis, keyword_init: true) { extend Model }
 
+  # A rotation of CODE_SECRET in progress (CODE_SECRET_PREVIOUS set; never a secret): +previous_secrets+
+  # are still accepted since the answering instance's start (+since+, a Time), and once every instance
+  # is past +removable_after+ (a Time), CODE_SECRET_PREVIOUS can be removed (and the service restarted).
+  CodeSecretRotation = Struct.new(:previous_secrets, :since, :removable_after, keyword_init: true) do
+    extend Model
+    convert since: Model::TIME, removable_after: Model::TIME
+  end
+
   # The service's health (GET /health, no key needed). +services+ maps +:database+ and
   # +:rate_limit_store+ to +:up+ or +:down+; +channels+ maps each channel Symbol to its ChannelHealth;
-  # +instances+ is nil from a service that does not say.
+  # +instances+ is nil from a service that does not say; +code_secret_rotation+ is nil unless a
+  # rotation of CODE_SECRET is in progress.
   Health = Struct.new(:status, :version, :uptime_seconds, :services, :channels, :instances, :pumping_breakers,
-                      keyword_init: true) do
+                      :code_secret_rotation, keyword_init: true) do
     extend Model
     convert status: Model.enum(HealthStatus),
             services: ->(h) { h.to_h { |k, v| [k.gsub(/([A-Z])/) { "_#{Regexp.last_match(1).downcase}" }.to_sym, v.to_sym] } },
             channels: ->(h) { h.to_h { |k, v| [Channel.from_wire(k), ChannelHealth.from_json(v)] } },
             instances: InstancesHealth,
-            pumping_breakers: Model.list(PumpingBreakerCount)
+            pumping_breakers: Model.list(PumpingBreakerCount),
+            code_secret_rotation: CodeSecretRotation
 
     def ok?
       status == HealthStatus::OK

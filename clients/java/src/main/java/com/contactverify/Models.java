@@ -43,10 +43,18 @@ public final class Models {
    */
   public record InstancesHealth(int live, int withoutRedis) {}
 
-  /** GET /health. */
+  /**
+   * A rotation of CODE_SECRET in progress (CODE_SECRET_PREVIOUS set; never a secret): previousSecrets
+   * are still accepted since the answering instance's start, and once every instance is past
+   * removableAfter, CODE_SECRET_PREVIOUS can be removed (and the service restarted).
+   */
+  public record CodeSecretRotation(int previousSecrets, Instant since, Instant removableAfter) {}
+
+  /** GET /health; codeSecretRotation is null unless a rotation of CODE_SECRET is in progress. */
   public record Health(
       HealthStatus status, String version, long uptimeSeconds, Services services,
-      Map<Channel, ChannelHealth> channels, InstancesHealth instances, List<PumpingBreakerCount> pumpingBreakers) {}
+      Map<Channel, ChannelHealth> channels, InstancesHealth instances, List<PumpingBreakerCount> pumpingBreakers,
+      CodeSecretRotation codeSecretRotation) {}
 
   /**
    * One message of the outbox (GET /v1/admin/outbox); status is its request's state now, and code is

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.contactverify.Models.CodeSecretRotation;
 import com.contactverify.Models.Health;
 import com.contactverify.Models.SendEntry;
 import com.contactverify.Models.VerifyResult;
@@ -204,6 +205,20 @@ class ClientTest {
     assertEquals(LiveCodes.DELIVERED, health.channels().get(Channel.EMAIL).liveCodes());
     assertEquals(ProviderState.UP, health.channels().get(Channel.EMAIL).providers().get(0).state());
     assertNull(health.pumpingBreakers());
+    assertNull(health.codeSecretRotation());
+  }
+
+  @Test
+  void healthSaysARotationOfTheCodeSecret() {
+    server.answer(200, "{\"status\":\"ok\",\"version\":\"1.2.3\",\"uptimeSeconds\":5,"
+        + "\"services\":{\"database\":\"up\",\"rateLimitStore\":\"up\"},\"channels\":{},"
+        + "\"instances\":{\"live\":1,\"withoutRedis\":0},"
+        + "\"codeSecretRotation\":{\"previousSecrets\":1,\"since\":\"2030-01-01T00:00:00.000Z\","
+        + "\"removableAfter\":\"2030-01-02T00:00:00.000Z\"}}");
+    CodeSecretRotation rotation = new ContactVerifyClient(server.url(), "k").health().codeSecretRotation();
+    assertEquals(1, rotation.previousSecrets());
+    assertEquals(Instant.parse("2030-01-01T00:00:00Z"), rotation.since());
+    assertEquals(Instant.parse("2030-01-02T00:00:00Z"), rotation.removableAfter());
   }
 
   @Test

@@ -50,6 +50,7 @@ class DriftTest {
     MODELS.put("ProviderHealth", Models.ProviderHealth.class);
     MODELS.put("PumpingBreakerCount", Models.PumpingBreakerCount.class);
     MODELS.put("InstancesHealth", Models.InstancesHealth.class);
+    MODELS.put("CodeSecretRotation", Models.CodeSecretRotation.class);
     MODELS.put("OutboxMessage", Models.OutboxMessage.class);
     ENUMS.put("Channel", Channel.class);
     ENUMS.put("DeliveryType", DeliveryType.class);
