@@ -1,18 +1,20 @@
-import { fillTemplate, type PlaceholderValues } from '../domain/templates.js';
+import { DEFAULT_LOCALE, LOCALES, type Locale, textDirection } from '../domain/locales.js';
+import { fillTemplate, type PlaceholderValues, templateOf } from '../domain/templates.js';
 import type { OutboundMessage } from '../domain/types.js';
 import type { DeliveryRequest } from './interface.js';
-import { LOCALE_TEXTS, type LocaleTexts } from './locales/index.js';
+import { LOCALE_TEXTS, type LocaleTexts, type PluralTexts } from './locales/index.js';
 import { uploadedLogoUrl } from './logo-url.js';
+import { fitsOneSegment } from './sms-segments.js';
 
 /**
  * The text of every message, rendered once here so that the outbox, the preview and the providers
- * show exactly the same thing: the built-in texts of the request's language (./locales), or the
- * account's template for that language and channel, with the placeholders filled as text.
+ * show exactly the same thing: the built-in texts of the request's locale (./locales), or the
+ * account's template for that locale and channel, with the placeholders filled as text.
  */
 
 /** What a deployment adds to every message. */
 export interface RenderOptions {
-  /** SMS_WEBOTP_DOMAIN: the WebOTP / SMS Retriever line of SMS. */
+  /** SMS_WEBOTP_DOMAIN: the WebOTP line of SMS, for accounts that set no `webOtpHost` of their own. */
   webOtpDomain?: string;
   /** PUBLIC_BASE_URL: makes an uploaded logo's URL absolute, as an email needs. */
   publicBaseUrl?: string | null;
@@ -32,15 +34,39 @@ export function escapeHtml(text: string): string {
 
 const minutes = (seconds: number) => Math.max(1, Math.round(seconds / 60));
 
-const textsOf = (r: DeliveryRequest): LocaleTexts => LOCALE_TEXTS[r.locale] ?? LOCALE_TEXTS.en;
+/** The texts of a locale; a locale this build does not know (an old outbox row) reads as English. */
+export const localeTexts = (locale: Locale): LocaleTexts => LOCALE_TEXTS[locale] ?? LOCALE_TEXTS.en;
 
-const templatesOf = (r: DeliveryRequest) => r.branding.templates?.[r.locale];
+const textsOf = (r: DeliveryRequest): LocaleTexts => localeTexts(r.locale);
+
+/** A code's lifetime is 1 to 30 minutes: each locale's expiry sentence for each, chosen once at load. */
+const MAX_TABLED_MINUTES = 30;
+
+const pluralText = (texts: PluralTexts, rules: Intl.PluralRules, n: number) =>
+  texts[rules.select(n)] ?? texts.other;
+
+const EXPIRY_SENTENCES = new Map<Locale, readonly string[]>(
+  LOCALES.map((locale) => {
+    const rules = new Intl.PluralRules(locale);
+    const texts = localeTexts(locale).email.expires;
+    return [locale, Array.from({ length: MAX_TABLED_MINUTES + 1 }, (_, n) => pluralText(texts, rules, n))];
+  }),
+);
+
+/** The expiry sentence for `n` minutes, in the plural form the locale's rules choose (`{minutes}` unfilled). */
+export function expiresSentence(locale: Locale, n: number): string {
+  const tabled = EXPIRY_SENTENCES.get(locale)?.[n];
+  if (tabled !== undefined) return tabled;
+  return pluralText(localeTexts(locale).email.expires, new Intl.PluralRules(locale), n);
+}
+
+const productOf = (r: DeliveryRequest) => r.branding.productName ?? r.branding.brandName;
 
 function placeholders(r: DeliveryRequest, code = r.code): PlaceholderValues {
   return {
     code,
     minutes: String(minutes(r.codeTtlSeconds)),
-    product: r.branding.productName ?? r.branding.brandName,
+    product: productOf(r),
     purpose: r.purpose ?? '',
   };
 }
@@ -54,16 +80,19 @@ function logoSource(r: DeliveryRequest, options: RenderOptions): string | undefi
 /** Escaped text with its line breaks kept. */
 const paragraph = (text: string) => escapeHtml(text).replace(/\r?\n/g, '<br>');
 
+/** A value inside a sentence, isolated so that its own direction cannot reorder the words around it. */
+const isolated = (text: string) => `<bdi>${escapeHtml(text)}</bdi>`;
+
 export function renderEmail(
   r: DeliveryRequest,
   options: RenderOptions = {},
 ): Required<Pick<OutboundMessage, 'subject' | 'text' | 'html'>> {
   const t = textsOf(r).email;
-  const custom = templatesOf(r)?.EMAIL;
+  const custom = templateOf(r.branding.templates, r.locale, 'EMAIL');
   const values = placeholders(r);
   const fill = (template: string) => fillTemplate(template, values);
   const ttl = minutes(r.codeTtlSeconds);
-  const expires = fill(ttl === 1 ? t.expires.one : t.expires.other);
+  const expires = fill(expiresSentence(r.locale, ttl));
   const { supportUrl, emailFooter } = r.branding;
   // The code leads the built-in subject so that mail clients and OS autofill can pick it up.
   const subject = fill(custom?.subject ?? t.subject);
@@ -84,15 +113,25 @@ export function renderEmail(
     ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(r.branding.brandName)}" height="40" style="display:block;margin:0 0 16px">`
     : '';
   const purposeLine = r.purpose
-    ? `<p style="margin:0 0 12px">${escapeHtml(t.requestedFor)}: <strong>${escapeHtml(r.purpose)}</strong></p>\n`
+    ? `<p style="margin:0 0 12px">${escapeHtml(t.requestedFor)}: <strong>${isolated(r.purpose)}</strong></p>\n`
     : '';
+  // Right-to-left locales mirror the layout (direction, alignment); the code stays a left-to-right
+  // paragraph so its digits read in the same order everywhere.
+  const dir = textDirection(r.locale);
+  const start = dir === 'rtl' ? 'right' : 'left';
+  const heading = fillTemplate(escapeHtml(t.heading), {
+    code: escapeHtml(values.code),
+    minutes: values.minutes,
+    product: isolated(values.product),
+    purpose: isolated(values.purpose),
+  });
   const html = `<!doctype html>
-<html lang="${r.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:24px;background:#f4f4f5;font-family:Arial,Helvetica,sans-serif;color:#18181b">
-<table role="presentation" width="100%" style="max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
-<tr><td>
-${logoTag}<h1 style="font-size:18px;margin:0 0 16px">${escapeHtml(fill(t.heading))}</h1>
-${custom ? '' : purposeLine}<p style="font-size:32px;letter-spacing:6px;font-weight:bold;margin:16px 0;color:${color}">${escapeHtml(r.code)}</p>
+<html lang="${r.locale}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
+<body dir="${dir}" style="margin:0;padding:24px;background:#f4f4f5;font-family:Arial,Helvetica,sans-serif;color:#18181b">
+<table role="presentation" dir="${dir}" width="100%" style="max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
+<tr><td style="text-align:${start}">
+${logoTag}<h1 style="font-size:18px;margin:0 0 16px">${heading}</h1>
+${custom ? '' : purposeLine}<p dir="ltr" style="font-size:32px;letter-spacing:6px;font-weight:bold;margin:16px 0;text-align:${start};color:${color}">${escapeHtml(r.code)}</p>
 ${custom ? `<p style="margin:0 0 12px">${paragraph(fill(custom.text))}</p>\n` : ''}${r.customMessage ? `<p style="margin:0 0 12px">${paragraph(r.customMessage)}</p>` : ''}
 ${custom ? '' : `<p style="font-size:13px;color:#52525b;margin:16px 0 0">${escapeHtml(expires)}</p>`}
 ${supportUrl ? `<p style="font-size:13px;margin:8px 0 0"><a href="${escapeHtml(supportUrl)}" style="color:${color}">${escapeHtml(t.help)}</a></p>` : ''}
@@ -101,10 +140,59 @@ ${emailFooter ? `<p style="font-size:12px;color:#71717a;margin:16px 0 0">${parag
   return { subject, text: lines.join('\n'), html };
 }
 
-/** `webOtpDomain` adds the WebOTP / SMS Retriever line (`@example.com #123456`) for autofill. */
+/**
+ * The one-tap lines at the end of an SMS: the Android SMS Retriever app hash, then the WebOTP line
+ * (`@host #code`), which browsers read only as the last line. Empty when neither is set.
+ */
+export function oneTapLines(
+  code: string,
+  webOtpHost: string | undefined,
+  appHash: string | undefined,
+): string {
+  if (!webOtpHost && !appHash) return '';
+  const lines = [appHash, webOtpHost ? `@${webOtpHost} #${code}` : undefined].filter(Boolean);
+  return `\n\n${lines.join('\n')}`;
+}
+
+/**
+ * The shortest product name a built-in SMS cuts to. Below it a name no longer says who sent the
+ * code; a text that does not fit even so keeps the whole name and takes a second segment.
+ */
+export const MIN_SMS_PRODUCT = 10;
+
+/**
+ * A built-in SMS text with `{product}` cut, if need be, to the longest start that keeps the whole
+ * message (one-tap lines included) in one segment.
+ */
+function fitted(template: string, values: PlaceholderValues, tail: string): string {
+  const whole = fillTemplate(template, values) + tail;
+  if (fitsOneSegment(whole)) return whole;
+  const product = [...values.product];
+  const cut = (n: number) =>
+    fillTemplate(template, { ...values, product: product.slice(0, n).join('').trimEnd() }) + tail;
+  if (product.length <= MIN_SMS_PRODUCT || !fitsOneSegment(cut(MIN_SMS_PRODUCT))) return whole;
+  // Fitting only gets easier as the name shortens (fewer units, and GSM-7 once a non-GSM character
+  // is cut off), so the longest fitting start is found by bisection.
+  let fits = MIN_SMS_PRODUCT;
+  let tooLong = product.length;
+  while (tooLong - fits > 1) {
+    const middle = (fits + tooLong) >> 1;
+    if (fitsOneSegment(cut(middle))) fits = middle;
+    else tooLong = middle;
+  }
+  return cut(fits);
+}
+
+/**
+ * The SMS of a request: the account's template for its locale, or the built-in text with the product
+ * name cut to fit one segment; then the one-tap lines. The account's `webOtpHost` wins over the
+ * deployment's SMS_WEBOTP_DOMAIN (`webOtpDomain`).
+ */
 export function renderSms(r: DeliveryRequest, webOtpDomain?: string): string {
-  const text = fillTemplate(templatesOf(r)?.SMS ?? textsOf(r).sms, placeholders(r));
-  return webOtpDomain ? `${text}\n\n@${webOtpDomain} #${r.code}` : text;
+  const tail = oneTapLines(r.code, r.webOtpHost ?? webOtpDomain, r.appHash);
+  const custom = templateOf(r.branding.templates, r.locale, 'SMS');
+  if (custom !== undefined) return fillTemplate(custom, placeholders(r)) + tail;
+  return fitted(textsOf(r).sms, placeholders(r), tail);
 }
 
 /**
@@ -112,13 +200,53 @@ export function renderSms(r: DeliveryRequest, webOtpDomain?: string): string {
  * text-to-speech reads them one by one ("1, 2, 3") rather than as a number.
  */
 export function voiceScript(r: DeliveryRequest): [string, string] {
+  return scriptIn(r, r.locale);
+}
+
+function scriptIn(r: DeliveryRequest, locale: Locale): [string, string] {
   const values = placeholders(r, r.code.split('').join(', '));
-  const [first, again] = textsOf(r).voice;
+  const [first, again] = localeTexts(locale).voice;
   return [fillTemplate(first, values), fillTemplate(again, values)];
 }
 
-/** The language a code call is spoken in (the voice call's `<Say language>`), from the request's locale. */
+/**
+ * What the WhatsApp call's audio says, as espeak-ng is to render it: the voice, and the two
+ * sentences with the digits separated (spelt as words where the voice does not read digits).
+ */
+export function espeakSpeech(r: DeliveryRequest): { voice: string; script: [string, string] } {
+  const t = textsOf(r);
+  const { espeakVoice, espeakScript, espeakDigits } = t.whatsappCall;
+  const spoken = r.code
+    .split('')
+    .map((d) => espeakDigits?.[Number(d)] ?? d)
+    .join(', ');
+  const values = placeholders(r, spoken);
+  const [first, again] = espeakScript ?? t.voice;
+  return { voice: espeakVoice, script: [fillTemplate(first, values), fillTemplate(again, values)] };
+}
+
+/** The language a code call is spoken in (BCP 47, e.g. `pt-BR`), from the request's locale. */
 export const voiceLanguage = (r: DeliveryRequest): string => textsOf(r).voiceLanguage;
+
+/**
+ * A provider's speech settings (its language code, a voice, a style …) for each locale it can
+ * speak; English is required, as what the others fall back to.
+ */
+export type ProviderVoices<V> = Partial<Record<Locale, V>> & { en: V };
+
+/**
+ * What a provider speaks and how: the request's locale when the provider has a voice for it, else
+ * English (its script and voice), so a call is never read out in a voice of another language.
+ * `voices` is the provider's own table (in its folder); it must have English.
+ */
+export function speechFor<V>(
+  r: DeliveryRequest,
+  voices: ProviderVoices<V>,
+): { locale: Locale; voice: V; script: [string, string] } {
+  const own = voices[r.locale];
+  const locale = own === undefined ? DEFAULT_LOCALE : r.locale;
+  return { locale, voice: own ?? voices.en, script: scriptIn(r, locale) };
+}
 
 /**
  * WhatsApp authentication templates have fixed, Meta-approved text: this is that text in the
@@ -128,7 +256,7 @@ export const voiceLanguage = (r: DeliveryRequest): string => textsOf(r).voiceLan
 export function renderWhatsApp(r: DeliveryRequest): string {
   const t = textsOf(r);
   if (r.deliveryType === 'CALL') return `${t.voiceCall}: "${voiceScript(r).join(' ')}"`;
-  return fillTemplate(templatesOf(r)?.WHATSAPP ?? t.whatsapp, placeholders(r));
+  return fillTemplate(templateOf(r.branding.templates, r.locale, 'WHATSAPP') ?? t.whatsapp, placeholders(r));
 }
 
 /** The message a recipient sees on the request's channel. */

@@ -10,8 +10,11 @@ const GSM7_BASIC =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const GSM7_EXTENSION = '\f^{}\\[~]|€';
 
-const BASIC = new Set(GSM7_BASIC);
-const EXTENSION = new Set(GSM7_EXTENSION);
+/** Septets per UTF-16 code unit: 1 (basic table), 2 (extension), absent: not GSM-7. */
+const SEPTETS = new Map<number, number>([
+  ...[...GSM7_BASIC].map((c) => [c.charCodeAt(0), 1] as const),
+  ...[...GSM7_EXTENSION].map((c) => [c.charCodeAt(0), 2] as const),
+]);
 
 export interface SmsSegments {
   encoding: 'GSM-7' | 'UCS-2';
@@ -24,9 +27,9 @@ const LIMITS = { 'GSM-7': { single: 160, part: 153 }, 'UCS-2': { single: 70, par
 
 export function smsSegments(text: string): SmsSegments {
   const chars = [...text];
-  const gsm = chars.every((c) => BASIC.has(c) || EXTENSION.has(c));
+  const gsm = chars.every((c) => SEPTETS.has(c.charCodeAt(0)));
   const encoding = gsm ? 'GSM-7' : 'UCS-2';
-  const sizes = chars.map((c) => (gsm ? (EXTENSION.has(c) ? 2 : 1) : c.length));
+  const sizes = chars.map((c) => (gsm ? (SEPTETS.get(c.charCodeAt(0)) as number) : c.length));
   const characters = sizes.reduce((sum, n) => sum + n, 0);
   const { single, part } = LIMITS[encoding];
   if (characters <= single) return { encoding, characters, segments: characters === 0 ? 0 : 1 };
@@ -41,4 +44,22 @@ export function smsSegments(text: string): SmsSegments {
     used += size;
   }
   return { encoding, characters, segments };
+}
+
+/**
+ * Whether a text goes as one SMS: what smsSegments(text).segments <= 1 says, in one pass without
+ * allocating (it runs on every SMS a built-in text renders).
+ */
+export function fitsOneSegment(text: string): boolean {
+  // Within 70 code units every text fits, in either encoding (70 × 2 septets < 160).
+  if (text.length <= LIMITS['UCS-2'].single) return true;
+  if (text.length > LIMITS['GSM-7'].single) return false;
+  let septets = 0;
+  for (let i = 0; i < text.length; i++) {
+    const size = SEPTETS.get(text.charCodeAt(i));
+    // Not GSM-7: UCS-2, whose 70 units this text already exceeds.
+    if (size === undefined) return false;
+    septets += size;
+  }
+  return septets <= LIMITS['GSM-7'].single;
 }

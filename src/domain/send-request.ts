@@ -1,7 +1,7 @@
 import type { ErrorDetail } from './errors.js';
 import { canonicalMailbox } from './mailbox.js';
 import { checkPhone, isKnownCountry, numberBelongsToCountry } from './phone.js';
-import { type Locale, resolveLocale } from './templates.js';
+import { type Locale, localeTagProblems, matchLocale } from './locales.js';
 import type { Channel, DeliveryType } from './types.js';
 
 /** The send-code body as the schema types it; fields the schema refused are skipped here. */
@@ -38,8 +38,11 @@ export interface SendRequest {
   deliveryType: DeliveryType;
   purpose: string | null;
   customMessage: string | null;
-  /** The supported language of the given BCP 47 tag's primary subtag, else English. */
-  locale: Locale;
+  /**
+   * The supported locale the given BCP 47 tag matches (src/domain/locales.ts); null when none was
+   * given or it names no language of ours (the send then negotiates: account default, country, en).
+   */
+  locale: Locale | null;
 }
 
 export type SendValidation =
@@ -147,6 +150,13 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
     country = inferredCountry;
   }
 
+  let locale: Locale | null = null;
+  if (body.locale !== undefined && !refused.has('locale')) {
+    const match = matchLocale(body.locale);
+    if (match === 'malformed') details.push(...localeTagProblems(body.locale));
+    else locale = match;
+  }
+
   if (body.deliveryType === 'CALL' && channels !== null && !channels.includes('WHATSAPP')) {
     details.push({ field: 'deliveryType', message: 'deliveryType CALL needs the WHATSAPP channel' });
   }
@@ -167,7 +177,7 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
       deliveryType: body.deliveryType ?? 'TEXT',
       purpose: body.purpose ?? null,
       customMessage: body.customMessage ?? null,
-      locale: resolveLocale(refused.has('locale') ? undefined : body.locale),
+      locale,
     },
   };
 }

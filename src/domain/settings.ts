@@ -6,6 +6,7 @@ import {
   type AccountOnlyValues,
   accountOnlyDefaults,
 } from './account-limits.js';
+import { MESSAGE_SETTINGS, type MessageSettingName, type MessageSettings } from './message-settings.js';
 import type { NumberIntelligenceSettings } from './number-facts.js';
 import {
   NUMBER_INTELLIGENCE_SETTING_NAMES,
@@ -18,7 +19,11 @@ import {
 import type { AccountSettings, Branding } from './types.js';
 
 /** The settings that govern one account's requests: deployment defaults with its overrides. */
-export interface EffectiveSettings extends AccountLimits, AccountOnlyValues, NumberIntelligenceSettings {
+export interface EffectiveSettings
+  extends AccountLimits,
+    AccountOnlyValues,
+    NumberIntelligenceSettings,
+    MessageSettings {
   /** null: every country. */
   allowedCountries: ReadonlySet<string> | null;
   branding: Branding;
@@ -34,7 +39,11 @@ export function parseCountryList(value: string | string[]): ReadonlySet<string> 
 }
 
 /** What a deployment sets for every account (the configuration has them by these names). */
-export type DeploymentSettings = AccountLimits & { allowedCountries: string | string[] };
+export type DeploymentSettings = AccountLimits & {
+  allowedCountries: string | string[];
+  /** SMS_WEBOTP_DOMAIN: the WebOTP host of accounts that set no `webOtpHost`. */
+  smsWebOtpDomain?: string;
+};
 
 /** Deployment defaults, from the configuration. */
 export function deploymentDefaults(
@@ -50,8 +59,13 @@ export function deploymentDefaults(
     branding,
     ...accountOnlyDefaults(),
     ...numberIntelligenceDefaults(),
+    locale: null,
+    webOtpHost: config.smsWebOtpDomain ?? null,
+    appHash: null,
   };
 }
+
+const MESSAGE_SETTING_NAMES = Object.keys(MESSAGE_SETTINGS) as MessageSettingName[];
 
 /**
  * Merges an account's overrides onto the defaults. An account may narrow the deployment's country
@@ -65,6 +79,10 @@ export function effectiveSettings(defaults: EffectiveSettings, account: AccountS
   }
   // Number intelligence has no deployment variable: the account's valid values, else the defaults.
   Object.assign(merged, numberIntelligenceOf(account as Record<string, unknown>));
+  for (const name of MESSAGE_SETTING_NAMES) {
+    const value = account[name];
+    if (typeof value === 'string') (merged as unknown as Record<string, unknown>)[name] = value;
+  }
   if (allowedCountries) {
     const own = parseCountryList(allowedCountries);
     merged.allowedCountries =
@@ -110,10 +128,26 @@ export interface NumberIntelligenceSettingInForce {
   description: string;
 }
 
+/** One message setting (src/domain/message-settings.ts) as it holds for an account. */
+export interface MessageSettingInForce {
+  name: MessageSettingName;
+  /** In force; null: none. */
+  value: string | null;
+  source: SettingSource;
+  /** What an account without its own value gets. */
+  deployment: string | null;
+  env: string | null;
+  /** The values it may take, when they are a list. */
+  allowed: readonly string[] | null;
+  description: string;
+}
+
 export interface SettingsInForce {
   limits: SettingInForce[];
   /** Lookups, their refusals and SILENT's timeout. */
   numberIntelligence: NumberIntelligenceSettingInForce[];
+  /** The default locale and the SMS one-tap lines. */
+  messages: MessageSettingInForce[];
   /** null: every country. */
   allowedCountries: { value: string[] | null; source: SettingSource; deployment: string[] | null };
 }
@@ -177,10 +211,24 @@ export function settingsInForce(
       };
     },
   );
+  const messages = MESSAGE_SETTING_NAMES.map((name): MessageSettingInForce => {
+    const s = MESSAGE_SETTINGS[name];
+    const deployed = s.deployment !== null && given.has(s.deployment);
+    return {
+      name,
+      value: inForce[name],
+      source: typeof own[name] === 'string' ? 'account' : deployed ? 'environment' : 'default',
+      deployment: defaults[name],
+      env: s.env,
+      allowed: s.enum,
+      description: s.description,
+    };
+  });
   const narrowed = account.allowedCountries && parseCountryList(account.allowedCountries) !== null;
   return {
     limits,
     numberIntelligence,
+    messages,
     allowedCountries: {
       value: sortedList(inForce.allowedCountries),
       source: narrowed ? 'account' : given.has('allowedCountries') ? 'environment' : 'default',

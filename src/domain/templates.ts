@@ -1,4 +1,5 @@
 import type { ErrorDetail } from './errors.js';
+import { DEFAULT_LOCALE, type Locale, matchLocale } from './locales.js';
 
 /**
  * Message templates of an account's branding: the languages messages are written in, the
@@ -7,9 +8,7 @@ import type { ErrorDetail } from './errors.js';
  * overrides follow.
  */
 
-/** The languages with built-in texts; the first is the fallback. */
-export const LOCALES = ['en', 'es', 'fr', 'de', 'pt'] as const;
-export type Locale = (typeof LOCALES)[number];
+export { LOCALES, type Locale } from './locales.js';
 
 export const PLACEHOLDERS = ['code', 'minutes', 'product', 'purpose'] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
@@ -22,18 +21,35 @@ export interface LocaleTemplates {
   WHATSAPP?: string;
 }
 
-export type BrandingTemplates = Partial<Record<Locale, LocaleTemplates>>;
+/**
+ * `pt`: templates saved when Portuguese was one locale. They still apply to pt-BR and pt-PT,
+ * channel by channel, wherever that locale has no template of its own.
+ */
+export const LEGACY_TEMPLATE_KEYS = ['pt'] as const;
+export type TemplateKey = Locale | (typeof LEGACY_TEMPLATE_KEYS)[number];
 
-const isLocale = (value: string): value is Locale => (LOCALES as readonly string[]).includes(value);
+export type BrandingTemplates = Partial<Record<TemplateKey, LocaleTemplates>>;
+
+/** The account's template of a locale and channel: its own, else the legacy `pt` one for Portuguese. */
+export function templateOf<C extends keyof LocaleTemplates>(
+  templates: BrandingTemplates | undefined,
+  locale: Locale,
+  channel: C,
+): LocaleTemplates[C] | undefined {
+  if (templates === undefined) return undefined;
+  const own = templates[locale]?.[channel];
+  if (own !== undefined || (locale !== 'pt-BR' && locale !== 'pt-PT')) return own;
+  return templates.pt?.[channel];
+}
 
 /**
- * The supported language of a BCP 47 tag's primary subtag (`pt-BR` → `pt`, `de-AT` → `de`), else
+ * The supported locale of a BCP 47 tag (src/domain/locales.ts: exact, then language), else
  * English. A lookup only: it runs on every send.
  */
 export function resolveLocale(tag: string | null | undefined): Locale {
-  if (!tag) return 'en';
-  const primary = tag.split(/[-_]/, 1)[0]?.toLowerCase() ?? '';
-  return isLocale(primary) ? primary : 'en';
+  if (!tag) return DEFAULT_LOCALE;
+  const match = matchLocale(tag);
+  return match === null || match === 'malformed' ? DEFAULT_LOCALE : match;
 }
 
 /** `{name}`: what a template author types; any other brace pair is refused when saved. */

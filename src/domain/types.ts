@@ -1,4 +1,5 @@
 import type { AccountLimitOverrides, AccountOnlyOverrides } from './account-limits.js';
+import type { MessageSettingOverrides } from './message-settings.js';
 import type { BrandingTemplates } from './templates.js';
 /** Types shared by the domain, the stores and the HTTP layer. Times are epoch milliseconds. */
 
@@ -47,7 +48,7 @@ export interface Branding {
 
 /** Per-account overrides of deployment defaults; absent fields fall back to the deployment. */
 /** An account's overrides of the deployment: its limits (src/domain/account-limits.ts) and more. */
-export interface AccountSettings extends AccountLimitOverrides, AccountOnlyOverrides {
+export interface AccountSettings extends AccountLimitOverrides, AccountOnlyOverrides, MessageSettingOverrides {
   /** ISO 3166-1 alpha-2 codes allowed for SMS/WhatsApp; absent or ['*'] means every country. */
   allowedCountries?: string[];
   branding?: Partial<Branding>;

@@ -4,6 +4,7 @@ import { codeGuess, generateCode, hashCode } from './codes.js';
 import { DomainError } from './errors.js';
 import type { VerificationEvents } from './events.js';
 import { timeOrderedUuid } from './ids.js';
+import { negotiateLocale } from './locales.js';
 import { canonicalMailbox } from './mailbox.js';
 import { maskDestination } from './masking.js';
 import { checkPhone } from './phone.js';
@@ -213,6 +214,12 @@ export class VerificationService {
     const ids = targets.map(() => timeOrderedUuid(now));
     const groupId = ids[0] as string;
     const codes = targets.map(() => generateCode(s.codeLength));
+    const locale = negotiateLocale({
+      requested: request.locale,
+      accountDefault: s.locale,
+      // An email-only request has no country to go by; a dual send's email follows its phone.
+      phoneCountry: request.phone === null ? null : request.country,
+    });
     const deliveries: DeliveryRequest[] = targets.map((t, i) => ({
       verificationId: ids[i] as string,
       accountId: key.accountId,
@@ -226,7 +233,9 @@ export class VerificationService {
       purpose: request.purpose,
       customMessage: request.customMessage,
       branding: s.branding,
-      locale: request.locale,
+      locale,
+      ...(t.channel === 'SMS' && s.webOtpHost !== null ? { webOtpHost: s.webOtpHost } : {}),
+      ...(t.channel === 'SMS' && s.appHash !== null ? { appHash: s.appHash } : {}),
     }));
     const plans = deliveries.map((d) => this.deps.delivery.plan(d, key.mode));
     const rows: NewVerification[] = targets.map((t, i) => {

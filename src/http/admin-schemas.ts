@@ -1,5 +1,6 @@
 import { type TInteger, type TSchema, Type } from '@sinclair/typebox';
 import { ACCOUNT_LIMITS, ACCOUNT_ONLY_SETTINGS, type AccountLimitName } from '../domain/account-limits.js';
+import { MESSAGE_SETTINGS } from '../domain/message-settings.js';
 import {
   NUMBER_INTELLIGENCE_SETTING_NAMES,
   NUMBER_INTELLIGENCE_SETTINGS,
@@ -8,7 +9,7 @@ import {
 import { BrandingPatch, BrandingSchema } from './branding-schema.js';
 import { component, enumeration, envelope, ref } from './components.js';
 import { pagedEnvelope } from './paging.js';
-import { Channel, VerificationStatus } from './schemas.js';
+import { Channel, Locale, VerificationStatus } from './schemas.js';
 
 /**
  * The admin API's accounts, API keys and outbox: requests and answers, each named once (see
@@ -60,6 +61,21 @@ const numberIntelligenceSettings = <T>(wrap: (schema: TSchema) => T) =>
     NUMBER_INTELLIGENCE_SETTING_NAMES.map((name) => [name, wrap(numberIntelligenceSetting(name))]),
   ) as Record<NumberIntelligenceSettingName, T>;
 
+/** A message setting's value, from its one description: the locale by name, the others by pattern. */
+function messageSetting(name: keyof typeof MESSAGE_SETTINGS) {
+  const s = MESSAGE_SETTINGS[name];
+  if (s.enum !== null) return ref(Locale, { description: s.description });
+  return Type.String({ pattern: s.pattern, maxLength: s.maxLength, description: s.description });
+}
+
+const messageSettings = <T>(wrap: (schema: TSchema) => T) =>
+  Object.fromEntries(
+    (Object.keys(MESSAGE_SETTINGS) as (keyof typeof MESSAGE_SETTINGS)[]).map((name) => [
+      name,
+      wrap(messageSetting(name)),
+    ]),
+  ) as Record<keyof typeof MESSAGE_SETTINGS, T>;
+
 const CountryList = Type.Array(Type.String({ pattern: '^([A-Za-z]{2}|\\*)$' }), {
   maxItems: 250,
   description: 'ISO 3166-1 alpha-2 codes allowed for SMS and WhatsApp; `*` or absent: every country.',
@@ -73,6 +89,7 @@ export const AccountSettingsPatch = component(
       ...limitOverrides,
       ...accountOnlyOverrides,
       ...numberIntelligenceSettings(nullable),
+      ...messageSettings(nullable),
       allowedCountries: nullable(CountryList),
       branding: nullable(ref(BrandingPatch)),
     },
@@ -105,6 +122,7 @@ const AccountSettings = component(
         ]),
       ),
       ...numberIntelligenceSettings(Type.Optional),
+      ...messageSettings(Type.Optional),
       allowedCountries: Type.Optional(CountryList),
       branding: Type.Optional(ref(BrandingSchema)),
     },
@@ -279,6 +297,23 @@ const NumberIntelligenceSettingInForce = component(
   }),
 );
 
+const stringOrNull = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
+const MessageSettingInForce = component(
+  'MessageSettingInForce',
+  Type.Object({
+    name: Type.String({ enum: Object.keys(MESSAGE_SETTINGS), description: 'locale, webOtpHost or appHash.' }),
+    value: stringOrNull('In force; null: none.'),
+    source: ref(SettingSource),
+    deployment: stringOrNull('What an account without its own value gets.'),
+    env: stringOrNull('The deployment variable that sets it for every account; null: none.'),
+    allowed: Type.Union([Type.Array(Type.String()), Type.Null()], {
+      description: 'The values it may take (the supported locales); null: any matching its pattern.',
+    }),
+    description: Type.String(),
+  }),
+);
+
 /** The settings an account may override, each with the value in force and where it comes from. */
 const AccountLimits = component(
   'AccountLimits',
@@ -288,6 +323,9 @@ const AccountLimits = component(
     numberIntelligence: Type.Array(ref(NumberIntelligenceSettingInForce), {
       description:
         "Carrier lookups, their refusals and SILENT's timeout: set only by the account (`source` is `default` or `account`).",
+    }),
+    messages: Type.Array(ref(MessageSettingInForce), {
+      description: 'The default locale and the SMS one-tap lines (webOtpHost, appHash).',
     }),
     allowedCountries: Type.Object({
       value: CountriesOrNull,

@@ -1,7 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { uploadedLogoUrl } from '../delivery/logo-url.js';
 import { LOGO_TYPES, MAX_LOGO_BYTES } from '../domain/logo.js';
-import { LOCALES } from '../domain/templates.js';
+import { LEGACY_TEMPLATE_KEYS, LOCALES, type TemplateKey } from '../domain/templates.js';
 import type { Branding } from '../domain/types.js';
 import { component, ref } from './components.js';
 
@@ -13,6 +13,11 @@ import { component, ref } from './components.js';
 const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 const text = (maxLength: number, description?: string) =>
   Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+
+/** The keys of `templates`: every locale, and `pt`, kept from when Portuguese was one locale. */
+const TEMPLATE_KEYS: readonly TemplateKey[] = [...LOCALES, ...LEGACY_TEMPLATE_KEYS];
+const LEGACY_NOTE =
+  '`pt` (saved before Portuguese had two locales) still applies to pt-BR and pt-PT, channel by channel, where that locale has no template of its own.';
 
 const PLACEHOLDER_NOTE =
   'Placeholders: {code}, {minutes}, {product}, {purpose}; a body must contain {code}. Values are substituted as text.';
@@ -63,12 +68,11 @@ export const BrandingPatch = component(
       templates: nullable(
         Type.Object(
           Object.fromEntries(
-            LOCALES.map((locale) => [locale, nullable(ref(LocaleTemplatesPatch))]),
-          ) as Record<(typeof LOCALES)[number], ReturnType<typeof nullable<TSchema>>>,
+            TEMPLATE_KEYS.map((locale) => [locale, nullable(ref(LocaleTemplatesPatch))]),
+          ) as Record<TemplateKey, ReturnType<typeof nullable<TSchema>>>,
           {
             additionalProperties: false,
-            description:
-              'Per-locale, per-channel overrides of the built-in texts; merged per locale and channel.',
+            description: `Per-locale, per-channel overrides of the built-in texts, keyed by locale tag; merged per locale and channel. ${LEGACY_NOTE}`,
           },
         ),
       ),
@@ -124,9 +128,9 @@ export const BrandingSchema = component(
       templates: Type.Optional(
         Type.Object(
           Object.fromEntries(
-            LOCALES.map((locale) => [locale, Type.Optional(ref(LocaleTemplates))]),
-          ) as Record<(typeof LOCALES)[number], TSchema>,
-          { description: 'Per-locale, per-channel overrides of the built-in texts.' },
+            TEMPLATE_KEYS.map((locale) => [locale, Type.Optional(ref(LocaleTemplates))]),
+          ) as Record<TemplateKey, TSchema>,
+          { description: `Per-locale, per-channel overrides of the built-in texts. ${LEGACY_NOTE}` },
         ),
       ),
       logo: Type.Optional(

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { preValidationHookHandler } from 'fastify';
+import { LOCALES } from '../domain/locales.js';
 import { RISK_SIGNALS } from '../domain/risk.js';
 import { CHANNELS, DELIVERY_TYPES, VERIFICATION_STATUSES } from '../domain/types.js';
 import { component, enumeration, envelope, ref } from './components.js';
@@ -28,12 +29,18 @@ export const VerificationStatus = enumeration(
 /** Test and live keys are two worlds inside an account. */
 export const Mode = enumeration('Mode', ['live', 'test'] as const, 'Requests of live keys, or of test keys.');
 
+/** The locales messages are written in (src/domain/locales.ts). */
+export const Locale = enumeration(
+  'Locale',
+  LOCALES,
+  'A locale with built-in texts, as a BCP 47 tag. ar, he and fa are written right to left.',
+);
+
 /** A BCP 47 language tag, as send-code and the branding preview take it. */
 export const LocaleTag = Type.String({
   maxLength: 35,
   pattern: '^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$',
-  description:
-    'BCP 47 language tag of the recipient, e.g. `es`, `pt-BR`, `de-AT`: the message is written in the language of its primary subtag when it is one of en, es, fr, de, pt, else in English (the default).',
+  description: `BCP 47 language tag of the recipient (\`_\` is read as \`-\`). Matched to a supported locale (${LOCALES.join(', ')}): exactly, then by language, taking script or region into account where a language has two locales (\`zh-Hant\`, \`zh-HK\` → zh-TW; \`pt-AO\` → pt-PT; \`pt\` → pt-BR; \`zh\` → zh-CN), then the language alone (\`fr-CA\` → fr, \`es-419\` → es, \`nn\`, \`no\` → nb). A well-formed tag of another language falls through to the account's default \`locale\`, then the phone number's country, then \`en\`; a malformed one is refused (400 VALIDATION_ERROR).`,
   examples: ['pt-BR'],
 });
 

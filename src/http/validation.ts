@@ -1,4 +1,5 @@
 import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import { LOCALE_TAG_PROBLEM } from '../domain/locales.js';
 import { type ApiError, type ErrorDetail, validationError } from './errors.js';
 
 /**
@@ -110,6 +111,11 @@ function describe(e: FastifySchemaValidationError, field: string, path: string):
     case 'pattern':
       if (field === 'country') return 'country must be an ISO 3166-1 alpha-2 code such as US';
       if (field === 'otpCode' || field === 'code') return `${field} must be 4 to 10 digits`;
+      if (field === 'locale') return `locale ${LOCALE_TAG_PROBLEM}`;
+      if (field === 'webOtpHost')
+        return 'webOtpHost must be a host name in lower case, such as example.com (no scheme, port or path)';
+      if (field === 'appHash')
+        return "appHash must be the app's 11-character SMS Retriever hash (letters, digits, + and /)";
       return `${name} has an invalid format`;
     default:
       return `${name} ${e.message ?? 'is invalid'}`;

@@ -137,7 +137,9 @@ describe('EMAIL over SMTP and WHATSAPP through the Cloud API and Twilio Voice', 
     const call = { channel: 'WHATSAPP', phone: '+447400123462', deliveryType: 'CALL', locale: 'es' };
     expect((await send(call)).status).toBe(200);
     const twiml = new URLSearchParams(fakes.twilio.sends().at(-1)!.body).get('Twiml') ?? '';
-    expect(twiml).toMatch(/<Say language="es-ES">Tu código de verificación de Acme es (\d, ){5}\d\.<\/Say>/);
+    expect(twiml).toMatch(
+      /<Say language="es-MX" voice="Polly.Mia">Tu código de verificación de Acme es (\d, ){5}\d\.<\/Say>/,
+    );
   });
 
   it('places a CALL through Twilio Voice that speaks the code, never through WhatsApp', async () => {

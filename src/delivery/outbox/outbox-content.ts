@@ -1,5 +1,6 @@
+import { asLocale, type Locale } from '../../domain/locales.js';
 import type { OutboxEntry } from '../../domain/ports/verifications.js';
-import type { Locale } from '../../domain/templates.js';
+import { templateOf } from '../../domain/templates.js';
 import type { Branding, OutboxMessage } from '../../domain/types.js';
 import type { DeliveryRequest } from '../interface.js';
 import { type RenderOptions, renderMessage } from '../messages.js';
@@ -18,10 +19,15 @@ interface StoredContent {
     DeliveryRequest,
     'channel' | 'to' | 'code' | 'codeTtlSeconds' | 'deliveryType' | 'purpose' | 'customMessage' | 'branding'
   > & {
-    /** Absent in messages kept before locales existed: English. */
-    locale?: Locale;
+    /**
+     * Absent in messages kept before locales existed: English. `pt` in those kept before Portuguese
+     * had two locales: read as pt-BR.
+     */
+    locale?: string;
   };
+  /** The WebOTP host the message was sent with (the account's, or the deployment's). */
   webOtpDomain?: string;
+  appHash?: string;
   publicBaseUrl?: string;
 }
 
@@ -43,7 +49,9 @@ export function encodeOutboxContent(request: DeliveryRequest, options: RenderOpt
   };
   // English, the default, is left out: most messages are kept as they were before locales.
   if (locale !== 'en') content.request.locale = locale;
-  if (options.webOtpDomain) content.webOtpDomain = options.webOtpDomain;
+  const webOtpHost = request.webOtpHost ?? options.webOtpDomain;
+  if (channel === 'SMS' && webOtpHost) content.webOtpDomain = webOtpHost;
+  if (channel === 'SMS' && request.appHash) content.appHash = request.appHash;
   if (options.publicBaseUrl && channel === 'EMAIL' && branding.logo)
     content.publicBaseUrl = options.publicBaseUrl;
   return JSON.stringify(content);
@@ -74,9 +82,13 @@ function brandingOf({ branding, locale, channel }: DeliveryRequest): Branding {
 
 function trimBranding(branding: Branding, locale: Locale, channel: DeliveryRequest['channel']): Branding {
   const { templates, ...rest } = branding;
-  const own = templates?.[locale]?.[channel];
+  const own = templateOf(templates, locale, channel);
   return own === undefined ? rest : { ...rest, templates: { [locale]: { [channel]: own } } };
 }
+
+/** The locale of a kept message: the one it was sent in; `pt` (kept before the split) is pt-BR. */
+const storedLocale = (locale: string | undefined): Locale =>
+  locale === undefined ? 'en' : locale === 'pt' ? 'pt-BR' : (asLocale(locale) ?? 'en');
 
 /** A code as a settled message shows it. */
 export const maskCode = (code: string) => '*'.repeat(code.length);
@@ -90,7 +102,8 @@ export function renderOutboxEntry(entry: OutboxEntry): OutboxMessage {
   const request: DeliveryRequest = {
     ...content.request,
     code: entry.code ?? maskCode(content.request.code),
-    locale: content.request.locale ?? 'en',
+    locale: storedLocale(content.request.locale),
+    ...(content.appHash ? { appHash: content.appHash } : {}),
     verificationId: entry.verificationId,
     accountId: entry.accountId,
     country: null,

@@ -1,4 +1,4 @@
-import type { Locale } from '../templates.js';
+import type { Locale } from '../locales.js';
 import type { Branding, Channel, DeliveryType, Mode } from '../types.js';
 
 /** Everything a provider needs to deliver one code. `code` must never be logged. */
@@ -15,8 +15,12 @@ export interface DeliveryRequest {
   purpose: string | null;
   customMessage: string | null;
   branding: Branding;
-  /** The language the message is written in (send-code's `locale`). */
+  /** The locale the message is written in (negotiated: src/domain/locales.ts). */
   locale: Locale;
+  /** SMS: the account's `webOtpHost` (the WebOTP line `@host #code`); absent: the deployment's, if any. */
+  webOtpHost?: string;
+  /** SMS: the account's `appHash` (Android SMS Retriever). */
+  appHash?: string;
 }
 
 export type ProviderState = 'up' | 'down' | 'unknown';

@@ -8,14 +8,15 @@ import { smsSegments } from '../../delivery/sms-segments.js';
 import { mergeBranding } from '../../domain/branding.js';
 import { isLogoType, LOGO_TYPES, MAX_LOGO_BYTES, sniffImageType } from '../../domain/logo.js';
 import { brandingProblems } from '../../domain/settings-request.js';
-import { LOCALES, resolveLocale } from '../../domain/templates.js';
+import { localeTagProblems, textDirection } from '../../domain/locales.js';
+import { resolveLocale } from '../../domain/templates.js';
 import type { AccountSettings } from '../../domain/types.js';
 import { BrandingPatch, Logo } from '../branding-schema.js';
 import { component, envelope, ref } from '../components.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, validationError } from '../errors.js';
 import { openToAnyone } from '../openapi.js';
-import { answer, errorResponses, LocaleTag } from '../schemas.js';
+import { answer, errorResponses, Locale, LocaleTag } from '../schemas.js';
 import { validatedBody } from '../validation.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -48,11 +49,19 @@ const BrandingPreview = component(
   'BrandingPreview',
   Type.Object(
     {
-      locale: Type.String({ enum: [...LOCALES], description: 'The language the messages are written in.' }),
+      locale: ref(Locale, { description: 'The locale the messages are written in.' }),
+      direction: Type.String({
+        enum: ['ltr', 'rtl'],
+        description: "The locale's writing direction: how the SMS and WhatsApp texts are shown.",
+      }),
       EMAIL: Type.Object({ subject: Type.String(), text: Type.String(), html: Type.String() }),
       SMS: Type.Object({
         text: Type.String(),
-        segments: Type.Integer({ minimum: 0 }),
+        segments: Type.Integer({
+          minimum: 0,
+          description:
+            "How many SMS it costs. Built-in texts fit one with any code length (the product name is cut to fit); an account's template or the one-tap lines (webOtpHost, appHash) may take more.",
+        }),
         encoding: Type.String({ enum: ['GSM-7', 'UCS-2'] }),
         characters: Type.Integer({
           minimum: 0,
@@ -231,9 +240,10 @@ export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstanc
       ),
     },
     async (request) => {
-      const body = validatedBody<Static<typeof PreviewBody>>(request, (b) =>
-        brandingProblems(b.branding, 'branding'),
-      );
+      const body = validatedBody<Static<typeof PreviewBody>>(request, (b) => [
+        ...brandingProblems(b.branding, 'branding'),
+        ...localeTagProblems(b.locale),
+      ]);
       const account = await deps.admin.getAccount(request.params.id);
       if (!account) throw notFound();
       const draft = mergeBranding(
@@ -244,7 +254,7 @@ export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstanc
       const settings = deps.service.settingsOf(
         (draft ? { ...rest, branding: draft } : rest) as AccountSettings,
       );
-      const locale = resolveLocale(body.locale);
+      const locale = resolveLocale(body.locale ?? settings.locale);
       const sample: DeliveryRequest = {
         verificationId: '00000000-0000-7000-8000-000000000000',
         accountId: account.id,
@@ -258,6 +268,8 @@ export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstanc
         customMessage: null,
         branding: settings.branding,
         locale,
+        ...(settings.webOtpHost !== null ? { webOtpHost: settings.webOtpHost } : {}),
+        ...(settings.appHash !== null ? { appHash: settings.appHash } : {}),
       };
       const options = deps.renderOptions ?? {};
       const email = renderMessage({ ...sample, channel: 'EMAIL', to: 'jane@example.com' }, options);
@@ -266,6 +278,7 @@ export const brandingAdminRoutes = (deps: AppDeps) => async (app: FastifyInstanc
       return {
         data: {
           locale,
+          direction: textDirection(locale),
           EMAIL: { subject: email.subject, text: email.text, html: email.html },
           SMS: { text: sms.text, ...smsSegments(sms.text) },
           WHATSAPP: { text: whatsapp.text },

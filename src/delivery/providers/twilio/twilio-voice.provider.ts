@@ -1,18 +1,28 @@
 import type { Channel } from '../../../domain/types.js';
 import type { ChannelProvider, DeliveryRequest, SendOutcome } from '../../interface.js';
 import { codeForLocale } from '../../locales/language-code.js';
-import { voiceLanguage, voiceScript } from '../../messages.js';
+import { speechFor } from '../../messages.js';
 import { joinUrl, probe } from '../http.js';
 import { basicAuth, postToAccount } from './twilio.provider.js';
 import type { TwilioOptions } from './twilio.settings.js';
+import { TWILIO_VOICES } from './twilio.voices.js';
 
 const escapeXml = (s: string) =>
   s.replace(/[<>&"']/g, (c) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' }[c]};`);
 
-/** The TwiML of a code call: the two sentences of `voiceScript`, a pause between them. */
-export function codeCallTwiml(request: DeliveryRequest, language: string): string {
-  const say = (text: string) => `<Say language="${escapeXml(language)}">${escapeXml(text)}</Say>`;
-  const [first, again] = voiceScript(request);
+/**
+ * The TwiML of a code call: the two sentences of the request's locale (English where Twilio has
+ * no voice for it), a pause between them. TWILIO_VOICE_LANGUAGE, when it is in the spoken
+ * language, sets the regional variant, spoken by the account's default voice for it.
+ */
+export function codeCallTwiml(request: DeliveryRequest, deploymentLanguage?: string): string {
+  const { locale, voice, script } = speechFor(request, TWILIO_VOICES);
+  const regional = deploymentLanguage ? codeForLocale(locale, [deploymentLanguage]) : null;
+  const attributes = regional
+    ? `language="${escapeXml(regional)}"`
+    : `language="${escapeXml(voice.language)}" voice="${escapeXml(voice.voice)}"`;
+  const say = (text: string) => `<Say ${attributes}>${escapeXml(text)}</Say>`;
+  const [first, again] = script;
   return `<?xml version="1.0" encoding="UTF-8"?><Response>${say(first)}<Pause length="1"/>${say(again)}</Response>`;
 }
 
@@ -33,11 +43,7 @@ export class TwilioVoiceProvider implements ChannelProvider {
     const form = new URLSearchParams({
       To: request.to,
       From: o.voiceFrom,
-      // TWILIO_VOICE_LANGUAGE for requests in its language (its regional variant), else the locale's.
-      Twiml: codeCallTwiml(
-        request,
-        codeForLocale(request.locale, [o.voiceLanguage]) ?? voiceLanguage(request),
-      ),
+      Twiml: codeCallTwiml(request, o.voiceLanguage),
       // Ring for 30 s rather than Twilio's 60: a code call nobody takes should end quickly.
       Timeout: '30',
     });

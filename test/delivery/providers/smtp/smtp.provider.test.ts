@@ -35,7 +35,7 @@ describe('SMTP (nodemailer against a real smtp-server)', () => {
     expect(html).toContain('048213');
     expect(html).toContain('color:#ff5500');
     expect(html).toContain('<img src="https://acme.test/logo.png"');
-    expect(html).toContain('<strong>Sign in</strong>');
+    expect(html).toContain('<strong><bdi>Sign in</bdi></strong>');
     // The custom message is text: escaped, never markup.
     expect(html).toContain('Welcome &lt;b&gt;back&lt;/b&gt; &amp; enjoy');
     expect(html).not.toContain('<b>back</b>');

@@ -108,12 +108,21 @@ describe('Twilio (Messages and Calls resources of the 2010-04-01 REST API)', () 
     );
   });
 
-  it("speaks the request's language: TWILIO_VOICE_LANGUAGE's variant for its own, the locale's for another", async () => {
+  it("speaks the request's language: TWILIO_VOICE_LANGUAGE's variant for its own, the locale's voice for another", async () => {
     const p = new TwilioVoiceProvider({ ...options, voiceFrom: '+15005550006', voiceLanguage: 'en-GB' });
     await p.send(deliveryRequest({ deliveryType: 'CALL', locale: 'de' }));
     const german = new URLSearchParams(api.sends().at(-1)!.body).get('Twiml');
     expect(german).toContain(
-      '<Say language="de-DE">Ihr Acme-Bestätigungscode lautet 0, 4, 8, 2, 1, 3.</Say>',
+      '<Say language="de-DE" voice="Polly.Vicki">Ihr Acme-Bestätigungscode lautet 0, 4, 8, 2, 1, 3.</Say>',
+    );
+    await p.send(deliveryRequest({ deliveryType: 'CALL', locale: 'he' }));
+    expect(new URLSearchParams(api.sends().at(-1)!.body).get('Twiml')).toContain(
+      '<Say language="he-IL" voice="Google.he-IL-Standard-A">קוד האימות שלך ל-Acme הוא 0, 4, 8, 2, 1, 3.</Say>',
+    );
+    // Twilio has no Persian voice: the call is read in English rather than by a voice of another language.
+    await p.send(deliveryRequest({ deliveryType: 'CALL', locale: 'fa' }));
+    expect(new URLSearchParams(api.sends().at(-1)!.body).get('Twiml')).toContain(
+      '<Say language="en-GB">Your Acme verification code is 0, 4, 8, 2, 1, 3.</Say>',
     );
     await p.send(deliveryRequest({ deliveryType: 'CALL', locale: 'en' }));
     expect(new URLSearchParams(api.sends().at(-1)!.body).get('Twiml')).toContain(

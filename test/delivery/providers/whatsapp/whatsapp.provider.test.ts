@@ -1,3 +1,4 @@
+import type { Locale } from '../../../../src/domain/locales.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WhatsAppProvider } from '../../../../src/delivery/providers/whatsapp/whatsapp.provider.js';
 import type { WhatsAppOptions } from '../../../../src/delivery/providers/whatsapp/whatsapp.settings.js';
@@ -52,12 +53,16 @@ describe('WhatsApp Cloud API', () => {
   });
 
   it("asks for the template in the request's language when it is approved in it, else in the default", async () => {
-    const p = new WhatsAppProvider({ ...options, languages: ['es', 'pt_BR'] });
-    const languageOf = async (locale: 'en' | 'es' | 'pt' | 'fr') => {
+    const p = new WhatsAppProvider({ ...options, languages: ['es', 'pt_BR', 'zh_CN', 'zh_TW'] });
+    const languageOf = async (locale: Locale) => {
       await p.send(deliveryRequest({ channel: 'WHATSAPP', locale }));
       return JSON.parse(api.sends().at(-1)!.body).template.language.code;
     };
-    expect(await languageOf('pt')).toBe('pt_BR');
+    expect(await languageOf('pt-BR')).toBe('pt_BR');
+    // Approved only in Brazilian Portuguese: European Portuguese readers get that rather than English.
+    expect(await languageOf('pt-PT')).toBe('pt_BR');
+    expect(await languageOf('zh-TW')).toBe('zh_TW');
+    expect(await languageOf('zh-CN')).toBe('zh_CN');
     expect(await languageOf('es')).toBe('es');
     expect(await languageOf('fr')).toBe('en_US');
     expect(await languageOf('en')).toBe('en_US');

@@ -1,0 +1,41 @@
+import type { ProviderVoices } from '../../messages.js';
+
+/**
+ * The `speak` voice of each locale on Telnyx Call Control: an Azure neural voice (`Azure.<name>`),
+ * which carries its language (Telnyx's `language` parameter applies only to its basic voices),
+ * so every locale, Persian included, has one. `language` is the voice's locale, for logs and tests.
+ */
+export const TELNYX_VOICES: ProviderVoices<{ language: string; voice: string }> = {
+  en: { language: 'en-US', voice: 'Azure.en-US-JennyNeural' },
+  es: { language: 'es-MX', voice: 'Azure.es-MX-DaliaNeural' },
+  fr: { language: 'fr-FR', voice: 'Azure.fr-FR-DeniseNeural' },
+  de: { language: 'de-DE', voice: 'Azure.de-DE-KatjaNeural' },
+  'pt-BR': { language: 'pt-BR', voice: 'Azure.pt-BR-FranciscaNeural' },
+  'pt-PT': { language: 'pt-PT', voice: 'Azure.pt-PT-RaquelNeural' },
+  it: { language: 'it-IT', voice: 'Azure.it-IT-ElsaNeural' },
+  nl: { language: 'nl-NL', voice: 'Azure.nl-NL-ColetteNeural' },
+  pl: { language: 'pl-PL', voice: 'Azure.pl-PL-ZofiaNeural' },
+  sv: { language: 'sv-SE', voice: 'Azure.sv-SE-SofieNeural' },
+  da: { language: 'da-DK', voice: 'Azure.da-DK-ChristelNeural' },
+  nb: { language: 'nb-NO', voice: 'Azure.nb-NO-PernilleNeural' },
+  fi: { language: 'fi-FI', voice: 'Azure.fi-FI-NooraNeural' },
+  cs: { language: 'cs-CZ', voice: 'Azure.cs-CZ-VlastaNeural' },
+  ro: { language: 'ro-RO', voice: 'Azure.ro-RO-AlinaNeural' },
+  hu: { language: 'hu-HU', voice: 'Azure.hu-HU-NoemiNeural' },
+  el: { language: 'el-GR', voice: 'Azure.el-GR-AthinaNeural' },
+  tr: { language: 'tr-TR', voice: 'Azure.tr-TR-EmelNeural' },
+  ru: { language: 'ru-RU', voice: 'Azure.ru-RU-SvetlanaNeural' },
+  uk: { language: 'uk-UA', voice: 'Azure.uk-UA-PolinaNeural' },
+  ar: { language: 'ar-SA', voice: 'Azure.ar-SA-ZariyahNeural' },
+  he: { language: 'he-IL', voice: 'Azure.he-IL-HilaNeural' },
+  fa: { language: 'fa-IR', voice: 'Azure.fa-IR-DilaraNeural' },
+  hi: { language: 'hi-IN', voice: 'Azure.hi-IN-SwaraNeural' },
+  bn: { language: 'bn-BD', voice: 'Azure.bn-BD-NabanitaNeural' },
+  'zh-CN': { language: 'zh-CN', voice: 'Azure.zh-CN-XiaoxiaoNeural' },
+  'zh-TW': { language: 'zh-TW', voice: 'Azure.zh-TW-HsiaoChenNeural' },
+  ja: { language: 'ja-JP', voice: 'Azure.ja-JP-NanamiNeural' },
+  ko: { language: 'ko-KR', voice: 'Azure.ko-KR-SunHiNeural' },
+  th: { language: 'th-TH', voice: 'Azure.th-TH-PremwadeeNeural' },
+  vi: { language: 'vi-VN', voice: 'Azure.vi-VN-HoaiMyNeural' },
+  id: { language: 'id-ID', voice: 'Azure.id-ID-GadisNeural' },
+};
