@@ -150,7 +150,7 @@ export function localeTagProblems(tag: string | undefined, field = 'locale'): Er
 const COUNTRIES_BY_LOCALE: Readonly<Partial<Record<Locale, readonly string[]>>> = {
   es: [
     ...['ES', 'MX', 'AR', 'CO', 'PE', 'VE', 'CL', 'EC', 'GT', 'CU', 'BO', 'DO', 'HN', 'PY', 'SV', 'NI'],
-    ...['CR', 'PA', 'UY', 'PR', 'GQ', 'EA', 'IC'],
+    ...['CR', 'PA', 'UY', 'PR', 'GQ'],
   ],
   fr: [
     ...['FR', 'MC', 'LU', 'SN', 'CI', 'ML', 'BF', 'NE', 'TG', 'BJ', 'GN', 'CD', 'CG', 'GA', 'CM', 'MG'],

@@ -1,6 +1,5 @@
 import type { LocaleTexts } from './texts.js';
 
-/** The SMS carries the warning Indonesian code messages carry ("jangan berikan kode ini …"); GSM-7. */
 export const id: LocaleTexts = {
   email: {
     subject: '{code} adalah kode verifikasi {product} Anda',
@@ -26,7 +25,7 @@ export const id: LocaleTexts = {
     notFoundTitle: 'Tautan tidak ditemukan',
     notFoundText: 'Pastikan Anda membuka tautan lengkap dari email Anda.',
   },
-  sms: '{code} adalah kode verifikasi {product} Anda. Jangan berikan kode ini kepada siapa pun.',
+  sms: '{code} adalah kode verifikasi {product} Anda.',
   whatsapp: '*{code}* adalah kode verifikasi Anda. Demi keamanan, jangan bagikan kode ini.',
   voice: ['Kode verifikasi {product} Anda adalah {code}.', 'Sekali lagi, kode Anda adalah {code}.'],
   voiceCall: 'Panggilan suara',
