@@ -1,4 +1,5 @@
 import type { AccountLimitOverrides, AccountOnlyOverrides } from './account-limits.js';
+import type { Locale } from './locales.js';
 import type { MessageSettingOverrides } from './message-settings.js';
 import type { BrandingTemplates } from './templates.js';
 /** Types shared by the domain, the stores and the HTTP layer. Times are epoch milliseconds. */
@@ -102,12 +103,16 @@ export interface Verification {
   providerMessageId: string | null;
   /** The mode of the key that made it: test requests are seen only by test keys, superseded and limited apart from live ones. */
   mode: Mode;
+  /** The locale its message was written in; null for requests made before locales were kept. */
+  locale: Locale | null;
 }
 
 export type NewVerification = Omit<
   Verification,
-  'status' | 'attempts' | 'verifiedAt' | 'provider' | 'providerMessageId'
+  'status' | 'attempts' | 'verifiedAt' | 'provider' | 'providerMessageId' | 'locale'
 > & {
+  /** The locale its message is written in. */
+  locale?: Locale | null;
   /** The outbox's content when the outbox takes the message (its code masked): written with the row. */
   outbox: string | null;
   /** The code of an outbox message, kept in clear only while the request is pending. */

@@ -260,6 +260,7 @@ export class VerificationService {
         outboxCode: outbox ? (codes[i] as string) : null,
         mode: key.mode,
         risk: JSON.stringify(screened[i]),
+        locale,
       };
     });
     await this.deps.store.verifications.createVerifications(rows);

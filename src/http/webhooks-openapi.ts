@@ -44,6 +44,11 @@ const EventData = {
     to: { type: 'string', description: 'Masked destination, as in send-code answers.' },
     country: { type: 'string' },
     purpose: { type: 'string' },
+    locale: {
+      type: 'string',
+      description:
+        'Verification events: the locale the message was written in (a Locale tag); absent for requests made before locales were kept.',
+    },
     status: { type: 'string', description: 'State of the verification request after the event.' },
     provider: { type: 'string', description: 'The delivery provider, where there is one.' },
   },

@@ -120,7 +120,7 @@ export function foldSql(
     `${alias}.account_id = v.account_id AND ${alias}.destination = v.destination AND ${alias}.test = v.test`;
   const events = `SELECT c.seq, c.kind, c.at, c.request_id, c.provider,
        coalesce(v.account_id, k.account_id) AS account_id, coalesce(v.test, k.test) AS test, v.group_id,
-       coalesce(v.channel, k.channel) AS channel, v.country, v.purpose, coalesce(v.masked, k.masked) AS masked,
+       coalesce(v.channel, k.channel) AS channel, v.country, v.purpose, v.locale, coalesce(v.masked, k.masked) AS masked,
        coalesce(k.id, ${madeContacts ? 'm.id, ' : ''}d.id) AS contact_id, v.status
      FROM ${rows}
      LEFT JOIN verifications v ON v.id = c.request_id
@@ -160,6 +160,7 @@ export function rowToWebhookEvent(r: Record<string, unknown>, id: string): Webho
     toMasked: str(r.masked),
     country: str(r.country),
     purpose: str(r.purpose),
+    locale: str(r.locale),
     // A settling change names the status it settled in; a created one, pending; a delivery
     // report, the request's status as it is.
     status: contact ? null : kind === 'created' ? 'pending' : isSettled(kind) ? kind : str(r.status),

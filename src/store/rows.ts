@@ -1,3 +1,4 @@
+import { asLocale } from '../domain/locales.js';
 import type { NewApiKey } from '../domain/ports/keys-and-accounts.js';
 import type {
   AttemptOutcome,
@@ -17,6 +18,9 @@ import type {
   VerificationStatus,
 } from '../domain/types.js';
 import { rowMode } from './mode.js';
+
+/** A stored locale tag; null for rows written before locales were kept (or a tag this build lacks). */
+const asStoredLocale = (value: unknown) => (typeof value === 'string' ? asLocale(value) : null);
 
 /** Row shapes and their mapping to domain records, shared by the SQL stores. */
 
@@ -75,7 +79,7 @@ export const rowToAuthenticatedKey = (
 /** The columns rowToVerification reads (not the outbox message, which can be the row's largest). */
 export const VERIFICATION_SELECT = `id, account_id, group_id, channel, destination, delivery_type, country, purpose,
   code_hash, status, attempts, max_attempts, created_at, expires_at, verified_at, delivery_status, provider,
-  provider_message_id, test`;
+  provider_message_id, test, locale`;
 
 export const rowToVerification = (r: Record<string, unknown>): Verification => ({
   id: String(r.id),
@@ -97,6 +101,7 @@ export const rowToVerification = (r: Record<string, unknown>): Verification => (
   provider: strOrNull(r.provider),
   providerMessageId: strOrNull(r.provider_message_id),
   mode: rowMode(r.test),
+  locale: asStoredLocale(r.locale),
 });
 
 /**

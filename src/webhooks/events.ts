@@ -32,6 +32,8 @@ export interface WebhookEvent {
   toMasked: string | null;
   country: string | null;
   purpose: string | null;
+  /** The locale the request's message was written in (null: a contact event, or a request made before locales were kept). */
+  locale: string | null;
   /** The request's status after the change. */
   status: string | null;
   provider: string | null;
@@ -53,6 +55,7 @@ export interface WebhookEventData {
   to?: string;
   country?: string;
   purpose?: string;
+  locale?: string;
   status?: string;
   provider?: string;
 }
@@ -78,6 +81,7 @@ export function webhookPayload(event: WebhookEvent): string {
     ['to', event.toMasked],
     ['country', event.country],
     ['purpose', event.purpose],
+    ['locale', event.locale],
     ['status', event.status],
     ['provider', event.provider],
   ];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryRequest } from '../../src/delivery/interface.js';
-import { renderMessage, renderSms, speechFor } from '../../src/delivery/messages.js';
+import { type ProviderVoices, renderMessage, renderSms, speechFor } from '../../src/delivery/messages.js';
 import { encodeOutboxContent, renderOutboxEntry } from '../../src/delivery/outbox/outbox-content.js';
 import { TELNYX_VOICES } from '../../src/delivery/providers/telnyx/telnyx.voices.js';
 import { TWILIO_VOICES } from '../../src/delivery/providers/twilio/twilio.voices.js';
@@ -109,7 +109,11 @@ describe('the WebOTP host', () => {
 });
 
 describe('speech per provider', () => {
-  const tables = { twilio: TWILIO_VOICES, vonage: VONAGE_VOICES, telnyx: TELNYX_VOICES };
+  const tables: Record<string, ProviderVoices<{ language: string }>> = {
+    twilio: TWILIO_VOICES,
+    vonage: VONAGE_VOICES,
+    telnyx: TELNYX_VOICES,
+  };
 
   it.each(Object.entries(tables))('%s: a voice in the locale, or English where it has none', (_, voices) => {
     for (const locale of LOCALES) {

@@ -92,22 +92,25 @@ describe('built-in texts in every locale', () => {
     de: /Bestätigungscode/,
     'pt-BR': /código de verificação/,
   };
-  it.each(LOCALES.filter((l) => words[l]))('%s: email, SMS, WhatsApp and the voice call are written in it', (locale) => {
-    const email = renderMessage(request({ channel: 'EMAIL', to: 'a@example.com', locale }));
-    const word = words[locale] as RegExp;
-    expect(email.subject).toMatch(word);
-    expect(email.subject).toContain('123456');
-    expect(email.text).toContain(`${LOCALE_TEXTS[locale].email.requestedFor}: login`);
-    expect(email.html).toContain(`<html lang="${locale}" dir="ltr">`);
-    expect(email.html).toContain(LOCALE_TEXTS[locale].email.requestedFor);
-    const sms = renderMessage(request({ channel: 'SMS', locale }));
-    expect(sms.text).toMatch(word);
-    const whatsapp = renderMessage(request({ channel: 'WHATSAPP', locale }));
-    expect(whatsapp.text).toContain('*123456*');
-    const call = renderMessage(request({ channel: 'WHATSAPP', deliveryType: 'CALL', locale }));
-    expect(call.text).toContain(LOCALE_TEXTS[locale].voiceCall);
-    expect(call.text).toContain('1, 2, 3, 4, 5, 6');
-  });
+  it.each(LOCALES.filter((l) => words[l]))(
+    '%s: email, SMS, WhatsApp and the voice call are written in it',
+    (locale) => {
+      const email = renderMessage(request({ channel: 'EMAIL', to: 'a@example.com', locale }));
+      const word = words[locale] as RegExp;
+      expect(email.subject).toMatch(word);
+      expect(email.subject).toContain('123456');
+      expect(email.text).toContain(`${LOCALE_TEXTS[locale].email.requestedFor}: login`);
+      expect(email.html).toContain(`<html lang="${locale}" dir="ltr">`);
+      expect(email.html).toContain(LOCALE_TEXTS[locale].email.requestedFor);
+      const sms = renderMessage(request({ channel: 'SMS', locale }));
+      expect(sms.text).toMatch(word);
+      const whatsapp = renderMessage(request({ channel: 'WHATSAPP', locale }));
+      expect(whatsapp.text).toContain('*123456*');
+      const call = renderMessage(request({ channel: 'WHATSAPP', deliveryType: 'CALL', locale }));
+      expect(call.text).toContain(LOCALE_TEXTS[locale].voiceCall);
+      expect(call.text).toContain('1, 2, 3, 4, 5, 6');
+    },
+  );
 
   it('leaves the English texts as they were', () => {
     const email = renderMessage(

@@ -13,6 +13,7 @@ const event = (over: Partial<WebhookEvent> = {}): WebhookEvent => ({
   channel: 'SMS',
   country: 'US',
   purpose: 'signup',
+  locale: 'pt-BR',
   provider: null,
   toMasked: '+1******2671',
   contactId: null,
@@ -38,6 +39,7 @@ describe('webhook payload', () => {
         to: '+1******2671',
         country: 'US',
         purpose: 'signup',
+        locale: 'pt-BR',
         status: 'pending',
       },
     });

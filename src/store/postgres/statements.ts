@@ -361,8 +361,8 @@ function signalsSql(phone: boolean): string {
 function sendSql(checkBlocks: boolean): string {
   const unnest = `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
         $8::text[], $9::bytea[], $10::int[], $11::bigint[], $12::bigint[], $13::text[], $14::text[],
-        $15::boolean[], $16::text[], $17::text[], $18::text[], $19::text[])`;
-  const columns = `${VERIFICATION_COLUMNS}, outbox_code, masked, risk, address`;
+        $15::boolean[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])`;
+  const columns = `${VERIFICATION_COLUMNS}, outbox_code, masked, risk, address, locale`;
   const fresh = checkBlocks
     ? `given AS (
       SELECT * FROM ${unnest}
@@ -399,7 +399,7 @@ function sendSql(checkBlocks: boolean): string {
       RETURNING v.id, v.provider
     ), inserted AS (
       INSERT INTO verifications (${columns})
-      SELECT ${VERIFICATION_COLUMNS.replace(/(\w+)/g, 'f.$1')}, f.outbox_code, f.masked, f.risk, f.address
+      SELECT ${VERIFICATION_COLUMNS.replace(/(\w+)/g, 'f.$1')}, f.outbox_code, f.masked, f.risk, f.address, f.locale
       FROM fresh f WHERE (SELECT count(*) FROM superseded) >= 0
       RETURNING id, created_at, delivery_status
     )${checkBlocks ? `, logged AS (${logged}) SELECT n FROM blocked` : ` ${logged}`}`;

@@ -178,6 +178,7 @@ export class PostgresVerifications implements Verifications {
       rows.map((v) => maskDestination(v.channel, v.destination)),
       rows.map((v) => v.risk ?? null),
       rows.map((v) => v.address ?? null),
+      rows.map((v) => v.locale ?? null),
     ]);
     return new Set(blocked.map((b) => rows[Number(b.n) - 1] as NewVerification));
   }

@@ -81,6 +81,7 @@ export class SqliteVerifications implements Verifications {
           v.risk ?? null,
           mode,
           v.address ?? null,
+          v.locale ?? null,
         );
         this.appendChange('created', v.id, v.createdAt, v.deliveryStatus === 'outbox' ? 'outbox' : null);
       }

@@ -1,7 +1,7 @@
-import type { Locale } from '../../../../src/domain/locales.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WhatsAppProvider } from '../../../../src/delivery/providers/whatsapp/whatsapp.provider.js';
 import type { WhatsAppOptions } from '../../../../src/delivery/providers/whatsapp/whatsapp.settings.js';
+import type { Locale } from '../../../../src/domain/locales.js';
 import { type FakeApi, startFakeApi } from '../../support/fake-api.js';
 import { deliveryRequest } from '../../support/request.js';
 
