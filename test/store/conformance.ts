@@ -266,6 +266,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           deliveryType: 'CALL',
           country: 'GB',
           purpose: 'login',
+          locale: 'zh-TW',
         });
         await store.verifications.createVerifications([v]);
         const got = await store.verifications.getVerification('acc_1', v.id);
