@@ -1,5 +1,5 @@
 import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
-import { LOCALE_TAG_PROBLEM } from '../domain/locales.js';
+import { LOCALE_TAG_PROBLEM, LOCALES } from '../domain/locales.js';
 import { type ApiError, type ErrorDetail, validationError } from './errors.js';
 
 /**
@@ -117,6 +117,11 @@ function describe(e: FastifySchemaValidationError, field: string, path: string):
       if (field === 'appHash')
         return "appHash must be the app's 11-character SMS Retriever hash (letters, digits, + and /)";
       return `${name} has an invalid format`;
+    case 'additionalProperties':
+      // A template keyed by a tag that is no locale of ours names the supported ones.
+      if (/(^|\.)templates$/.test(name))
+        return `${name}.${String(params.additionalProperty)}: templates are keyed by a supported locale (${LOCALES.join(', ')})`;
+      return `${name} has no field ${String(params.additionalProperty)}`;
     default:
       return `${name} ${e.message ?? 'is invalid'}`;
   }

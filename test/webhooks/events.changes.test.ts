@@ -91,6 +91,8 @@ describe.each(backends)('webhooks for real state changes ($name)', ({ postgres }
         channel: 'EMAIL',
         to: expect.stringMatching(/^v\*+@example\.com$/),
         purpose: 'login',
+        // The locale the message was written in: no tag, no account default, no phone: English.
+        locale: 'en',
       });
       expect(hit.body).not.toContain(code);
       expect(hit.body).not.toContain('verified@example.com');

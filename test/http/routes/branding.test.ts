@@ -70,7 +70,8 @@ describe('branding settings: templates, footer, product name', () => {
       'branding.templates.pt.EMAIL.text',
       'must contain {code}',
     ],
-    [{ templates: { it: { SMS: '{code}' } } }, 'branding.templates', 'it'],
+    [{ templates: { sw: { SMS: '{code}' } } }, 'branding.templates', 'sw'],
+    [{ templates: { 'pt-br': { SMS: '{code}' } } }, 'branding.templates', 'pt-br'],
     [{ templates: { en: { SMS: 'x'.repeat(481) } } }, 'branding.templates.en.SMS', '480'],
     [{ templates: { en: { EMAIL: { subject: '{code}' } } } }, 'branding.templates.en.EMAIL', 'text'],
     [{ emailFooter: 'x'.repeat(501) }, 'branding.emailFooter', '500'],
@@ -212,8 +213,10 @@ describe('branding settings: templates, footer, product name', () => {
     );
     expect(res.status).toBe(200);
     const data = res.body.data;
-    expect(data.locale).toBe('pt');
-    expect(data.EMAIL.subject).toBe('123456 é o seu código de verificação Draft');
+    // The draft's `pt` template (saved before Portuguese had two locales) applies to pt-BR.
+    expect(data.locale).toBe('pt-BR');
+    expect(data.direction).toBe('ltr');
+    expect(data.EMAIL.subject).toBe('123456 é seu código de verificação Draft');
     expect(data.EMAIL.text).toContain('Solicitado para: login');
     expect(data.EMAIL.html).toContain('123456');
     expect(data.SMS).toEqual({
