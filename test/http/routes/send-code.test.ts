@@ -77,7 +77,8 @@ describe('send-code', () => {
     expect(res.status).toBe(200);
     const message = await svc.lastMessage('+33612345678');
     expect(message.channel).toBe('SMS');
-    expect(message.text).toMatch(/^\d{6} is your .+ verification code/);
+    // Written in the language of the number's country (no locale given): French.
+    expect(message.text).toMatch(/^\d{6} est votre code de vérification /);
   });
 
   it('supersedes the earlier pending code for the same destination and channel', async () => {
