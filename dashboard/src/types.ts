@@ -35,6 +35,43 @@ export type Risk = NonNullable<Contact['risk']>;
 /** A named schema of the document (components.schemas). */
 type Schema<N extends keyof components['schemas']> = components['schemas'][N];
 
+export type Locale = Schema<'Locale'>;
+/** The locales with built-in texts, in the service's order (tsc fails when the document adds one). */
+export const LOCALES = [
+  'en',
+  'es',
+  'fr',
+  'de',
+  'pt-BR',
+  'pt-PT',
+  'it',
+  'nl',
+  'pl',
+  'sv',
+  'da',
+  'nb',
+  'fi',
+  'cs',
+  'ro',
+  'hu',
+  'el',
+  'tr',
+  'ru',
+  'uk',
+  'ar',
+  'he',
+  'fa',
+  'hi',
+  'bn',
+  'zh-CN',
+  'zh-TW',
+  'ja',
+  'ko',
+  'th',
+  'vi',
+  'id',
+] as const satisfies readonly Locale[];
+export type MessageSettingInForce = Item<AccountLimits['messages']>;
 export type Channel = Schema<'Channel'>;
 export const CHANNELS = ['EMAIL', 'SMS', 'WHATSAPP'] as const satisfies readonly Channel[];
 export type Mode = Schema<'Mode'>;
@@ -66,6 +103,7 @@ export const WEBHOOK_EVENTS = [
 /** true when `Listed` names every value of `All`: tsc fails below when the document adds one. */
 type Complete<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : false;
 true satisfies Complete<Channel, (typeof CHANNELS)[number]>;
+true satisfies Complete<Locale, (typeof LOCALES)[number]>;
 true satisfies Complete<Schema<'WebhookEventType'>, (typeof WEBHOOK_EVENTS)[number]>;
 
 /** The account and mode the dashboard is looking at, handed to every page. */

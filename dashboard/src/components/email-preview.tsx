@@ -54,6 +54,10 @@ export function renderEmail(html: string, target: Document): void {
     }
     if (element.tagName === 'A') element.setAttribute('target', '_blank');
   }
+  // The email's language and direction (an Arabic or Hebrew email is laid out right to left).
+  target.documentElement.lang = parsed.documentElement.lang;
+  target.documentElement.dir = parsed.documentElement.dir;
+  target.body.dir = parsed.body.dir;
   const bodyStyle = parsed.body.getAttribute('data-cv-style');
   target.body.replaceChildren(...[...parsed.body.childNodes].map((n) => target.importNode(n, true)));
   if (bodyStyle !== null) target.body.style.cssText = styles[Number(bodyStyle)] ?? '';

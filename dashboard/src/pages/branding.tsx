@@ -3,14 +3,11 @@ import { ApiError, del, get, patch, post, request } from '../api';
 import { EmailPreview } from '../components/email-preview';
 import { Badge, Card, ErrorBox, Field, Notice, PageHeader } from '../components/ui';
 import { useAction, useDebounced, useLoad } from '../hooks';
+import { localeName } from '../locales';
 import type { Branding, BuiltInTemplates, LocaleTemplates, Preview, Scope } from '../types';
 
 /** The service's own accent colour (DEFAULT_BRANDING in src/domain/settings.ts) when an account sets none. */
 const DEFAULT_ACCENT = '#2563eb';
-
-/** A language's name in the dashboard's language (English), from its tag. */
-const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
-const languageName = (tag: string) => LANGUAGE_NAMES.of(tag) ?? tag;
 
 /** The built-in texts by language, as the service answers them. */
 type BuiltIns = Record<string, BuiltInTemplates>;
@@ -106,7 +103,7 @@ export function BrandingPage(props: { scope: Scope }) {
   const { account } = props.scope;
   const saved = account.settings.branding;
   const [draft, setDraft] = useState<Draft>(() => fromSaved(saved));
-  const [locale, setLocale] = useState('en');
+  const [locale, setLocale] = useState<string>(account.settings.locale ?? 'en');
   const [purpose, setPurpose] = useState('sign-in');
   const [savedNotice, setSavedNotice] = useState(false);
   const action = useAction();
@@ -123,6 +120,8 @@ export function BrandingPage(props: { scope: Scope }) {
   const setField = (f: TextField, value: string) =>
     setDraft({ ...draft, fields: { ...draft.fields, [f]: value } });
   const localeTemplates = draft.templates[locale] ?? {};
+  // Templates saved when Portuguese was one locale apply to both of its locales.
+  const legacyPortuguese = (locale === 'pt-BR' || locale === 'pt-PT') && draft.templates.pt !== undefined;
   const setTemplates = (next: LocaleTemplates) =>
     setDraft({ ...draft, templates: { ...draft.templates, [locale]: next } });
   /** What a field shows: the account's template, else the built-in text. */
@@ -244,10 +243,10 @@ export function BrandingPage(props: { scope: Scope }) {
           <Card title="Texts">
             <div class="toolbar">
               <Field label="Language">
-                <select value={locale} onChange={(e) => setLocale(e.currentTarget.value)}>
-                  {(builtInList.data ?? [{ locale: 'en' }]).map(({ locale: code }) => (
+                <select name="locale" value={locale} onChange={(e) => setLocale(e.currentTarget.value)}>
+                  {(builtInList.data ?? [{ locale: 'en' as const }]).map(({ locale: code }) => (
                     <option key={code} value={code}>
-                      {languageName(code)} ({code})
+                      {localeName(code)} ({code})
                     </option>
                   ))}
                 </select>
@@ -256,6 +255,12 @@ export function BrandingPage(props: { scope: Scope }) {
                 <input value={purpose} maxLength={100} onInput={(e) => setPurpose(e.currentTarget.value)} />
               </Field>
             </div>
+            {legacyPortuguese && (
+              <p class="muted" data-testid="legacy-pt">
+                Templates saved under <code>pt</code> (before Portuguese had two locales) apply to {locale}{' '}
+                where it has none of its own.
+              </p>
+            )}
             <p class="muted">
               Each field holds the service's built-in text: edit it to make it this account's; left as it is
               (or emptied) it stays the built-in one. Placeholders: <code>{'{code}'}</code> (required),{' '}
@@ -267,6 +272,7 @@ export function BrandingPage(props: { scope: Scope }) {
               <Field label={`Email subject (${locale})`} class="span-2">
                 <input
                   name="emailSubject"
+                  dir="auto"
                   maxLength={200}
                   disabled={!builtIn}
                   value={shown.subject}
@@ -281,6 +287,7 @@ export function BrandingPage(props: { scope: Scope }) {
               <Field label={`Email text (${locale})`} class="span-2">
                 <textarea
                   name="emailText"
+                  dir="auto"
                   rows={4}
                   maxLength={2000}
                   disabled={!builtIn}
@@ -296,6 +303,7 @@ export function BrandingPage(props: { scope: Scope }) {
               <Field label={`SMS (${locale})`}>
                 <textarea
                   name="smsText"
+                  dir="auto"
                   rows={3}
                   maxLength={480}
                   disabled={!builtIn}
@@ -306,6 +314,7 @@ export function BrandingPage(props: { scope: Scope }) {
               <Field label={`WhatsApp (${locale})`}>
                 <textarea
                   name="whatsappText"
+                  dir="auto"
                   rows={3}
                   maxLength={1000}
                   disabled={!builtIn}
@@ -361,22 +370,39 @@ function PreviewPanel(props: { preview: Preview | undefined; error: Error | unde
         {preview && (
           <>
             <h3>Email</h3>
-            <p class="preview-subject" data-testid="preview-subject">
+            <p
+              class="preview-subject"
+              data-testid="preview-subject"
+              lang={preview.locale}
+              dir={preview.direction}
+            >
               {preview.EMAIL.subject}
             </p>
             <EmailPreview html={preview.EMAIL.html} title="Email preview" />
             <h3>
               SMS{' '}
-              <Badge tone="info">
-                {preview.SMS.segments} segment{preview.SMS.segments === 1 ? '' : 's'} ·{' '}
-                {preview.SMS.characters} chars · {preview.SMS.encoding}
+              <Badge tone={preview.SMS.segments > 1 ? 'warn' : 'info'}>
+                <span data-testid="preview-segments">
+                  {preview.SMS.segments} segment{preview.SMS.segments === 1 ? '' : 's'}
+                </span>{' '}
+                · {preview.SMS.characters} chars · {preview.SMS.encoding}
               </Badge>
             </h3>
-            <pre class="bubble" data-testid="preview-sms">
+            {preview.SMS.segments > 1 && (
+              <p class="muted" data-testid="segments-warning">
+                This text costs {preview.SMS.segments} SMS per send.
+              </p>
+            )}
+            <pre class="bubble" data-testid="preview-sms" lang={preview.locale} dir={preview.direction}>
               {preview.SMS.text}
             </pre>
             <h3>WhatsApp</h3>
-            <pre class="bubble whatsapp" data-testid="preview-whatsapp">
+            <pre
+              class="bubble whatsapp"
+              data-testid="preview-whatsapp"
+              lang={preview.locale}
+              dir={preview.direction}
+            >
               {preview.WHATSAPP.text}
             </pre>
           </>

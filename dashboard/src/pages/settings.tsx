@@ -2,11 +2,33 @@ import { useState } from 'preact/hooks';
 import { get, patch, post } from '../api';
 import { Badge, Card, DataTable, ErrorBox, Field, Loading, Notice, PageHeader } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
-import type { Account, AccountLimits, AccountSettings, LimitInForce, Scope, SettingSource } from '../types';
+import { LOCALE_OPTIONS } from '../locales';
+import type {
+  Account,
+  AccountLimits,
+  AccountSettings,
+  LimitInForce,
+  MessageSettingInForce,
+  Scope,
+  SettingSource,
+} from '../types';
+
+/** The message settings: the default locale and the SMS one-tap lines. */
+type MessageKey = 'locale' | 'webOtpHost' | 'appHash';
+const MESSAGE_KEYS: MessageKey[] = ['locale', 'webOtpHost', 'appHash'];
+const MESSAGE_LABELS: Record<MessageKey, { label: string; placeholder: string }> = {
+  locale: { label: 'Default language', placeholder: '' },
+  webOtpHost: { label: 'WebOTP host (one-tap in browsers)', placeholder: 'login.example.com' },
+  appHash: { label: 'Android app hash (SMS Retriever)', placeholder: 'FA+9qCX9VSu' },
+};
+
 
 /** Number intelligence's settings (lookups, SILENT): not numbers, and listed apart by the service. */
 type NumberIntelligenceKey = AccountLimits['numberIntelligence'][number]['name'];
-type NumericKey = Exclude<keyof AccountSettings, 'allowedCountries' | 'branding' | NumberIntelligenceKey>;
+type NumericKey = Exclude<
+  keyof AccountSettings,
+  'allowedCountries' | 'branding' | NumberIntelligenceKey | MessageKey
+>;
 
 /** How the page names each setting; what it means, its bounds and its value come from the service. */
 const LABELS: Record<NumericKey, { label: string; step?: string }> = {
@@ -54,6 +76,11 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
     Object.fromEntries(NUMERIC.map((key) => [key, toText(account.settings[key])])),
   );
   const [countries, setCountries] = useState((account.settings.allowedCountries ?? []).join(', '));
+  const [messageValues, setMessageValues] = useState<Record<MessageKey, string>>(() => ({
+    locale: account.settings.locale ?? '',
+    webOtpHost: account.settings.webOtpHost ?? '',
+    appHash: account.settings.appHash ?? '',
+  }));
   const [saved, setSaved] = useState(false);
   const action = useAction();
 
@@ -72,6 +99,10 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
       .filter(Boolean);
     if (list.join(',') !== (account.settings.allowedCountries ?? []).join(','))
       body.allowedCountries = list.length ? list : null;
+    for (const key of MESSAGE_KEYS) {
+      const text = messageValues[key].trim();
+      if (text !== (account.settings[key] ?? '')) body[key] = text === '' ? null : text;
+    }
     action
       .run(() => patch(`/v1/admin/accounts/${encodeURIComponent(account.id)}/settings`, body))
       .then((ok) => {
@@ -134,6 +165,15 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
             </DataTable>
           )}
         </Card>
+        <Card title="Messages">
+          {inForce && (
+            <MessageSettings
+              inForce={inForce.messages}
+              values={messageValues}
+              onChange={(key, value) => setMessageValues({ ...messageValues, [key]: value })}
+            />
+          )}
+        </Card>
         <Card title="Countries">
           {inForce && (
             <p data-testid="countries-in-force">
@@ -165,6 +205,63 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
       </form>
       <NewAccount onCreated={props.onAccountCreated} />
     </>
+  );
+}
+
+/** The default locale and the one-tap lines, each with the value in force and where it comes from. */
+function MessageSettings(props: {
+  inForce: MessageSettingInForce[];
+  values: Record<MessageKey, string>;
+  onChange: (key: MessageKey, value: string) => void;
+}) {
+  const byName = new Map(props.inForce.map((m) => [m.name, m]));
+  return (
+    <DataTable columns={['Setting', 'In force', 'From', 'For this account']}>
+      {MESSAGE_KEYS.map((key) => {
+        const m = byName.get(key);
+        if (!m) return null;
+        const label = MESSAGE_LABELS[key].label;
+        return (
+          <tr key={key} data-setting={key}>
+            <td>
+              <strong>{label}</strong>
+              <div class="field-hint">{m.description}</div>
+            </td>
+            <td data-testid="in-force">
+              <code>{m.value ?? 'none'}</code>
+            </td>
+            <td data-testid="source">
+              <SourceBadge source={m.source} env={m.env} />
+            </td>
+            <td>
+              {key === 'locale' ? (
+                <select
+                  name={key}
+                  aria-label={label}
+                  value={props.values[key]}
+                  onChange={(e) => props.onChange(key, e.currentTarget.value)}
+                >
+                  <option value="">none: the phone's country, else English</option>
+                  {LOCALE_OPTIONS.map(([code, name]) => (
+                    <option key={code} value={code}>
+                      {name} ({code})
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  name={key}
+                  aria-label={label}
+                  placeholder={m.deployment ?? MESSAGE_LABELS[key].placeholder}
+                  value={props.values[key]}
+                  onInput={(e) => props.onChange(key, e.currentTarget.value)}
+                />
+              )}
+            </td>
+          </tr>
+        );
+      })}
+    </DataTable>
   );
 }
 
