@@ -99,12 +99,12 @@ export function renderEmail(
   // An account's text replaces the built-in sentences (the code line, purpose and expiry).
   const body = custom
     ? [fill(custom.text)]
-    : [fill(t.text), '', r.purpose ? `${t.requestedFor}: ${r.purpose}` : null];
+    : [fill(t.text), '', r.purpose ? `${t.requestedFor}${t.colon}${r.purpose}` : null];
   const lines = [
     ...body,
     r.customMessage ? r.customMessage : null,
     custom ? null : expires,
-    supportUrl ? `${t.help}: ${supportUrl}` : null,
+    supportUrl ? `${t.help}${t.colon}${supportUrl}` : null,
     emailFooter ? `\n${emailFooter}` : null,
   ].filter((l): l is string => l !== null);
   const color = /^#[0-9a-fA-F]{3,8}$/.test(r.branding.color) ? r.branding.color : '#2563eb';
@@ -113,7 +113,7 @@ export function renderEmail(
     ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(r.branding.brandName)}" height="40" style="display:block;margin:0 0 16px">`
     : '';
   const purposeLine = r.purpose
-    ? `<p style="margin:0 0 12px">${escapeHtml(t.requestedFor)}: <strong>${isolated(r.purpose)}</strong></p>\n`
+    ? `<p style="margin:0 0 12px">${escapeHtml(t.requestedFor + t.colon)}<strong>${isolated(r.purpose)}</strong></p>\n`
     : '';
   // Right-to-left locales mirror the layout (direction, alignment); the code stays a left-to-right
   // paragraph so its digits read in the same order everywhere.

@@ -126,7 +126,7 @@ describe('EMAIL over SMTP and WHATSAPP through the Cloud API and Twilio Voice', 
 
     expect((await send({ channel: 'SMS', phone: '+14155552681', locale: 'de' })).status).toBe(200);
     const sms = new URLSearchParams(fakes.twilio.sends().at(-1)!.body).get('Body') ?? '';
-    expect(sms).toMatch(/^(\d{6}) ist Ihr Acme-Bestätigungscode\.\n\n@acme\.test #\1$/);
+    expect(sms).toMatch(/^(\d{6}) ist Ihr Bestätigungscode für Acme\.\n\n@acme\.test #\1$/);
 
     expect((await send({ channel: 'WHATSAPP', phone: '+447400123460', locale: 'pt-BR' })).status).toBe(200);
     expect(JSON.parse(fakes.whatsapp.sends().at(-1)!.body).template.language).toEqual({ code: 'pt_BR' });

@@ -117,7 +117,7 @@ describe.each(LOCALES)('%s', (locale) => {
   it('renders the email, SMS, WhatsApp message, WhatsApp call and voice call in it', () => {
     const email = renderMessage(request(locale, { channel: 'EMAIL', to: 'a@example.com' }));
     expect(email.subject).toContain('123456');
-    expect(email.text).toContain(`${t.email.requestedFor}: login`);
+    expect(email.text).toContain(`${t.email.requestedFor}${t.email.colon}login`);
     expect(email.html).toContain(`<html lang="${locale}" dir="${textDirection(locale)}">`);
     expect(email.html).toContain('<p dir="ltr"');
     const sms = renderMessage(request(locale, { channel: 'SMS' })).text;

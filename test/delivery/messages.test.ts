@@ -99,7 +99,8 @@ describe('built-in texts in every locale', () => {
       const word = words[locale] as RegExp;
       expect(email.subject).toMatch(word);
       expect(email.subject).toContain('123456');
-      expect(email.text).toContain(`${LOCALE_TEXTS[locale].email.requestedFor}: login`);
+      const { requestedFor, colon } = LOCALE_TEXTS[locale].email;
+      expect(email.text).toContain(`${requestedFor}${colon}login`);
       expect(email.html).toContain(`<html lang="${locale}" dir="ltr">`);
       expect(email.html).toContain(LOCALE_TEXTS[locale].email.requestedFor);
       const sms = renderMessage(request({ channel: 'SMS', locale }));

@@ -13,6 +13,7 @@ export const cs: LocaleTexts = {
       other: 'Platnost kódu vyprší za {minutes} minut. Pokud jste o kód nežádali, tento e-mail ignorujte.',
     },
     help: 'Nápověda',
+    colon: ': ',
     linkButton: 'Ověřit e-mailovou adresu',
     linkIntro: 'Klikněte na tlačítko nebo zadejte tento kód:',
     linkText: 'Adresu můžete ověřit také otevřením tohoto odkazu: {link}',

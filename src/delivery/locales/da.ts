@@ -12,6 +12,7 @@ export const da: LocaleTexts = {
         'Koden udløber om {minutes} minutter. Hvis du ikke har bedt om den, kan du ignorere denne e-mail.',
     },
     help: 'Hjælp',
+    colon: ': ',
     linkButton: 'Bekræft e-mailadresse',
     linkIntro: 'Klik på knappen, eller indtast denne kode:',
     linkText: 'Eller åbn dette link for at bekræfte: {link}',

@@ -11,6 +11,7 @@ export const en: LocaleTexts = {
       other: 'The code expires in {minutes} minutes. If you did not ask for it, ignore this email.',
     },
     help: 'Help',
+    colon: ': ',
     linkButton: 'Verify email address',
     linkIntro: 'Click the button or enter this code:',
     linkText: 'Or open this link to verify: {link}',

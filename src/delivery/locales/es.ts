@@ -12,6 +12,7 @@ export const es: LocaleTexts = {
       other: 'El código expira en {minutes} minutos. Si no lo solicitaste, ignora este correo.',
     },
     help: 'Ayuda',
+    colon: ': ',
     linkButton: 'Verificar correo electrónico',
     linkIntro: 'Haz clic en el botón o escribe este código:',
     linkText: 'O abre este enlace para verificar: {link}',

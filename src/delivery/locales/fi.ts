@@ -13,6 +13,7 @@ export const fi: LocaleTexts = {
         'Koodi vanhenee {minutes} minuutin kuluttua. Jos et pyytänyt koodia, voit jättää tämän viestin huomiotta.',
     },
     help: 'Tuki',
+    colon: ': ',
     linkButton: 'Vahvista sähköpostiosoite',
     linkIntro: 'Napsauta painiketta tai syötä tämä koodi:',
     linkText: 'Voit myös vahvistaa osoitteen avaamalla tämän linkin: {link}',

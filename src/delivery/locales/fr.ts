@@ -3,7 +3,7 @@ import type { LocaleTexts } from './texts.js';
 export const fr: LocaleTexts = {
   email: {
     subject: '{code} est votre code de vérification {product}',
-    text: 'Votre code de vérification {product} est : {code}',
+    text: 'Votre code de vérification {product} est\u00a0: {code}',
     heading: 'Code de vérification {product}',
     requestedFor: 'Demandé pour',
     expires: {
@@ -11,9 +11,10 @@ export const fr: LocaleTexts = {
       other: "Le code expire dans {minutes} minutes. Si vous ne l'avez pas demandé, ignorez cet e-mail.",
     },
     help: 'Aide',
+    colon: '\u00a0: ',
     linkButton: "Vérifier l'adresse e-mail",
-    linkIntro: 'Cliquez sur le bouton ou saisissez ce code :',
-    linkText: 'Ou ouvrez ce lien pour vérifier : {link}',
+    linkIntro: 'Cliquez sur le bouton ou saisissez ce code\u00a0:',
+    linkText: 'Ou ouvrez ce lien pour vérifier\u00a0: {link}',
   },
   linkPage: {
     title: 'Confirmez votre adresse e-mail',

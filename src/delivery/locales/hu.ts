@@ -15,6 +15,7 @@ export const hu: LocaleTexts = {
       other: 'A kód {minutes} perc múlva lejár. Ha nem Ön kérte, hagyja figyelmen kívül ezt az e-mailt.',
     },
     help: 'Súgó',
+    colon: ': ',
     linkButton: 'E-mail-cím megerősítése',
     linkIntro: 'Kattintson a gombra, vagy írja be ezt a kódot:',
     linkText: 'Vagy nyissa meg ezt a linket a megerősítéshez: {link}',

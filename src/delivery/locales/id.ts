@@ -10,6 +10,7 @@ export const id: LocaleTexts = {
       other: 'Kode ini berlaku selama {minutes} menit. Jika Anda tidak memintanya, abaikan email ini.',
     },
     help: 'Bantuan',
+    colon: ': ',
     linkButton: 'Verifikasi alamat email',
     linkIntro: 'Klik tombol atau masukkan kode ini:',
     linkText: 'Atau buka tautan ini untuk verifikasi: {link}',

@@ -11,6 +11,7 @@ export const it: LocaleTexts = {
       other: "Il codice scade tra {minutes} minuti. Se non l'hai richiesto, ignora questa email.",
     },
     help: 'Assistenza',
+    colon: ': ',
     linkButton: 'Verifica indirizzo email',
     linkIntro: 'Fai clic sul pulsante o inserisci questo codice:',
     linkText: 'Oppure apri questo link per la verifica: {link}',

@@ -12,6 +12,7 @@ export const ja: LocaleTexts = {
         'このコードの有効期限は {minutes} 分です。お心当たりのない場合は、このメールを破棄してください。',
     },
     help: 'ヘルプ',
+    colon: '：',
     linkButton: 'メールアドレスを確認する',
     linkIntro: 'ボタンをクリックするか、次のコードを入力してください：',
     linkText: 'または、次のリンクを開いて確認してください：{link}',

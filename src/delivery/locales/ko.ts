@@ -14,6 +14,7 @@ export const ko: LocaleTexts = {
       other: '인증번호는 {minutes}분 후에 만료됩니다. 본인이 요청하지 않았다면 이 이메일을 무시하세요.',
     },
     help: '도움말',
+    colon: ': ',
     linkButton: '이메일 주소 인증',
     linkIntro: '버튼을 클릭하거나 다음 인증번호를 입력하세요:',
     linkText: '또는 다음 링크를 열어 인증하세요: {link}',

@@ -13,6 +13,7 @@ export const nb: LocaleTexts = {
         'Koden utløper om {minutes} minutter. Hvis du ikke ba om den, kan du se bort fra denne e-posten.',
     },
     help: 'Hjelp',
+    colon: ': ',
     linkButton: 'Bekreft e-postadressen',
     linkIntro: 'Klikk på knappen eller skriv inn denne koden:',
     linkText: 'Eller åpne denne lenken for å bekrefte: {link}',

@@ -11,6 +11,7 @@ export const nl: LocaleTexts = {
       other: 'De code verloopt over {minutes} minuten. Heb je deze niet aangevraagd? Negeer dan deze e-mail.',
     },
     help: 'Hulp',
+    colon: ': ',
     linkButton: 'E-mailadres verifiëren',
     linkIntro: 'Klik op de knop of voer deze code in:',
     linkText: 'Of open deze link om te verifiëren: {link}',

@@ -14,6 +14,7 @@ export const pl: LocaleTexts = {
       other: 'Kod wygaśnie za {minutes} minuty. Jeśli to nie Ty, zignoruj tę wiadomość.',
     },
     help: 'Pomoc',
+    colon: ': ',
     linkButton: 'Zweryfikuj adres e-mail',
     linkIntro: 'Kliknij przycisk lub wpisz ten kod:',
     linkText: 'Możesz też otworzyć ten link, aby zweryfikować adres: {link}',

@@ -12,6 +12,7 @@ export const ptBR: LocaleTexts = {
       other: 'O código expira em {minutes} minutos. Se você não o solicitou, ignore este e-mail.',
     },
     help: 'Ajuda',
+    colon: ': ',
     linkButton: 'Verificar endereço de e-mail',
     linkIntro: 'Clique no botão ou digite este código:',
     linkText: 'Ou abra este link para verificar: {link}',

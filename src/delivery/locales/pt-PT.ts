@@ -12,6 +12,7 @@ export const ptPT: LocaleTexts = {
       other: 'O código expira dentro de {minutes} minutos. Se não o pediu, ignore este e-mail.',
     },
     help: 'Ajuda',
+    colon: ': ',
     linkButton: 'Verificar endereço de e-mail',
     linkIntro: 'Clique no botão ou introduza este código:',
     linkText: 'Ou abra esta ligação para verificar: {link}',

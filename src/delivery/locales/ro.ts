@@ -13,6 +13,7 @@ export const ro: LocaleTexts = {
       other: 'Codul expiră în {minutes} de minute. Dacă nu l-ai solicitat, ignoră acest e-mail.',
     },
     help: 'Ajutor',
+    colon: ': ',
     linkButton: 'Verifică adresa de e-mail',
     linkIntro: 'Apasă butonul sau introdu acest cod:',
     linkText: 'Sau deschide acest link pentru verificare: {link}',

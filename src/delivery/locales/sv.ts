@@ -11,6 +11,7 @@ export const sv: LocaleTexts = {
       other: 'Koden går ut om {minutes} minuter. Om du inte har begärt den kan du ignorera det här mejlet.',
     },
     help: 'Hjälp',
+    colon: ': ',
     linkButton: 'Verifiera e-postadressen',
     linkIntro: 'Klicka på knappen eller ange den här koden:',
     linkText: 'Eller öppna den här länken för att verifiera: {link}',

@@ -26,6 +26,8 @@ export interface LocaleTexts {
     /** The expiry sentence, by the plural category of `{minutes}`. */
     expires: PluralTexts;
     help: string;
+    /** What follows a label ("Requested for: login"): `': '`; French `'\u00a0: '`, Chinese and Japanese `'：'`. */
+    colon: string;
     /** A magic link's button ("Verify email address"). */
     linkButton: string;
     /** The line above a magic link's button and the code ("Click the button or enter this code:"). */

@@ -16,6 +16,7 @@ export const tr: LocaleTexts = {
         'Kodun süresi {minutes} dakika içinde dolacak. Bu kodu siz istemediyseniz bu e-postayı dikkate almayın.',
     },
     help: 'Yardım',
+    colon: ': ',
     linkButton: 'E-posta adresini doğrula',
     linkIntro: 'Düğmeye tıklayın veya bu kodu girin:',
     linkText: 'Ya da doğrulamak için bu bağlantıyı açın: {link}',

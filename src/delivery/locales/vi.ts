@@ -10,6 +10,7 @@ export const vi: LocaleTexts = {
       other: 'Mã sẽ hết hạn sau {minutes} phút. Nếu bạn không yêu cầu mã này, hãy bỏ qua email này.',
     },
     help: 'Trợ giúp',
+    colon: ': ',
     linkButton: 'Xác minh địa chỉ email',
     linkIntro: 'Nhấp vào nút hoặc nhập mã sau:',
     linkText: 'Hoặc mở liên kết này để xác minh: {link}',

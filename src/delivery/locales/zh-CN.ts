@@ -11,6 +11,7 @@ export const zhCN: LocaleTexts = {
       other: '验证码将在 {minutes} 分钟后失效。如非本人操作，请忽略此邮件。',
     },
     help: '帮助',
+    colon: '：',
     linkButton: '验证邮箱地址',
     linkIntro: '点击按钮，或输入以下验证码：',
     linkText: '也可以打开此链接完成验证：{link}',

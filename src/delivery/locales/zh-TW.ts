@@ -11,6 +11,7 @@ export const zhTW: LocaleTexts = {
       other: '驗證碼將在 {minutes} 分鐘後失效。如果這不是您本人的操作，請忽略這封電子郵件。',
     },
     help: '說明',
+    colon: '：',
     linkButton: '驗證電子郵件地址',
     linkIntro: '請按一下按鈕，或輸入以下驗證碼：',
     linkText: '也可以開啟這個連結完成驗證：{link}',

@@ -113,7 +113,7 @@ describe('Twilio (Messages and Calls resources of the 2010-04-01 REST API)', () 
     await p.send(deliveryRequest({ deliveryType: 'CALL', locale: 'de' }));
     const german = new URLSearchParams(api.sends().at(-1)!.body).get('Twiml');
     expect(german).toContain(
-      '<Say language="de-DE" voice="Polly.Vicki">Ihr Acme-Bestätigungscode lautet 0, 4, 8, 2, 1, 3.</Say>',
+      '<Say language="de-DE" voice="Polly.Vicki">Ihr Bestätigungscode für Acme lautet 0, 4, 8, 2, 1, 3.</Say>',
     );
     await p.send(deliveryRequest({ deliveryType: 'CALL', locale: 'he' }));
     expect(new URLSearchParams(api.sends().at(-1)!.body).get('Twiml')).toContain(

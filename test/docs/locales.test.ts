@@ -1,0 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { localesPage } from '../../scripts/locales-page.js';
+import { LOCALES } from '../../src/domain/locales.js';
+
+const page = readFileSync(new URL('../../docs/locales.md', import.meta.url), 'utf8');
+
+describe('docs/locales.md', () => {
+  it('has the tables `npm run docs:locales` writes from the locales, the country table and the voices', () => {
+    expect(page, 'run `npm run docs:locales` and commit docs/locales.md').toBe(localesPage(page));
+  });
+
+  it('lists every locale, in both tables', () => {
+    for (const locale of LOCALES) expect(page.split(`| \`${locale}\` |`).length - 1, locale).toBe(2);
+  });
+});
