@@ -30,7 +30,7 @@ const commonSettings = (providers: ProviderList) => ({
       env: 'SMS_WEBOTP_DOMAIN',
       pattern: '^[A-Za-z0-9.-]+(:[0-9]+)?$',
       description:
-        'Adds the WebOTP / SMS Retriever line `@<domain> #<code>` to SMS so browsers and apps can autofill the code.',
+        "Adds the WebOTP line `@<domain> #<code>` to SMS so browsers autofill the code on that site (docs/one-tap.md); an account's own `webOtpHost` wins over it.",
     }),
   ),
   publicBaseUrl: Type.Optional(
