@@ -161,26 +161,62 @@ export function oneTapLines(
 export const MIN_SMS_PRODUCT = 10;
 
 /**
+ * The product name as a built-in SMS that does not fit whole keeps it (null: whole), by the text,
+ * the name, the code's length and the one-tap lines' length: the built-in SMS texts use only
+ * `{code}` (ASCII digits) and `{product}`, and the lines are ASCII, so nothing else changes the
+ * answer. An account sends with one name, so its sends find the answer here after the first.
+ */
+const cutNames = new Map<string, Map<string, Map<number, string | null>>>();
+const MAX_CUT_NAMES = 1024;
+
+/**
  * A built-in SMS text with `{product}` cut, if need be, to the longest start that keeps the whole
  * message (one-tap lines included) in one segment.
  */
 function fitted(template: string, values: PlaceholderValues, tail: string): string {
   const whole = fillTemplate(template, values) + tail;
   if (fitsOneSegment(whole)) return whole;
-  const product = [...values.product];
-  const cut = (n: number) =>
-    fillTemplate(template, { ...values, product: product.slice(0, n).join('').trimEnd() }) + tail;
-  if (product.length <= MIN_SMS_PRODUCT || !fitsOneSegment(cut(MIN_SMS_PRODUCT))) return whole;
+  // The template and the name are the same strings send after send: their hashes are cached.
+  let byName = cutNames.get(template);
+  if (byName === undefined) {
+    byName = new Map();
+    cutNames.set(template, byName);
+  }
+  let byLengths = byName.get(values.product);
+  if (byLengths === undefined) {
+    if (byName.size >= MAX_CUT_NAMES) byName.clear();
+    byLengths = new Map();
+    byName.set(values.product, byLengths);
+  }
+  const lengths = values.code.length * 1024 + tail.length;
+  let kept = byLengths.get(lengths);
+  if (kept === undefined) {
+    const n = cutLength(template, values, tail);
+    kept = n === null ? null : cutName(values.product, n);
+    byLengths.set(lengths, kept);
+  }
+  return kept === null ? whole : fillTemplate(template, { ...values, product: kept }) + tail;
+}
+
+const cutName = (name: string, n: number) => [...name].slice(0, n).join('').trimEnd();
+
+const withProductCut = (template: string, values: PlaceholderValues, tail: string, n: number) =>
+  fillTemplate(template, { ...values, product: cutName(values.product, n) }) + tail;
+
+function cutLength(template: string, values: PlaceholderValues, tail: string): number | null {
+  const fits = (n: number) => fitsOneSegment(withProductCut(template, values, tail, n));
+  const length = [...values.product].length;
+  if (length <= MIN_SMS_PRODUCT || !fits(MIN_SMS_PRODUCT)) return null;
   // Fitting only gets easier as the name shortens (fewer units, and GSM-7 once a non-GSM character
   // is cut off), so the longest fitting start is found by bisection.
-  let fits = MIN_SMS_PRODUCT;
-  let tooLong = product.length;
-  while (tooLong - fits > 1) {
-    const middle = (fits + tooLong) >> 1;
-    if (fitsOneSegment(cut(middle))) fits = middle;
+  let longest = MIN_SMS_PRODUCT;
+  let tooLong = length;
+  while (tooLong - longest > 1) {
+    const middle = (longest + tooLong) >> 1;
+    if (fits(middle)) longest = middle;
     else tooLong = middle;
   }
-  return cut(fits);
+  return longest;
 }
 
 /**

@@ -10,11 +10,10 @@ const GSM7_BASIC =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const GSM7_EXTENSION = '\f^{}\\[~]|€';
 
-/** Septets per UTF-16 code unit: 1 (basic table), 2 (extension), absent: not GSM-7. */
-const SEPTETS = new Map<number, number>([
-  ...[...GSM7_BASIC].map((c) => [c.charCodeAt(0), 1] as const),
-  ...[...GSM7_EXTENSION].map((c) => [c.charCodeAt(0), 2] as const),
-]);
+/** Septets per UTF-16 code unit: 1 (basic table), 2 (extension), 0: not GSM-7. A 64 KiB table, read per character. */
+const SEPTETS = new Uint8Array(0x10000);
+for (const c of GSM7_BASIC) SEPTETS[c.charCodeAt(0)] = 1;
+for (const c of GSM7_EXTENSION) SEPTETS[c.charCodeAt(0)] = 2;
 
 export interface SmsSegments {
   encoding: 'GSM-7' | 'UCS-2';
@@ -27,9 +26,10 @@ const LIMITS = { 'GSM-7': { single: 160, part: 153 }, 'UCS-2': { single: 70, par
 
 export function smsSegments(text: string): SmsSegments {
   const chars = [...text];
-  const gsm = chars.every((c) => SEPTETS.has(c.charCodeAt(0)));
+  // A character outside the BMP is two code units, the first a surrogate: never GSM-7.
+  const gsm = chars.every((c) => c.length === 1 && SEPTETS[c.charCodeAt(0)] !== 0);
   const encoding = gsm ? 'GSM-7' : 'UCS-2';
-  const sizes = chars.map((c) => (gsm ? (SEPTETS.get(c.charCodeAt(0)) as number) : c.length));
+  const sizes = chars.map((c) => (gsm ? (SEPTETS[c.charCodeAt(0)] as number) : c.length));
   const characters = sizes.reduce((sum, n) => sum + n, 0);
   const { single, part } = LIMITS[encoding];
   if (characters <= single) return { encoding, characters, segments: characters === 0 ? 0 : 1 };
@@ -56,9 +56,9 @@ export function fitsOneSegment(text: string): boolean {
   if (text.length > LIMITS['GSM-7'].single) return false;
   let septets = 0;
   for (let i = 0; i < text.length; i++) {
-    const size = SEPTETS.get(text.charCodeAt(i));
+    const size = SEPTETS[text.charCodeAt(i)] as number;
     // Not GSM-7: UCS-2, whose 70 units this text already exceeds.
-    if (size === undefined) return false;
+    if (size === 0) return false;
     septets += size;
   }
   return septets <= LIMITS['GSM-7'].single;

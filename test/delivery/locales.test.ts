@@ -96,6 +96,8 @@ describe.each(LOCALES)('%s', (locale) => {
       expect(text, `${locale} ${name}`).toContain('{code}');
     }
     expect(t.whatsapp).toContain('*{code}*');
+    // The SMS's fit depends only on these two (messages.ts keeps each name's cut by them).
+    expect(placeholdersOf(t.sms)).toEqual(['code', 'product']);
     expect(t.email.linkText).toContain('{link}');
     expect(t.linkPage.prompt).toContain('{address}');
     expect(t.whatsappCall.permissionBody).toContain('{product}');
