@@ -1,5 +1,9 @@
 import { LOCALES, type Locale } from '../domain/templates.js';
 import { LOCALE_TEXTS } from './locales/index.js';
+import { expiresSentence } from './messages.js';
+
+/** The lifetime whose plural form a template's expiry sentence takes: the default CODE_TTL_SECONDS. */
+const TEMPLATE_MINUTES = 10;
 
 /**
  * The built-in texts of a language written as an account's templates (branding.templates): what
@@ -15,13 +19,15 @@ export interface BuiltInTemplates {
 /**
  * An account's email text replaces the built-in code line, purpose line and expiry sentence
  * (src/delivery/messages.ts), so the text offered is the code line and the expiry sentence; the
- * purpose line, shown only when a request gives a purpose, is left for the operator to add.
+ * purpose line, shown only when a request gives a purpose, is left for the operator to add. A
+ * template has one expiry sentence for every lifetime: the plural form of 10 minutes (the default
+ * lifetime), which languages with several forms (ru, pl, ar …) need for the common case.
  */
 export function builtInTemplates(locale: Locale): BuiltInTemplates {
   const { email, sms, whatsapp } = LOCALE_TEXTS[locale];
   return {
     locale,
-    EMAIL: { subject: email.subject, text: `${email.text}\n\n${email.expires.other}` },
+    EMAIL: { subject: email.subject, text: `${email.text}\n\n${expiresSentence(locale, TEMPLATE_MINUTES)}` },
     SMS: sms,
     WHATSAPP: whatsapp,
   };

@@ -81,7 +81,7 @@ const BuiltInTemplates = component(
   'BuiltInTemplates',
   Type.Object(
     {
-      locale: Type.String({ enum: [...LOCALES] }),
+      locale: ref(Locale),
       EMAIL: Type.Object({
         subject: Type.String(),
         text: Type.String({

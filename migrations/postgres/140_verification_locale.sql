@@ -3,5 +3,5 @@
 -- say. Null on rows written before: their messages were written before negotiation existed.
 -- A version before this one never reads the column and writes null into it.
 -- rollback: tolerated
--- The twin of migrations/sqlite/130_verification_locale.sql.
+-- The twin of migrations/sqlite/140_verification_locale.sql.
 ALTER TABLE verifications ADD COLUMN locale TEXT;
