@@ -49,7 +49,11 @@ function localesTable(): string {
 
 function voicesTable(): string {
   const cell = (v: { language: string; voice?: string } | undefined) =>
-    v === undefined ? 'none: spoken in English' : v.voice ? `\`${v.voice}\` (\`${v.language}\`)` : `\`${v.language}\``;
+    v === undefined
+      ? 'none: spoken in English'
+      : v.voice
+        ? `\`${v.voice}\` (\`${v.language}\`)`
+        : `\`${v.language}\``;
   const rows = LOCALES.map((locale) => {
     const t = LOCALE_TEXTS[locale];
     const espeak = `\`${t.whatsappCall.espeakVoice}\`${t.whatsappCall.espeakScript ? ' (own spelling)' : ''}`;

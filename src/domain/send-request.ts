@@ -1,7 +1,7 @@
 import type { ErrorDetail } from './errors.js';
+import { type Locale, localeTagProblems, matchLocale } from './locales.js';
 import { canonicalMailbox } from './mailbox.js';
 import { checkPhone, isKnownCountry, numberBelongsToCountry } from './phone.js';
-import { type Locale, localeTagProblems, matchLocale } from './locales.js';
 import type { Channel, DeliveryType } from './types.js';
 
 /** The send-code body as the schema types it; fields the schema refused are skipped here. */

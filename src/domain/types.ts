@@ -49,7 +49,10 @@ export interface Branding {
 
 /** Per-account overrides of deployment defaults; absent fields fall back to the deployment. */
 /** An account's overrides of the deployment: its limits (src/domain/account-limits.ts) and more. */
-export interface AccountSettings extends AccountLimitOverrides, AccountOnlyOverrides, MessageSettingOverrides {
+export interface AccountSettings
+  extends AccountLimitOverrides,
+    AccountOnlyOverrides,
+    MessageSettingOverrides {
   /** ISO 3166-1 alpha-2 codes allowed for SMS/WhatsApp; absent or ['*'] means every country. */
   allowedCountries?: string[];
   branding?: Partial<Branding>;

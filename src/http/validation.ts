@@ -78,6 +78,9 @@ function describe(e: FastifySchemaValidationError, field: string, path: string):
     case 'required':
       return `${field} is required`;
     case 'additionalProperties':
+      // A template keyed by a tag that is no locale of ours names the supported ones.
+      if (/(^|\.)templates$/.test(path))
+        return `${field}: templates are keyed by a supported locale (${LOCALES.join(', ')})`;
       return `${field} is not a field of this request`;
     case 'type':
       if (path === '' || field === 'body') return 'the body must be a JSON object';
@@ -117,11 +120,6 @@ function describe(e: FastifySchemaValidationError, field: string, path: string):
       if (field === 'appHash')
         return "appHash must be the app's 11-character SMS Retriever hash (letters, digits, + and /)";
       return `${name} has an invalid format`;
-    case 'additionalProperties':
-      // A template keyed by a tag that is no locale of ours names the supported ones.
-      if (/(^|\.)templates$/.test(name))
-        return `${name}.${String(params.additionalProperty)}: templates are keyed by a supported locale (${LOCALES.join(', ')})`;
-      return `${name} has no field ${String(params.additionalProperty)}`;
     default:
       return `${name} ${e.message ?? 'is invalid'}`;
   }
