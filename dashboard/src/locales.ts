@@ -17,6 +17,21 @@ export function localeName(locale: Locale): string {
   return own === english ? english : `${english} · ${own}`;
 }
 
+/** Scripts written right to left (Unicode's RTL scripts a locale may be written in). */
+const RIGHT_TO_LEFT_SCRIPTS = new Set(['Arab', 'Hebr', 'Syrc', 'Thaa', 'Nkoo', 'Adlm', 'Rohg']);
+
+/**
+ * The writing direction of a locale, from the script CLDR says it is written in: what the template
+ * fields take, so a template opening with `{code}` still runs right to left in Arabic.
+ */
+export function localeDirection(locale: string): 'ltr' | 'rtl' {
+  try {
+    return RIGHT_TO_LEFT_SCRIPTS.has(new Intl.Locale(locale).maximize().script ?? '') ? 'rtl' : 'ltr';
+  } catch {
+    return 'ltr';
+  }
+}
+
 /** The locales and their names, in the service's order. */
 export const LOCALE_OPTIONS: ReadonlyArray<readonly [Locale, string]> = LOCALES.map((l) => [
   l,

@@ -138,6 +138,12 @@ describe.skipIf(!chromiumAvailable())('right-to-left messages in Chromium', () =
     const email = page.frameLocator('iframe[title="Email preview"]');
     await expect.poll(() => email.locator('html').getAttribute('dir'), { timeout: 10_000 }).toBe('rtl');
     await expect.poll(() => email.locator('p[dir="ltr"]').textContent()).toBe('123456');
+    // The template fields run right to left, even one that opens with {code} (the built-in subject).
+    expect(
+      await page
+        .locator('input[name="emailSubject"]')
+        .evaluate((el) => (globalThis as any).getComputedStyle(el).direction as string),
+    ).toBe('rtl');
     // A template typed in the language runs right to left as it is typed.
     const template = locale === 'ar' ? 'رمزك لدى {product}: {code}' : 'הקוד שלך ב-{product}: {code}';
     await page.locator('textarea[name="smsText"]').fill(template);

@@ -3,7 +3,7 @@ import { ApiError, del, get, patch, post, request } from '../api';
 import { EmailPreview } from '../components/email-preview';
 import { Badge, Card, ErrorBox, Field, Notice, PageHeader } from '../components/ui';
 import { useAction, useDebounced, useLoad } from '../hooks';
-import { localeName } from '../locales';
+import { localeDirection, localeName } from '../locales';
 import type { Branding, BuiltInTemplates, LocaleTemplates, Preview, Scope } from '../types';
 
 /** The service's own accent colour (DEFAULT_BRANDING in src/domain/settings.ts) when an account sets none. */
@@ -120,6 +120,8 @@ export function BrandingPage(props: { scope: Scope }) {
   const setField = (f: TextField, value: string) =>
     setDraft({ ...draft, fields: { ...draft.fields, [f]: value } });
   const localeTemplates = draft.templates[locale] ?? {};
+  // The template fields run in the locale's direction, whatever their first word (often {code}).
+  const direction = localeDirection(locale);
   // Templates saved when Portuguese was one locale apply to both of its locales.
   const legacyPortuguese = (locale === 'pt-BR' || locale === 'pt-PT') && draft.templates.pt !== undefined;
   const setTemplates = (next: LocaleTemplates) =>
@@ -272,7 +274,7 @@ export function BrandingPage(props: { scope: Scope }) {
               <Field label={`Email subject (${locale})`} class="span-2">
                 <input
                   name="emailSubject"
-                  dir="auto"
+                  dir={direction}
                   maxLength={200}
                   disabled={!builtIn}
                   value={shown.subject}
@@ -287,7 +289,7 @@ export function BrandingPage(props: { scope: Scope }) {
               <Field label={`Email text (${locale})`} class="span-2">
                 <textarea
                   name="emailText"
-                  dir="auto"
+                  dir={direction}
                   rows={4}
                   maxLength={2000}
                   disabled={!builtIn}
@@ -303,7 +305,7 @@ export function BrandingPage(props: { scope: Scope }) {
               <Field label={`SMS (${locale})`}>
                 <textarea
                   name="smsText"
-                  dir="auto"
+                  dir={direction}
                   rows={3}
                   maxLength={480}
                   disabled={!builtIn}
@@ -314,7 +316,7 @@ export function BrandingPage(props: { scope: Scope }) {
               <Field label={`WhatsApp (${locale})`}>
                 <textarea
                   name="whatsappText"
-                  dir="auto"
+                  dir={direction}
                   rows={3}
                   maxLength={1000}
                   disabled={!builtIn}
