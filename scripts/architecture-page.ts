@@ -28,12 +28,12 @@ const DESCRIPTIONS: Record<string, string> = {
   'src/cli': 'the CLI’s operations (keys, accounts, migrations, webhooks) over the same domain',
   'src/config': 'the settings schema: one description validates, masks secrets and writes docs/settings.md',
   'src/domain':
-    'the rules, with no HTTP, no SQL, no provider and no configuration import (a lint rule): sends and verifies, limits, risk, the pumping breaker, codes, request parsing, errors (DomainError and its closed list), events, settings, clock',
+    'the rules, with no HTTP, no SQL, no provider and no configuration import (a lint rule): sends and verifies, limits, risk, the pumping breaker, codes, request parsing, locales and their negotiation, errors (DomainError and its closed list), events, settings, clock',
   'src/domain/ports':
     'the interfaces the domain needs: storage (implemented by src/store), delivery (by src/delivery) and number lookups (by src/lookup)',
   'src/delivery':
     'the providers’ interfaces, the dispatcher (routing, failover, breakers), SMS routes, the one renderer of every message',
-  'src/delivery/locales': 'the built-in texts of every message, per language',
+  'src/delivery/locales': 'the built-in texts of every message, one file per locale (docs/locales.md)',
   'src/delivery/outbox': 'the built-in outbox: messages kept as the recipient would see them, sent nowhere',
   'src/delivery/providers':
     'one folder per provider (settings as data, how it is built, its callback routes) and the registry that lists them once',
