@@ -783,6 +783,11 @@ export interface components {
          */
         Mode: "live" | "test";
         /**
+         * @description A locale with built-in texts, as a BCP 47 tag. ar, he and fa are written right to left.
+         * @enum {string}
+         */
+        Locale: "en" | "es" | "fr" | "de" | "pt-BR" | "pt-PT" | "it" | "nl" | "pl" | "sv" | "da" | "nb" | "fi" | "cs" | "ro" | "hu" | "el" | "tr" | "ru" | "uk" | "ar" | "he" | "fa" | "hi" | "bn" | "zh-CN" | "zh-TW" | "ja" | "ko" | "th" | "vi" | "id";
+        /**
          * @description Exactly one of `channel` and `channels`.
          * @example {
          *       "channel": "EMAIL",
@@ -843,7 +848,7 @@ export interface components {
             /** @description Plain text added to the email body (HTML-escaped). */
             customMessage?: string;
             /**
-             * @description BCP 47 language tag of the recipient, e.g. `es`, `pt-BR`, `de-AT`: the message is written in the language of its primary subtag when it is one of en, es, fr, de, pt, else in English (the default).
+             * @description BCP 47 language tag of the recipient (`_` is read as `-`). Matched to a supported locale (en, es, fr, de, pt-BR, pt-PT, it, nl, pl, sv, da, nb, fi, cs, ro, hu, el, tr, ru, uk, ar, he, fa, hi, bn, zh-CN, zh-TW, ja, ko, th, vi, id): exactly, then by language, taking script or region into account where a language has two locales (`zh-Hant`, `zh-HK` → zh-TW; `pt-AO` → pt-PT; `pt` → pt-BR; `zh` → zh-CN), then the language alone (`fr-CA` → fr, `es-419` → es, `nn`, `no` → nb). A well-formed tag of another language falls through to the account's default `locale`, then the phone number's country, then `en`; a malformed one is refused (400 VALIDATION_ERROR).
              * @example pt-BR
              */
             locale?: string;
@@ -1080,6 +1085,34 @@ export interface components {
                 es?: components["schemas"]["LocaleTemplatesPatch"] | null;
                 fr?: components["schemas"]["LocaleTemplatesPatch"] | null;
                 de?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                "pt-BR"?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                "pt-PT"?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                it?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                nl?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                pl?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                sv?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                da?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                nb?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                fi?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                cs?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                ro?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                hu?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                el?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                tr?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                ru?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                uk?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                ar?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                he?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                fa?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                hi?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                bn?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                "zh-CN"?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                "zh-TW"?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                ja?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                ko?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                th?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                vi?: components["schemas"]["LocaleTemplatesPatch"] | null;
+                id?: components["schemas"]["LocaleTemplatesPatch"] | null;
                 pt?: components["schemas"]["LocaleTemplatesPatch"] | null;
             } | null;
         };
@@ -1111,12 +1144,40 @@ export interface components {
             logoUrl?: string;
             supportUrl?: string;
             emailFooter?: string;
-            /** @description Per-locale, per-channel overrides of the built-in texts. */
+            /** @description Per-locale, per-channel overrides of the built-in texts. `pt` (saved before Portuguese had two locales) still applies to pt-BR and pt-PT, channel by channel, where that locale has no template of its own. */
             templates?: {
                 en?: components["schemas"]["LocaleTemplates"];
                 es?: components["schemas"]["LocaleTemplates"];
                 fr?: components["schemas"]["LocaleTemplates"];
                 de?: components["schemas"]["LocaleTemplates"];
+                "pt-BR"?: components["schemas"]["LocaleTemplates"];
+                "pt-PT"?: components["schemas"]["LocaleTemplates"];
+                it?: components["schemas"]["LocaleTemplates"];
+                nl?: components["schemas"]["LocaleTemplates"];
+                pl?: components["schemas"]["LocaleTemplates"];
+                sv?: components["schemas"]["LocaleTemplates"];
+                da?: components["schemas"]["LocaleTemplates"];
+                nb?: components["schemas"]["LocaleTemplates"];
+                fi?: components["schemas"]["LocaleTemplates"];
+                cs?: components["schemas"]["LocaleTemplates"];
+                ro?: components["schemas"]["LocaleTemplates"];
+                hu?: components["schemas"]["LocaleTemplates"];
+                el?: components["schemas"]["LocaleTemplates"];
+                tr?: components["schemas"]["LocaleTemplates"];
+                ru?: components["schemas"]["LocaleTemplates"];
+                uk?: components["schemas"]["LocaleTemplates"];
+                ar?: components["schemas"]["LocaleTemplates"];
+                he?: components["schemas"]["LocaleTemplates"];
+                fa?: components["schemas"]["LocaleTemplates"];
+                hi?: components["schemas"]["LocaleTemplates"];
+                bn?: components["schemas"]["LocaleTemplates"];
+                "zh-CN"?: components["schemas"]["LocaleTemplates"];
+                "zh-TW"?: components["schemas"]["LocaleTemplates"];
+                ja?: components["schemas"]["LocaleTemplates"];
+                ko?: components["schemas"]["LocaleTemplates"];
+                th?: components["schemas"]["LocaleTemplates"];
+                vi?: components["schemas"]["LocaleTemplates"];
+                id?: components["schemas"]["LocaleTemplates"];
                 pt?: components["schemas"]["LocaleTemplates"];
             };
             /** @description The uploaded logo (PUT /v1/admin/accounts/{id}/logo). */
@@ -1142,6 +1203,9 @@ export interface components {
             simSwapAction?: ("signal" | "refuse") | null;
             lookupFailClosed?: boolean | null;
             silentTimeoutSeconds?: number | null;
+            locale?: components["schemas"]["Locale"] | null;
+            webOtpHost?: string | null;
+            appHash?: string | null;
             allowedCountries?: string[] | null;
             branding?: components["schemas"]["BrandingPatch"] | null;
         };
@@ -1189,6 +1253,12 @@ export interface components {
             lookupFailClosed?: boolean;
             /** @description SILENT: how long a silent verification may take before the code of its `fallback` channel is sent. */
             silentTimeoutSeconds?: number;
+            /** @description Default locale of messages: used when a send gives no `locale` or one of no supported language, before the phone number's country. */
+            locale?: components["schemas"]["Locale"];
+            /** @description Host of the site that reads the code (lower case, no scheme or port): SMS end with the WebOTP line `@<host> #<code>`, which browsers autofill on that site only. Wins over the deployment's SMS_WEBOTP_DOMAIN. */
+            webOtpHost?: string;
+            /** @description The Android app's 11-character SMS Retriever hash: SMS carry it on the line before the WebOTP line (or last), so the app reads the code without the user typing it. */
+            appHash?: string;
             /** @description ISO 3166-1 alpha-2 codes allowed for SMS and WhatsApp; `*` or absent: every country. */
             allowedCountries?: string[];
             branding?: components["schemas"]["Branding"];
@@ -1319,11 +1389,30 @@ export interface components {
             max: number | null;
             description: string;
         };
+        MessageSettingInForce: {
+            /**
+             * @description locale, webOtpHost or appHash.
+             * @enum {string}
+             */
+            name: "locale" | "webOtpHost" | "appHash";
+            /** @description In force; null: none. */
+            value: string | null;
+            source: components["schemas"]["SettingSource"];
+            /** @description What an account without its own value gets. */
+            deployment: string | null;
+            /** @description The deployment variable that sets it for every account; null: none. */
+            env: string | null;
+            /** @description The values it may take (the supported locales); null: any matching its pattern. */
+            allowed: string[] | null;
+            description: string;
+        };
         AccountLimits: {
             accountId: string;
             limits: components["schemas"]["SettingInForce"][];
             /** @description Carrier lookups, their refusals and SILENT's timeout: set only by the account (`source` is `default` or `account`). */
             numberIntelligence: components["schemas"]["NumberIntelligenceSettingInForce"][];
+            /** @description The default locale and the SMS one-tap lines (webOtpHost, appHash). */
+            messages: components["schemas"]["MessageSettingInForce"][];
             allowedCountries: {
                 /** @description ISO 3166-1 alpha-2 codes; null: every country. */
                 value: string[] | null;
@@ -1376,7 +1465,7 @@ export interface components {
         BrandingPreviewRequest: {
             branding?: components["schemas"]["BrandingPatch"];
             /**
-             * @description BCP 47 language tag of the recipient, e.g. `es`, `pt-BR`, `de-AT`: the message is written in the language of its primary subtag when it is one of en, es, fr, de, pt, else in English (the default).
+             * @description BCP 47 language tag of the recipient (`_` is read as `-`). Matched to a supported locale (en, es, fr, de, pt-BR, pt-PT, it, nl, pl, sv, da, nb, fi, cs, ro, hu, el, tr, ru, uk, ar, he, fa, hi, bn, zh-CN, zh-TW, ja, ko, th, vi, id): exactly, then by language, taking script or region into account where a language has two locales (`zh-Hant`, `zh-HK` → zh-TW; `pt-AO` → pt-PT; `pt` → pt-BR; `zh` → zh-CN), then the language alone (`fr-CA` → fr, `es-419` → es, `nn`, `no` → nb). A well-formed tag of another language falls through to the account's default `locale`, then the phone number's country, then `en`; a malformed one is refused (400 VALIDATION_ERROR).
              * @example pt-BR
              */
             locale?: string;
@@ -1384,11 +1473,13 @@ export interface components {
         };
         /** @description Every channel's message as a recipient would see it, with the sample code 123456. */
         BrandingPreview: {
+            /** @description The locale the messages are written in. */
+            locale: components["schemas"]["Locale"];
             /**
-             * @description The language the messages are written in.
+             * @description The locale's writing direction: how the SMS and WhatsApp texts are shown.
              * @enum {string}
              */
-            locale: "en" | "es" | "fr" | "de" | "pt";
+            direction: "ltr" | "rtl";
             EMAIL: {
                 subject: string;
                 text: string;
@@ -1396,6 +1487,7 @@ export interface components {
             };
             SMS: {
                 text: string;
+                /** @description How many SMS it costs. Built-in texts fit one with any code length (the product name is cut to fit); an account's template or the one-tap lines (webOtpHost, appHash) may take more. */
                 segments: number;
                 /** @enum {string} */
                 encoding: "GSM-7" | "UCS-2";
@@ -1411,8 +1503,7 @@ export interface components {
         };
         /** @description One language's built-in texts written as `branding.templates` takes them, placeholders unfilled: what an account's template starts from. */
         BuiltInTemplates: {
-            /** @enum {string} */
-            locale: "en" | "es" | "fr" | "de" | "pt";
+            locale: components["schemas"]["Locale"];
             EMAIL: {
                 subject: string;
                 /** @description The code line and the expiry sentence: an account's email text replaces both, and the purpose line the built-in email adds when a request gives a purpose. */
@@ -4178,6 +4269,8 @@ export interface operations {
                         to?: string;
                         country?: string;
                         purpose?: string;
+                        /** @description Verification events: the locale the message was written in (a Locale tag); absent for requests made before locales were kept. */
+                        locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
                         /** @description The delivery provider, where there is one. */
@@ -4259,6 +4352,8 @@ export interface operations {
                         to?: string;
                         country?: string;
                         purpose?: string;
+                        /** @description Verification events: the locale the message was written in (a Locale tag); absent for requests made before locales were kept. */
+                        locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
                         /** @description The delivery provider, where there is one. */
@@ -4340,6 +4435,8 @@ export interface operations {
                         to?: string;
                         country?: string;
                         purpose?: string;
+                        /** @description Verification events: the locale the message was written in (a Locale tag); absent for requests made before locales were kept. */
+                        locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
                         /** @description The delivery provider, where there is one. */
@@ -4421,6 +4518,8 @@ export interface operations {
                         to?: string;
                         country?: string;
                         purpose?: string;
+                        /** @description Verification events: the locale the message was written in (a Locale tag); absent for requests made before locales were kept. */
+                        locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
                         /** @description The delivery provider, where there is one. */
@@ -4502,6 +4601,8 @@ export interface operations {
                         to?: string;
                         country?: string;
                         purpose?: string;
+                        /** @description Verification events: the locale the message was written in (a Locale tag); absent for requests made before locales were kept. */
+                        locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
                         /** @description The delivery provider, where there is one. */
@@ -4583,6 +4684,8 @@ export interface operations {
                         to?: string;
                         country?: string;
                         purpose?: string;
+                        /** @description Verification events: the locale the message was written in (a Locale tag); absent for requests made before locales were kept. */
+                        locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
                         /** @description The delivery provider, where there is one. */
@@ -4664,6 +4767,8 @@ export interface operations {
                         to?: string;
                         country?: string;
                         purpose?: string;
+                        /** @description Verification events: the locale the message was written in (a Locale tag); absent for requests made before locales were kept. */
+                        locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
                         /** @description The delivery provider, where there is one. */
@@ -4742,6 +4847,8 @@ export interface operations {
                         to?: string;
                         country?: string;
                         purpose?: string;
+                        /** @description Verification events: the locale the message was written in (a Locale tag); absent for requests made before locales were kept. */
+                        locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
                         /** @description The delivery provider, where there is one. */
@@ -4820,6 +4927,8 @@ export interface operations {
                         to?: string;
                         country?: string;
                         purpose?: string;
+                        /** @description Verification events: the locale the message was written in (a Locale tag); absent for requests made before locales were kept. */
+                        locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
                         /** @description The delivery provider, where there is one. */
