@@ -22,7 +22,6 @@ const MESSAGE_LABELS: Record<MessageKey, { label: string; placeholder: string }>
   appHash: { label: 'Android app hash (SMS Retriever)', placeholder: 'FA+9qCX9VSu' },
 };
 
-
 /** Number intelligence's settings (lookups, SILENT): not numbers, and listed apart by the service. */
 type NumberIntelligenceKey = AccountLimits['numberIntelligence'][number]['name'];
 type NumericKey = Exclude<
