@@ -28,7 +28,7 @@ export const pl: LocaleTexts = {
     goneTitle: 'Tego linku nie można już użyć',
     goneText: 'Link wygasł lub został już użyty. Poproś o nowy kod.',
     notFoundTitle: 'Nie znaleziono linku',
-    notFoundText: 'Sprawdź, czy otworzono pełny link z wiadomości e-mail.',
+    notFoundText: 'Sprawdź, czy otwarto cały link z wiadomości e-mail.',
   },
   sms: 'Kod weryfikacyjny {product}: {code}',
   whatsapp: '*{code}* to Twój kod weryfikacyjny. Ze względów bezpieczeństwa nie udostępniaj go nikomu.',
