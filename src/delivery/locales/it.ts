@@ -21,7 +21,7 @@ export const it: LocaleTexts = {
     prompt: 'Conferma di voler verificare {address} per {product}.',
     button: 'Conferma',
     verifiedTitle: 'Indirizzo email verificato',
-    verifiedText: 'Puoi chiudere questa pagina e tornare a {product}.',
+    verifiedText: 'Puoi chiudere questa pagina e tornare su {product}.',
     goneTitle: 'Questo link non è più valido',
     goneText: 'È scaduto o è già stato usato. Richiedi un nuovo codice.',
     notFoundTitle: 'Link non trovato',
