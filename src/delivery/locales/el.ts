@@ -1,11 +1,15 @@
 import type { LocaleTexts } from './texts.js';
 
-/** Formal plural (σας), with the enclitic's second accent (επαλήθευσής σας). */
+/**
+ * Formal plural (σας), with the enclitic's second accent (επαλήθευσής σας). The product name
+ * follows a noun ("κωδικός επαλήθευσης {product}", "την υπηρεσία {product}"): after a bare
+ * preposition Greek would need its article, whose gender depends on the name.
+ */
 export const el: LocaleTexts = {
   email: {
-    subject: '{code} είναι ο κωδικός επαλήθευσής σας για {product}',
-    text: 'Ο κωδικός επαλήθευσής σας για {product} είναι: {code}',
-    heading: 'Κωδικός επαλήθευσης για {product}',
+    subject: '{code} είναι ο κωδικός επαλήθευσης {product}',
+    text: 'Ο κωδικός επαλήθευσης {product} είναι: {code}',
+    heading: 'Κωδικός επαλήθευσης {product}',
     requestedFor: 'Σκοπός',
     expires: {
       one: 'Ο κωδικός λήγει σε {minutes} λεπτό. Αν δεν τον ζητήσατε, αγνοήστε αυτό το μήνυμα.',
@@ -19,21 +23,18 @@ export const el: LocaleTexts = {
   },
   linkPage: {
     title: 'Επιβεβαιώστε τη διεύθυνση email σας',
-    prompt: 'Επιβεβαιώστε ότι θέλετε να επαληθεύσετε τη διεύθυνση {address} για {product}.',
+    prompt: 'Επιβεβαιώστε ότι θέλετε να επαληθεύσετε τη διεύθυνση {address} για την υπηρεσία {product}.',
     button: 'Επιβεβαίωση',
     verifiedTitle: 'Η διεύθυνση email επαληθεύτηκε',
-    verifiedText: 'Μπορείτε να κλείσετε αυτή τη σελίδα και να επιστρέψετε στο {product}.',
+    verifiedText: 'Μπορείτε να κλείσετε αυτή τη σελίδα και να επιστρέψετε στην υπηρεσία {product}.',
     goneTitle: 'Αυτός ο σύνδεσμος δεν ισχύει πλέον',
     goneText: 'Έχει λήξει ή έχει ήδη χρησιμοποιηθεί. Ζητήστε νέο κωδικό.',
     notFoundTitle: 'Ο σύνδεσμος δεν βρέθηκε',
-    notFoundText: 'Ελέγξτε ότι ανοίξατε ολόκληρο τον σύνδεσμο από το email σας.',
+    notFoundText: 'Βεβαιωθείτε ότι ανοίξατε ολόκληρο τον σύνδεσμο από το email σας.',
   },
-  sms: '{code} είναι ο κωδικός σας για {product}.',
+  sms: '{code} είναι ο κωδικός επαλήθευσης {product}.',
   whatsapp: '*{code}* είναι ο κωδικός επαλήθευσής σας. Για την ασφάλειά σας, μην τον κοινοποιήσετε.',
-  voice: [
-    'Ο κωδικός επαλήθευσής σας για {product} είναι {code}.',
-    'Επαναλαμβάνω, ο κωδικός σας είναι {code}.',
-  ],
+  voice: ['Ο κωδικός επαλήθευσης {product} είναι {code}.', 'Επαναλαμβάνω, ο κωδικός σας είναι {code}.'],
   voiceCall: 'Φωνητική κλήση',
   voiceLanguage: 'el-GR',
   whatsappCall: {
