@@ -6,14 +6,13 @@ import type { LocaleTexts } from './texts.js';
  */
 export const tr: LocaleTexts = {
   email: {
-    subject: '{code} {product} doğrulama kodunuzdur',
+    subject: '{code}, {product} doğrulama kodunuzdur',
     text: '{product} doğrulama kodunuz: {code}',
     heading: '{product} doğrulama kodu',
     requestedFor: 'Amaç',
     expires: {
-      one: 'Kodun süresi {minutes} dakika içinde dolacak. Bu kodu siz istemediyseniz bu e-postayı dikkate almayın.',
-      other:
-        'Kodun süresi {minutes} dakika içinde dolacak. Bu kodu siz istemediyseniz bu e-postayı dikkate almayın.',
+      one: 'Kod {minutes} dakika geçerlidir. Bu kodu siz istemediyseniz bu e-postayı dikkate almayın.',
+      other: 'Kod {minutes} dakika geçerlidir. Bu kodu siz istemediyseniz bu e-postayı dikkate almayın.',
     },
     help: 'Yardım',
     colon: ': ',
@@ -38,7 +37,8 @@ export const tr: LocaleTexts = {
   voiceCall: 'Sesli arama',
   voiceLanguage: 'tr-TR',
   whatsappCall: {
-    permissionBody: '{product}, doğrulama kodunuzu okumak için sizi WhatsApp üzerinden aramak istiyor.',
+    permissionBody:
+      '{product}, doğrulama kodunuzu sesli olarak iletmek için sizi WhatsApp üzerinden aramak istiyor.',
     espeakVoice: 'tr',
   },
 };
