@@ -42,7 +42,7 @@ export const ar: LocaleTexts = {
   voiceCall: 'مكالمة صوتية',
   voiceLanguage: 'ar-SA',
   whatsappCall: {
-    permissionBody: 'يرغب {product} في الاتصال بك عبر واتساب لقراءة رمز التحقق الخاص بك.',
+    permissionBody: 'يرغب {product} في الاتصال بك عبر واتساب ليقرأ عليك رمز التحقق.',
     espeakVoice: 'ar',
   },
 };
