@@ -2,7 +2,9 @@ import type { LocaleTexts } from './texts.js';
 
 /**
  * Right to left. Addressed without gender: impersonal forms (יש ל…, אפשר) and verbs spelt alike
- * for both. A foreign name after a prefix takes a hyphen (ל-{product}).
+ * for both; the spoken sentences have no שלך, which a voice must say as shelkha or shelakh. A
+ * foreign name after a prefix takes a hyphen (ל-{product}), and no text opens with the name, which
+ * would turn a first-strong paragraph left to right.
  */
 export const he: LocaleTexts = {
   email: {
@@ -35,14 +37,14 @@ export const he: LocaleTexts = {
   },
   sms: 'קוד האימות שלך ל-{product} הוא {code}',
   whatsapp: '*{code}* הוא קוד האימות שלך. מטעמי אבטחה, אין לשתף את הקוד הזה.',
-  voice: ['קוד האימות שלך ל-{product} הוא {code}.', 'שוב, הקוד שלך הוא {code}.'],
+  voice: ['קוד האימות ל-{product} הוא {code}.', 'שוב, הקוד הוא {code}.'],
   voiceCall: 'שיחה קולית',
   voiceLanguage: 'he-IL',
   whatsappCall: {
-    permissionBody: '{product} רוצה להתקשר אליך ב-WhatsApp כדי להקריא לך את קוד האימות.',
+    permissionBody: 'ב-{product} רוצים להתקשר אליך ב-WhatsApp כדי להקריא לך את קוד האימות.',
     espeakVoice: 'he',
     // Vowel points without dagesh, shva or the shin dot, which espeak-ng names instead of reading.
-    espeakScript: ['קוֹד הָאִימוּת שֶלָך לֶ-{product} הוּא {code}.', 'שוּב, הַקוֹד שֶלָך הוּא {code}.'],
+    espeakScript: ['קוֹד הָאִימוּת לֶ-{product} הוּא {code}.', 'שוּב, הַקוֹד הוּא {code}.'],
     espeakDigits: ['אֶפֶס', 'אַחַת', 'שתַיִים', 'שָלוֹש', 'ארבע', 'חָמֵש', 'שֵש', 'שֶבַע', 'שמוֹנֶה', 'תֵשַע'],
   },
 };
