@@ -1,6 +1,9 @@
 import type { LocaleTexts } from './texts.js';
 
-/** Persian, right to left, with the zero-width non-joiner where Persian writes one (می‌شود). */
+/**
+ * Persian, right to left, with the zero-width non-joiner where Persian writes one (می‌شود). No text
+ * opens with the product name, which would turn a first-strong paragraph left to right.
+ */
 export const fa: LocaleTexts = {
   email: {
     subject: '{code} کد تأیید شما در {product} است',
@@ -31,11 +34,11 @@ export const fa: LocaleTexts = {
   },
   sms: 'کد تأیید {product}: {code}',
   whatsapp: '*{code}* کد تأیید شماست. برای حفظ امنیت، این کد را در اختیار کسی قرار ندهید.',
-  voice: ['کد تأیید شما در {product}، {code} است.', 'تکرار می‌کنم، کد شما {code} است.'],
+  voice: ['کد تأیید شما در {product} عبارت است از {code}.', 'تکرار می‌کنم، کد شما عبارت است از {code}.'],
   voiceCall: 'تماس صوتی',
   voiceLanguage: 'fa-IR',
   whatsappCall: {
-    permissionBody: '{product} می‌خواهد از طریق واتس‌اپ با شما تماس بگیرد و کد تأیید را برایتان بخواند.',
+    permissionBody: 'برای اعلام کد تأیید، {product} می‌خواهد از طریق واتس‌اپ با شما تماس بگیرد.',
     espeakVoice: 'fa',
   },
 };
