@@ -26,7 +26,7 @@ export const ja: LocaleTexts = {
     goneTitle: 'このリンクは使用できません',
     goneText: '有効期限が切れているか、すでに使用されています。新しいコードをリクエストしてください。',
     notFoundTitle: 'リンクが見つかりません',
-    notFoundText: 'メールに記載されたリンクを最後まで正しく開いたかご確認ください。',
+    notFoundText: 'メールに記載されたリンクが途中で切れていないか、ご確認ください。',
   },
   sms: '【{product}】認証コード：{code}',
   whatsapp: '*{code}* が認証コードです。セキュリティのため、このコードは誰にも教えないでください。',
