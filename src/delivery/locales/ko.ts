@@ -11,7 +11,8 @@ export const ko: LocaleTexts = {
     heading: '{product} 인증번호',
     requestedFor: '용도',
     expires: {
-      other: '인증번호는 {minutes}분 후에 만료됩니다. 본인이 요청하지 않았다면 이 이메일을 무시하세요.',
+      other:
+        '인증번호는 {minutes}분 후에 만료됩니다. 본인이 요청하지 않았다면 이 이메일은 무시하셔도 됩니다.',
     },
     help: '도움말',
     colon: ': ',
