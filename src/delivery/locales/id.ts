@@ -22,7 +22,7 @@ export const id: LocaleTexts = {
     verifiedTitle: 'Alamat email terverifikasi',
     verifiedText: 'Anda dapat menutup halaman ini dan kembali ke {product}.',
     goneTitle: 'Tautan ini tidak dapat digunakan lagi',
-    goneText: 'Tautan sudah kedaluwarsa atau sudah digunakan. Minta kode baru.',
+    goneText: 'Tautan sudah kedaluwarsa atau sudah digunakan. Silakan minta kode baru.',
     notFoundTitle: 'Tautan tidak ditemukan',
     notFoundText: 'Pastikan Anda membuka tautan lengkap dari email Anda.',
   },
