@@ -29,6 +29,10 @@ const DESCRIPTIONS: Record<string, string> = {
   'src/config': 'the settings schema: one description validates, masks secrets and writes docs/settings.md',
   'src/domain':
     'the rules, with no HTTP, no SQL, no provider and no configuration import (a lint rule): sends and verifies, limits, risk, the pumping breaker, codes, request parsing, locales and their negotiation, errors (DomainError and its closed list), events, settings, clock',
+  'src/domain/channels':
+    'the channels as data, one module each, and their registry: destination kind, delivery types, routing, the country window, the message format',
+  'src/domain/verification':
+    'the verification use cases, one class each over the same dependencies: send (screen, limit, issue, deliver, one record per channel), verify, the outbox, provider status',
   'src/domain/ports':
     'the interfaces the domain needs: storage (implemented by src/store), delivery (by src/delivery) and number lookups (by src/lookup)',
   'src/delivery':

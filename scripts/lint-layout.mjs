@@ -4,8 +4,8 @@
  * - A provider's name appears only in its folders (src/delivery/providers/<name>/ and
  *   src/lookup/providers/<name>/, a delivery provider and a lookup provider of one company) and in
  *   the registries: everything else derives from them. The names are the folders' own; a provider
- *   named as its channel (whatsapp: WHATSAPP) is not searched for, since the channel is named
- *   everywhere.
+ *   named as its channel (whatsapp: WHATSAPP; the channels are read from their modules in
+ *   src/domain/channels/) is not searched for, since the channel is named everywhere.
  * - Schema failures are read in one place (src/http/validation.ts): no route reads
  *   `request.validationError` itself or keeps a `rejectInvalid`-style copy.
  * - test/ mirrors src/, so a module's tests are found by its path:
@@ -32,7 +32,17 @@ const listTests = process.argv.includes('--list-tests');
 /** The folders that hold one folder per provider, each beside its registry.ts. */
 const PROVIDER_DIRS = ['src/delivery/providers', 'src/lookup/providers'];
 const REGISTRIES = ['src/delivery/providers/registry.ts', 'src/lookup/registry.ts'];
-const CHANNELS = ['email', 'sms', 'whatsapp'];
+const CHANNELS_DIR = 'src/domain/channels';
+/** The channels' names in lower case, read from their modules (`defineChannel({ name: 'SMS', … })`). */
+const CHANNELS = existsSync(join(root, CHANNELS_DIR))
+  ? readdirSync(join(root, CHANNELS_DIR))
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => {
+        const text = readFileSync(join(root, CHANNELS_DIR, f), 'utf8');
+        const name = /defineChannel\(\{\s*name:\s*'([A-Z_]+)'/.exec(text)?.[1];
+        return name ? [name.toLowerCase()] : [];
+      })
+  : [];
 /** Folders of tests that exercise the service as a whole, or help other tests. */
 const TEST_FOLDERS_WITHOUT_MIRROR = ['e2e', 'browser', 'support', 'fixtures'];
 /** Root entries a test may not mirror from the root: src/ is mirrored as src/, the rest is no part. */

@@ -4,6 +4,7 @@ import { runPrimary, workersProblem } from './cluster.js';
 import { compose } from './compose.js';
 import { listenProblem, misspeltSettings } from './config/hints.js';
 import { ConfigError, loadConfig, SETTING_NAMES } from './config/schema.js';
+import { CHANNELS } from './domain/channels/registry.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { createLogger } from './logging.js';
 
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
         'Create an API key with:\n' +
         `  curl -s -X POST http://${config.host}:${config.port}/v1/admin/api-keys \\\n` +
         `    -H "Authorization: Bearer ${service.generatedAdminToken}" -H "Content-Type: application/json" \\\n` +
-        `    -d '{"name":"my-app","channels":["EMAIL","SMS","WHATSAPP"]}'\n\n`,
+        `    -d '${JSON.stringify({ name: 'my-app', channels: CHANNELS })}'\n\n`,
     );
   }
   if (config.redisUrl && !(await service.counters.check())) {

@@ -2,6 +2,7 @@
 // describes an answer, its type is taken from the generated client types (npm run clients:openapi),
 // so the dashboard cannot drift from the service (tsc fails when a field it reads goes).
 import type { components, paths } from '../../clients/typescript/src/schema';
+import { CHANNELS as DOCUMENT_CHANNELS, WEBHOOK_EVENTS as DOCUMENT_WEBHOOK_EVENTS } from './enums';
 
 type Method = 'get' | 'post' | 'patch';
 /** The JSON body of a documented answer. */
@@ -73,7 +74,8 @@ export const LOCALES = [
 ] as const satisfies readonly Locale[];
 export type MessageSettingInForce = Item<AccountLimits['messages']>;
 export type Channel = Schema<'Channel'>;
-export const CHANNELS = ['EMAIL', 'SMS', 'WHATSAPP'] as const satisfies readonly Channel[];
+/** The channels, in the document's order (generated: src/domain/channels/registry.ts decides). */
+export const CHANNELS = DOCUMENT_CHANNELS satisfies readonly Channel[];
 export type Mode = Schema<'Mode'>;
 export type VerificationStatus = Schema<'VerificationStatus'>;
 export type Branding = Schema<'Branding'>;
@@ -88,17 +90,7 @@ export type ContactList = Answer<'/v1/admin/contacts', 'get'>;
 /** A page of outbox messages and the cursor of the next. */
 export type OutboxList = Answer<'/v1/admin/outbox', 'get'>;
 
-export const WEBHOOK_EVENTS = [
-  'verification.created',
-  'verification.delivered',
-  'verification.undelivered',
-  'verification.verified',
-  'verification.failed',
-  'verification.expired',
-  'verification.canceled',
-  'contact.blocked',
-  'contact.unblocked',
-] as const satisfies readonly Schema<'WebhookEventType'>[];
+export const WEBHOOK_EVENTS = DOCUMENT_WEBHOOK_EVENTS satisfies readonly Schema<'WebhookEventType'>[];
 
 /** true when `Listed` names every value of `All`: tsc fails below when the document adds one. */
 type Complete<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : false;

@@ -13,7 +13,7 @@ const USAGE = `contact-verify: manage accounts, API keys and the database from a
 Usage:
   contact-verify accounts create --name <name>
   contact-verify accounts list
-  contact-verify keys create --name <name> --channels EMAIL,SMS,WHATSAPP [--account <id>] [--test]
+  contact-verify keys create --name <name> --channels ${CHANNELS.join(',')} [--account <id>] [--test]
   contact-verify keys list [--account <id>]
   contact-verify keys update <key-id> [--name <name>] [--channels EMAIL,SMS]
   contact-verify keys revoke <key-id>

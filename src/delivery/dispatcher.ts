@@ -14,10 +14,11 @@ import type {
   ProviderState,
   SendOutcome,
 } from './interface.js';
+import { routedType, routedTypes } from './routing.js';
 
 /**
- * Picks the ordered providers that may carry one request (SMS routes by country, WhatsApp by
- * delivery type). An empty list means the channel has no provider for it: the outbox takes it.
+ * Picks the ordered providers that may carry one request (a channel routed per country by its
+ * country, another by its delivery type). An empty list means the channel has no provider for it: the outbox takes it.
  */
 export type ProviderRoute = (request: Pick<DeliveryRequest, 'country' | 'deliveryType'>) => ChannelProvider[];
 
@@ -61,7 +62,7 @@ export class Dispatcher implements Delivery {
   }
 
   private candidates(channel: Channel, deliveryType: DeliveryType, country: string | null) {
-    return this.routes[channel]?.({ country, deliveryType }) ?? [];
+    return this.routes[channel]?.({ country, deliveryType: routedType(channel, deliveryType) }) ?? [];
   }
 
   private routed(channel: Channel, deliveryType: DeliveryType): boolean {
@@ -87,7 +88,7 @@ export class Dispatcher implements Delivery {
   liveRouting(): Record<Channel, LiveRouting> {
     const result = {} as Record<Channel, LiveRouting>;
     for (const channel of CHANNELS) {
-      const types: DeliveryType[] = channel === 'WHATSAPP' ? ['TEXT', 'CALL'] : ['TEXT'];
+      const types = routedTypes(channel);
       const unrouted = types.filter((t) => !this.routed(channel, t));
       const parked: LiveCodes = this.liveOutbox === 'allow' ? 'outbox' : 'refused';
       result[channel] = { liveCodes: unrouted.includes('TEXT') ? parked : 'delivered' };
@@ -176,9 +177,7 @@ export class Dispatcher implements Delivery {
       const own = this.providers.filter((p) => p.channels.includes(channel));
       const providers = own.map((p) => ({ name: p.name, state: stateOf.get(p) ?? ('unknown' as const) }));
       // A channel with no provider for some delivery type still delivers those to the outbox.
-      const outboxServes = (['TEXT', 'CALL'] as const).some(
-        (t) => (channel === 'WHATSAPP' || t === 'TEXT') && this.candidates(channel, t, null).length === 0,
-      );
+      const outboxServes = routedTypes(channel).some((t) => this.candidates(channel, t, null).length === 0);
       const real = providers.length > 0 ? [...providers] : null;
       if (outboxServes) providers.push({ name: this.outbox.name, state: outboxState });
       // Real providers decide whether a channel works for live traffic; the outbox only when

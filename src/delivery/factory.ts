@@ -1,3 +1,4 @@
+import { CHANNEL_SPECS } from '../domain/channels/registry.js';
 import type { Clock } from '../domain/clock.js';
 import type { Channel, DeliveryType } from '../domain/types.js';
 import { Dispatcher, type ProviderRoute } from './dispatcher.js';
@@ -5,37 +6,44 @@ import type { ChannelProvider, Delivery } from './interface.js';
 import type { RenderOptions } from './messages.js';
 import { OutboxProvider, type OutboxStore } from './outbox/outbox-provider.js';
 import type { ProviderContext, ProviderModule } from './providers/module.js';
-import { PROVIDERS, type ProviderList, smsProviderNames } from './providers/registry.js';
-import { parseSmsRoutes, smsRouteFor } from './routing.js';
-import { type DeliverySettings, DeliverySettingsError } from './settings.js';
+import { PROVIDERS, type ProviderList, providerNames } from './providers/registry.js';
+import { parseRoutes, routedType, routedTypes, routeFor } from './routing.js';
+import { type DeliverySettings, DeliverySettingsError, routesValue } from './settings.js';
 
-/** Whether `module` serves `channel` (and, when given, that WhatsApp delivery type). */
+/** Whether `module` serves `channel` (and, when given, that delivery type of the channel). */
 const serves = (module: ProviderModule, channel: Channel, deliveryType?: DeliveryType) =>
   module.channel === channel &&
   (deliveryType === undefined || (module.deliveryType ?? 'TEXT') === deliveryType);
 
 /**
  * Configurations that start but probably do not do what their operator meant; logged once at
- * start. (Configurations that cannot work are refused instead, see delivery/settings.ts.)
+ * start: a channel of several delivery types configured for one of them, when the registry has
+ * providers for another that none is configured for. (Configurations that cannot work are
+ * refused instead, see delivery/settings.ts.)
  */
 export function deliveryWarnings(config: DeliverySettings, providers: ProviderList = PROVIDERS): string[] {
   const warnings: string[] = [];
   const context: ProviderContext = { publicBaseUrl: config.publicBaseUrl ?? null, webOtpDomain: undefined };
   const configured = (m: ProviderModule) => m.configured(config, context);
-  const calls = providers.filter((m) => serves(m, 'WHATSAPP', 'CALL'));
-  if (
-    providers.some((m) => serves(m, 'WHATSAPP', 'TEXT') && configured(m)) &&
-    calls.length > 0 &&
-    !calls.some(configured)
-  ) {
-    const how = calls.map((m) => m.setup ?? m.title).join('; or ');
-    warnings.push(
-      `WHATSAPP is configured but CALL has no provider (${how}): live requests with deliveryType CALL ${
-        config.liveOutbox === 'allow'
-          ? 'go to the outbox and are not delivered'
-          : 'are refused with 503 CHANNEL_UNAVAILABLE'
-      }.`,
-    );
+  for (const { name: channel, deliveryTypes } of CHANNEL_SPECS) {
+    for (const type of deliveryTypes) {
+      const serving = providers.filter((m) => serves(m, channel, type));
+      const others = deliveryTypes.filter((t) => t !== type);
+      if (
+        serving.length === 0 ||
+        serving.some(configured) ||
+        !providers.some((m) => others.some((t) => serves(m, channel, t)) && configured(m))
+      )
+        continue;
+      const how = serving.map((m) => m.setup ?? m.title).join('; or ');
+      warnings.push(
+        `${channel} is configured but ${type} has no provider (${how}): live requests with deliveryType ${type} ${
+          config.liveOutbox === 'allow'
+            ? 'go to the outbox and are not delivered'
+            : 'are refused with 503 CHANNEL_UNAVAILABLE'
+        }.`,
+      );
+    }
   }
   return warnings;
 }
@@ -47,9 +55,10 @@ export function renderOptions(config: DeliverySettings): RenderOptions {
 
 /**
  * Builds the configured providers of `providers` (the registry), once, and the routes between
- * them: EMAIL and each WhatsApp delivery type through the first provider configured for it; SMS
- * by country with failover, by default through every configured SMS provider in the registry's
- * order. A channel (or WhatsApp delivery type) without a provider uses the outbox.
+ * them: a channel routed per country (SMS, VOICE) by its `<CHANNEL>_ROUTES` with failover, by
+ * default through every configured provider of the channel in the registry's order; any other
+ * channel (and each of its delivery types) through the first provider configured for it. A
+ * channel (or delivery type) without a provider uses the outbox.
  */
 export function buildDelivery(
   config: DeliverySettings,
@@ -62,38 +71,38 @@ export function buildDelivery(
     const provider = module.create(config, context);
     return provider ? [{ module, provider }] : [];
   });
-  const serving = (channel: Channel, deliveryType?: DeliveryType) =>
-    built.find((b) => serves(b.module, channel, deliveryType))?.provider ?? null;
 
-  // SMS providers by name, in the registry's order: the default route tries them in that order.
-  const sms = new Map(
-    built.filter((b) => b.module.channel === 'SMS').map((b) => [b.module.name, b.provider]),
-  );
-  const email = serving('EMAIL');
-  const whatsappText = serving('WHATSAPP', 'TEXT');
-  const whatsappCall = serving('WHATSAPP', 'CALL');
-
-  const { routes: smsRoutes, problems } = parseSmsRoutes(config.smsRoutes, {
-    known: smsProviderNames(providers),
-    configured: [...sms.keys()],
-  });
+  const problems: string[] = [];
+  const routes: Partial<Record<Channel, ProviderRoute>> = {};
+  for (const spec of CHANNEL_SPECS) {
+    const channel: Channel = spec.name;
+    const own = built.filter((b) => b.module.channel === channel);
+    if (spec.routedByCountry) {
+      // The channel's providers by name, in the registry's order: the default route tries them so.
+      // Its routes are checked even when none is configured: they may name one that is not.
+      const byName = new Map(own.map((b) => [b.module.name, b.provider]));
+      const parsed = parseRoutes(spec.name, routesValue(config, spec.name), {
+        known: providerNames(providers, channel),
+        configured: [...byName.keys()],
+      });
+      problems.push(...parsed.problems);
+      if (own.length === 0) continue;
+      routes[channel] = (r) =>
+        routeFor(parsed.routes, r.country)
+          .map((name) => byName.get(name))
+          .filter((p): p is ChannelProvider => p !== undefined);
+    } else if (own.length > 0) {
+      const first = new Map(
+        routedTypes(channel).map((t) => [t, own.find((b) => serves(b.module, channel, t))?.provider]),
+      );
+      routes[channel] = (r) => {
+        const provider = first.get(routedType(channel, r.deliveryType));
+        return provider ? [provider] : [];
+      };
+    }
+  }
   if (problems.length > 0)
     throw new DeliverySettingsError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-
-  const routes: Partial<Record<'EMAIL' | 'SMS' | 'WHATSAPP', ProviderRoute>> = {};
-  if (email) routes.EMAIL = () => [email];
-  if (sms.size > 0) {
-    routes.SMS = (r) =>
-      smsRouteFor(smsRoutes, r.country)
-        .map((name) => sms.get(name))
-        .filter((p): p is ChannelProvider => p !== undefined);
-  }
-  if (whatsappText || whatsappCall) {
-    routes.WHATSAPP = (r) => {
-      const provider = r.deliveryType === 'CALL' ? whatsappCall : whatsappText;
-      return provider ? [provider] : [];
-    };
-  }
 
   const outbox = new OutboxProvider(store, renderOptions(config));
   return new Dispatcher(

@@ -1,3 +1,5 @@
+import type { MessageFormat } from '../domain/channels/channel.js';
+import { channelSpec } from '../domain/channels/registry.js';
 import { DEFAULT_LOCALE, LOCALES, type Locale, textDirection } from '../domain/locales.js';
 import { fillTemplate, type PlaceholderValues, templateOf } from '../domain/templates.js';
 import type { OutboundMessage } from '../domain/types.js';
@@ -295,14 +297,17 @@ export function renderWhatsApp(r: DeliveryRequest): string {
   return fillTemplate(templateOf(r.branding.templates, r.locale, 'WHATSAPP') ?? t.whatsapp, placeholders(r));
 }
 
-/** The message a recipient sees on the request's channel. */
+/** The message a recipient sees on the request's channel, in the channel's format (ChannelSpec.message). */
 export function renderMessage(r: DeliveryRequest, options: RenderOptions = {}): OutboundMessage {
-  switch (r.channel) {
-    case 'EMAIL':
+  const format: MessageFormat = channelSpec(r.channel).message;
+  switch (format) {
+    case 'email':
       return { channel: r.channel, to: r.to, ...renderEmail(r, options) };
-    case 'SMS':
+    case 'sms':
       return { channel: r.channel, to: r.to, text: renderSms(r, options.webOtpDomain) };
-    case 'WHATSAPP':
+    case 'whatsapp':
       return { channel: r.channel, to: r.to, text: renderWhatsApp(r) };
+    case 'voice':
+      return { channel: r.channel, to: r.to, text: voiceScript(r).join(' ') };
   }
 }

@@ -1,30 +1,41 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { ROUTED_CHANNELS, type RoutedChannel } from '../domain/channels/registry.js';
 import type { LiveOutbox } from './interface.js';
 import {
   PROVIDERS,
   type ProviderList,
+  providerNames,
   providerSettings,
   settingsOf,
-  smsProviderNames,
 } from './providers/registry.js';
 import { incompleteProviders, type SettingsValues } from './providers/settings.js';
-import { parseSmsRoutes } from './routing.js';
+import { parseRoutes, type RoutesValue, routesKey, routesVariable } from './routing.js';
 
-/** SMS_ROUTES, its example and its default named from the SMS providers of `providers`. */
-function smsRoutesSetting(providers: ProviderList) {
-  const names = smsProviderNames(providers);
+/** A channel's `<CHANNEL>_ROUTES`, its example and its default named from its providers in `providers`. */
+function routesSetting(channel: RoutedChannel, providers: ProviderList) {
+  const names = providerNames(providers, channel);
   const [a = 'provider', b = a] = names;
   return Type.Optional(
     Type.Union([Type.String({ minLength: 1 }), Type.Record(Type.String(), Type.Array(Type.String()))], {
-      env: 'SMS_ROUTES',
-      description: `SMS providers per destination country, tried in order: \`US=${a},${b};GB=${b},${a};*=${a}\`. Default: every configured SMS provider (${names.join(', ')}).`,
+      env: routesVariable(channel),
+      description: `${channel} providers per destination country, tried in order: \`US=${a},${b};GB=${b},${a};*=${a}\`. Default: every configured ${channel} provider (${names.join(', ')}).`,
     }),
   );
 }
 
+type RoutesSettings = {
+  [C in RoutedChannel as `${Lowercase<C>}Routes`]: ReturnType<typeof routesSetting>;
+};
+
+/** The routes setting of every channel routed per country (ChannelSpec.routedByCountry). */
+const routesSettings = (providers: ProviderList): RoutesSettings =>
+  Object.fromEntries(
+    ROUTED_CHANNELS.map((c) => [routesKey(c), routesSetting(c, providers)]),
+  ) as RoutesSettings;
+
 /** Delivery settings shared by the providers: routing, breaker, public URL, branding. */
 const commonSettings = (providers: ProviderList) => ({
-  smsRoutes: smsRoutesSetting(providers),
+  ...routesSettings(providers),
   smsWebOtpDomain: Type.Optional(
     Type.String({
       env: 'SMS_WEBOTP_DOMAIN',
@@ -96,14 +107,19 @@ export type DeliverySettings = DeliveryConfig & { liveOutbox: LiveOutbox };
 /** A delivery configuration that cannot work, with a message that names the variable at fault. */
 export class DeliverySettingsError extends Error {}
 
-/** The SMS providers whose required settings are all present, in the order of `providers`. */
-export function configuredSmsProviders(
+/** The providers of `channel` whose required settings are all present, in the order of `providers`. */
+export function configuredProviders(
   config: DeliveryConfig,
+  channel: RoutedChannel,
   providers: ProviderList = PROVIDERS,
 ): string[] {
   const context = { publicBaseUrl: null, webOtpDomain: undefined };
-  return providers.filter((p) => p.channel === 'SMS' && p.configured(config, context)).map((p) => p.name);
+  return providers.filter((p) => p.channel === channel && p.configured(config, context)).map((p) => p.name);
 }
+
+/** A routed channel's routes as the configuration holds them. */
+export const routesValue = (config: DeliveryConfig, channel: RoutedChannel): RoutesValue =>
+  (config as unknown as Record<string, RoutesValue>)[routesKey(channel)];
 
 /** Cross-setting mistakes of the delivery configuration, each naming its variable. */
 export function deliveryConfigProblems(
@@ -115,10 +131,15 @@ export function deliveryConfigProblems(
 ): string[] {
   const problems = incompleteProviders(settings, config as unknown as Record<string, unknown>, shared);
   if (problems.length > 0) return problems;
-  const configured = configuredSmsProviders(config, providers);
-  if (config.smsRoutes !== undefined && configured.length === 0) {
-    const titles = providers.filter((p) => p.channel === 'SMS').map((p) => p.title);
-    return [`SMS_ROUTES: set, but no SMS provider (${titles.join(', ')}) is configured`];
-  }
-  return parseSmsRoutes(config.smsRoutes, { known: smsProviderNames(providers), configured }).problems;
+  return ROUTED_CHANNELS.flatMap((channel) => {
+    const value = routesValue(config, channel);
+    const configured = configuredProviders(config, channel, providers);
+    if (value !== undefined && configured.length === 0) {
+      const titles = providers.filter((p) => p.channel === channel).map((p) => p.title);
+      return [
+        `${routesVariable(channel)}: set, but no ${channel} provider (${titles.join(', ')}) is configured`,
+      ];
+    }
+    return parseRoutes(channel, value, { known: providerNames(providers, channel), configured }).problems;
+  });
 }

@@ -1,4 +1,4 @@
-import type { Channel } from './types.js';
+import { type Channel, destinationField } from './channels/registry.js';
 
 /** `jane.doe@example.com` → `j*******@example.com`: enough to recognise, not to harvest. */
 export function maskEmail(email: string): string {
@@ -14,5 +14,5 @@ export function maskPhone(phone: string): string {
 }
 
 export function maskDestination(channel: Channel, destination: string): string {
-  return channel === 'EMAIL' ? maskEmail(destination) : maskPhone(destination);
+  return destinationField(channel) === 'email' ? maskEmail(destination) : maskPhone(destination);
 }

@@ -1,10 +1,11 @@
 import { createHmac, hkdfSync } from 'node:crypto';
+import { type Channel, countsInCountryWindow, destinationField } from './channels/registry.js';
 import { DomainError, type ErrorDetail } from './errors.js';
 import type { VerificationEvents } from './events.js';
 import type { CounterSpec, RateLimitStore } from './ports/rate-limits.js';
 import type { WindowCounts } from './pumping-breaker.js';
 import type { EffectiveSettings } from './settings.js';
-import type { Channel, Mode } from './types.js';
+import type { Mode } from './types.js';
 
 /**
  * The scope of an account's limits and country windows: test and live traffic are counted apart,
@@ -18,8 +19,9 @@ const DAY = 86400;
 const HOUR_MS = HOUR * 1000;
 
 /**
- * The SMS/WhatsApp sends and verifications of an account, mode and country by clock hour: what
- * the SMS-pumping breaker and the country_conversion risk signal read at send time. Counted with
+ * The sends and verifications of an account, mode and country by clock hour, on the channels
+ * that count in it (ChannelSpec.countryWindow: paid phone traffic): what the SMS-pumping breaker
+ * and the country_conversion risk signal read at send time. Counted with
  * the rate limits, so that they are exact at once on every instance (shared through Redis when
  * there are several) and, on the embedded default, kept over a restart. A counter of one hour
  * lives two, through the next hour that reads it as the previous one.
@@ -98,7 +100,13 @@ export class RateLimitPolicy {
         this.events.limited?.(failures.name);
         throw limited(
           'Too many wrong codes were entered for this destination; sends to it are paused.',
-          [{ field: fieldOf(t.channel), channel: t.channel, message: 'daily budget of wrong codes used up' }],
+          [
+            {
+              field: destinationField(t.channel),
+              channel: t.channel,
+              message: 'daily budget of wrong codes used up',
+            },
+          ],
           budget.retryAfterSeconds,
         );
       }
@@ -121,7 +129,7 @@ export class RateLimitPolicy {
 
     for (const [i, t] of targets.entries()) {
       const key = `${keys[i]}:${t.channel}`;
-      const field = fieldOf(t.channel);
+      const field = destinationField(t.channel);
       const { cooldown, hourly, perCountry } = specs;
       if (
         s.resendCooldownSeconds > 0 &&
@@ -142,7 +150,7 @@ export class RateLimitPolicy {
       ) {
         continue;
       }
-      if (t.channel !== 'EMAIL' && t.country) {
+      if (t.country && countsInCountryWindow(t.channel)) {
         await take(perCountry, `${accountId}:${t.country}`, {
           field: 'country',
           channel: t.channel,
@@ -205,8 +213,6 @@ type Specs = Record<'keySend' | 'keyVerify' | 'failures' | 'cooldown' | 'hourly'
 /** The key of the counters' destination digests, derived (HKDF) from CODE_SECRET for this use only. */
 export const counterKeySecret = (codeSecret: Buffer): Buffer =>
   Buffer.from(hkdfSync('sha256', codeSecret, 'contact-verify', 'rate-limit-counter-keys', 32));
-
-const fieldOf = (channel: Channel): string => (channel === 'EMAIL' ? 'email' : 'phone');
 
 const limited = (message: string, details: ErrorDetail[], retryAfterSeconds: number) =>
   new DomainError('RATE_LIMITED', message, details, Math.max(1, retryAfterSeconds));

@@ -1,8 +1,8 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { type Channel, isPhoneChannel } from './channels/registry.js';
 import type { NumberSignalName } from './number-facts.js';
 import type { DestinationSignals } from './ports/read-model.js';
 import type { WindowCounts } from './pumping-breaker.js';
-import type { Channel } from './types.js';
 
 /**
  * Every signal the score adds, in its order. No signal compares the request's `country` with the
@@ -40,7 +40,7 @@ export interface RiskInput {
   /** The number's type as the request's check found it; read from the number when absent. */
   numberFacts?: { type: string | null; country: string | null } | null;
   signals: DestinationSignals;
-  /** The account's SMS/WhatsApp sends and verifications to the country this hour and the last. */
+  /** The account's phone sends and verifications to the country this hour and the last (ChannelSpec.countryWindow). */
   countryHour?: WindowCounts;
 }
 
@@ -76,7 +76,7 @@ export function assessRisk(input: RiskInput): RiskAssessment {
     );
   if (wrongCodes >= 3 && wrongCodes / (wrongCodes + verified) > 0.5)
     add('wrong_code_ratio', 20, `${wrongCodes} wrong codes against ${verified} verified`);
-  if (input.channel !== 'EMAIL') {
+  if (isPhoneChannel(input.channel)) {
     const facts = input.numberFacts ?? numberFacts(input.destination);
     if (facts.type === 'VOIP') add('number_type', 20, 'a VOIP number');
     else if (facts.type === 'TOLL_FREE') add('number_type', 25, 'a toll-free number');

@@ -1,8 +1,16 @@
+import { DELIVERY_TYPES, type DeliveryType } from './channels/channel.js';
+import {
+  type Channel,
+  channelSpec,
+  channelsOffering,
+  channelsTo,
+  destinationField,
+  listed,
+} from './channels/registry.js';
 import type { ErrorDetail } from './errors.js';
 import { type Locale, localeTagProblems, matchLocale } from './locales.js';
 import { canonicalMailbox } from './mailbox.js';
 import { checkPhone, isKnownCountry, numberBelongsToCountry } from './phone.js';
-import type { Channel, DeliveryType } from './types.js';
 
 /** The send-code body as the schema types it; fields the schema refused are skipped here. */
 export interface SendCodeBody {
@@ -51,6 +59,21 @@ export type SendValidation =
 
 const PHONE_FIELDS = ['phone', 'whatsappNumber', 'phoneNumber'] as const;
 
+const EMAIL_CHANNELS = listed(channelsTo('email'));
+const PHONE_CHANNELS = listed(channelsTo('phone'));
+
+/**
+ * A deliveryType other than the default TEXT must be one a requested channel offers
+ * (ChannelSpec.deliveryTypes); null when it is.
+ */
+function deliveryTypeRefusal(deliveryType: DeliveryType, channels: readonly Channel[]): string | null {
+  // A value the schema refused (not a delivery type at all) was reported already.
+  if (deliveryType === 'TEXT' || !DELIVERY_TYPES.includes(deliveryType)) return null;
+  if (channels.some((c) => channelSpec(c).deliveryTypes.includes(deliveryType))) return null;
+  const offering = channelsOffering(deliveryType);
+  return `deliveryType ${deliveryType} needs ${offering.length > 1 ? 'one of the ' : 'the '}${listed(offering)} channel${offering.length > 1 ? 's' : ''}`;
+}
+
 /**
  * The rules of send-code that span several fields. `refused` names the fields the schema already
  * reported, so each problem yields exactly one detail.
@@ -79,10 +102,13 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
 
   let email: string | null = null;
   let mailbox: string | null = null;
-  if (channels?.includes('EMAIL') && !refused.has('email')) {
+  if (channels?.some((c) => destinationField(c) === 'email') && !refused.has('email')) {
     const given = body.email?.trim() ?? '';
     if (given === '') {
-      details.push({ field: 'email', message: 'email is required when the EMAIL channel is used' });
+      details.push({
+        field: 'email',
+        message: `email is required when the ${EMAIL_CHANNELS} channel is used`,
+      });
     } else if ((given.split('@')[0] ?? '').length > 64) {
       // RFC 5321: a local part longer than 64 octets is not deliverable.
       details.push({ field: 'email', message: 'the part of email before @ must be at most 64 characters' });
@@ -97,13 +123,13 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
   let subscriber: string | null = null;
   let inferredCountry: string | null = null;
   let numberFacts: SendRequest['numberFacts'] = null;
-  const usesPhone = channels?.some((c) => c === 'SMS' || c === 'WHATSAPP') ?? false;
+  const usesPhone = channels?.some((c) => destinationField(c) === 'phone') ?? false;
   if (usesPhone) {
     const given = PHONE_FIELDS.filter((f) => body[f] !== undefined && !refused.has(f));
     if (given.length === 0 && !PHONE_FIELDS.some((f) => refused.has(f))) {
       details.push({
         field: 'phone',
-        message: 'phone (or whatsappNumber, phoneNumber) is required for SMS and WHATSAPP',
+        message: `phone (or whatsappNumber, phoneNumber) is required for ${PHONE_CHANNELS}`,
       });
     }
     const parsed = new Map<string, string>();
@@ -157,9 +183,9 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
     else locale = match;
   }
 
-  if (body.deliveryType === 'CALL' && channels !== null && !channels.includes('WHATSAPP')) {
-    details.push({ field: 'deliveryType', message: 'deliveryType CALL needs the WHATSAPP channel' });
-  }
+  const deliveryTypeProblem =
+    body.deliveryType && channels && deliveryTypeRefusal(body.deliveryType, channels);
+  if (deliveryTypeProblem) details.push({ field: 'deliveryType', message: deliveryTypeProblem });
 
   if (details.length > 0 || channels === null) return { ok: false, details, unsupportedNumber };
   if (unsupportedNumber) return { ok: false, details: [], unsupportedNumber };

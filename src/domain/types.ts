@@ -1,4 +1,6 @@
 import type { AccountLimitOverrides, AccountOnlyOverrides } from './account-limits.js';
+import type { DeliveryType } from './channels/channel.js';
+import type { Channel } from './channels/registry.js';
 import type { Locale } from './locales.js';
 import type { MessageSettingOverrides } from './message-settings.js';
 import type { BrandingTemplates } from './templates.js';
@@ -10,11 +12,9 @@ export type Mode = 'live' | 'test';
 /** The mode a boolean `test` field of the API names. */
 export const modeOf = (test: boolean | undefined): Mode => (test ? 'test' : 'live');
 
-export const CHANNELS = ['EMAIL', 'SMS', 'WHATSAPP'] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-export const DELIVERY_TYPES = ['TEXT', 'CALL'] as const;
-export type DeliveryType = (typeof DELIVERY_TYPES)[number];
+// The channels are described once, in ./channels/registry.ts.
+export { DELIVERY_TYPES, type DeliveryType } from './channels/channel.js';
+export { CHANNELS, type Channel } from './channels/registry.js';
 
 export const VERIFICATION_STATUSES = ['pending', 'verified', 'expired', 'failed', 'canceled'] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];

@@ -1,5 +1,6 @@
 import { type TInteger, type TSchema, Type } from '@sinclair/typebox';
 import { ACCOUNT_LIMITS, ACCOUNT_ONLY_SETTINGS, type AccountLimitName } from '../domain/account-limits.js';
+import { CHANNELS } from '../domain/channels/registry.js';
 import { MESSAGE_SETTINGS } from '../domain/message-settings.js';
 import {
   NUMBER_INTELLIGENCE_SETTING_NAMES,
@@ -16,7 +17,7 @@ import { Channel, Locale, VerificationStatus } from './schemas.js';
  * components.ts). A setting, a limit: described in the domain and derived here.
  */
 
-const ChannelList = Type.Array(ref(Channel), { minItems: 1, maxItems: 3, uniqueItems: true });
+const ChannelList = Type.Array(ref(Channel), { minItems: 1, maxItems: CHANNELS.length, uniqueItems: true });
 
 const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 

@@ -1,5 +1,6 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
+import { CHANNELS, listed } from '../domain/channels/registry.js';
 import { ERROR_STATUS } from './errors.js';
 import { docsCsp } from './hardening.js';
 import { SEND_CODE_EXAMPLES, VERIFY_CODE_EXAMPLES } from './schemas.js';
@@ -62,7 +63,7 @@ export function openApiOptions(version: string, publicBaseUrl?: string | null): 
         version,
         // package.json's license.
         license: { name: 'MIT', identifier: 'MIT' },
-        description: `One-time codes by EMAIL, SMS and WHATSAPP: send, verify, and operate.
+        description: `One-time codes by ${listed(CHANNELS)}: send, verify, and operate.
 
 Every error body is \`{"error": {"code", "message", "details"?}}\`. Codes and statuses:
 

@@ -1,8 +1,9 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { preValidationHookHandler } from 'fastify';
+import { CHANNEL_SPECS, CHANNELS, channelsTo, listed } from '../domain/channels/registry.js';
 import { LOCALES } from '../domain/locales.js';
 import { RISK_SIGNALS } from '../domain/risk.js';
-import { CHANNELS, DELIVERY_TYPES, VERIFICATION_STATUSES } from '../domain/types.js';
+import { DELIVERY_TYPES, VERIFICATION_STATUSES } from '../domain/types.js';
 import { component, enumeration, envelope, ref } from './components.js';
 import { ERROR_CODES } from './errors.js';
 
@@ -15,11 +16,20 @@ import { ERROR_CODES } from './errors.js';
 export const enumOf = <T extends readonly string[]>(values: T, description: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
 
-export const Channel = enumeration('Channel', CHANNELS, 'Delivery channel.');
+export const Channel = enumeration(
+  'Channel',
+  CHANNELS,
+  `Delivery channel: ${CHANNEL_SPECS.map((c) => `\`${c.name}\`, ${c.description}`).join('; ')}.`,
+);
+
+/** The channels whose destination is `phone`, as a sentence lists them. */
+const PHONE_CHANNELS = listed(channelsTo('phone'));
+/** The channels that offer a delivery type other than the default TEXT. */
+const TYPED_CHANNELS = listed(CHANNEL_SPECS.filter((c) => c.deliveryTypes.length > 0).map((c) => c.name));
 export const DeliveryType = enumeration(
   'DeliveryType',
   DELIVERY_TYPES,
-  'How a WHATSAPP code is delivered: TEXT (a message, the default) or CALL (read out in a call).',
+  `How a ${TYPED_CHANNELS} code is delivered: TEXT (a message, the default) or CALL (read out in a call).`,
 );
 export const VerificationStatus = enumeration(
   'VerificationStatus',
@@ -99,7 +109,7 @@ export const SendCodeBody = component(
         }),
       ),
       phone: phoneField(
-        'Required when SMS or WHATSAPP is used: + and country code. The code goes to the number as given; blocks, limits and contacts hold for the subscriber it reaches (an Argentine mobile dialled without its 9, `+541112345678`, is `+5491112345678`).',
+        `Required when ${PHONE_CHANNELS.replace(' and ', ' or ')} is used: + and country code. The code goes to the number as given; blocks, limits and contacts hold for the subscriber it reaches (an Argentine mobile dialled without its 9, \`+541112345678\`, is \`+5491112345678\`).`,
       ),
       whatsappNumber: phoneField('Alternative name of `phone`.'),
       phoneNumber: phoneField('Alternative name of `phone`.'),
@@ -110,7 +120,7 @@ export const SendCodeBody = component(
         }),
       ),
       deliveryType: Type.Optional(
-        ref(DeliveryType, { description: 'WHATSAPP only: TEXT (default) or CALL.' }),
+        ref(DeliveryType, { description: `${TYPED_CHANNELS} only: TEXT (default) or CALL.` }),
       ),
       purpose: Type.Optional(
         Type.String({ maxLength: 100, description: 'Free-text label for logs and analytics.' }),
@@ -204,7 +214,7 @@ export const SendCodeEntry = component(
     status: ref(SendCodeEntryStatus),
     expiresAt: Type.String({ format: 'date-time' }),
     to: Type.String({ description: 'Masked destination.' }),
-    deliveryType: Type.Optional(ref(DeliveryType, { description: 'WHATSAPP only.' })),
+    deliveryType: Type.Optional(ref(DeliveryType, { description: `${TYPED_CHANNELS} only.` })),
     error: Type.Optional(ref(SendCodeEntryError)),
     risk: Type.Optional(ref(Risk)),
   }),
@@ -421,7 +431,7 @@ export const Health = component(
       rateLimitStore: ref(ServiceState),
     }),
     channels: Type.Record(Type.String(), ref(ChannelHealth), {
-      description: 'Per channel (EMAIL, SMS, WHATSAPP).',
+      description: `Per channel (${CHANNELS.join(', ')}).`,
     }),
     instances: ref(InstancesHealth),
     pumpingBreakers: Type.Optional(

@@ -1,4 +1,5 @@
 import { PROVIDERS } from '../delivery/providers/registry.js';
+import { CHANNELS } from '../domain/channels/registry.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/events.js';
 
 /** The provider of the examples' EMAIL request: the registry's. */
@@ -40,7 +41,7 @@ const EventData = {
     requestId: { type: 'string', format: 'uuid' },
     groupId: { type: 'string', description: 'Shared by both requests of a dual send.' },
     contactId: { type: 'string' },
-    channel: { type: 'string', enum: ['EMAIL', 'SMS', 'WHATSAPP'] },
+    channel: { type: 'string', enum: [...CHANNELS] },
     to: { type: 'string', description: 'Masked destination, as in send-code answers.' },
     country: { type: 'string' },
     purpose: { type: 'string' },

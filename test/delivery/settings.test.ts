@@ -6,8 +6,8 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { describeSettings } from '../../src/config/schema.js';
 import { deliveryWarnings } from '../../src/delivery/factory.js';
-import { PROVIDERS, smsProviderNames } from '../../src/delivery/providers/registry.js';
-import { parseSmsRoutes, smsRouteFor } from '../../src/delivery/routing.js';
+import { PROVIDERS, providerNames } from '../../src/delivery/providers/registry.js';
+import { parseRoutes, routeFor } from '../../src/delivery/routing.js';
 import { startTestService, testConfig } from '../support/app.js';
 
 const twilio = {
@@ -79,19 +79,19 @@ describe('delivery configuration', () => {
   });
 
   it('parses the routing syntax; countries without an entry use *, or every provider', () => {
-    const known = smsProviderNames(PROVIDERS);
-    const { routes, problems } = parseSmsRoutes('US=twilio,vonage;GB=vonage,twilio;*=twilio', {
+    const known = providerNames(PROVIDERS, 'SMS');
+    const { routes, problems } = parseRoutes('SMS', 'US=twilio,vonage;GB=vonage,twilio;*=twilio', {
       known,
       configured: ['twilio', 'vonage'],
     });
     expect(problems).toEqual([]);
-    expect(smsRouteFor(routes, 'US')).toEqual(['twilio', 'vonage']);
-    expect(smsRouteFor(routes, 'gb')).toEqual(['vonage', 'twilio']);
-    expect(smsRouteFor(routes, 'FR')).toEqual(['twilio']);
-    expect(smsRouteFor(routes, null)).toEqual(['twilio']);
+    expect(routeFor(routes, 'US')).toEqual(['twilio', 'vonage']);
+    expect(routeFor(routes, 'gb')).toEqual(['vonage', 'twilio']);
+    expect(routeFor(routes, 'FR')).toEqual(['twilio']);
+    expect(routeFor(routes, null)).toEqual(['twilio']);
     // The default route is every configured SMS provider in the registry's order.
-    const fallback = parseSmsRoutes('US=vonage', { known, configured: ['vonage', 'twilio'] }).routes;
-    expect(smsRouteFor(fallback, 'DE')).toEqual(['twilio', 'vonage']);
+    const fallback = parseRoutes('SMS', 'US=vonage', { known, configured: ['vonage', 'twilio'] }).routes;
+    expect(routeFor(fallback, 'DE')).toEqual(['twilio', 'vonage']);
   });
 
   it('reads SMS_ROUTES as an object from the CONFIG_FILE, and the environment wins', async () => {

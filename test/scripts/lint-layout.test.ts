@@ -13,6 +13,7 @@ function tree(files: Record<string, string>): string {
   const base: Record<string, string> = {
     'src/delivery/providers/acme/index.ts': "export const acme = { name: 'acme' };\n",
     'src/delivery/providers/whatsapp/index.ts': "export const whatsapp = { name: 'whatsapp' };\n",
+    'src/domain/channels/whatsapp.ts': "export const whatsapp = defineChannel({ name: 'WHATSAPP' });\n",
     'src/delivery/providers/registry.ts':
       "import { acme } from './acme/index.js';\nexport const PROVIDERS = [acme];\n",
     'src/http/validation.ts':

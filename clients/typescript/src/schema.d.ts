@@ -763,7 +763,7 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
-         * @description Delivery channel.
+         * @description Delivery channel: `EMAIL`, an email with the code, to `email`; `SMS`, a text message with the code, to `phone`; `WHATSAPP`, a WhatsApp message with the code (deliveryType TEXT), to `phone`.
          * @enum {string}
          */
         Channel: "EMAIL" | "SMS" | "WHATSAPP";

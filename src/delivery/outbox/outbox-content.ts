@@ -1,3 +1,4 @@
+import { channelSpec } from '../../domain/channels/registry.js';
 import { asLocale, type Locale } from '../../domain/locales.js';
 import type { OutboxEntry } from '../../domain/ports/verifications.js';
 import { templateOf } from '../../domain/templates.js';
@@ -50,9 +51,11 @@ export function encodeOutboxContent(request: DeliveryRequest, options: RenderOpt
   // English, the default, is left out: most messages are kept as they were before locales.
   if (locale !== 'en') content.request.locale = locale;
   const webOtpHost = request.webOtpHost ?? options.webOtpDomain;
-  if (channel === 'SMS' && webOtpHost) content.webOtpDomain = webOtpHost;
-  if (channel === 'SMS' && request.appHash) content.appHash = request.appHash;
-  if (options.publicBaseUrl && channel === 'EMAIL' && branding.logo)
+  // The one-tap lines belong to a text message.
+  const text = channelSpec(channel).message === 'sms';
+  if (text && webOtpHost) content.webOtpDomain = webOtpHost;
+  if (text && request.appHash) content.appHash = request.appHash;
+  if (options.publicBaseUrl && channelSpec(channel).message === 'email' && branding.logo)
     content.publicBaseUrl = options.publicBaseUrl;
   return JSON.stringify(content);
 }

@@ -73,7 +73,7 @@ export interface ProviderModule<S extends Record<string, TSchema> = Record<strin
   /** What configures it, in words, when the settings alone do not say (start-up warnings). */
   setup?: string;
   channel: Channel;
-  /** WHATSAPP only: the delivery type it serves (TEXT when absent). */
+  /** For a channel with delivery types (ChannelSpec.deliveryTypes): the one it serves (TEXT when absent). */
   deliveryType?: DeliveryType;
   settings: S;
   /** True when every setting it needs is present. */

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { Channel } from '../../domain/types.js';
 import type { ProviderModule } from './module.js';
 import { smtp } from './smtp/index.js';
 import { telnyx } from './telnyx/index.js';
@@ -8,18 +9,18 @@ import { whatsapp } from './whatsapp/index.js';
 
 /**
  * Every provider, once. The configuration schema, the settings documentation, the factory, the
- * SMS routes (which names SMS_ROUTES accepts, and the default order: the order of the SMS
- * providers here), /health and the callback routes all iterate this list: a new provider is a
- * folder with an index.ts and one line here.
+ * country routes of SMS and the other routed channels (which names `<CHANNEL>_ROUTES` accepts,
+ * and the default order: the order of the channel's providers here), /health and the callback
+ * routes all iterate this list: a new provider is a folder with an index.ts and one line here.
  */
 export const PROVIDERS = [smtp, twilio, vonage, telnyx, whatsapp, twilioVoice] as const;
 
 /** A list of providers: PROVIDERS, or one that adds to it (compose and loadConfig take one). */
 export type ProviderList = readonly ProviderModule[];
 
-/** The names of the SMS providers of `providers`, in its order: the default SMS route. */
-export const smsProviderNames = (providers: ProviderList): string[] =>
-  providers.filter((p) => p.channel === 'SMS').map((p) => p.name);
+/** The names of the providers of `channel` in `providers`, in its order: a routed channel's default route. */
+export const providerNames = (providers: ProviderList, channel: Channel): string[] =>
+  providers.filter((p) => p.channel === channel).map((p) => p.name);
 
 /** The settings of every provider of `providers`, by name, as one object. */
 export const settingsOf = (providers: ProviderList): Record<string, TSchema> =>

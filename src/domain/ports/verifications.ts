@@ -1,3 +1,4 @@
+import { destinationField } from '../channels/registry.js';
 import { DomainError } from '../errors.js';
 import type {
   Channel,
@@ -106,7 +107,7 @@ export interface OutboxEntry {
  */
 export const contactBlocked = (channel: Channel): DomainError =>
   new DomainError('CONTACT_BLOCKED', 'An operator blocked this destination; no code was sent.', [
-    { field: channel === 'EMAIL' ? 'email' : 'phone', channel, message: 'blocked' },
+    { field: destinationField(channel), channel, message: 'blocked' },
   ]);
 
 export interface SweepResult {

@@ -1,0 +1,93 @@
+import { channelSpec } from '../channels/registry.js';
+import { generateCode, hashCode } from '../codes.js';
+import { timeOrderedUuid } from '../ids.js';
+import { negotiateLocale } from '../locales.js';
+import type { DeliveryPlan, DeliveryRequest } from '../ports/delivery.js';
+import type { SendRequest } from '../send-request.js';
+import type { EffectiveSettings } from '../settings.js';
+import type { AuthenticatedKey, NewVerification } from '../types.js';
+import type { VerificationDeps } from './deps.js';
+import type { ScreenedTarget } from './send-screen.js';
+import { deliveryTypeOf } from './send-targets.js';
+
+/** A target whose request is stored: its code, the message that carries it, and how it goes. */
+export type IssuedTarget = ScreenedTarget & {
+  requestId: string;
+  /** Everything a provider needs (the code included: never logged). */
+  delivery: DeliveryRequest;
+  /** The outbox took it already, or a provider delivers it now. */
+  plan: DeliveryPlan;
+};
+
+/**
+ * Makes a code per target and stores the requests, durable before any provider is called; the
+ * requests of a dual send share a group, named by the first. Delivery plans each message first:
+ * what it plans for the outbox is written with the row itself (one write per send, and nothing
+ * to deliver afterwards).
+ */
+export async function issueCodes(
+  deps: VerificationDeps,
+  key: AuthenticatedKey,
+  request: SendRequest,
+  targets: ScreenedTarget[],
+  s: EffectiveSettings,
+  now: number,
+): Promise<{ issued: IssuedTarget[]; expiresAt: number }> {
+  const expiresAt = now + s.codeTtlSeconds * 1000;
+  const locale = negotiateLocale({
+    requested: request.locale,
+    accountDefault: s.locale,
+    // An email-only request has no country to go by; a dual send's email follows its phone.
+    phoneCountry: request.phone === null ? null : request.country,
+  });
+  const issued = targets.map((t): IssuedTarget => {
+    // The one-tap lines (WebOTP host, Android app hash) belong to a text message.
+    const text = channelSpec(t.channel).message === 'sms';
+    const requestId = timeOrderedUuid(now);
+    const delivery: DeliveryRequest = {
+      verificationId: requestId,
+      accountId: key.accountId,
+      channel: t.channel,
+      // The message goes to the address as given; the mailbox is only how it is counted.
+      to: t.address,
+      code: generateCode(s.codeLength),
+      codeTtlSeconds: s.codeTtlSeconds,
+      deliveryType: request.deliveryType,
+      country: t.country,
+      purpose: request.purpose,
+      customMessage: request.customMessage,
+      branding: s.branding,
+      locale,
+      ...(text && s.webOtpHost !== null ? { webOtpHost: s.webOtpHost } : {}),
+      ...(text && s.appHash !== null ? { appHash: s.appHash } : {}),
+    };
+    return { ...t, requestId, delivery, plan: deps.delivery.plan(delivery, key.mode) };
+  });
+  const groupId = issued[0]?.requestId ?? '';
+  const rows = issued.map((t): NewVerification => {
+    const outbox = t.plan.via === 'outbox' ? t.plan : null;
+    return {
+      id: t.requestId,
+      accountId: key.accountId,
+      groupId,
+      channel: t.channel,
+      destination: t.destination,
+      address: t.address === t.destination ? null : t.address,
+      deliveryType: deliveryTypeOf(t.channel, request),
+      country: t.country,
+      purpose: request.purpose,
+      codeHash: hashCode(deps.codeSecret, t.requestId, t.delivery.code),
+      maxAttempts: s.maxAttempts,
+      createdAt: now,
+      expiresAt,
+      deliveryStatus: outbox ? 'outbox' : 'queued',
+      outbox: outbox ? outbox.content : null,
+      outboxCode: outbox ? t.delivery.code : null,
+      mode: key.mode,
+      risk: JSON.stringify(t.risk),
+      locale,
+    };
+  });
+  await deps.store.verifications.createVerifications(rows);
+  return { issued, expiresAt };
+}

@@ -1,0 +1,116 @@
+import { channelSpec, destinationField } from '../channels/registry.js';
+import { DomainError } from '../errors.js';
+import type { Delivery } from '../ports/delivery.js';
+import type { SendTarget } from '../rate-limit-policy.js';
+import type { SendRequest } from '../send-request.js';
+import type { EffectiveSettings } from '../settings.js';
+import type { AuthenticatedKey, Channel } from '../types.js';
+
+/**
+ * The destinations a send asks for, one per channel: refused when the key is not enabled for a
+ * channel (403 CHANNEL_NOT_ENABLED) or a country is not in the account's allow-list (400
+ * INVALID_DESTINATION).
+ */
+export function wantedTargets(
+  key: AuthenticatedKey,
+  request: SendRequest,
+  s: EffectiveSettings,
+): SendTarget[] {
+  const notEnabled = request.channels.filter((c) => !key.channels.includes(c));
+  if (notEnabled.length > 0) {
+    throw new DomainError(
+      'CHANNEL_NOT_ENABLED',
+      `This API key is not enabled for ${notEnabled.join(' and ')}; add it to the key's channels (PATCH /v1/admin/api-keys/{id}, or contact-verify keys update) or use a key enabled for it.`,
+      notEnabled.map((c) => ({
+        field: 'channel',
+        channel: c,
+        message: `${c} is not enabled for this key`,
+      })),
+    );
+  }
+  const wanted = request.channels.map((channel) => targetOf(channel, request));
+  const blocked = wanted.find((t) => t.country && s.allowedCountries && !s.allowedCountries.has(t.country));
+  if (blocked) {
+    throw new DomainError(
+      'INVALID_DESTINATION',
+      `Codes to ${blocked.country} by ${blocked.channel} are not enabled for this account.`,
+      [
+        {
+          field: destinationField(blocked.channel),
+          channel: blocked.channel,
+          message: `country ${blocked.country} is not in the allow-list`,
+        },
+      ],
+    );
+  }
+  return wanted;
+}
+
+/**
+ * Where a channel of the request goes: its email address (counted as its mailbox), or its number
+ * (counted as the subscriber it reaches).
+ */
+function targetOf(channel: Channel, request: SendRequest): SendTarget {
+  if (destinationField(channel) === 'email') {
+    return {
+      channel,
+      destination: request.mailbox as string,
+      address: request.email as string,
+      country: null,
+    };
+  }
+  return {
+    channel,
+    destination: request.subscriber as string,
+    address: request.phone as string,
+    country: request.country,
+  };
+}
+
+/** A channel of a send this deployment cannot deliver, and why. */
+export interface UnavailableTarget {
+  target: SendTarget;
+  reason: string;
+}
+
+/** Why a channel of a send cannot be delivered on this deployment, or null when it can. */
+function unavailability(
+  delivery: Delivery,
+  key: AuthenticatedKey,
+  request: SendRequest,
+  channel: Channel,
+): string | null {
+  if (!delivery.available(channel, key.mode, request.deliveryType))
+    return `no provider is configured for ${channel}`;
+  return null;
+}
+
+/**
+ * The targets a send may deliver to, and those it may not. Under LIVE_OUTBOX=refuse a live code
+ * on a channel with no provider is refused before anything is screened, charged or stored: 503
+ * CHANNEL_UNAVAILABLE when no channel is left; in a dual send the other channel goes on alone.
+ */
+export function deliverableTargets(
+  delivery: Delivery,
+  key: AuthenticatedKey,
+  request: SendRequest,
+  wanted: SendTarget[],
+): { targets: SendTarget[]; unavailable: UnavailableTarget[] } {
+  const targets: SendTarget[] = [];
+  const unavailable: UnavailableTarget[] = [];
+  for (const target of wanted) {
+    const reason = unavailability(delivery, key, request, target.channel);
+    if (reason === null) targets.push(target);
+    else unavailable.push({ target, reason });
+  }
+  if (targets.length > 0) return { targets, unavailable };
+  throw new DomainError(
+    'CHANNEL_UNAVAILABLE',
+    `No provider delivers ${request.channels.join(' or ')} codes on this deployment, and live codes are not parked in the outbox; nothing was sent. The operator must configure a provider (test keys use the outbox).`,
+    unavailable.map(({ target, reason }) => ({ field: 'channel', channel: target.channel, message: reason })),
+  );
+}
+
+/** The delivery type a request of the channel keeps: the request's, when the channel has types. */
+export const deliveryTypeOf = (channel: Channel, request: SendRequest) =>
+  channelSpec(channel).deliveryTypes.length > 0 ? request.deliveryType : null;

@@ -1,0 +1,118 @@
+import { CHANNELS, countsInCountryWindow } from '../channels/registry.js';
+import { codeGuess } from '../codes.js';
+import { DomainError } from '../errors.js';
+import type { AttemptTarget } from '../ports/verifications.js';
+import type { AuthenticatedKey, Channel, VerificationStatus } from '../types.js';
+import { limitScope, type VerificationDeps } from './deps.js';
+import type { RequestSettings } from './settings.js';
+
+export interface VerifyResult {
+  verified: boolean;
+  channel: Channel;
+  requestId: string;
+  status: VerificationStatus;
+  attemptsRemaining: number;
+}
+
+/**
+ * Checking a code. The attempt is counted atomically before the comparison, so parallel guesses
+ * can never evaluate more codes than the attempts allow; success consumes the whole group.
+ */
+export class VerifyCode {
+  constructor(
+    private readonly deps: VerificationDeps,
+    private readonly settings: RequestSettings,
+  ) {}
+
+  async verify(key: AuthenticatedKey, requestId: string, code: string): Promise<VerifyResult> {
+    const { store, clock, codeSecret, limits } = this.deps;
+    const s = this.settings.forKey(key);
+    await limits.checkKeyRate('verify', key.id, s);
+
+    const now = clock.now();
+    // Compare against every code of the group (a dual pair accepts either), under the code secret
+    // and the previous ones of a rotation. A request of a channel the key is not enabled for is not
+    // found (the store checks it on the request it reads).
+    const guess = codeGuess([codeSecret, ...(this.deps.previousCodeSecrets ?? [])], code);
+    const scope = CHANNELS.every((c) => key.channels.includes(c)) ? undefined : key.channels;
+    const outcome = await store.verifications.attempt(key.accountId, requestId, now, guess, key.mode, scope);
+    const { request, counted } = outcome;
+    if (!request) throw notFound();
+
+    if (!counted) return this.uncounted(key, request, now);
+    const match = counted.rows.find((r) => r.id === outcome.winnerId);
+    if (match) {
+      if (!outcome.consumed) return this.uncounted(key, request, now);
+      if (match.country && countsInCountryWindow(match.channel))
+        await limits.countCountryVerified(limitScope(key), match.country, request.createdAt);
+      this.deps.logger.info(
+        { requestId, channel: match.channel, attempts: counted.attempts },
+        'code verified',
+      );
+      return this.answer(request, true, 'verified', match.channel, counted.attempts);
+    }
+
+    await limits.recordFailure(limitScope(key), request.destination, s);
+    // The last wrong guess failed the group in the statement that counted it.
+    const status = counted.attempts >= counted.maxAttempts ? 'failed' : 'pending';
+    return this.answer(request, false, status, request.channel, counted.attempts);
+  }
+
+  /**
+   * Nothing was counted: the request was settled, expired or used up when read, or (a parallel
+   * attempt having counted or consumed in between) it moved on since, and is read again.
+   */
+  private async uncounted(key: AuthenticatedKey, request: AttemptTarget, now: number): Promise<VerifyResult> {
+    const { store } = this.deps;
+    const live =
+      request.status === 'pending' && request.expiresAt > now && request.attempts < request.maxAttempts;
+    const current = live
+      ? ((await store.verifications.getVerification(key.accountId, request.id, key.mode)) ?? request)
+      : request;
+    if (
+      current.status === 'failed' ||
+      (current.status === 'pending' && current.attempts >= current.maxAttempts)
+    ) {
+      if (current.status === 'pending') await store.verifications.settleGroup(current.groupId, 'failed', now);
+      this.deps.events?.verified?.(current.channel, 'too_many_attempts');
+      throw new DomainError(
+        'TOO_MANY_ATTEMPTS',
+        'Every attempt for this verification is used up; send a new code.',
+      );
+    }
+    if (current.status === 'pending' && current.expiresAt <= now) {
+      await store.verifications.settleGroup(current.groupId, 'expired', now);
+      return this.answer(request, false, 'expired', current.channel, current.attempts);
+    }
+    return this.answer(request, false, current.status, current.channel, current.attempts);
+  }
+
+  private answer(
+    request: AttemptTarget,
+    verified: boolean,
+    status: VerificationStatus,
+    channel: Channel,
+    attempts: number,
+  ): VerifyResult {
+    this.deps.events?.verified?.(
+      channel,
+      verified
+        ? 'verified'
+        : status === 'pending' || status === 'failed'
+          ? 'wrong_code'
+          : status === 'verified'
+            ? 'already_verified'
+            : status,
+    );
+    return {
+      verified,
+      channel,
+      requestId: request.id,
+      status,
+      attemptsRemaining: Math.max(0, request.maxAttempts - attempts),
+    };
+  }
+}
+
+const notFound = () =>
+  new DomainError('NOT_FOUND', 'No verification request with this requestId exists for this account.');
