@@ -4,6 +4,7 @@ import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { migratedTestDatabase, truncateAll } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
 import { aggregatesConformance } from './aggregates.conformance.js';
+import { attemptRuleConformance } from './attempt.conformance.js';
 import { storeConformance } from './conformance.js';
 import { coverageOf } from './coverage.js';
 import { foldConformance } from './fold.conformance.js';
@@ -22,5 +23,6 @@ describe.runIf(hasPostgres)('PostgreSQL store', () => {
   storeConformance('PostgreSQL', coverage.harness);
   foldConformance('PostgreSQL', coverage.harness);
   aggregatesConformance('PostgreSQL', coverage.harness);
+  attemptRuleConformance('PostgreSQL', coverage.harness);
   coverage.everyMethodExercised();
 });

@@ -5,6 +5,7 @@ import { afterAll } from 'vitest';
 import type { Store } from '../../src/store/factory.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { aggregatesConformance } from './aggregates.conformance.js';
+import { attemptRuleConformance } from './attempt.conformance.js';
 import { storeConformance } from './conformance.js';
 import { coverageOf } from './coverage.js';
 import { foldConformance } from './fold.conformance.js';
@@ -27,4 +28,5 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 foldConformance('SQLite :memory:', coverage.harness);
 aggregatesConformance('SQLite :memory:', coverage.harness);
+attemptRuleConformance('SQLite :memory:', coverage.harness);
 coverage.everyMethodExercised();

@@ -37,11 +37,8 @@ describe('SQLite statements on the request and sweep paths', () => {
     const read = await planOf('readGroup', { id: 'id', account: 'acc_1', mode: 0, now: T0 });
     expect(read).toMatch(/SEARCH r USING PRIMARY KEY \(id=\?\)/);
     expect(read).toMatch(/SEARCH g USING INDEX verifications_group \(group_id=\?\)/);
-    for (const [name, params] of [
-      ['countWrong', ['id', 'group', T0]],
-      ['countAndConsume', ['id', T0, 'group', T0]],
-    ] as const) {
-      const details = await planOf(name, ...params);
+    for (const winner of [null, 'id']) {
+      const details = await planOf('decideAttempt', { group: 'group', winner, now: T0, guessedOn: 'id' });
       expect(details).toMatch(/SEARCH verifications USING INDEX verifications_group \(group_id=\?\)/);
       expect(details).not.toMatch(/SCAN/);
     }

@@ -1,3 +1,4 @@
+import { type AttemptDialect, attemptCountsSql, attemptSetSql, columnsOf } from '../attempt-sql.js';
 import { breakerColumns, historyColumns } from '../contacts.js';
 import { ATTEMPT_READ_SELECT, OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
 
@@ -33,32 +34,36 @@ const DELIVERY_KIND = (before: string, after: string) =>
   `CASE WHEN ${before} IS DISTINCT FROM ${after} THEN CASE ${after} WHEN 'delivered' THEN 'delivered'
     WHEN 'failed' THEN 'undelivered' END END`;
 
-/** A decided row's status: verified or canceled when `winner` matched, failed on the last attempt. */
-const DECIDED_STATUS = (winner: string, alias: string) =>
-  `CASE WHEN ${winner} IS NOT NULL THEN CASE WHEN ${alias}id = ${winner} THEN 'verified' ELSE 'canceled' END
-    WHEN ${alias}attempts + 1 >= ${alias}max_attempts THEN 'failed' ELSE ${alias}status END`;
+/** The attempt rule's names in a batch: the updated row `v`, the attempt's values from CTE `source`. */
+const batchAttempt = (source: string): AttemptDialect => ({
+  column: columnsOf('v'),
+  param: (name) => `${source}.${{ now: 'tried_at', winner: 'winner', guessedOn: 'guessed_on' }[name]}`,
+  pending: () => GROUP_PENDING('v.'),
+});
+
+/** The attempt rule's names in countOrConsume: the row's columns, $2 winner, $3 time, $4 guessed on. */
+const SINGLE_ATTEMPT: AttemptDialect = {
+  column: columnsOf(''),
+  param: (name) => ({ now: '$3::bigint', winner: '$2::text', guessedOn: '$4::text' })[name],
+  pending: () => GROUP_PENDING(''),
+};
 
 /**
  * The batch decision of verify attempts, as the CTEs `decided` and `logged` of a statement whose
  * CTE `source` holds, per row to count, its guess's ordinal `n`, the row's `id`, `winner` (the
  * matched row's id, or null), `tried_at` and `guessed_on` (the request the guess was made on):
- * counts the attempt on each row while attempts remain, consumes the group when the guess matched
- * (the winner verified, its siblings canceled), fails it on the last wrong guess, counts a wrong
- * guess on its request, erases a settled row's outbox code and logs the settled rows. Each row is
- * updated by primary key and re-checked under its lock (the ANY gives the planner the rows' keys:
- * they are fetched by primary key, never by a scan).
+ * the attempt rule (src/domain/attempt-rule.ts) on each row (counts the attempt while attempts
+ * remain, consumes the group when the guess matched, fails it on the last wrong guess, counts a
+ * wrong guess on its request, erases a settled row's outbox code), then logs the settled rows.
+ * Each row is updated by primary key and re-checked under its lock (the ANY gives the planner the
+ * rows' keys: they are fetched by primary key, never by a scan).
  */
 const DECIDE = (source: string) => `decided AS (
       UPDATE verifications v
-      SET attempts = v.attempts + 1,
-        wrong_codes = v.wrong_codes + CASE WHEN ${source}.winner IS NULL AND v.id = ${source}.guessed_on THEN 1 ELSE 0 END,
-        status = ${DECIDED_STATUS(`${source}.winner`, 'v.')},
-        verified_at = CASE WHEN ${source}.winner IS NULL THEN v.verified_at ELSE ${source}.tried_at END,
-        outbox_code = CASE WHEN ${source}.winner IS NOT NULL OR v.attempts + 1 >= v.max_attempts THEN NULL
-          ELSE v.outbox_code END
+      SET ${attemptSetSql(batchAttempt(source))}
       FROM ${source}
       WHERE v.id = ANY (ARRAY(SELECT id FROM ${source})) AND v.id = ${source}.id
-        AND ${GROUP_PENDING('v.')} AND v.attempts < v.max_attempts AND v.expires_at > ${source}.tried_at
+        AND ${attemptCountsSql(batchAttempt(source))}
       RETURNING ${source}.n, ${source}.tried_at, v.id, v.channel, v.country, v.attempts, v.max_attempts, v.status,
         v.provider
     ), logged AS (
@@ -136,12 +141,8 @@ export const SQL = {
     'decide',
     `WITH decided AS (
       UPDATE verifications
-      SET attempts = attempts + 1,
-        wrong_codes = wrong_codes + CASE WHEN $2::text IS NULL AND id = $4 THEN 1 ELSE 0 END,
-        status = ${DECIDED_STATUS('$2::text', '')},
-        verified_at = CASE WHEN $2::text IS NULL THEN verified_at ELSE $3 END,
-        outbox_code = CASE WHEN $2::text IS NOT NULL OR attempts + 1 >= max_attempts THEN NULL ELSE outbox_code END
-      WHERE group_id = $1 AND ${GROUP_PENDING('')} AND attempts < max_attempts AND expires_at > $3
+      SET ${attemptSetSql(SINGLE_ATTEMPT)}
+      WHERE group_id = $1 AND ${attemptCountsSql(SINGLE_ATTEMPT)}
       RETURNING id, channel, country, attempts, max_attempts, status, provider
     ), logged AS (
       INSERT INTO changes (kind, request_id, at, provider)

@@ -1,10 +1,18 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { refusalSql } from '../analytics.js';
+import { type AttemptDialect, attemptCountsSql, attemptSetSql, columnsOf } from '../attempt-sql.js';
 import { APPEND_CHANGE_SQL } from '../changes.js';
 import { ATTEMPT_READ_SELECT, OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
 
 /** The statements of the SQLite store's aggregates, prepared once on its connection. */
 export type Statements = ReturnType<typeof prepare>;
+
+/** The attempt rule's names on SQLite: the row's own columns and the statement's named parameters. */
+const SQLITE_ATTEMPT: AttemptDialect = {
+  column: columnsOf(''),
+  param: (name) => `@${name}`,
+  pending: () => "status = 'pending'",
+};
 
 /** What a decided attempt returns of each row it counted (see rowsToCountedAttempt). */
 const DECIDED = 'id, channel, country, attempts, max_attempts, status, provider';
@@ -76,23 +84,14 @@ export function prepare(db: Database) {
        WHERE r.id = @id AND r.account_id = @account AND r.test = @mode
        ORDER BY g.id`,
     ),
-    // The second half, one statement: counts the attempt on the group's pending rows while
-    // attempts remain: N parallel guesses never decide more than max_attempts. A wrong guess is
-    // counted on the request it was made on, and the last one fails the group; a match consumes
-    // it (the winner verified, its siblings canceled). A settled row's outbox code is erased.
-    countWrong: s(
-      `UPDATE verifications
-       SET attempts = attempts + 1, wrong_codes = wrong_codes + (id = ?),
-         status = CASE WHEN attempts + 1 >= max_attempts THEN 'failed' ELSE status END,
-         outbox_code = CASE WHEN attempts + 1 >= max_attempts THEN NULL ELSE outbox_code END
-       WHERE group_id = ? AND status = 'pending' AND attempts < max_attempts AND expires_at > ?
-       RETURNING ${DECIDED}`,
-    ),
-    countAndConsume: s(
-      `UPDATE verifications
-       SET attempts = attempts + 1, status = CASE WHEN id = ? THEN 'verified' ELSE 'canceled' END,
-         verified_at = ?, outbox_code = NULL
-       WHERE group_id = ? AND status = 'pending' AND attempts < max_attempts AND expires_at > ?
+    // The second half, one statement: the attempt rule (src/domain/attempt-rule.ts) on the
+    // group's rows: counts the attempt while attempts remain (N parallel guesses never decide more
+    // than max_attempts), consumes the group on a match (@winner, the row whose code matched),
+    // fails it on the last wrong guess, counts a wrong guess on @guessedOn, erases a settled row's
+    // outbox code.
+    decideAttempt: s(
+      `UPDATE verifications SET ${attemptSetSql(SQLITE_ATTEMPT)}
+       WHERE group_id = @group AND ${attemptCountsSql(SQLITE_ATTEMPT)}
        RETURNING ${DECIDED}`,
     ),
     expireGroup: s(

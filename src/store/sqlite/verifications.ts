@@ -133,16 +133,13 @@ export class SqliteVerifications implements Verifications {
   }
 
   /**
-   * Counts one attempt on the group's pending rows while attempts remain; a match consumes the
-   * group (the winner verified, its siblings canceled), the last wrong guess fails it, and a wrong
-   * guess is counted on the request it was made on. Settled rows append their changes.
+   * The attempt rule on the group's rows (src/domain/attempt-rule.ts): counts the attempt, consumes
+   * the group on a match, fails it on the last wrong guess. Settled rows append their changes.
    */
   private decideAttempt(groupId: string, winnerId: string | null, now: number, guessedOn: string) {
-    const rows = (
-      winnerId === null
-        ? this.stmts.countWrong.all(guessedOn, groupId, now)
-        : this.stmts.countAndConsume.all(winnerId, now, groupId, now)
-    ) as Array<Record<string, unknown>>;
+    const rows = this.stmts.decideAttempt.all({ group: groupId, winner: winnerId, now, guessedOn }) as Array<
+      Record<string, unknown>
+    >;
     for (const r of rows)
       if (r.status !== 'pending')
         this.appendChange(settledKind(String(r.status)), String(r.id), now, (r.provider as string) ?? null);
