@@ -61,7 +61,10 @@ export interface Service {
   instances: InstanceRegistry;
   /** Set when this start generated the admin token: the only time it can be shown. */
   generatedAdminToken: string | null;
-  /** Closes the HTTP server (in-flight requests finish), then the stores. */
+  /**
+   * Closes the HTTP server (in-flight requests finish), the workers, then the stores: every part,
+   * even when one of them fails (the promise then rejects, naming each failure).
+   */
   close(): Promise<void>;
 }
 
@@ -78,14 +81,37 @@ export interface ComposeOptions {
   instanceHeartbeatMs?: number;
 }
 
-/** Builds the whole service from its configuration: store, limits, providers, domain, HTTP. */
+/**
+ * Builds the whole service from its configuration: store, limits, providers, domain, HTTP, then
+ * starts the workers, once everything they need exists. Every part that closes is registered as
+ * it is made: should a later step throw, everything made so far is closed before the error goes
+ * on, and close() closes every part even when one of them fails.
+ */
 export async function compose(config: Config, options: ComposeOptions): Promise<Service> {
+  const parts = new Parts();
+  try {
+    return await build(config, options, parts);
+  } catch (err) {
+    await parts
+      .closeAll()
+      .catch((closing: unknown) =>
+        options.logger.error({ err: (closing as Error).message }, 'closing a service that failed to start'),
+      );
+    throw err;
+  }
+}
+
+async function build(config: Config, options: ComposeOptions, parts: Parts): Promise<Service> {
   const clock = options.clock ?? systemClock;
   // Without Redis this should be the only instance (several need it for their limits: see
   // cluster.ts), so every code sent on this database is sent by this process and its destination
   // filter sees them all; the instance registry suspends the filter while another is there.
   const filter = config.redisUrl || config.workers > 1 ? undefined : new KnownDestinations();
-  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize, clock, filter });
+  const store = parts.add(
+    'store',
+    await openStore(config.databaseUrl, { poolSize: config.databasePoolSize, clock, filter }),
+    (s) => s.close(),
+  );
   // Registered before anything is served: a start next to an instance without Redis is said at
   // once, and this process's filter is suspended before a send if any other is there.
   const instances = new InstanceRegistry({
@@ -98,7 +124,8 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     onAlone: () => void filter?.reload(),
   });
   await instances.start();
-  const counters = await openCounters(config, store, clock);
+  parts.add('instance registry', instances, (i) => i.stop());
+  const counters = parts.add('rate-limit store', await openCounters(config, store, clock), (c) => c.close());
   const admin = new AccountAdmin(store.accounts, clock);
   await admin.ensureDefaultAccount();
 
@@ -160,18 +187,17 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
       },
     ],
   });
-  sweeper.start();
   const folds = new FoldWorker({
     readModel: store.readModel,
     logger: options.logger,
     intervalMs: config.foldIntervalMs,
   });
-  folds.start();
   const webhookSettings = webhookOptions(config);
   const secrets = new SecretBox(codeSecret, previousCodeSecrets);
   if (previousCodeSecrets.length > 0) {
     // A rotation of CODE_SECRET: the signing secrets move under the new one, so that dropping
-    // CODE_SECRET_PREVIOUS later loses none (the CLI's `webhooks reseal` does the same).
+    // CODE_SECRET_PREVIOUS later loses none (the CLI's `webhooks reseal` does the same). Before
+    // the webhook worker starts: it signs with them.
     const report = await resealWebhookSecrets(store.webhooks, secrets);
     options.logger.info(
       { resealed: report.resealed, unreadable: report.unreadable },
@@ -188,7 +214,6 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
       store.webhooks.countSlowEndpoints(webhookSettings.slowAfterTimeouts),
     ),
   });
-  webhooks.start();
   // One throttle for every admin route, the webhook routes and the sign-in included: an address's
   // wrong tokens count together.
   const adminThrottle = new AdminThrottle(counters, {
@@ -206,41 +231,59 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     ),
   };
   const keyUses = new KeyUseRecorder(store.accounts, clock, options.logger, options.keyUseFlushMs);
-  keyUses.start();
-  const app = await buildApp({
-    database: store,
-    instances,
-    keys: store.accounts,
-    idempotency: store.idempotency,
-    counters,
-    service,
-    admin,
-    analytics: new Analytics(store.readModel, clock),
-    contacts: new Contacts(store.readModel, clock),
-    breakers: new Breakers(store.readModel, limits, clock),
-    delivery,
-    clock,
-    adminGate,
-    logger: options.logger,
-    version: VERSION,
-    trustProxy: trustedProxies(config.trustProxy),
-    previousCodeSecrets: previousCodeSecrets.length,
-    timeouts: config,
-    hstsMaxAgeSeconds: config.tlsTerminated ? config.hstsMaxAgeSeconds : null,
-    idempotencyLeaseSeconds: config.idempotencyLeaseSeconds,
-    renderOptions: renderOptions(config),
-    keyUses,
-    dashboardDir: options.dashboardDir,
-    plugins: [
-      metricsRoute(metrics, config.metricsToken),
-      callbackRoutes({ config, service, clock, logger: options.logger, providers }),
-      webhookAdminRoutes({
-        webhooks: new WebhookAdmin(store, secrets, clock, webhookSettings.allowPrivate),
-        adminGate,
-      }),
-    ],
-    observeRoute: metrics.observeRoute,
-  });
+  const app = parts.add(
+    'HTTP server',
+    await buildApp({
+      database: store,
+      instances,
+      keys: store.accounts,
+      idempotency: store.idempotency,
+      counters,
+      service,
+      admin,
+      analytics: new Analytics(store.readModel, clock),
+      contacts: new Contacts(store.readModel, clock),
+      breakers: new Breakers(store.readModel, limits, clock),
+      delivery,
+      clock,
+      adminGate,
+      logger: options.logger,
+      version: VERSION,
+      trustProxy: trustedProxies(config.trustProxy),
+      previousCodeSecrets: previousCodeSecrets.length,
+      timeouts: config,
+      hstsMaxAgeSeconds: config.tlsTerminated ? config.hstsMaxAgeSeconds : null,
+      idempotencyLeaseSeconds: config.idempotencyLeaseSeconds,
+      renderOptions: renderOptions(config),
+      keyUses,
+      dashboardDir: options.dashboardDir,
+      plugins: [
+        metricsRoute(metrics, config.metricsToken),
+        callbackRoutes({ config, service, clock, logger: options.logger, providers }),
+        webhookAdminRoutes({
+          webhooks: new WebhookAdmin(store, secrets, clock, webhookSettings.allowPrivate),
+          adminGate,
+        }),
+      ],
+      observeRoute: metrics.observeRoute,
+    }),
+    // First of all: in-flight requests finish while everything they use is still there.
+    (a) => a.close(),
+    { closesFirst: true },
+  );
+
+  // The workers last, once everything they use exists. Each stops (its work under way done)
+  // before the stores close, in the reverse order: the key uses' last flush first, the fold's
+  // last batch before the webhook worker.
+  for (const [name, worker] of [
+    ['webhook worker', webhooks],
+    ['fold worker', folds],
+    ['sweeper', sweeper],
+    ['key-use recorder', keyUses],
+  ] as const) {
+    worker.start();
+    parts.add(name, worker, (w) => w.stop());
+  }
 
   return {
     app,
@@ -252,17 +295,45 @@ export async function compose(config: Config, options: ComposeOptions): Promise<
     folds,
     instances,
     generatedAdminToken,
-    async close() {
-      await app.close();
-      await keyUses.stop();
-      await sweeper.stop();
-      await folds.stop();
-      await webhooks.stop();
-      await instances.stop();
-      await counters.close();
-      await store.close();
-    },
+    close: () => parts.closeAll(),
   };
+}
+
+/**
+ * What a service is made of and must close: registered as each part is made, closed in the
+ * reverse order (the HTTP server first of all), every one of them even when another fails.
+ */
+class Parts {
+  private readonly closers: Array<{ name: string; close: () => Promise<void> | void; first: boolean }> = [];
+  private closing: Promise<void> | null = null;
+
+  add<T>(name: string, part: T, close: (part: T) => Promise<void> | void, how = { closesFirst: false }): T {
+    this.closers.push({ name, close: () => close(part), first: how.closesFirst });
+    return part;
+  }
+
+  /** Closes every part once (a second call waits for the first); rejects with every failure. */
+  closeAll(): Promise<void> {
+    this.closing ??= this.closeEach();
+    return this.closing;
+  }
+
+  private async closeEach(): Promise<void> {
+    const lastMadeFirst = [...this.closers].reverse();
+    const order = [...lastMadeFirst.filter((c) => c.first), ...lastMadeFirst.filter((c) => !c.first)];
+    const failures: Error[] = [];
+    for (const part of order) {
+      try {
+        await part.close();
+      } catch (err) {
+        failures.push(
+          new Error(`closing the ${part.name} failed: ${(err as Error)?.message ?? err}`, { cause: err }),
+        );
+      }
+    }
+    if (failures.length === 1) throw failures[0];
+    if (failures.length > 1) throw new AggregateError(failures, failures.map((f) => f.message).join('; '));
+  }
 }
 
 /** CODE_SECRET, or the one generated and stored on first start (the CLI needs it too). */
