@@ -1,8 +1,13 @@
 import type { MessageFormat } from '../domain/channels/channel.js';
 import { channelSpec } from '../domain/channels/registry.js';
 import { DEFAULT_LOCALE, LOCALES, type Locale, textDirection } from '../domain/locales.js';
-import { fillTemplate, type PlaceholderValues, templateOf } from '../domain/templates.js';
-import type { OutboundMessage } from '../domain/types.js';
+import {
+  fillTemplate,
+  type LocaleTemplates,
+  type PlaceholderValues,
+  templateOf,
+} from '../domain/templates.js';
+import type { Channel, OutboundMessage } from '../domain/types.js';
 import type { DeliveryRequest } from './interface.js';
 import { LOCALE_TEXTS, type LocaleTexts, type PluralTexts } from './locales/index.js';
 import { uploadedLogoUrl } from './logo-url.js';
@@ -63,6 +68,21 @@ export function expiresSentence(locale: Locale, n: number): string {
 }
 
 const productOf = (r: DeliveryRequest) => r.branding.productName ?? r.branding.brandName;
+
+/**
+ * The account template a message format takes (branding.templates, per locale): a channel of a
+ * format uses that format's template; a call speaks the built-in script only.
+ */
+const TEMPLATE_OF: Record<MessageFormat, keyof LocaleTemplates | null> = {
+  email: 'EMAIL',
+  sms: 'SMS',
+  whatsapp: 'WHATSAPP',
+  voice: null,
+};
+
+/** The key of branding.templates a channel's messages are written with, or null when none is. */
+export const templateKey = (channel: Channel): keyof LocaleTemplates | null =>
+  TEMPLATE_OF[channelSpec(channel).message];
 
 function placeholders(r: DeliveryRequest, code = r.code): PlaceholderValues {
   return {

@@ -25,4 +25,22 @@ describe('docs/architecture.md', () => {
     expect(edges).not.toContain('domain->http');
     expect(edges).not.toContain('domain->config');
   });
+
+  it('has no arrow that runs back up: the domain imports no other module, and no two modules import each other, even through others', () => {
+    const edges = moduleEdges();
+    expect(edges.filter(([from]) => from === 'domain')).toEqual([]);
+    // Layers peeled from the bottom: a module whose every import is already placed. What is
+    // never placed imports, through some path, a module that imports it back.
+    const modules = new Set(edges.flat());
+    const placed = new Set<string>();
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const m of modules)
+        if (!placed.has(m) && edges.every(([from, to]) => from !== m || placed.has(to))) {
+          placed.add(m);
+          changed = true;
+        }
+    }
+    expect([...modules].filter((m) => !placed.has(m))).toEqual([]);
+  });
 });

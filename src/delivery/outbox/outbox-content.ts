@@ -4,7 +4,7 @@ import type { OutboxEntry } from '../../domain/ports/verifications.js';
 import { templateOf } from '../../domain/templates.js';
 import type { Branding, OutboxMessage } from '../../domain/types.js';
 import type { DeliveryRequest } from '../interface.js';
-import { type RenderOptions, renderMessage } from '../messages.js';
+import { type RenderOptions, renderMessage, templateKey } from '../messages.js';
 
 /**
  * What the outbox stores of a message: the inputs of the renderer, not its output. A branded
@@ -85,8 +85,9 @@ function brandingOf({ branding, locale, channel }: DeliveryRequest): Branding {
 
 function trimBranding(branding: Branding, locale: Locale, channel: DeliveryRequest['channel']): Branding {
   const { templates, ...rest } = branding;
-  const own = templateOf(templates, locale, channel);
-  return own === undefined ? rest : { ...rest, templates: { [locale]: { [channel]: own } } };
+  const key = templateKey(channel);
+  const own = key === null ? undefined : templateOf(templates, locale, key);
+  return key === null || own === undefined ? rest : { ...rest, templates: { [locale]: { [key]: own } } };
 }
 
 /** The locale of a kept message: the one it was sent in; `pt` (kept before the split) is pt-BR. */
