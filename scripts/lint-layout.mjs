@@ -2,7 +2,8 @@
  * Layout rules Biome cannot express, run by `npm run lint`:
  *
  * - A provider's name appears only in its folders (src/delivery/providers/<name>/ and
- *   src/lookup/providers/<name>/, a delivery provider and a lookup provider of one company) and in
+ *   src/lookup/providers/<name>/, a delivery provider and a lookup provider of one company), the
+ *   folders of its vendor's other products (<name>-<product>/: twilio-voice/ names twilio) and in
  *   the registries: everything else derives from them. The names are the folders' own; a provider
  *   named as its channel (whatsapp: WHATSAPP; the channels are read from their modules in
  *   src/domain/channels/) is not searched for, since the channel is named everywhere.
@@ -82,7 +83,10 @@ for (const file of sources) {
   if (REGISTRIES.includes(file)) continue;
   const lines = readFileSync(join(root, file), 'utf8').split('\n');
   for (const name of providerNames) {
-    if (PROVIDER_DIRS.some((dir) => file.startsWith(`${dir}/${name}/`))) continue;
+    // Its folders, and those of the same vendor's other products (twilio-voice/ may name twilio,
+    // whose account and signature it shares).
+    if (PROVIDER_DIRS.some((dir) => file.startsWith(`${dir}/${name}/`) || file.startsWith(`${dir}/${name}-`)))
+      continue;
     // Any spelling: twilio, Twilio, TWILIO_FROM, twilioVoice.
     const pattern = new RegExp(`(?<![a-z])${name}`, 'i');
     lines.forEach((line, i) => {

@@ -8,6 +8,7 @@ import { trustedProxies, trustProxyWarnings } from './config/trust-proxy.js';
 import { buildDelivery, deliveryWarnings, renderOptions } from './delivery/factory.js';
 import type { Delivery } from './delivery/interface.js';
 import { PROVIDERS, type ProviderList } from './delivery/providers/registry.js';
+import { stateSeal } from './delivery/providers/state-seal.js';
 import { AccountAdmin } from './domain/accounts.js';
 import { Analytics } from './domain/analytics.js';
 import { Breakers } from './domain/breakers.js';
@@ -138,7 +139,9 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
   const { adminTokenHash, generatedAdminToken } = await resolveAdminToken(config, store);
 
   const providers = options.providers ?? PROVIDERS;
-  const delivery = buildDelivery(config, store, clock, providers);
+  // What providers carry through their APIs to their webhooks, sealed under the code secrets.
+  const seal = stateSeal([codeSecret, ...previousCodeSecrets]);
+  const delivery = buildDelivery(config, store, clock, providers, seal);
   for (const warning of deliveryWarnings(config, providers)) options.logger.warn(warning);
   for (const warning of trustProxyWarnings(config.trustProxy)) options.logger.warn(warning);
   // One line per channel whose live codes are not delivered: a warning when sends are refused,
@@ -259,7 +262,7 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
       dashboardDir: options.dashboardDir,
       plugins: [
         metricsRoute(metrics, config.metricsToken),
-        callbackRoutes({ config, service, clock, logger: options.logger, providers }),
+        callbackRoutes({ config, service, clock, logger: options.logger, providers, seal }),
         webhookAdminRoutes({
           webhooks: new WebhookAdmin(store, secrets, clock, webhookSettings.allowPrivate),
           adminGate,

@@ -66,7 +66,7 @@ describe('README snippets run as written', () => {
     server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'verify.db')}`, ADMIN_TOKEN: ADMIN });
     const key = await postJson(
       `${server.url}/v1/admin/api-keys`,
-      { name: 'snippets', channels: ['EMAIL', 'SMS', 'WHATSAPP'], test: true },
+      { name: 'snippets', channels: ['EMAIL', 'SMS', 'WHATSAPP', 'VOICE'], test: true },
       ADMIN,
     );
     expect(key.status).toBe(201);

@@ -12,6 +12,8 @@ const (
 	ChannelEmail    Channel = "EMAIL"
 	ChannelSMS      Channel = "SMS"
 	ChannelWhatsApp Channel = "WHATSAPP"
+	// ChannelVoice is a phone call that reads the code.
+	ChannelVoice Channel = "VOICE"
 )
 
 // DeliveryType is how a WHATSAPP code is delivered (schema DeliveryType): a message or a call.

@@ -4,6 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { ProviderList } from '../delivery/providers/registry.js';
 import { deliveryConfigProblems, deliverySettings, deliverySettingsOf } from '../delivery/settings.js';
 import { ACCOUNT_LIMITS, type AccountLimitName } from '../domain/account-limits.js';
+import { PHONE_CHANNEL_TITLES } from '../domain/channels/registry.js';
 import { lookupConfigProblems, lookupSettings, sharedWithDelivery } from '../lookup/settings.js';
 import { mediaSettings } from '../media/settings.js';
 import { webhookSettings } from '../webhooks/settings.js';
@@ -110,8 +111,7 @@ export const settings = {
   allowedCountries: Type.String({
     env: 'ALLOWED_COUNTRIES',
     default: '*',
-    description:
-      'Comma-separated ISO codes that SMS and WhatsApp may reach (`*`: all). Accounts may narrow it.',
+    description: `Comma-separated ISO codes that ${PHONE_CHANNEL_TITLES} may reach (\`*\`: all). Accounts may narrow it.`,
   }),
   logLevel: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),

@@ -14,7 +14,7 @@ import type {
   ProviderState,
   SendOutcome,
 } from './interface.js';
-import { routedType, routedTypes } from './routing.js';
+import { routedType, servedTypes } from './routing.js';
 
 /**
  * Picks the ordered providers that may carry one request (a channel routed per country by its
@@ -88,7 +88,7 @@ export class Dispatcher implements Delivery {
   liveRouting(): Record<Channel, LiveRouting> {
     const result = {} as Record<Channel, LiveRouting>;
     for (const channel of CHANNELS) {
-      const types = routedTypes(channel);
+      const types = servedTypes(channel);
       const unrouted = types.filter((t) => !this.routed(channel, t));
       const parked: LiveCodes = this.liveOutbox === 'allow' ? 'outbox' : 'refused';
       result[channel] = { liveCodes: unrouted.includes('TEXT') ? parked : 'delivered' };
@@ -177,7 +177,7 @@ export class Dispatcher implements Delivery {
       const own = this.providers.filter((p) => p.channels.includes(channel));
       const providers = own.map((p) => ({ name: p.name, state: stateOf.get(p) ?? ('unknown' as const) }));
       // A channel with no provider for some delivery type still delivers those to the outbox.
-      const outboxServes = routedTypes(channel).some((t) => this.candidates(channel, t, null).length === 0);
+      const outboxServes = servedTypes(channel).some((t) => this.candidates(channel, t, null).length === 0);
       const real = providers.length > 0 ? [...providers] : null;
       if (outboxServes) providers.push({ name: this.outbox.name, state: outboxState });
       // Real providers decide whether a channel works for live traffic; the outbox only when

@@ -7,6 +7,7 @@ import type { RenderOptions } from './messages.js';
 import { OutboxProvider, type OutboxStore } from './outbox/outbox-provider.js';
 import type { ProviderContext, ProviderModule } from './providers/module.js';
 import { PROVIDERS, type ProviderList, providerNames } from './providers/registry.js';
+import { processStateSeal, type StateSeal } from './providers/state-seal.js';
 import { parseRoutes, routedType, routedTypes, routeFor } from './routing.js';
 import { type DeliverySettings, DeliverySettingsError, routesValue } from './settings.js';
 
@@ -65,8 +66,14 @@ export function buildDelivery(
   store: OutboxStore,
   clock: Clock,
   providers: ProviderList = PROVIDERS,
+  /** What providers seal for their webhooks to open (the callback routes get the same one). */
+  seal: StateSeal = processStateSeal(),
 ): Delivery {
-  const context = { publicBaseUrl: config.publicBaseUrl ?? null, webOtpDomain: config.smsWebOtpDomain };
+  const context: ProviderContext = {
+    publicBaseUrl: config.publicBaseUrl ?? null,
+    webOtpDomain: config.smsWebOtpDomain,
+    seal,
+  };
   const built = providers.flatMap((module) => {
     const provider = module.create(config, context);
     return provider ? [{ module, provider }] : [];

@@ -286,6 +286,9 @@ export function espeakSpeech(r: DeliveryRequest): { voice: string; script: [stri
 /** The language a code call is spoken in (BCP 47, e.g. `pt-BR`), from the request's locale. */
 export const voiceLanguage = (r: DeliveryRequest): string => textsOf(r).voiceLanguage;
 
+/** A call as the outbox shows it: what it speaks, in quotes, after the language's "voice call". */
+const renderCall = (r: DeliveryRequest): string => `${textsOf(r).voiceCall}: "${voiceScript(r).join(' ')}"`;
+
 /**
  * A provider's speech settings (its language code, a voice, a style …) for each locale it can
  * speak; English is required, as what the others fall back to.
@@ -313,7 +316,7 @@ export function speechFor<V>(
  */
 export function renderWhatsApp(r: DeliveryRequest): string {
   const t = textsOf(r);
-  if (r.deliveryType === 'CALL') return `${t.voiceCall}: "${voiceScript(r).join(' ')}"`;
+  if (r.deliveryType === 'CALL') return renderCall(r);
   return fillTemplate(templateOf(r.branding.templates, r.locale, 'WHATSAPP') ?? t.whatsapp, placeholders(r));
 }
 
@@ -328,6 +331,6 @@ export function renderMessage(r: DeliveryRequest, options: RenderOptions = {}): 
     case 'whatsapp':
       return { channel: r.channel, to: r.to, text: renderWhatsApp(r) };
     case 'voice':
-      return { channel: r.channel, to: r.to, text: voiceScript(r).join(' ') };
+      return { channel: r.channel, to: r.to, text: renderCall(r) };
   }
 }

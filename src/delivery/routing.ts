@@ -97,3 +97,12 @@ export const routedTypes = (channel: Channel): readonly DeliveryType[] => {
 /** The delivery type a request's message on `channel` is routed by (see routedTypes). */
 export const routedType = (channel: Channel, deliveryType: DeliveryType): DeliveryType =>
   routedTypes(channel).includes(deliveryType) ? deliveryType : 'TEXT';
+
+/**
+ * The delivery types of a channel /health and the start-up log report on: its routed types
+ * but those the service does not serve yet (ChannelSpec.unavailable: refused before delivery).
+ */
+export const servedTypes = (channel: Channel): readonly DeliveryType[] => {
+  const { unavailable } = channelSpec(channel);
+  return routedTypes(channel).filter((t) => !unavailable?.[t]);
+};

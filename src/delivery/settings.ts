@@ -113,7 +113,7 @@ export function configuredProviders(
   channel: RoutedChannel,
   providers: ProviderList = PROVIDERS,
 ): string[] {
-  const context = { publicBaseUrl: null, webOtpDomain: undefined };
+  const context = { publicBaseUrl: config.publicBaseUrl ?? null, webOtpDomain: undefined };
   return providers.filter((p) => p.channel === channel && p.configured(config, context)).map((p) => p.name);
 }
 
@@ -131,6 +131,9 @@ export function deliveryConfigProblems(
 ): string[] {
   const problems = incompleteProviders(settings, config as unknown as Record<string, unknown>, shared);
   if (problems.length > 0) return problems;
+  const context = { publicBaseUrl: config.publicBaseUrl ?? null, webOtpDomain: config.smsWebOtpDomain };
+  const own = providers.flatMap((p) => p.problems?.(config, context) ?? []);
+  if (own.length > 0) return own;
   return ROUTED_CHANNELS.flatMap((channel) => {
     const value = routesValue(config, channel);
     const configured = configuredProviders(config, channel, providers);

@@ -1,3 +1,4 @@
+import { COUNTRY_WINDOW_CHANNELS } from './channels/registry.js';
 import type { NumberIntelligenceOverrides } from './number-intelligence-settings.js';
 
 /**
@@ -67,7 +68,7 @@ export const ACCOUNT_LIMITS = {
     default: 1000,
     min: 1,
     max: 100_000_000,
-    description: 'SMS and WhatsApp sends per account and destination country per hour.',
+    description: `${COUNTRY_WINDOW_CHANNELS} sends per account and destination country per hour.`,
   },
 } as const satisfies Record<
   string,

@@ -1,6 +1,7 @@
 import type { AccountLimitOverrides, AccountOnlyOverrides } from './account-limits.js';
 import type { DeliveryType } from './channels/channel.js';
 import type { Channel } from './channels/registry.js';
+import type { DeliveryStatus } from './delivery-states.js';
 import type { Locale } from './locales.js';
 import type { MessageSettingOverrides } from './message-settings.js';
 import type { BrandingTemplates } from './templates.js';
@@ -19,8 +20,8 @@ export { CHANNELS, type Channel } from './channels/registry.js';
 export const VERIFICATION_STATUSES = ['pending', 'verified', 'expired', 'failed', 'canceled'] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 
-/** What happened to the message that carried a code. */
-export type DeliveryStatus = 'queued' | 'sent' | 'delivered' | 'failed' | 'outbox';
+/** What happened to the message that carried a code (./delivery-states.ts). */
+export type { DeliveryStatus } from './delivery-states.js';
 
 /** A logo uploaded for an account (the image itself is in the store's account_logos). */
 export interface UploadedLogo {

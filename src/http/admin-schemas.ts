@@ -1,6 +1,6 @@
 import { type TInteger, type TSchema, Type } from '@sinclair/typebox';
 import { ACCOUNT_LIMITS, ACCOUNT_ONLY_SETTINGS, type AccountLimitName } from '../domain/account-limits.js';
-import { CHANNELS } from '../domain/channels/registry.js';
+import { CHANNELS, PHONE_CHANNEL_TITLES } from '../domain/channels/registry.js';
 import { MESSAGE_SETTINGS } from '../domain/message-settings.js';
 import {
   NUMBER_INTELLIGENCE_SETTING_NAMES,
@@ -79,7 +79,7 @@ const messageSettings = <T>(wrap: (schema: TSchema) => T) =>
 
 const CountryList = Type.Array(Type.String({ pattern: '^([A-Za-z]{2}|\\*)$' }), {
   maxItems: 250,
-  description: 'ISO 3166-1 alpha-2 codes allowed for SMS and WhatsApp; `*` or absent: every country.',
+  description: `ISO 3166-1 alpha-2 codes ${PHONE_CHANNEL_TITLES} may reach; \`*\` or absent: every country.`,
 });
 
 /** Per-account overrides; null returns a setting to the deployment default. */

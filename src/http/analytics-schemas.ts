@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { DELIVERY_STATES, DELIVERY_STATUSES } from '../domain/delivery-states.js';
 import { GROUP_BY } from '../domain/ports/read-model.js';
 import { component, enumeration, envelope, ref } from './components.js';
 import { PageCursor, PageLimit, pagedEnvelope } from './paging.js';
@@ -105,8 +106,8 @@ const Contact = component(
 
 const DeliveryStatus = enumeration(
   'DeliveryStatus',
-  ['outbox', 'queued', 'sent', 'delivered', 'failed'] as const,
-  'Where the message of a request is: kept by the outbox, or queued, sent, delivered or failed at a provider.',
+  DELIVERY_STATUSES,
+  `Where the message (or call) of a request is: ${DELIVERY_STATUSES.map((d) => `\`${d}\`, ${DELIVERY_STATES[d].meaning}`).join('; ')}.`,
 );
 
 const ContactHistoryEntry = component(

@@ -15,6 +15,7 @@ const CALLBACK_ERRORS = errorResponses({
   400: 'INVALID_JSON or VALIDATION_ERROR',
   401: "UNAUTHORIZED: the provider's signature (or token) does not match",
   404: "NOT_FOUND: this provider's callbacks are not enabled on this deployment",
+  503: "UNAVAILABLE: what the callback asks of the provider's API failed for now; the provider delivers it again",
 });
 
 /** The documentation, answers and refusals of every provider's delivery-status callback routes. */
@@ -55,4 +56,5 @@ export const callbackHttp: CallbackHttp = {
     new ApiError('UNAUTHORIZED', `The ${header} signature does not match this request.`),
   unauthorized: (message) => new ApiError('UNAUTHORIZED', message),
   invalid: (message) => new ApiError('VALIDATION_ERROR', message),
+  retryLater: (message) => new ApiError('UNAVAILABLE', message, undefined, 5),
 };

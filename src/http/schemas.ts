@@ -29,7 +29,7 @@ const TYPED_CHANNELS = listed(CHANNEL_SPECS.filter((c) => c.deliveryTypes.length
 export const DeliveryType = enumeration(
   'DeliveryType',
   DELIVERY_TYPES,
-  `How a ${TYPED_CHANNELS} code is delivered: TEXT (a message, the default) or CALL (read out in a call).`,
+  `How a ${TYPED_CHANNELS} code is delivered: TEXT (a message, the default) or CALL (a WhatsApp call, not available yet: 503 CHANNEL_UNAVAILABLE; a phone call that reads the code is the VOICE channel).`,
 );
 export const VerificationStatus = enumeration(
   'VerificationStatus',
@@ -81,9 +81,9 @@ export const SEND_CODE_EXAMPLES = [
     },
   },
   {
-    name: 'whatsappCall',
-    summary: 'WhatsApp, the code read out in a call',
-    value: { channel: 'WHATSAPP', phone: '+447911123456', deliveryType: 'CALL' },
+    name: 'voiceCall',
+    summary: 'A phone call that reads the code',
+    value: { channel: 'VOICE', phone: '+447911123456', locale: 'en-GB' },
   },
 ] as const;
 

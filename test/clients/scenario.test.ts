@@ -37,7 +37,7 @@ describe('client libraries against the running service', () => {
     apiKey = key.body.data.key;
     const testKey = await postJson(
       `${server.url}/v1/admin/api-keys`,
-      { name: 'clients-test-mode', channels: ['EMAIL', 'SMS', 'WHATSAPP'], test: true },
+      { name: 'clients-test-mode', channels: ['EMAIL', 'SMS', 'VOICE'], test: true },
       ADMIN,
     );
     expect(testKey.status).toBe(201);

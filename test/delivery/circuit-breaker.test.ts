@@ -42,9 +42,10 @@ describe('circuit breaker', () => {
     expect(await smsProviders()).toEqual({ twilio: 'up', vonage: 'up', telnyx: 'up' });
     const health = await svc.get('/health');
     expect(health.body.channels.EMAIL.providers).toEqual([{ name: 'smtp', state: 'up' }]);
-    expect(health.body.channels.WHATSAPP.providers).toEqual([
-      { name: 'whatsapp', state: 'up' },
+    expect(health.body.channels.WHATSAPP.providers).toEqual([{ name: 'whatsapp', state: 'up' }]);
+    expect(health.body.channels.VOICE.providers).toEqual([
       { name: 'twilio-voice', state: 'up' },
+      { name: 'vonage-voice', state: 'up' },
     ]);
     expect(health.body.status).toBe('ok');
   });

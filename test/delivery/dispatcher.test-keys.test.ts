@@ -21,7 +21,7 @@ describe('test keys never reach a provider', () => {
       { channel: 'EMAIL', email: 'ada@example.com' },
       { channel: 'SMS', phone: '+14155552671' },
       { channel: 'WHATSAPP', phone: '+447400123456' },
-      { channel: 'WHATSAPP', phone: '+447400123457', deliveryType: 'CALL' },
+      { channel: 'VOICE', phone: '+447400123457' },
     ];
     for (const body of requests) {
       const res = await svc.post('/v1/contact/send-code', body, testKey);
@@ -35,7 +35,7 @@ describe('test keys never reach a provider', () => {
       expect(row).toMatchObject({ deliveryStatus: 'outbox', provider: null, mode: 'test' });
     }
     expect(fakes.smtp.mails).toHaveLength(0);
-    for (const api of [fakes.twilio, fakes.vonage, fakes.telnyx, fakes.whatsapp])
+    for (const api of [fakes.twilio, fakes.vonage, fakes.telnyx, fakes.whatsapp, fakes.vonageVoice])
       expect(api.sends()).toHaveLength(0);
 
     const sms = await svc.lastMessage('+14155552671');

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ACCOUNT_ID } from '../../src/domain/accounts.js';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
-import { type FakeProviders, startFakeProviders, TWILIO_SID } from './support/providers.js';
+import { type FakeProviders, startFakeProviders } from './support/providers.js';
 
-describe('EMAIL over SMTP and WHATSAPP through the Cloud API and Twilio Voice', () => {
+describe('EMAIL over SMTP and WHATSAPP through the Cloud API', () => {
   let fakes: FakeProviders;
   let svc: TestService;
   let key: string;
@@ -134,7 +134,7 @@ describe('EMAIL over SMTP and WHATSAPP through the Cloud API and Twilio Voice', 
     expect((await send({ channel: 'WHATSAPP', phone: '+447400123461', locale: 'fr' })).status).toBe(200);
     expect(JSON.parse(fakes.whatsapp.sends().at(-1)!.body).template.language).toEqual({ code: 'en_US' });
 
-    const call = { channel: 'WHATSAPP', phone: '+447400123462', deliveryType: 'CALL', locale: 'es' };
+    const call = { channel: 'VOICE', phone: '+447400123462', locale: 'es' };
     expect((await send(call)).status).toBe(200);
     const twiml = new URLSearchParams(fakes.twilio.sends().at(-1)!.body).get('Twiml') ?? '';
     expect(twiml).toMatch(
@@ -142,54 +142,60 @@ describe('EMAIL over SMTP and WHATSAPP through the Cloud API and Twilio Voice', 
     );
   });
 
-  it('places a CALL through Twilio Voice that speaks the code, never through WhatsApp', async () => {
-    const whatsappBefore = fakes.whatsapp.sends().length;
+  it('refuses a WHATSAPP CALL with 503 CHANNEL_UNAVAILABLE naming VOICE, and calls nobody', async () => {
+    const before = { whatsapp: fakes.whatsapp.sends().length, twilio: fakes.twilio.sends().length };
     const res = await svc.post(
       '/v1/contact/send-code',
       { channel: 'WHATSAPP', phone: '+447400123457', deliveryType: 'CALL' },
       key,
     );
-    expect(res.status).toBe(200);
-    expect(res.body.data.deliveryType).toBe('CALL');
-    expect(fakes.whatsapp.sends()).toHaveLength(whatsappBefore);
-    const call = fakes.twilio.sends().at(-1)!;
-    expect(call.path).toBe(`/2010-04-01/Accounts/${TWILIO_SID}/Calls.json`);
-    const form = new URLSearchParams(call.body);
-    expect(form.get('To')).toBe('+447400123457');
-    expect(form.get('From')).toBe('+15005550006');
-    const twiml = form.get('Twiml') ?? '';
-    const digits = /Your Acme verification code is ((?:\d, ){5}\d)\./.exec(twiml)?.[1];
-    expect(digits).toBeDefined();
-    expect(twiml).toContain(`Again, your code is ${digits}.`);
-    const code = digits!.replaceAll(', ', '');
-    const verified = await svc.post(
-      '/v1/contact/verify-code',
-      { requestId: res.body.data.requestId, code },
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe('CHANNEL_UNAVAILABLE');
+    expect(res.body.error.message).toMatch(/WHATSAPP with deliveryType CALL: .*use the VOICE channel/);
+    expect(res.body.error.details).toEqual([
+      { field: 'channel', channel: 'WHATSAPP', message: expect.stringContaining('VOICE') },
+    ]);
+    expect(fakes.whatsapp.sends()).toHaveLength(before.whatsapp);
+    expect(fakes.twilio.sends()).toHaveLength(before.twilio);
+
+    // Beside another channel, that one goes on alone and the CALL's entry says why.
+    const dual = await svc.post(
+      '/v1/contact/send-code',
+      {
+        channels: ['EMAIL', 'WHATSAPP'],
+        email: 'call@example.com',
+        phone: '+447400123458',
+        deliveryType: 'CALL',
+      },
       key,
     );
-    expect(verified.body.data.verified).toBe(true);
-    const row = await svc.store.verifications.getVerification(DEFAULT_ACCOUNT_ID, res.body.data.requestId);
-    expect(row).toMatchObject({ provider: 'twilio-voice', deliveryStatus: 'sent' });
+    expect(dual.status).toBe(200);
+    expect(dual.body.data[0]).toMatchObject({ channel: 'EMAIL', status: 'pending' });
+    expect(dual.body.data[1]).toMatchObject({
+      channel: 'WHATSAPP',
+      status: 'undelivered',
+      deliveryType: 'CALL',
+      error: { code: 'CHANNEL_UNAVAILABLE', message: expect.stringContaining('use the VOICE channel') },
+    });
+    expect(fakes.whatsapp.sends()).toHaveLength(before.whatsapp);
   });
 });
 
-describe('a CALL without a voice provider', () => {
-  it('goes to the outbox with exactly the words the call would speak', async () => {
+describe('a WHATSAPP CALL of a test key', () => {
+  it('is refused as a live one is: test keys see what production will answer', async () => {
     const svc = await startTestService({ RESEND_COOLDOWN_SECONDS: '0' });
     try {
-      const key = await svc.createKey();
+      const key = await svc.createKey({ test: true });
       const res = await svc.post(
         '/v1/contact/send-code',
         { channel: 'WHATSAPP', phone: '+14155552671', deliveryType: 'CALL' },
         key,
       );
-      expect(res.status).toBe(200);
-      const message = await svc.lastMessage('+14155552671');
-      expect(message.text).toMatch(
-        /^Voice call: "Your Contact Verify verification code is (\d(?:, \d){5})\. Again, your code is \1\."$/,
-      );
-      const row = await svc.store.verifications.getVerification(DEFAULT_ACCOUNT_ID, res.body.data.requestId);
-      expect(row?.deliveryStatus).toBe('outbox');
+      expect(res.status).toBe(503);
+      expect(res.body.error).toMatchObject({
+        code: 'CHANNEL_UNAVAILABLE',
+        message: expect.stringContaining('VOICE'),
+      });
     } finally {
       await svc.close();
     }

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { describeSettings } from '../../src/config/schema.js';
 import { deliveryWarnings } from '../../src/delivery/factory.js';
+import { defineProvider } from '../../src/delivery/providers/module.js';
 import { PROVIDERS, providerNames } from '../../src/delivery/providers/registry.js';
 import { parseRoutes, routeFor } from '../../src/delivery/routing.js';
 import { startTestService, testConfig } from '../support/app.js';
@@ -24,15 +25,28 @@ const whatsapp = {
 };
 
 describe('delivery configuration', () => {
-  it('warns at start when WhatsApp has no provider for CALL, and only then', async () => {
-    expect(deliveryWarnings(testConfig(whatsapp))).toEqual([
-      expect.stringMatching(/CALL.*TWILIO_VOICE_FROM.*outbox/),
+  it('warns at start when a channel is configured for one delivery type and not for another it has providers for', async () => {
+    // A provider of WhatsApp's CALL (none is registered while WhatsApp calls are not available).
+    const calls = defineProvider({
+      name: 'callco',
+      title: 'CallCo',
+      api: 'none',
+      setup: 'CallCo (set CALLCO_TOKEN)',
+      channel: 'WHATSAPP',
+      deliveryType: 'CALL',
+      settings: {},
+      configured: () => false,
+      create: () => null,
+    });
+    const providers = [...PROVIDERS, calls];
+    expect(deliveryWarnings(testConfig(whatsapp, providers), providers)).toEqual([
+      expect.stringMatching(
+        /^WHATSAPP is configured but CALL has no provider \(CallCo \(set CALLCO_TOKEN\)\).*outbox/,
+      ),
     ]);
-    expect(
-      deliveryWarnings(testConfig({ ...whatsapp, ...twilio, TWILIO_VOICE_FROM: '+15005550006' })),
-    ).toEqual([]);
-    expect(deliveryWarnings(testConfig({ ...whatsapp, ...twilio }))).toEqual([]);
-    expect(deliveryWarnings(testConfig({}))).toEqual([]);
+    expect(deliveryWarnings(testConfig({}, providers), providers)).toEqual([]);
+    // The registry has no CALL provider: nothing to warn of.
+    expect(deliveryWarnings(testConfig(whatsapp))).toEqual([]);
 
     const lines: Array<{ level: number; msg: string }> = [];
     const sink = new Writable({
@@ -41,7 +55,7 @@ describe('delivery configuration', () => {
         done();
       },
     });
-    const svc = await startTestService(whatsapp, { logger: pino({ level: 'info' }, sink) });
+    const svc = await startTestService(whatsapp, { logger: pino({ level: 'info' }, sink), providers });
     await svc.close();
     expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
       expect.stringMatching(/deliveryType CALL go to the outbox/),
@@ -50,8 +64,11 @@ describe('delivery configuration', () => {
 
   it('refuses a partly configured provider, naming the missing variable and not the secret', () => {
     const attempt = () => testConfig({ TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'super-secret-token' });
-    expect(attempt).toThrow(/TWILIO_FROM: required by twilio/);
+    expect(attempt).toThrow(/TWILIO_FROM: Twilio's account is set but nothing to send from/);
     expect(attempt).not.toThrow(/super-secret-token/);
+    expect(() => testConfig({ TWILIO_FROM: '+15005550006' })).toThrow(
+      /TWILIO_ACCOUNT_SID: required by twilio/,
+    );
     expect(() => testConfig({ WHATSAPP_TOKEN: 't', WHATSAPP_PHONE_NUMBER_ID: '1' })).toThrow(
       /WHATSAPP_TEMPLATE/,
     );

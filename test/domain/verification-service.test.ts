@@ -12,7 +12,7 @@ import { DomainError } from '../../src/domain/errors.js';
 import { RateLimitPolicy } from '../../src/domain/rate-limit-policy.js';
 import { validateSendRequest } from '../../src/domain/send-request.js';
 import { DEFAULT_BRANDING, deploymentDefaults } from '../../src/domain/settings.js';
-import type { AuthenticatedKey, Channel } from '../../src/domain/types.js';
+import { type AuthenticatedKey, CHANNELS, type Channel } from '../../src/domain/types.js';
 import { VerificationService } from '../../src/domain/verification-service.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
 import type { Store } from '../../src/store/factory.js';
@@ -33,7 +33,7 @@ class RecordingDelivery implements Delivery {
   }
   liveRouting() {
     const delivered = { liveCodes: 'delivered' as const };
-    return { EMAIL: delivered, SMS: delivered, WHATSAPP: delivered };
+    return Object.fromEntries(CHANNELS.map((c) => [c, delivered])) as Record<Channel, typeof delivered>;
   }
   async health() {
     const up = {
@@ -41,7 +41,7 @@ class RecordingDelivery implements Delivery {
       providers: [{ name: 'recording', state: 'up' as const }],
       liveCodes: 'delivered' as const,
     };
-    return { EMAIL: up, SMS: up, WHATSAPP: up };
+    return Object.fromEntries(CHANNELS.map((c) => [c, up])) as Record<Channel, typeof up>;
   }
   codeFor(to: string): string {
     const request = this.sent.filter((r) => r.to === to).at(-1);

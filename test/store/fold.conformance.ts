@@ -188,6 +188,56 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       expect(await sums('provider', 'delivered')).toEqual({ twilio: 1 });
     });
 
+    it("follows a call's progress forward only, and announces it delivered once", async () => {
+      const call = verification({
+        channel: 'VOICE',
+        destination: '+447700900125',
+        country: 'GB',
+        deliveryStatus: 'queued',
+      });
+      await store.verifications.createVerifications([call]);
+      await store.verifications.recordDelivery(call.id, {
+        at: T0 + 1,
+        deliveryStatus: 'calling',
+        provider: 'twilio-voice',
+        providerMessageId: 'CA1',
+      });
+      const report = (status: 'answered' | 'completed' | 'failed', at: number) =>
+        store.verifications.recordDeliveryByProviderId('twilio-voice', 'CA1', status, null, at);
+      expect(await report('answered', T0 + 2)).toBe(true);
+      expect((await store.verifications.getVerification('acc_1', call.id))?.deliveryStatus).toBe('answered');
+      expect(await report('completed', T0 + 3)).toBe(true);
+      // A late report of an earlier state is known, and changes nothing.
+      expect(await report('answered', T0 + 4)).toBe(true);
+      expect((await store.verifications.getVerification('acc_1', call.id))?.deliveryStatus).toBe('completed');
+
+      const unanswered = verification({
+        channel: 'VOICE',
+        destination: '+447700900126',
+        country: 'GB',
+        deliveryStatus: 'queued',
+      });
+      await store.verifications.createVerifications([unanswered]);
+      await store.verifications.recordDelivery(unanswered.id, {
+        at: T0 + 5,
+        deliveryStatus: 'calling',
+        provider: 'twilio-voice',
+        providerMessageId: 'CA2',
+      });
+      await store.verifications.recordDeliveryByProviderId(
+        'twilio-voice',
+        'CA2',
+        'failed',
+        'no-answer',
+        T0 + 6,
+      );
+
+      const events = await announced();
+      expect(typesOf(events, call.id)).toEqual(['verification.created', 'verification.delivered']);
+      expect(typesOf(events, unanswered.id)).toEqual(['verification.created', 'verification.undelivered']);
+      expect(await sums('provider', 'delivered')).toEqual({ 'twilio-voice': 1 });
+    });
+
     it('announces the blocks and unblocks of a contact', async () => {
       const v = verification({ destination: 'blocked@example.com' });
       await store.verifications.createVerifications([v]);

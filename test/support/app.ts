@@ -4,7 +4,7 @@ import { compose, type Service } from '../../src/compose.js';
 import { type Config, loadConfig } from '../../src/config/schema.js';
 import type { ProviderList } from '../../src/delivery/providers/registry.js';
 import type { Clock } from '../../src/domain/clock.js';
-import type { Channel } from '../../src/domain/types.js';
+import { CHANNELS, type Channel } from '../../src/domain/types.js';
 
 // At least 32 characters: a shorter ADMIN_TOKEN is refused at boot.
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -102,7 +102,7 @@ export async function startTestService(
         '/v1/admin/api-keys',
         {
           name: input.name ?? 'test',
-          channels: input.channels ?? ['EMAIL', 'SMS', 'WHATSAPP'],
+          channels: input.channels ?? [...CHANNELS],
           accountId: input.accountId,
           test: input.test,
         },

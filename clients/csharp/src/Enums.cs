@@ -15,6 +15,8 @@ namespace ContactVerify
         [EnumMember(Value = "EMAIL")] Email,
         [EnumMember(Value = "SMS")] Sms,
         [EnumMember(Value = "WHATSAPP")] WhatsApp,
+        /// <summary>A phone call that reads the code.</summary>
+        [EnumMember(Value = "VOICE")] Voice,
     }
 
     /// <summary>How an SMS or WhatsApp code is delivered: a text message or a voice call.</summary>

@@ -39,6 +39,9 @@ namespace ContactVerify
 
         public static SendCodeRequest ByWhatsApp(string phone) => new SendCodeRequest { Channel = ContactVerify.Channel.WhatsApp, Phone = phone };
 
+        /// <summary>A phone call to <paramref name="phone"/> that reads the code.</summary>
+        public static SendCodeRequest ByVoice(string phone) => new SendCodeRequest { Channel = ContactVerify.Channel.Voice, Phone = phone };
+
         public static SendCodeRequest Dual(Channel first, Channel second)
         {
             if (first == second) throw new ArgumentException("two different channels");

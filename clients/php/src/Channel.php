@@ -10,4 +10,6 @@ enum Channel: string
     case Email = 'EMAIL';
     case Sms = 'SMS';
     case WhatsApp = 'WHATSAPP';
+    /** A phone call that reads the code. */
+    case Voice = 'VOICE';
 }

@@ -85,6 +85,7 @@ string_enum! {
         Email = "EMAIL",
         Sms = "SMS",
         WhatsApp = "WHATSAPP",
+        Voice = "VOICE",
     }
 }
 
@@ -478,6 +479,15 @@ impl SendCode {
     pub fn whatsapp(phone: impl Into<String>) -> Self {
         SendCode {
             channel: Some(Channel::WhatsApp),
+            phone: Some(phone.into()),
+            ..Default::default()
+        }
+    }
+
+    /// A phone call to `phone` (`+` and the country code) that reads the code.
+    pub fn voice(phone: impl Into<String>) -> Self {
+        SendCode {
+            channel: Some(Channel::Voice),
             phone: Some(phone.into()),
             ..Default::default()
         }

@@ -39,10 +39,12 @@ type Exactly<T extends Record<string, U>, U extends string> = [Exclude<U, T[keyo
 
 export type Channel = Schemas['Channel'];
 /** Channels, for those who prefer `Channel.EMAIL` to the string `'EMAIL'` (both are accepted). */
-export const Channel = { EMAIL: 'EMAIL', SMS: 'SMS', WHATSAPP: 'WHATSAPP' } as const satisfies Exactly<
-  { EMAIL: 'EMAIL'; SMS: 'SMS'; WHATSAPP: 'WHATSAPP' },
-  Channel
->;
+export const Channel = {
+  EMAIL: 'EMAIL',
+  SMS: 'SMS',
+  WHATSAPP: 'WHATSAPP',
+  VOICE: 'VOICE',
+} as const satisfies Exactly<{ EMAIL: 'EMAIL'; SMS: 'SMS'; WHATSAPP: 'WHATSAPP'; VOICE: 'VOICE' }, Channel>;
 export type DeliveryType = Schemas['DeliveryType'];
 /** How a WHATSAPP code is delivered: a message (`TEXT`, the default) or a call read out (`CALL`). */
 export const DeliveryType = { TEXT: 'TEXT', CALL: 'CALL' } as const satisfies Exactly<

@@ -428,7 +428,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Twilio message and call status callback
+         * Twilio message status callback
          * @description Open to anyone: no credentials. The provider calls it; `X-Twilio-Signature` must be the HMAC-SHA1, keyed with TWILIO_AUTH_TOKEN, of the URL Twilio called (PUBLIC_BASE_URL and the path) followed by the sorted form parameters.
          */
         post: operations["receiveTwilioStatus"];
@@ -500,6 +500,66 @@ export interface paths {
          * @description Open to anyone: no credentials. The provider calls it; `X-Hub-Signature-256` must be `sha256=` and the HMAC-SHA256 of the raw body keyed with WHATSAPP_APP_SECRET.
          */
         post: operations["receiveWhatsappStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/callbacks/twilio-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio call status callback (answered, completed, busy, no-answer, failed)
+         * @description Open to anyone: no credentials. The provider calls it; `X-Twilio-Signature` must be the HMAC-SHA1, keyed with TWILIO_AUTH_TOKEN, of the URL Twilio called (PUBLIC_BASE_URL and the path) followed by the sorted form parameters.
+         */
+        post: operations["receiveTwilioCallStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/callbacks/vonage-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vonage Voice call event (answered, completed, busy, timeout …)
+         * @description Open to anyone: no credentials. The provider calls it; `Authorization: Bearer <JWT>` must be signed HS256 with VONAGE_SIGNATURE_SECRET, issued (`iat`) within 5 minutes of now, its `payload_hash` the SHA-256 (hex) of the raw body.
+         */
+        post: operations["receiveVonageCallEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/callbacks/telnyx-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Telnyx Call Control webhook: speaks the code once the call is answered, hangs up once it is spoken, records the outcome
+         * @description Open to anyone: no credentials. The provider calls it; `telnyx-signature-ed25519` must be the Ed25519 signature, under TELNYX_PUBLIC_KEY, of `<telnyx-timestamp>|<raw body>`, with `telnyx-timestamp` within 5 minutes of now.
+         */
+        post: operations["receiveTelnyxCallEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -763,12 +823,12 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
-         * @description Delivery channel: `EMAIL`, an email with the code, to `email`; `SMS`, a text message with the code, to `phone`; `WHATSAPP`, a WhatsApp message with the code (deliveryType TEXT), to `phone`.
+         * @description Delivery channel: `EMAIL`, an email with the code, to `email`; `SMS`, a text message with the code, to `phone`; `WHATSAPP`, a WhatsApp message with the code (deliveryType TEXT), to `phone`; `VOICE`, a phone call to `phone` that reads the code, digit by digit, twice.
          * @enum {string}
          */
-        Channel: "EMAIL" | "SMS" | "WHATSAPP";
+        Channel: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
         /**
-         * @description How a WHATSAPP code is delivered: TEXT (a message, the default) or CALL (read out in a call).
+         * @description How a WHATSAPP code is delivered: TEXT (a message, the default) or CALL (a WhatsApp call, not available yet: 503 CHANNEL_UNAVAILABLE; a phone call that reads the code is the VOICE channel).
          * @enum {string}
          */
         DeliveryType: "TEXT" | "CALL";
@@ -809,9 +869,9 @@ export interface components {
          *       "purpose": "sign-up"
          *     }
          * @example {
-         *       "channel": "WHATSAPP",
+         *       "channel": "VOICE",
          *       "phone": "+447911123456",
-         *       "deliveryType": "CALL"
+         *       "locale": "en-GB"
          *     }
          */
         SendCodeRequest: {
@@ -825,7 +885,7 @@ export interface components {
              */
             email?: string;
             /**
-             * @description Required when SMS or WHATSAPP is used: + and country code. The code goes to the number as given; blocks, limits and contacts hold for the subscriber it reaches (an Argentine mobile dialled without its 9, `+541112345678`, is `+5491112345678`).
+             * @description Required when SMS, WHATSAPP or VOICE is used: + and country code. The code goes to the number as given; blocks, limits and contacts hold for the subscriber it reaches (an Argentine mobile dialled without its 9, `+541112345678`, is `+5491112345678`).
              * @example +14155552671
              */
             phone?: string;
@@ -1050,7 +1110,7 @@ export interface components {
                 database: components["schemas"]["ServiceState"];
                 rateLimitStore: components["schemas"]["ServiceState"];
             };
-            /** @description Per channel (EMAIL, SMS, WHATSAPP). */
+            /** @description Per channel (EMAIL, SMS, WHATSAPP, VOICE). */
             channels: {
                 [key: string]: components["schemas"]["ChannelHealth"];
             };
@@ -1227,7 +1287,7 @@ export interface components {
             keySendPerSecond?: number;
             /** @description verify-code requests per API key per second. */
             keyVerifyPerSecond?: number;
-            /** @description SMS and WhatsApp sends per account and destination country per hour. */
+            /** @description SMS, WhatsApp and Voice call sends per account and destination country per hour. */
             countrySendsPerHour?: number;
             /** @description Refuse sends scoring this risk (0–100) or more with RISK_TOO_HIGH; null: off. */
             riskThreshold?: number;
@@ -1259,7 +1319,7 @@ export interface components {
             webOtpHost?: string;
             /** @description The Android app's 11-character SMS Retriever hash: SMS carry it on the line before the WebOTP line (or last), so the app reads the code without the user typing it. */
             appHash?: string;
-            /** @description ISO 3166-1 alpha-2 codes allowed for SMS and WhatsApp; `*` or absent: every country. */
+            /** @description ISO 3166-1 alpha-2 codes SMS, WhatsApp and Voice call may reach; `*` or absent: every country. */
             allowedCountries?: string[];
             branding?: components["schemas"]["Branding"];
         };
@@ -1575,10 +1635,10 @@ export interface components {
             blockedAt: string | null;
         };
         /**
-         * @description Where the message of a request is: kept by the outbox, or queued, sent, delivered or failed at a provider.
+         * @description Where the message (or call) of a request is: `queued`, stored, not handed to a provider yet; `outbox`, kept by the built-in outbox, sent nowhere; `sent`, a provider took the message; `calling`, a provider is placing the call; `answered`, the call was answered: the code is being read; `delivered`, the provider reported the message delivered; `completed`, the call that read the code ended normally; `failed`, not delivered: refused, undelivered, or a call that was busy, not answered or failed.
          * @enum {string}
          */
-        DeliveryStatus: "outbox" | "queued" | "sent" | "delivered" | "failed";
+        DeliveryStatus: "queued" | "outbox" | "sent" | "calling" | "answered" | "delivered" | "completed" | "failed";
         ContactHistoryEntry: {
             /** Format: uuid */
             requestId: string;
@@ -1920,7 +1980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAVAILABLE: the database or rate-limit store is unreachable; or CHANNEL_UNAVAILABLE: no requested channel has a provider and LIVE_OUTBOX=refuse (a live key; nothing was sent or charged) */
+            /** @description UNAVAILABLE: the database or rate-limit store is unreachable; or CHANNEL_UNAVAILABLE: no requested channel can be delivered (nothing was sent or charged): no provider and LIVE_OUTBOX=refuse (a live key), or WHATSAPP with deliveryType CALL (WhatsApp calls are not available yet; a phone call that reads the code is the VOICE channel) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3549,6 +3609,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNAVAILABLE: what the callback asks of the provider's API failed for now; the provider delivers it again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     receiveVonageReceiptByGet: {
@@ -3589,6 +3658,15 @@ export interface operations {
             };
             /** @description NOT_FOUND: this provider's callbacks are not enabled on this deployment */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAVAILABLE: what the callback asks of the provider's API failed for now; the provider delivers it again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3643,6 +3721,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNAVAILABLE: what the callback asks of the provider's API failed for now; the provider delivers it again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     receiveTelnyxStatus: {
@@ -3683,6 +3770,15 @@ export interface operations {
             };
             /** @description NOT_FOUND: this provider's callbacks are not enabled on this deployment */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAVAILABLE: what the callback asks of the provider's API failed for now; the provider delivers it again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3737,6 +3833,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UNAVAILABLE: what the callback asks of the provider's API failed for now; the provider delivers it again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     receiveWhatsappStatus: {
@@ -3777,6 +3882,183 @@ export interface operations {
             };
             /** @description NOT_FOUND: this provider's callbacks are not enabled on this deployment */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAVAILABLE: what the callback asks of the provider's API failed for now; the provider delivers it again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    receiveTwilioCallStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded; a status for a message the service does not know is acknowledged too. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackReceiptResponse"];
+                };
+            };
+            /** @description INVALID_JSON or VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: the provider's signature (or token) does not match */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: this provider's callbacks are not enabled on this deployment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAVAILABLE: what the callback asks of the provider's API failed for now; the provider delivers it again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    receiveVonageCallEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded; a status for a message the service does not know is acknowledged too. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackReceiptResponse"];
+                };
+            };
+            /** @description INVALID_JSON or VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: the provider's signature (or token) does not match */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: this provider's callbacks are not enabled on this deployment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAVAILABLE: what the callback asks of the provider's API failed for now; the provider delivers it again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    receiveTelnyxCallEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded; a status for a message the service does not know is acknowledged too. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackReceiptResponse"];
+                };
+            };
+            /** @description INVALID_JSON or VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: the provider's signature (or token) does not match */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: this provider's callbacks are not enabled on this deployment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAVAILABLE: what the callback asks of the provider's API failed for now; the provider delivers it again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4264,7 +4546,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -4347,7 +4629,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -4430,7 +4712,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -4513,7 +4795,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -4596,7 +4878,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -4679,7 +4961,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -4762,7 +5044,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -4842,7 +5124,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -4922,7 +5204,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;

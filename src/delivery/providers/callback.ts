@@ -1,12 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import type { DeliveryStatus } from '../../domain/types.js';
 
-/** A final delivery state a provider reported for one message it accepted earlier. */
+/** A delivery state a provider reported for one message (or call) it accepted earlier. */
 export interface StatusUpdate {
   /** The provider name the message was recorded under (see DeliveryResult.provider). */
   provider: string;
   providerMessageId: string;
-  status: 'delivered' | 'failed';
+  /** A message's final state, or a call's progress: answered, then completed (or failed). */
+  status: Extract<DeliveryStatus, 'delivered' | 'failed' | 'answered' | 'completed'>;
   /** Why it failed, for the record; provider codes only, never the message text. */
   error: string | null;
 }

@@ -4,6 +4,7 @@ import type { Channel, DeliveryType } from '../../domain/types.js';
 import type { ChannelProvider } from '../interface.js';
 import type { StatusUpdate } from './callback.js';
 import type { SettingsValues } from './settings.js';
+import type { StateSeal } from './state-seal.js';
 
 /** What a provider is built with besides its settings. */
 export interface ProviderContext {
@@ -11,6 +12,8 @@ export interface ProviderContext {
   publicBaseUrl: string | null;
   /** SMS_WEBOTP_DOMAIN, for the autofill line of SMS providers. */
   webOtpDomain: string | undefined;
+  /** Seals state a provider carries through its API to its webhooks (given when providers are built). */
+  seal?: StateSeal;
 }
 
 /** What a provider's delivery-status callback routes are given. */
@@ -18,8 +21,10 @@ export interface CallbackContext<S extends Record<string, TSchema>> {
   config: SettingsValues<S>;
   publicBaseUrl: string | null;
   now(): number;
-  /** Records the final states a provider reported (looked up again for ids not recorded yet). */
+  /** Records the states a provider reported (looked up again for ids not recorded yet). */
   record(updates: StatusUpdate[]): Promise<void>;
+  /** Opens what the provider's messages sealed (ProviderContext.seal). */
+  seal: StateSeal;
   /** What the HTTP layer lends the routes: their documentation, answers and refusals. */
   http: CallbackHttp;
 }
@@ -56,6 +61,11 @@ export interface CallbackHttp {
   unauthorized(message: string): Error;
   /** The request lacks what the provider always sends (400). */
   invalid(message: string): Error;
+  /**
+   * What the callback asks of the provider's API failed for now (503): the provider delivers the
+   * callback again.
+   */
+  retryLater(message: string): Error;
 }
 
 /**
@@ -78,6 +88,11 @@ export interface ProviderModule<S extends Record<string, TSchema> = Record<strin
   settings: S;
   /** True when every setting it needs is present. */
   configured(config: SettingsValues<S>, context: ProviderContext): boolean;
+  /**
+   * Mistakes in its settings that the schema cannot see (a key that does not parse, a setting
+   * that needs another), each naming its variable: the configuration is refused at start.
+   */
+  problems?(config: SettingsValues<S>, context: ProviderContext): string[];
   /** The provider, or null when it is not configured. */
   create(config: SettingsValues<S>, context: ProviderContext): ChannelProvider | null;
   /** Mounts `/v1/callbacks/<name>` routes (the plugin has raw-body parsers and no API routes). */

@@ -3,8 +3,11 @@ import type { Channel } from '../../domain/types.js';
 import type { ProviderModule } from './module.js';
 import { smtp } from './smtp/index.js';
 import { telnyx } from './telnyx/index.js';
-import { twilio, twilioVoice } from './twilio/index.js';
+import { telnyxVoice } from './telnyx-voice/index.js';
+import { twilio } from './twilio/index.js';
+import { twilioVoice } from './twilio-voice/index.js';
 import { vonage } from './vonage/index.js';
+import { vonageVoice } from './vonage-voice/index.js';
 import { whatsapp } from './whatsapp/index.js';
 
 /**
@@ -13,7 +16,16 @@ import { whatsapp } from './whatsapp/index.js';
  * and the default order: the order of the channel's providers here), /health and the callback
  * routes all iterate this list: a new provider is a folder with an index.ts and one line here.
  */
-export const PROVIDERS = [smtp, twilio, vonage, telnyx, whatsapp, twilioVoice] as const;
+export const PROVIDERS = [
+  smtp,
+  twilio,
+  vonage,
+  telnyx,
+  whatsapp,
+  twilioVoice,
+  vonageVoice,
+  telnyxVoice,
+] as const;
 
 /** A list of providers: PROVIDERS, or one that adds to it (compose and loadConfig take one). */
 export type ProviderList = readonly ProviderModule[];

@@ -1,6 +1,7 @@
 import type { ChannelSpec, DeliveryType, DestinationKind } from './channel.js';
 import { email } from './email.js';
 import { sms } from './sms.js';
+import { voice } from './voice.js';
 import { whatsapp } from './whatsapp.js';
 
 /**
@@ -8,7 +9,7 @@ import { whatsapp } from './whatsapp.js';
  * folder and its entry here: validation, key scopes, limits, delivery, the OpenAPI and webhook
  * documents (hence the dashboard and the client libraries' enums) follow from this list.
  */
-export const CHANNEL_SPECS = [email, sms, whatsapp] as const;
+export const CHANNEL_SPECS = [email, sms, whatsapp, voice] as const;
 
 type Spec = (typeof CHANNEL_SPECS)[number];
 export type Channel = Spec['name'];
@@ -57,6 +58,16 @@ export const channelsOffering = (deliveryType: DeliveryType): Channel[] =>
   CHANNEL_SPECS.filter((c) => (c.deliveryTypes as readonly DeliveryType[]).includes(deliveryType)).map(
     (c) => c.name,
   );
+
+/** The channels that count in the country window, as a sentence names them (their titles). */
+export const COUNTRY_WINDOW_CHANNELS = listed(
+  CHANNEL_SPECS.filter((c) => c.countryWindow).map((c) => c.title),
+);
+
+/** The phone channels, as a sentence names them (their titles). */
+export const PHONE_CHANNEL_TITLES = listed(
+  CHANNEL_SPECS.filter((c) => c.destination === 'phone').map((c) => c.title),
+);
 
 /** Whether sends on the channel count in its country's hourly window (see ChannelSpec.countryWindow). */
 export const countsInCountryWindow = (channel: Channel): boolean => channelSpec(channel).countryWindow;

@@ -1,4 +1,4 @@
-import { destinationField } from '../channels/registry.js';
+import { channelSpec, destinationField } from '../channels/registry.js';
 import { DomainError } from '../errors.js';
 import { maskDestination } from '../masking.js';
 import type { DeliveryResult } from '../ports/delivery.js';
@@ -106,7 +106,8 @@ async function deliverOne(
   if (result.ok && !result.outbox) {
     await store.verifications.recordDelivery(t.requestId, {
       at: clock.now(),
-      deliveryStatus: 'sent',
+      // A provider that took a call is placing it; answered and completed come in its callbacks.
+      deliveryStatus: channelSpec(t.channel).carrier === 'call' ? 'calling' : 'sent',
       provider: result.provider,
       providerMessageId: result.providerMessageId,
     });

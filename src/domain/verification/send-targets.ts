@@ -4,7 +4,7 @@ import type { Delivery } from '../ports/delivery.js';
 import type { SendTarget } from '../rate-limit-policy.js';
 import type { SendRequest } from '../send-request.js';
 import type { EffectiveSettings } from '../settings.js';
-import type { AuthenticatedKey, Channel } from '../types.js';
+import type { AuthenticatedKey, Channel, DeliveryType } from '../types.js';
 
 /**
  * The destinations a send asks for, one per channel: refused when the key is not enabled for a
@@ -71,6 +71,8 @@ function targetOf(channel: Channel, request: SendRequest): SendTarget {
 export interface UnavailableTarget {
   target: SendTarget;
   reason: string;
+  /** No provider serves it and live codes are not parked (LIVE_OUTBOX=refuse): the operator can change that. */
+  noProvider: boolean;
 }
 
 /** Why a channel of a send cannot be delivered on this deployment, or null when it can. */
@@ -78,17 +80,27 @@ function unavailability(
   delivery: Delivery,
   key: AuthenticatedKey,
   request: SendRequest,
-  channel: Channel,
-): string | null {
+  target: SendTarget,
+): UnavailableTarget | null {
+  const { channel } = target;
+  // A delivery type the channel names but does not serve yet, whatever the key's mode.
+  const notYet = deliveryTypeOf(channel, request) && channelSpec(channel).unavailable?.[request.deliveryType];
+  if (notYet)
+    return {
+      target,
+      reason: `${channel} with deliveryType ${request.deliveryType}: ${notYet}`,
+      noProvider: false,
+    };
   if (!delivery.available(channel, key.mode, request.deliveryType))
-    return `no provider is configured for ${channel}`;
+    return { target, reason: `no provider is configured for ${channel}`, noProvider: true };
   return null;
 }
 
 /**
- * The targets a send may deliver to, and those it may not. Under LIVE_OUTBOX=refuse a live code
- * on a channel with no provider is refused before anything is screened, charged or stored: 503
- * CHANNEL_UNAVAILABLE when no channel is left; in a dual send the other channel goes on alone.
+ * The targets a send may deliver to, and those it may not: a delivery type its channel does not
+ * serve yet (WHATSAPP's CALL), or, under LIVE_OUTBOX=refuse, a live code on a channel with no
+ * provider. Refused before anything is screened, charged or stored: 503 CHANNEL_UNAVAILABLE when
+ * no channel is left; in a dual send the other channel goes on alone.
  */
 export function deliverableTargets(
   delivery: Delivery,
@@ -99,18 +111,29 @@ export function deliverableTargets(
   const targets: SendTarget[] = [];
   const unavailable: UnavailableTarget[] = [];
   for (const target of wanted) {
-    const reason = unavailability(delivery, key, request, target.channel);
-    if (reason === null) targets.push(target);
-    else unavailable.push({ target, reason });
+    const refusal = unavailability(delivery, key, request, target);
+    if (refusal === null) targets.push(target);
+    else unavailable.push(refusal);
   }
   if (targets.length > 0) return { targets, unavailable };
+  const details = unavailable.map(({ target, reason }) => ({
+    field: 'channel',
+    channel: target.channel,
+    message: reason,
+  }));
+  if (unavailable.every((u) => u.noProvider))
+    throw new DomainError(
+      'CHANNEL_UNAVAILABLE',
+      `No provider delivers ${request.channels.join(' or ')} codes on this deployment, and live codes are not parked in the outbox; nothing was sent. The operator must configure a provider (test keys use the outbox).`,
+      details,
+    );
   throw new DomainError(
     'CHANNEL_UNAVAILABLE',
-    `No provider delivers ${request.channels.join(' or ')} codes on this deployment, and live codes are not parked in the outbox; nothing was sent. The operator must configure a provider (test keys use the outbox).`,
-    unavailable.map(({ target, reason }) => ({ field: 'channel', channel: target.channel, message: reason })),
+    `Nothing was sent: ${unavailable.map((u) => u.reason).join('; ')}.`,
+    details,
   );
 }
 
 /** The delivery type a request of the channel keeps: the request's, when the channel has types. */
-export const deliveryTypeOf = (channel: Channel, request: SendRequest) =>
+export const deliveryTypeOf = (channel: Channel, request: SendRequest): DeliveryType | null =>
   channelSpec(channel).deliveryTypes.length > 0 ? request.deliveryType : null;

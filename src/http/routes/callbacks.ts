@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config/schema.js';
 import type { StatusUpdate } from '../../delivery/providers/callback.js';
 import { PROVIDERS, type ProviderList } from '../../delivery/providers/registry.js';
+import type { StateSeal } from '../../delivery/providers/state-seal.js';
 import type { Clock } from '../../domain/clock.js';
 import type { VerificationService } from '../../domain/verification-service.js';
 import { callbackHttp } from '../callback-http.js';
@@ -14,6 +15,8 @@ export interface CallbackDeps {
   logger: Logger;
   /** The providers whose routes to mount (the registry by default). */
   providers?: ProviderList;
+  /** Opens what providers sealed for their webhooks: the one buildDelivery was given. */
+  seal: StateSeal;
   /** Pauses before looking again for a message not recorded yet (see `record`). */
   unknownRetryDelaysMs?: number[];
 }
@@ -71,6 +74,7 @@ export const callbackRoutes = (deps: CallbackDeps) => async (app: FastifyInstanc
       publicBaseUrl: config.publicBaseUrl ?? null,
       now: () => deps.clock.now(),
       record,
+      seal: deps.seal,
       http: callbackHttp,
     });
   }

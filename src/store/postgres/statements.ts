@@ -1,5 +1,6 @@
 import { type AttemptDialect, attemptCountsSql, attemptSetSql, columnsOf } from '../attempt-sql.js';
 import { breakerColumns, historyColumns } from '../contacts.js';
+import { deliveryChangeSql, progressSql } from '../delivery-sql.js';
 import { ATTEMPT_READ_SELECT, OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
 
 /** The attempted request's columns (see attemptRead). */
@@ -28,11 +29,6 @@ const named = (name: string, text: string): Named => ({ name, text });
  * match the partial index, so the group index alone is used, whatever the statistics say.
  */
 const GROUP_PENDING = (alias: string) => `${alias}status || '' = 'pending'`;
-
-/** The change a move of delivery_status from `before` to `after` appends, or null. */
-const DELIVERY_KIND = (before: string, after: string) =>
-  `CASE WHEN ${before} IS DISTINCT FROM ${after} THEN CASE ${after} WHEN 'delivered' THEN 'delivered'
-    WHEN 'failed' THEN 'undelivered' END END`;
 
 /** The attempt rule's names in a batch: the updated row `v`, the attempt's values from CTE `source`. */
 const batchAttempt = (source: string): AttemptDialect => ({
@@ -275,23 +271,26 @@ export const SQL = {
     INSERT INTO changes (kind, request_id, at, provider)
     SELECT k.kind, a.id, $7::bigint, a.provider FROM after a CROSS JOIN LATERAL (VALUES
       (CASE WHEN a.old_provider IS NULL AND a.provider IS NOT NULL THEN 'dispatched' END),
-      (${DELIVERY_KIND('a.old_delivery_status', 'a.delivery_status')}),
+      (${deliveryChangeSql('a.old_delivery_status', 'a.delivery_status')}),
       (CASE WHEN a.old_status = 'pending' AND a.status = 'canceled' THEN 'canceled' END)
     ) k(kind) WHERE k.kind IS NOT NULL`,
-  // A provider's report on a message ($1 state, $2 error, $3 provider, $4 its message id, $5 when).
+  // A provider's report on a message ($1 state, $2 error, $3 provider, $4 its message id, $5 when):
+  // it moves the delivery state forward or sideways, never back (a late `answered` after
+  // `completed`: src/domain/delivery-states.ts). `n`: the requests that have this message, moved
+  // or not.
   recordDeliveryByProvider: `WITH before AS (
       SELECT id, delivery_status FROM verifications WHERE provider = $3 AND provider_message_id = $4 FOR UPDATE
     ), after AS (
       UPDATE verifications v SET delivery_status = $1, delivery_error = $2
-      FROM before b WHERE v.id = b.id
+      FROM before b WHERE v.id = b.id AND ${progressSql('$1::text')} >= ${progressSql('b.delivery_status')}
       RETURNING v.id, v.provider, v.delivery_status, b.delivery_status AS old_delivery_status
     ), logged AS (
       INSERT INTO changes (kind, request_id, at, provider)
       SELECT k, id, $5::bigint, provider FROM (
-        SELECT ${DELIVERY_KIND('old_delivery_status', 'delivery_status')} AS k, id, provider FROM after
+        SELECT ${deliveryChangeSql('old_delivery_status', 'delivery_status')} AS k, id, provider FROM after
       ) x WHERE k IS NOT NULL
     )
-    SELECT count(*) AS n FROM after`,
+    SELECT count(*) AS n FROM before`,
   setOutbox: `UPDATE verifications SET outbox = $1, outbox_code = CASE WHEN status = 'pending' THEN $2 END
     WHERE id = $3`,
   // Newest first by id: ids are time-ordered (UUIDv7).

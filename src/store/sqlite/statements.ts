@@ -115,10 +115,7 @@ export function prepare(db: Database) {
     deliveryByProvider: s(
       'SELECT id, delivery_status FROM verifications WHERE provider = ? AND provider_message_id = ?',
     ),
-    recordDeliveryByProvider: s(
-      `UPDATE verifications SET delivery_status = ?, delivery_error = ?
-       WHERE provider = ? AND provider_message_id = ?`,
-    ),
+    recordDeliveryOf: s('UPDATE verifications SET delivery_status = ?, delivery_error = ? WHERE id = ?'),
     setOutbox: s(
       `UPDATE verifications SET outbox = ?, outbox_code = CASE WHEN status = 'pending' THEN ? END WHERE id = ?`,
     ),

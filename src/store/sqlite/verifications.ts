@@ -1,3 +1,4 @@
+import { deliveryChange, movesForward } from '../../domain/delivery-states.js';
 import { timeOrderedUuidFloor } from '../../domain/ids.js';
 import { maskDestination } from '../../domain/masking.js';
 import type {
@@ -175,10 +176,16 @@ export class SqliteVerifications implements Verifications {
     });
   }
 
-  private appendDeliveryChange(id: string, from: string, to: string, now: number, provider: string | null) {
-    if (from === to) return;
-    if (to === 'delivered') this.appendChange('delivered', id, now, provider);
-    else if (to === 'failed') this.appendChange('undelivered', id, now, provider);
+  /** The change a move of the delivery state appends (src/domain/delivery-states.ts), if any. */
+  private appendDeliveryChange(
+    id: string,
+    from: string,
+    to: DeliveryStatus,
+    now: number,
+    provider: string | null,
+  ) {
+    const kind = deliveryChange(from as DeliveryStatus, to);
+    if (kind) this.appendChange(kind, id, now, provider);
   }
 
   recordDeliveryByProviderId(
@@ -194,9 +201,12 @@ export class SqliteVerifications implements Verifications {
         delivery_status: string;
       }>;
       if (before.length === 0) return false;
-      this.stmts.recordDeliveryByProvider.run(deliveryStatus, error ?? null, provider, providerMessageId);
-      for (const r of before)
+      // Forward or sideways, never back: a late `answered` does not undo `completed`.
+      for (const r of before) {
+        if (!movesForward(r.delivery_status as DeliveryStatus, deliveryStatus)) continue;
+        this.stmts.recordDeliveryOf.run(deliveryStatus, error ?? null, r.id);
         this.appendDeliveryChange(r.id, r.delivery_status, deliveryStatus, now, provider);
+      }
       return true;
     });
   }

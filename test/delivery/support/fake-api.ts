@@ -16,6 +16,8 @@ export interface Received {
 export interface Answer {
   status: number;
   json?: unknown;
+  /** A body that is not JSON (a proxy's error page, garbage), sent instead of `json`. */
+  text?: string;
   /** Hold the answer this long: makes parallel deliveries measurable. */
   delayMs?: number;
   /** Never answer (the client's timeout has to end it). */
@@ -64,7 +66,7 @@ export async function startFakeApi(fn: (r: Received) => Answer): Promise<FakeApi
       const send = () => {
         r.endedAt = performance.now();
         res.writeHead(a.status, { 'content-type': 'application/json' });
-        res.end(a.json === undefined ? '' : JSON.stringify(a.json));
+        res.end(a.text ?? (a.json === undefined ? '' : JSON.stringify(a.json)));
       };
       if (a.delayMs) setTimeout(send, a.delayMs);
       else send();

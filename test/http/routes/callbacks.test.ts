@@ -3,7 +3,7 @@ import { twilioSignature } from '../../../src/delivery/providers/twilio/twilio.c
 import { vonageSignature } from '../../../src/delivery/providers/vonage/vonage.callback.js';
 import { DEFAULT_ACCOUNT_ID } from '../../../src/domain/accounts.js';
 import { type FakeProviders, startFakeProviders } from '../../delivery/support/providers.js';
-import { metaSignature, telnyxKeys } from '../../delivery/support/signing.js';
+import { metaSignature, telnyxKeys, vonageKeys } from '../../delivery/support/signing.js';
 import { startTestService, type TestService } from '../../support/app.js';
 
 const PUBLIC = 'https://verify.example.com';
@@ -22,6 +22,9 @@ describe('delivery status callbacks', () => {
       VONAGE_SIGNATURE_SECRET: 'vonage-sig-secret',
       VONAGE_SIGNATURE_METHOD: 'sha256',
       TELNYX_PUBLIC_KEY: telnyx.publicKeyBase64,
+      TELNYX_VOICE_CONNECTION_ID: '1684641123236054244',
+      TELNYX_VOICE_FROM: '+15550001112',
+      VOICE_ROUTES: 'US=twilio-voice;GB=vonage-voice;*=telnyx-voice',
       WHATSAPP_APP_SECRET: 'meta-app-secret',
       WHATSAPP_VERIFY_TOKEN: 'meta-verify-token',
     });
@@ -97,7 +100,7 @@ describe('delivery status callbacks', () => {
       expect(await status(v.requestId)).toBe('sent');
     });
 
-    it('records failed for an undelivered message and a call nobody answered', async () => {
+    it('records failed for an undelivered message', async () => {
       const sms = await sendVia({ channel: 'SMS', phone: '+14155550101' });
       const body = form({
         MessageSid: sms.providerMessageId,
@@ -106,11 +109,6 @@ describe('delivery status callbacks', () => {
       });
       expect((await inject('POST', '/v1/callbacks/twilio', body, signed(body))).statusCode).toBe(200);
       expect(await status(sms.requestId)).toBe('failed');
-
-      const call = await sendVia({ channel: 'WHATSAPP', phone: '+14155550102', deliveryType: 'CALL' });
-      const callBody = form({ CallSid: call.providerMessageId, CallStatus: 'no-answer' });
-      expect((await inject('POST', '/v1/callbacks/twilio', callBody, signed(callBody))).statusCode).toBe(200);
-      expect(await status(call.requestId)).toBe('failed');
     });
 
     it('refuses unsigned and wrongly signed callbacks with 401 in the error shape', async () => {
@@ -128,6 +126,243 @@ describe('delivery status callbacks', () => {
       });
       expect(forged.statusCode).toBe(401);
       expect(await status(requestId)).toBe('sent');
+    });
+  });
+
+  describe('Twilio Voice', () => {
+    const form = (o: Record<string, string>) => new URLSearchParams(o).toString();
+    const url = '/v1/callbacks/twilio-voice';
+    const signed = (body: string) => ({
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': twilioSignature('twilio-token', `${PUBLIC}${url}`, [
+        ...new URLSearchParams(body),
+      ]),
+    });
+    const report = (callSid: string, callStatus: string) => {
+      const body = form({ CallSid: callSid, CallStatus: callStatus, AccountSid: 'AC1' });
+      return inject('POST', url, body, signed(body));
+    };
+
+    it('follows a call from calling to answered to completed; a late report never moves it back', async () => {
+      const { requestId, providerMessageId } = await sendVia({ channel: 'VOICE', phone: '+14155550105' });
+      expect(new URLSearchParams(fakes.twilio.sends().at(-1)!.body).get('StatusCallback')).toBe(
+        `${PUBLIC}${url}`,
+      );
+      expect(await status(requestId)).toBe('calling');
+      expect((await report(providerMessageId, 'ringing')).statusCode).toBe(200);
+      expect(await status(requestId)).toBe('calling');
+      expect((await report(providerMessageId, 'in-progress')).statusCode).toBe(200);
+      expect(await status(requestId)).toBe('answered');
+      expect((await report(providerMessageId, 'completed')).statusCode).toBe(200);
+      expect(await status(requestId)).toBe('completed');
+      expect((await report(providerMessageId, 'in-progress')).statusCode).toBe(200);
+      expect(await status(requestId)).toBe('completed');
+    });
+
+    it('records a call nobody answered, or busy, as failed with the reason', async () => {
+      for (const ended of ['no-answer', 'busy']) {
+        const { requestId, providerMessageId } = await sendVia({ channel: 'VOICE', phone: '+14155550106' });
+        expect((await report(providerMessageId, ended)).statusCode).toBe(200);
+        expect(await status(requestId)).toBe('failed');
+      }
+    });
+
+    it('refuses a call status signed for another URL (the SMS route) or not signed', async () => {
+      const { requestId, providerMessageId } = await sendVia({ channel: 'VOICE', phone: '+14155550107' });
+      const body = form({ CallSid: providerMessageId, CallStatus: 'completed' });
+      const forOther = {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilioSignature('twilio-token', `${PUBLIC}/v1/callbacks/twilio`, [
+          ...new URLSearchParams(body),
+        ]),
+      };
+      expect((await inject('POST', url, body, forOther)).statusCode).toBe(401);
+      expect(
+        (await inject('POST', url, body, { 'content-type': 'application/x-www-form-urlencoded' })).statusCode,
+      ).toBe(401);
+      expect(await status(requestId)).toBe('calling');
+    });
+  });
+
+  describe('Vonage Voice', () => {
+    const url = '/v1/callbacks/vonage-voice';
+    const event = (uuid: string, callStatus: string) =>
+      JSON.stringify({
+        uuid,
+        conversation_uuid: 'CON-1',
+        status: callStatus,
+        direction: 'outbound',
+        timestamp: new Date().toISOString(),
+      });
+    const post = (body: string, secret = 'vonage-sig-secret') =>
+      inject('POST', url, body, {
+        'content-type': 'application/json',
+        authorization: vonageKeys.webhookAuthorization(secret, body, Math.floor(Date.now() / 1000)),
+      });
+
+    it('asks for the events on the public URL, and records them from a signed webhook', async () => {
+      const { requestId, providerMessageId } = await sendVia({ channel: 'VOICE', phone: '+447400123470' });
+      expect(JSON.parse(fakes.vonageVoice.sends().at(-1)!.body).event_url).toEqual([`${PUBLIC}${url}`]);
+      expect((await post(event(providerMessageId, 'ringing'))).statusCode).toBe(200);
+      expect((await post(event(providerMessageId, 'answered'))).statusCode).toBe(200);
+      expect(await status(requestId)).toBe('answered');
+      expect((await post(event(providerMessageId, 'completed'))).statusCode).toBe(200);
+      expect(await status(requestId)).toBe('completed');
+
+      const unanswered = await sendVia({ channel: 'VOICE', phone: '+447400123471' });
+      expect((await post(event(unanswered.providerMessageId, 'unanswered'))).statusCode).toBe(200);
+      expect(await status(unanswered.requestId)).toBe('failed');
+    });
+
+    it('refuses an event signed with another secret, or altered after signing', async () => {
+      const { requestId, providerMessageId } = await sendVia({ channel: 'VOICE', phone: '+447400123472' });
+      expect((await post(event(providerMessageId, 'completed'), 'not-the-secret')).statusCode).toBe(401);
+      const body = event(providerMessageId, 'answered');
+      const altered = await inject('POST', url, body.replace('answered', 'completed'), {
+        'content-type': 'application/json',
+        authorization: vonageKeys.webhookAuthorization(
+          'vonage-sig-secret',
+          body,
+          Math.floor(Date.now() / 1000),
+        ),
+      });
+      expect(altered.statusCode).toBe(401);
+      expect(await status(requestId)).toBe('calling');
+    });
+  });
+
+  describe('Telnyx Call Control', () => {
+    const url = '/v1/callbacks/telnyx-voice';
+    const event = (type: string, callControlId: string, payload: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        data: {
+          record_type: 'event',
+          event_type: type,
+          id: `ev-${Math.random()}`,
+          occurred_at: new Date().toISOString(),
+          payload: { call_control_id: callControlId, connection_id: '1684641123236054244', ...payload },
+        },
+        meta: { attempt: 1, delivered_to: `${PUBLIC}${url}` },
+      });
+    const post = (body: string) =>
+      inject('POST', url, body, {
+        'content-type': 'application/json',
+        ...telnyx.headers(body, Math.floor(Date.now() / 1000)),
+      });
+    const commands = (callControlId: string) =>
+      fakes.telnyx
+        .sends()
+        .filter((r) => r.path.startsWith(`/v2/calls/${encodeURIComponent(callControlId)}/actions/`));
+
+    it('speaks the code once the call is answered, hangs up once it is spoken, and records the call completed', async () => {
+      const { requestId, providerMessageId } = await sendVia({
+        channel: 'VOICE',
+        phone: '+33612345679',
+        locale: 'fr',
+      });
+      const dial = JSON.parse(
+        fakes.telnyx.sends().find((r) => r.path === '/v2/calls' && r.body.includes('+33612345679'))!.body,
+      );
+      expect(dial).toMatchObject({
+        connection_id: '1684641123236054244',
+        from: '+15550001112',
+        webhook_url: `${PUBLIC}${url}`,
+      });
+      expect(await status(requestId)).toBe('calling');
+
+      const clientState = dial.client_state;
+      expect(
+        (await post(event('call.initiated', providerMessageId, { client_state: clientState }))).statusCode,
+      ).toBe(200);
+      expect(commands(providerMessageId)).toHaveLength(0);
+
+      expect(
+        (await post(event('call.answered', providerMessageId, { client_state: clientState }))).statusCode,
+      ).toBe(200);
+      expect(await status(requestId)).toBe('answered');
+      const [speak] = commands(providerMessageId);
+      expect(speak?.path).toBe(`/v2/calls/${encodeURIComponent(providerMessageId)}/actions/speak`);
+      expect(speak?.headers.authorization).toBe('Bearer KEYtelnyx');
+      const spoken = JSON.parse(speak!.body);
+      expect(spoken).toMatchObject({ voice: 'female', language: 'fr-FR', payload_type: 'text' });
+      const digits = /est ((?:\d, ){5}\d)\./.exec(spoken.payload)?.[1] ?? '';
+      const verified = await svc.post(
+        '/v1/contact/verify-code',
+        { requestId, code: digits.replaceAll(', ', '') },
+        key,
+      );
+      expect(verified.body.data.verified).toBe(true);
+
+      expect(
+        (
+          await post(
+            event('call.speak.ended', providerMessageId, { client_state: clientState, status: 'completed' }),
+          )
+        ).statusCode,
+      ).toBe(200);
+      expect(commands(providerMessageId).map((r) => r.path.split('/').at(-1))).toEqual(['speak', 'hangup']);
+      expect(
+        (
+          await post(
+            event('call.hangup', providerMessageId, {
+              hangup_cause: 'normal_clearing',
+              hangup_source: 'caller',
+            }),
+          )
+        ).statusCode,
+      ).toBe(200);
+      expect(await status(requestId)).toBe('completed');
+    });
+
+    it('records a call that was not answered as failed with its cause', async () => {
+      const { requestId, providerMessageId } = await sendVia({ channel: 'VOICE', phone: '+33612345680' });
+      expect(
+        (await post(event('call.hangup', providerMessageId, { hangup_cause: 'timeout' }))).statusCode,
+      ).toBe(200);
+      expect(await status(requestId)).toBe('failed');
+    });
+
+    it('hangs up a call whose client_state is not one it sealed, rather than leave it silent', async () => {
+      const { providerMessageId } = await sendVia({ channel: 'VOICE', phone: '+33612345681' });
+      const forged = Buffer.from('{"text":"Your code is 1, 2, 3"}').toString('base64');
+      expect(
+        (await post(event('call.answered', providerMessageId, { client_state: forged }))).statusCode,
+      ).toBe(200);
+      expect(commands(providerMessageId).map((r) => r.path.split('/').at(-1))).toEqual(['hangup']);
+    });
+
+    it('answers 503 when Telnyx does not take the speak command, so that it delivers the event again', async () => {
+      const { providerMessageId } = await sendVia({ channel: 'VOICE', phone: '+33612345682' });
+      const dial = JSON.parse(
+        fakes.telnyx.sends().find((r) => r.path === '/v2/calls' && r.body.includes('+33612345682'))!.body,
+      );
+      fakes.telnyx.answer(() => ({ status: 500, json: {} }));
+      try {
+        const answered = event('call.answered', providerMessageId, { client_state: dial.client_state });
+        const res = await post(answered);
+        expect(res.statusCode).toBe(503);
+        expect(res.json().error.code).toBe('UNAVAILABLE');
+        fakes.reset();
+        expect((await post(answered)).statusCode).toBe(200);
+        const speaks = commands(providerMessageId).filter((r) => r.path.endsWith('/speak'));
+        // One command id for both tries: Telnyx runs it once.
+        expect(new Set(speaks.map((r) => JSON.parse(r.body).command_id)).size).toBe(1);
+      } finally {
+        fakes.reset();
+      }
+    });
+
+    it('refuses an unsigned or tampered event', async () => {
+      const { requestId, providerMessageId } = await sendVia({ channel: 'VOICE', phone: '+33612345683' });
+      const body = event('call.hangup', providerMessageId, { hangup_cause: 'normal_clearing' });
+      const now = Math.floor(Date.now() / 1000);
+      expect((await inject('POST', url, body, { 'content-type': 'application/json' })).statusCode).toBe(401);
+      const tampered = await inject('POST', url, body.replace('normal_clearing', 'user_busy'), {
+        'content-type': 'application/json',
+        ...telnyx.headers(body, now),
+      });
+      expect(tampered.statusCode).toBe(401);
+      expect(await status(requestId)).toBe('calling');
     });
   });
 
@@ -264,7 +499,15 @@ describe('delivery status callbacks', () => {
   it('documents the callback URLs in the OpenAPI document', async () => {
     const doc = await svc.get('/openapi.json');
     expect(doc.status).toBe(200);
-    for (const p of ['twilio', 'vonage', 'telnyx', 'whatsapp'])
+    for (const p of [
+      'twilio',
+      'vonage',
+      'telnyx',
+      'whatsapp',
+      'twilio-voice',
+      'vonage-voice',
+      'telnyx-voice',
+    ])
       expect(doc.body.paths).toHaveProperty(`/v1/callbacks/${p}`);
   });
 

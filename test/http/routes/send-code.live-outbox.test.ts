@@ -7,6 +7,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/schema.js';
 import { DEFAULT_ACCOUNT_ID } from '../../../src/domain/accounts.js';
+import { CHANNELS } from '../../../src/domain/types.js';
 import { RedisRateLimitStore } from '../../../src/limits/redis-store.js';
 import { type FakeProviders, startFakeProviders } from '../../delivery/support/providers.js';
 import { ADMIN_TOKEN, startTestService, type TestService, testConfig } from '../../support/app.js';
@@ -126,7 +127,7 @@ describe.each(backends)('live codes on a channel with no provider ($name)', ({ p
 
       const h = await health(svc);
       expect(h.status).toBe('degraded');
-      for (const channel of ['EMAIL', 'SMS', 'WHATSAPP']) {
+      for (const channel of CHANNELS) {
         expect(h.channels[channel]).toMatchObject({
           operational: false,
           liveCodes: 'refused',
@@ -134,7 +135,7 @@ describe.each(backends)('live codes on a channel with no provider ($name)', ({ p
         });
       }
       const warnings = lines.filter((l) => l.level === 40 && /CHANNEL_UNAVAILABLE/.test(l.msg));
-      expect(warnings.map((l) => l.channel)).toEqual(['EMAIL', 'SMS', 'WHATSAPP']);
+      expect(warnings.map((l) => l.channel)).toEqual([...CHANNELS]);
     } finally {
       await svc.close();
     }
@@ -203,7 +204,9 @@ describe.each(backends)('live codes on a channel with no provider ($name)', ({ p
         liveCodes: 'outbox',
         note: 'Live EMAIL codes go to the outbox and are not delivered: no provider is configured (LIVE_OUTBOX=allow).',
       });
-      expect(lines.filter((l) => /go to the outbox and are not delivered/.test(l.msg))).toHaveLength(3);
+      expect(lines.filter((l) => /go to the outbox and are not delivered/.test(l.msg))).toHaveLength(
+        CHANNELS.length,
+      );
     } finally {
       if (svc.counters instanceof RedisRateLimitStore) await svc.counters.clear();
       await svc.close();

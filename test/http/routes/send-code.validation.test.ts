@@ -87,16 +87,24 @@ describe('send-code validation', () => {
     await expectInvalid({ channel: 'SMS', phone: '+14155552671', country: 'GB' }, ['country']);
   });
 
-  it('takes deliveryType TEXT or CALL, and CALL only with WHATSAPP', async () => {
+  it('takes deliveryType TEXT or CALL, CALL only with WHATSAPP, and refuses a WHATSAPP CALL (503) naming VOICE', async () => {
     await expectInvalid({ channel: 'WHATSAPP', phone: '+14155552671', deliveryType: 'VIDEO' }, [
       'deliveryType',
     ]);
     await expectInvalid({ channel: 'SMS', phone: '+14155552671', deliveryType: 'CALL' }, ['deliveryType']);
+    await expectInvalid({ channel: 'VOICE', phone: '+14155552671', deliveryType: 'CALL' }, ['deliveryType']);
     const call = await send({ channel: 'WHATSAPP', phone: '+14155552671', deliveryType: 'CALL' });
-    expect(call.status).toBe(200);
-    expect(call.body.data.deliveryType).toBe('CALL');
+    expect(call.status).toBe(503);
+    expect(call.body.error).toMatchObject({
+      code: 'CHANNEL_UNAVAILABLE',
+      message: expect.stringContaining('VOICE'),
+    });
     const dual = await send({ channels: ['SMS', 'WHATSAPP'], phone: '+14155552672', deliveryType: 'CALL' });
     expect(dual.status).toBe(200);
+    expect(dual.body.data[1]).toMatchObject({ channel: 'WHATSAPP', error: { code: 'CHANNEL_UNAVAILABLE' } });
+    expect((await send({ channel: 'WHATSAPP', phone: '+14155552673', deliveryType: 'TEXT' })).status).toBe(
+      200,
+    );
   });
 
   it('limits purpose to 100 and customMessage to 500 characters', async () => {

@@ -26,6 +26,8 @@ class Channel(WireEnum):
     EMAIL = "EMAIL"
     SMS = "SMS"
     WHATSAPP = "WHATSAPP"
+    VOICE = "VOICE"
+    """A phone call that reads the code."""
 
 
 class DeliveryType(WireEnum):

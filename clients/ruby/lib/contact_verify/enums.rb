@@ -41,7 +41,7 @@ module ContactVerify
   # Delivery channel.
   module Channel
     extend Enum
-    values "EMAIL", "SMS", "WHATSAPP"
+    values "EMAIL", "SMS", "WHATSAPP", "VOICE"
   end
 
   # How a WHATSAPP code is delivered: a message (the default) or read out in a call.

@@ -5,12 +5,12 @@ export const telnyxSettings = {
     env: 'TELNYX_API_KEY',
     required: true,
     secret: true,
-    description: 'Telnyx API key (API v2, sent as a Bearer token).',
+    description: 'Telnyx API key (API v2, sent as a Bearer token): of Telnyx SMS and of Telnyx voice calls.',
   }),
   telnyxFrom: providerString('telnyx', {
     env: 'TELNYX_FROM',
-    required: true,
-    description: 'Sender of Telnyx SMS: a Telnyx number in +E.164, or an alphanumeric sender ID.',
+    description:
+      'Sender of Telnyx SMS: a Telnyx number in +E.164, or an alphanumeric sender ID. Telnyx SMS is configured when it is set (with the API key).',
   }),
   telnyxMessagingProfileId: providerString('telnyx', {
     env: 'TELNYX_MESSAGING_PROFILE_ID',
@@ -19,7 +19,7 @@ export const telnyxSettings = {
   telnyxPublicKey: providerString('telnyx', {
     env: 'TELNYX_PUBLIC_KEY',
     description:
-      'Base64 Ed25519 public key of the account (Mission Control, Keys & Credentials); needed to accept delivery webhooks.',
+      'Base64 Ed25519 public key of the account (Mission Control, Keys & Credentials); needed to accept delivery webhooks, and by Telnyx voice calls.',
   }),
   telnyxBaseUrl: providerBaseUrl('telnyx', 'TELNYX_BASE_URL', 'https://api.telnyx.com', 'Telnyx'),
   telnyxTimeoutMs: providerTimeout('telnyx', 'TELNYX_TIMEOUT_MS', 5000, 'Telnyx'),

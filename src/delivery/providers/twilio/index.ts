@@ -3,9 +3,8 @@ import { defineProvider } from '../module.js';
 import { twilioStatusUpdate, verifyTwilioSignature } from './twilio.callback.js';
 import { TwilioSmsProvider } from './twilio.provider.js';
 import { twilioOptions, twilioSettings } from './twilio.settings.js';
-import { TwilioVoiceProvider } from './twilio-voice.provider.js';
 
-/** SMS through Twilio Programmable Messaging; its status callback serves calls too. */
+/** SMS through Twilio Programmable Messaging. */
 export const twilio = defineProvider({
   name: 'twilio',
   title: 'Twilio',
@@ -22,7 +21,7 @@ export const twilio = defineProvider({
       '/v1/callbacks/twilio',
       http.doc({
         operationId: 'receiveTwilioStatus',
-        summary: 'Twilio message and call status callback',
+        summary: 'Twilio message status callback',
         checks:
           '`X-Twilio-Signature` must be the HMAC-SHA1, keyed with TWILIO_AUTH_TOKEN, of the URL Twilio called (PUBLIC_BASE_URL and the path) followed by the sorted form parameters.',
       }),
@@ -41,27 +40,5 @@ export const twilio = defineProvider({
         return http.received(reply);
       },
     );
-  },
-});
-
-/** CALL's options: Twilio Voice, which needs Twilio with a phone-number caller ID. */
-export function twilioVoiceOptions(twilioConfigured: ReturnType<typeof twilioOptions>) {
-  return twilioConfigured?.voiceFrom ? { ...twilioConfigured, voiceFrom: twilioConfigured.voiceFrom } : null;
-}
-
-/** WHATSAPP with deliveryType CALL: the code read out by Twilio Programmable Voice. */
-export const twilioVoice = defineProvider({
-  name: 'twilio-voice',
-  title: 'Twilio Voice',
-  api: 'Twilio Programmable Voice, `POST /2010-04-01/Accounts/{AccountSid}/Calls.json`',
-  setup: 'Twilio with a phone-number caller ID: TWILIO_VOICE_FROM, or TWILIO_FROM when it is a number',
-  channel: 'WHATSAPP',
-  deliveryType: 'CALL',
-  settings: twilioSettings,
-  configured: (config, { publicBaseUrl }) =>
-    twilioVoiceOptions(twilioOptions(config, publicBaseUrl)) !== null,
-  create(config, { publicBaseUrl }) {
-    const options = twilioVoiceOptions(twilioOptions(config, publicBaseUrl));
-    return options ? new TwilioVoiceProvider(options) : null;
   },
 });

@@ -32,17 +32,9 @@ const MESSAGE_FINAL: Record<string, 'delivered' | 'failed'> = {
   undelivered: 'failed',
   failed: 'failed',
 };
-const CALL_FINAL: Record<string, 'delivered' | 'failed'> = {
-  completed: 'delivered',
-  busy: 'failed',
-  'no-answer': 'failed',
-  failed: 'failed',
-  canceled: 'failed',
-};
-
 /**
- * Reads a message status callback (MessageSid, MessageStatus, ErrorCode) or a call status callback
- * (CallSid, CallStatus); intermediate states (queued, sent, ringing …) are not recorded.
+ * Reads a message status callback (MessageSid, MessageStatus, ErrorCode); intermediate states
+ * (queued, sent …) are not recorded. Calls report to the voice provider's own route.
  */
 export function twilioStatusUpdate(params: Map<string, string>): StatusUpdate | null {
   const messageSid = params.get('MessageSid') ?? params.get('SmsSid');
@@ -58,18 +50,6 @@ export function twilioStatusUpdate(params: Map<string, string>): StatusUpdate | 
         status === 'failed'
           ? `Twilio reported ${params.get('MessageStatus')}${code ? ` (error ${code})` : ''}`
           : null,
-    };
-  }
-  const callSid = params.get('CallSid');
-  if (callSid) {
-    const callStatus = params.get('CallStatus') ?? '';
-    const status = CALL_FINAL[callStatus];
-    if (!status) return null;
-    return {
-      provider: 'twilio-voice',
-      providerMessageId: callSid,
-      status,
-      error: status === 'failed' ? `the call ended ${callStatus}` : null,
     };
   }
   return null;

@@ -2,7 +2,7 @@ import type { Channel } from '../../../domain/types.js';
 import type { ChannelProvider, DeliveryRequest, SendOutcome } from '../../interface.js';
 import { renderSms } from '../../messages.js';
 import { type ApiAnswer, callApi, field, httpFailure, joinUrl, probe, refused } from '../http.js';
-import type { TwilioOptions } from './twilio.settings.js';
+import type { TwilioAccount, TwilioOptions } from './twilio.settings.js';
 
 /**
  * Twilio error codes that refuse the destination itself (so no other provider is tried):
@@ -11,13 +11,13 @@ import type { TwilioOptions } from './twilio.settings.js';
  */
 const DESTINATION_ERRORS = new Set([21211, 21214, 21217, 21610, 21612, 21614]);
 
-export const basicAuth = (o: TwilioOptions) =>
+export const basicAuth = (o: TwilioAccount) =>
   `Basic ${Buffer.from(`${o.accountSid}:${o.authToken}`).toString('base64')}`;
 
 /** POSTs a form to an Account resource of the 2010-04-01 REST API and classifies the answer. */
 export async function postToAccount(
   name: string,
-  o: TwilioOptions,
+  o: TwilioAccount,
   resource: 'Messages' | 'Calls',
   form: URLSearchParams,
 ): Promise<SendOutcome> {
@@ -66,13 +66,14 @@ export class TwilioSmsProvider implements ChannelProvider {
   }
 
   check() {
-    return probe(this.name, {
-      url: joinUrl(
-        this.options.baseUrl,
-        `/2010-04-01/Accounts/${encodeURIComponent(this.options.accountSid)}.json`,
-      ),
-      headers: { authorization: basicAuth(this.options) },
-      timeoutMs: this.options.timeoutMs,
-    });
+    return probeAccount(this.name, this.options);
   }
 }
+
+/** check(): reads the Account resource, sending nothing. */
+export const probeAccount = (name: string, o: TwilioAccount) =>
+  probe(name, {
+    url: joinUrl(o.baseUrl, `/2010-04-01/Accounts/${encodeURIComponent(o.accountSid)}.json`),
+    headers: { authorization: basicAuth(o) },
+    timeoutMs: o.timeoutMs,
+  });

@@ -24,7 +24,9 @@ export const vonageSettings = {
   vonageSignatureSecret: providerString('vonage', {
     env: 'VONAGE_SIGNATURE_SECRET',
     secret: true,
-    description: 'Signature secret of signed webhooks: when set, delivery receipts must carry a valid `sig`.',
+    account: true,
+    description:
+      "The account's signature secret: when set, SMS delivery receipts must carry a valid `sig`; Vonage Voice's call events must carry a JWT signed with it.",
   }),
   vonageSignatureMethod: Type.Union(
     VONAGE_SIGNATURE_METHODS.map((m) => Type.Literal(m)),

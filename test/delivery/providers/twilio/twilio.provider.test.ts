@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TwilioSmsProvider } from '../../../../src/delivery/providers/twilio/twilio.provider.js';
 import type { TwilioOptions } from '../../../../src/delivery/providers/twilio/twilio.settings.js';
-import { TwilioVoiceProvider } from '../../../../src/delivery/providers/twilio/twilio-voice.provider.js';
 import { type FakeApi, refusedUrl, startFakeApi } from '../../support/fake-api.js';
 import { deliveryRequest } from '../../support/request.js';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';
 const TOKEN = 'twilio-test-token';
 
-describe('Twilio (Messages and Calls resources of the 2010-04-01 REST API)', () => {
+describe('Twilio (the Messages resource of the 2010-04-01 REST API)', () => {
   let api: FakeApi;
   let options: TwilioOptions;
   beforeAll(async () => {
@@ -17,8 +16,6 @@ describe('Twilio (Messages and Calls resources of the 2010-04-01 REST API)', () 
       accountSid: SID,
       authToken: TOKEN,
       from: '+15005550006',
-      voiceFrom: '+15005550006',
-      voiceLanguage: 'en-US',
       baseUrl: api.url,
       timeoutMs: 1000,
       statusCallbackUrl: 'https://verify.example.com/v1/callbacks/twilio',
@@ -89,54 +86,5 @@ describe('Twilio (Messages and Calls resources of the 2010-04-01 REST API)', () 
     expect(probe.method).toBe('GET');
     expect(probe.path).toBe(`/2010-04-01/Accounts/${SID}.json`);
     expect(api.sends().length).toBe(before);
-  });
-
-  it('places a CALL with inline TwiML that says the code twice, digit by digit', async () => {
-    api.answer(() => ({ status: 201, json: { sid: 'CA42', status: 'queued' } }));
-    const p = new TwilioVoiceProvider({ ...options, voiceFrom: '+15005550006' });
-    const outcome = await p.send(deliveryRequest({ channel: 'WHATSAPP', deliveryType: 'CALL' }));
-    expect(outcome).toEqual({ ok: true, providerMessageId: 'CA42' });
-    const r = api.sends().at(-1)!;
-    expect(r.path).toBe(`/2010-04-01/Accounts/${SID}/Calls.json`);
-    const form = new URLSearchParams(r.body);
-    expect(form.get('To')).toBe('+14155550123');
-    expect(form.get('From')).toBe('+15005550006');
-    expect(form.get('Twiml')).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?><Response>' +
-        '<Say language="en-US">Your Acme verification code is 0, 4, 8, 2, 1, 3.</Say><Pause length="1"/>' +
-        '<Say language="en-US">Again, your code is 0, 4, 8, 2, 1, 3.</Say></Response>',
-    );
-  });
-
-  it("speaks the request's language: TWILIO_VOICE_LANGUAGE's variant for its own, the locale's voice for another", async () => {
-    const p = new TwilioVoiceProvider({ ...options, voiceFrom: '+15005550006', voiceLanguage: 'en-GB' });
-    await p.send(deliveryRequest({ deliveryType: 'CALL', locale: 'de' }));
-    const german = new URLSearchParams(api.sends().at(-1)!.body).get('Twiml');
-    expect(german).toContain(
-      '<Say language="de-DE" voice="Polly.Vicki">Ihr Bestätigungscode für Acme lautet 0, 4, 8, 2, 1, 3.</Say>',
-    );
-    await p.send(deliveryRequest({ deliveryType: 'CALL', locale: 'he' }));
-    expect(new URLSearchParams(api.sends().at(-1)!.body).get('Twiml')).toContain(
-      '<Say language="he-IL" voice="Google.he-IL-Standard-A">קוד האימות ל-Acme הוא 0, 4, 8, 2, 1, 3.</Say>',
-    );
-    // Twilio has no Persian voice: the call is read in English rather than by a voice of another language.
-    await p.send(deliveryRequest({ deliveryType: 'CALL', locale: 'fa' }));
-    expect(new URLSearchParams(api.sends().at(-1)!.body).get('Twiml')).toContain(
-      '<Say language="en-GB">Your Acme verification code is 0, 4, 8, 2, 1, 3.</Say>',
-    );
-    await p.send(deliveryRequest({ deliveryType: 'CALL', locale: 'en' }));
-    expect(new URLSearchParams(api.sends().at(-1)!.body).get('Twiml')).toContain(
-      '<Say language="en-GB">Your Acme',
-    );
-  });
-
-  it('escapes the brand name in TwiML', async () => {
-    const p = new TwilioVoiceProvider({ ...options, voiceFrom: '+15005550006' });
-    await p.send(
-      deliveryRequest({ deliveryType: 'CALL', branding: { brandName: 'A&B <Co>', color: '#000' } }),
-    );
-    expect(new URLSearchParams(api.sends().at(-1)!.body).get('Twiml')).toContain(
-      'Your A&amp;B &lt;Co&gt; verification',
-    );
   });
 });

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.annotation.JsonValue;
 public enum Channel {
   EMAIL("EMAIL"),
   SMS("SMS"),
-  WHATSAPP("WHATSAPP");
+  WHATSAPP("WHATSAPP"),
+  /** A phone call that reads the code. */
+  VOICE("VOICE");
 
   private final String value;
 

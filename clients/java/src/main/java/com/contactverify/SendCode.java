@@ -40,6 +40,9 @@ public final class SendCode {
   /** A code by WhatsApp. */
   public static SendCode whatsapp(String phone) { return one(Channel.WHATSAPP, "phone", phone); }
 
+  /** A phone call to {@code phone} (+ and country code) that reads the code. */
+  public static SendCode voice(String phone) { return one(Channel.VOICE, "phone", phone); }
+
   /** A code on one channel; set its destination with {@link #withEmail(String)} or {@link #withPhone(String)}. */
   public static SendCode on(Channel channel) {
     return new SendCode(Objects.requireNonNull(channel, "channel"), null, new LinkedHashMap<>(), null);

@@ -2,10 +2,9 @@ import type { Channel } from '../../../domain/types.js';
 import type { ChannelProvider, DeliveryRequest, SendOutcome } from '../../interface.js';
 import { codeForLocale } from '../../locales/language-code.js';
 import { speechFor } from '../../messages.js';
-import { joinUrl, probe } from '../http.js';
-import { basicAuth, postToAccount } from './twilio.provider.js';
-import type { TwilioOptions } from './twilio.settings.js';
-import { TWILIO_VOICES } from './twilio.voices.js';
+import { postToAccount, probeAccount } from '../twilio/twilio.provider.js';
+import { TWILIO_VOICES } from '../twilio/twilio.voices.js';
+import type { TwilioVoiceOptions } from './twilio-voice.settings.js';
 
 const escapeXml = (s: string) =>
   s.replace(/[<>&"']/g, (c) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' }[c]};`);
@@ -27,16 +26,15 @@ export function codeCallTwiml(request: DeliveryRequest, deploymentLanguage?: str
 }
 
 /**
- * A WhatsApp CALL: a phone call to the same number through Twilio Programmable Voice, placed with
- * inline TwiML whose `<Say>` speaks the code digit by digit, twice. The WhatsApp Business Calling
- * API cannot be used for this: it needs the user's prior call permission and a WebRTC/SIP media
- * stack on our side, and has no text-to-speech.
+ * A VOICE call through Twilio Programmable Voice (the Calls resource), placed with inline TwiML
+ * whose `<Say>` speaks the code digit by digit, twice. The call's progress (answered, then
+ * completed, or busy, no-answer, failed) comes to the status callback.
  */
 export class TwilioVoiceProvider implements ChannelProvider {
   readonly name = 'twilio-voice';
-  readonly channels: readonly Channel[] = ['WHATSAPP'];
+  readonly channels: readonly Channel[] = ['VOICE'];
 
-  constructor(private readonly options: TwilioOptions & { voiceFrom: string }) {}
+  constructor(private readonly options: TwilioVoiceOptions) {}
 
   send(request: DeliveryRequest): Promise<SendOutcome> {
     const o = this.options;
@@ -47,16 +45,15 @@ export class TwilioVoiceProvider implements ChannelProvider {
       // Ring for 30 s rather than Twilio's 60: a code call nobody takes should end quickly.
       Timeout: '30',
     });
-    if (o.statusCallbackUrl) form.set('StatusCallback', o.statusCallbackUrl);
+    if (o.statusCallbackUrl) {
+      form.set('StatusCallback', o.statusCallbackUrl);
+      // Twilio posts only `completed` unless asked for more.
+      for (const event of ['answered', 'completed']) form.append('StatusCallbackEvent', event);
+    }
     return postToAccount(this.name, o, 'Calls', form);
   }
 
   check() {
-    const o = this.options;
-    return probe(this.name, {
-      url: joinUrl(o.baseUrl, `/2010-04-01/Accounts/${encodeURIComponent(o.accountSid)}.json`),
-      headers: { authorization: basicAuth(o) },
-      timeoutMs: o.timeoutMs,
-    });
+    return probeAccount(this.name, this.options);
   }
 }

@@ -1,0 +1,73 @@
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { providerBaseUrl, providerString, providerTimeout, type SettingsValues } from '../settings.js';
+import { vonageSettings } from '../vonage/vonage.settings.js';
+
+export const vonageVoiceSettings = {
+  vonageApplicationId: providerString('vonage-voice', {
+    env: 'VONAGE_APPLICATION_ID',
+    required: true,
+    description: 'Id of the Vonage application with the Voice capability that places VOICE calls.',
+  }),
+  vonagePrivateKey: providerString('vonage-voice', {
+    env: 'VONAGE_PRIVATE_KEY',
+    required: true,
+    secret: true,
+    description:
+      "The application's private key (PEM; `\\n` stands for a line break): signs the JWT of each Voice API request (RS256).",
+  }),
+  vonageVoiceFrom: providerString('vonage-voice', {
+    env: 'VONAGE_VOICE_FROM',
+    required: true,
+    description:
+      'Caller ID of VOICE calls: a Vonage number linked to the application (digits, `+` optional).',
+  }),
+  vonageSignatureSecret: vonageSettings.vonageSignatureSecret,
+  vonageVoiceBaseUrl: providerBaseUrl(
+    'vonage-voice',
+    'VONAGE_VOICE_BASE_URL',
+    'https://api.nexmo.com',
+    'Vonage Voice',
+  ),
+  vonageVoiceTimeoutMs: providerTimeout('vonage-voice', 'VONAGE_VOICE_TIMEOUT_MS', 5000, 'Vonage Voice'),
+};
+
+export interface VonageVoiceOptions {
+  applicationId: string;
+  privateKey: KeyObject;
+  /** Digits only, as the Voice API takes numbers. */
+  from: string;
+  baseUrl: string;
+  timeoutMs: number;
+  /** Where Vonage posts the call's events; null when they cannot be taken (no public URL or secret). */
+  eventUrl: string | null;
+}
+
+/** The PEM as configured: an environment variable may carry its line breaks as `\n`. */
+const pemOf = (value: string) => value.replace(/\\n/g, '\n');
+
+/** The private key, or null when the setting is not a PEM private key. */
+export function vonagePrivateKey(value: string): KeyObject | null {
+  try {
+    return createPrivateKey(pemOf(value));
+  } catch {
+    return null;
+  }
+}
+
+export function vonageVoiceOptions(
+  config: SettingsValues<typeof vonageVoiceSettings>,
+  publicBaseUrl: string | null,
+): VonageVoiceOptions | null {
+  if (!config.vonageApplicationId || !config.vonagePrivateKey || !config.vonageVoiceFrom) return null;
+  const privateKey = vonagePrivateKey(config.vonagePrivateKey);
+  if (!privateKey) return null;
+  return {
+    applicationId: config.vonageApplicationId,
+    privateKey,
+    from: config.vonageVoiceFrom.replace(/^\+/, ''),
+    baseUrl: config.vonageVoiceBaseUrl,
+    timeoutMs: config.vonageVoiceTimeoutMs,
+    eventUrl:
+      publicBaseUrl && config.vonageSignatureSecret ? `${publicBaseUrl}/v1/callbacks/vonage-voice` : null,
+  };
+}

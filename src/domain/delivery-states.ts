@@ -1,0 +1,58 @@
+/**
+ * Where the message (or call) that carries a code is, as the store records it: described once,
+ * read by the send (what a provider's acceptance records), the stores (which change a move
+ * appends, and which reports may move a state) and the API's documents.
+ */
+export const DELIVERY_STATUSES = [
+  'queued',
+  'outbox',
+  'sent',
+  'calling',
+  'answered',
+  'delivered',
+  'completed',
+  'failed',
+] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+interface DeliveryState {
+  /** What it means, for the documents. */
+  meaning: string;
+  /**
+   * How far along it is. A provider's report moves a message forward or sideways, never back: a
+   * late `answered` does not undo `completed` (callbacks can arrive out of order).
+   */
+  progress: number;
+  /** Whether the code reached its recipient (`delivered`), did not (`undelivered`), or neither yet. */
+  outcome: 'delivered' | 'undelivered' | null;
+}
+
+export const DELIVERY_STATES: Record<DeliveryStatus, DeliveryState> = {
+  queued: { meaning: 'stored, not handed to a provider yet', progress: 0, outcome: null },
+  outbox: { meaning: 'kept by the built-in outbox, sent nowhere', progress: 0, outcome: null },
+  sent: { meaning: 'a provider took the message', progress: 1, outcome: null },
+  calling: { meaning: 'a provider is placing the call', progress: 1, outcome: null },
+  answered: { meaning: 'the call was answered: the code is being read', progress: 2, outcome: 'delivered' },
+  delivered: { meaning: 'the provider reported the message delivered', progress: 3, outcome: 'delivered' },
+  completed: { meaning: 'the call that read the code ended normally', progress: 3, outcome: 'delivered' },
+  failed: {
+    meaning: 'not delivered: refused, undelivered, or a call that was busy, not answered or failed',
+    progress: 3,
+    outcome: 'undelivered',
+  },
+};
+
+/**
+ * The change a move of a request's delivery state appends to the change log: `delivered` when
+ * the code first reached its recipient, `undelivered` when it did not; null when the move says
+ * nothing new (answered, then completed).
+ */
+export function deliveryChange(from: DeliveryStatus, to: DeliveryStatus): 'delivered' | 'undelivered' | null {
+  const before = DELIVERY_STATES[from]?.outcome ?? null;
+  const after = DELIVERY_STATES[to].outcome;
+  return after !== before ? after : null;
+}
+
+/** Whether a provider's report of `to` may replace `from` (never back: see DeliveryState.progress). */
+export const movesForward = (from: DeliveryStatus, to: DeliveryStatus): boolean =>
+  DELIVERY_STATES[to].progress >= (DELIVERY_STATES[from]?.progress ?? 0);
