@@ -70,7 +70,7 @@ describe.skipIf(!chromiumAvailable())('dashboard Health page and live codes with
   it('LIVE_OUTBOX=allow: an outbox-only channel is "not delivered", with the sentence of /health', async () => {
     const base = await start('allow');
     const page = await healthPage(base);
-    for (const channel of ['EMAIL', 'SMS', 'WHATSAPP']) {
+    for (const channel of ['EMAIL', 'SMS', 'WHATSAPP', 'VOICE']) {
       const item = channelItem(page, channel);
       await expect.poll(() => item.locator('.badge').first().textContent()).toBe('not delivered');
       expect(await item.textContent()).toContain(
@@ -86,7 +86,7 @@ describe.skipIf(!chromiumAvailable())('dashboard Health page and live codes with
     // Another origin: a fresh browser signs in there.
     await closeBrowser();
     const page = await healthPage(base);
-    for (const channel of ['EMAIL', 'SMS', 'WHATSAPP']) {
+    for (const channel of ['EMAIL', 'SMS', 'WHATSAPP', 'VOICE']) {
       const item = channelItem(page, channel);
       await expect.poll(() => item.locator('.badge').first().textContent()).toBe('unavailable');
       expect(await item.textContent()).toContain('refused with 503 CHANNEL_UNAVAILABLE');
