@@ -129,11 +129,18 @@ export function deliveryConfigProblems(
   /** Settings another feature uses as well (see incompleteProviders). */
   shared?: ReadonlySet<string>,
 ): string[] {
-  const problems = incompleteProviders(settings, config as unknown as Record<string, unknown>, shared);
-  if (problems.length > 0) return problems;
   const context = { publicBaseUrl: config.publicBaseUrl ?? null, webOtpDomain: config.smsWebOtpDomain };
+  // A vendor's account settings serve each of its products: those a configured provider uses
+  // (an account's credentials, for its voice calls alone) make no other provider partly configured.
+  const used = providers.filter((p) => p.configured(config, context)).flatMap((p) => Object.keys(p.settings));
+  const problems = incompleteProviders(
+    settings,
+    config as unknown as Record<string, unknown>,
+    new Set([...(shared ?? []), ...used]),
+  );
+  // A provider's own mistakes say more than the half-configured provider they may leave behind.
   const own = providers.flatMap((p) => p.problems?.(config, context) ?? []);
-  if (own.length > 0) return own;
+  if (problems.length > 0 || own.length > 0) return [...own, ...problems];
   return ROUTED_CHANNELS.flatMap((channel) => {
     const value = routesValue(config, channel);
     const configured = configuredProviders(config, channel, providers);

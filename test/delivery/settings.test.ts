@@ -64,7 +64,7 @@ describe('delivery configuration', () => {
 
   it('refuses a partly configured provider, naming the missing variable and not the secret', () => {
     const attempt = () => testConfig({ TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'super-secret-token' });
-    expect(attempt).toThrow(/TWILIO_FROM: Twilio's account is set but nothing to send from/);
+    expect(attempt).toThrow(/TWILIO_FROM: required by twilio/);
     expect(attempt).not.toThrow(/super-secret-token/);
     expect(() => testConfig({ TWILIO_FROM: '+15005550006' })).toThrow(
       /TWILIO_ACCOUNT_SID: required by twilio/,

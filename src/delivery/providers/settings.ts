@@ -11,12 +11,6 @@ export interface ProviderSettingSchema extends TSchema {
   providerRequired?: boolean;
   secret?: boolean;
   default?: unknown;
-  /**
-   * A setting of the vendor's account that several of its products read (a webhook signature
-   * secret): setting it says nothing of which product is meant, so it never makes one partly
-   * configured.
-   */
-  account?: boolean;
 }
 
 /**
@@ -32,8 +26,6 @@ interface StringSetting {
   required?: boolean;
   secret?: boolean;
   pattern?: string;
-  /** See ProviderSettingSchema.account. */
-  account?: boolean;
 }
 
 /** An optional string setting of `provider`. */
@@ -47,7 +39,6 @@ export const providerString = (provider: string, s: StringSetting) =>
       provider,
       providerRequired: Boolean(s.required),
       ...(s.pattern ? { pattern: s.pattern } : {}),
-      ...(s.account ? { account: true } : {}),
     }),
   );
 
@@ -97,9 +88,9 @@ export function incompleteProviders(
   for (const [provider, members] of groups) {
     const required = members.filter(([, s]) => s.providerRequired);
     if (required.length === 0) continue;
-    // Settings with a default (base URLs, timeouts) say nothing about intent, nor do shared ones
-    // (another feature's, or the vendor account's); the others do.
-    const own = members.filter(([k, s]) => s.default === undefined && !shared.has(k) && !s.account);
+    // Settings with a default (base URLs, timeouts) say nothing about intent, nor do shared ones;
+    // the others do.
+    const own = members.filter(([k, s]) => s.default === undefined && !shared.has(k));
     const given = own.filter(([k]) => values[k] !== undefined).map(([, s]) => s.env);
     const missing = required.filter(([k]) => values[k] === undefined).map(([, s]) => s.env);
     if (given.length > 0 && missing.length > 0) {

@@ -62,10 +62,6 @@ export function telnyxVoiceOptions(config: Config, publicBaseUrl: string | null)
 
 /** What a configuration that names a connection still lacks, each naming its variable. */
 export function telnyxVoiceProblems(config: Config, publicBaseUrl: string | null): string[] {
-  if (config.telnyxApiKey && !config.telnyxFrom && !config.telnyxVoiceConnectionId)
-    return [
-      'TELNYX_FROM: TELNYX_API_KEY is set but nothing to send with: set TELNYX_FROM (SMS) or TELNYX_VOICE_CONNECTION_ID (VOICE)',
-    ];
   if (!config.telnyxVoiceConnectionId) return [];
   const problems: string[] = [];
   const needs = 'Telnyx voice calls speak the code on their call.answered webhook';

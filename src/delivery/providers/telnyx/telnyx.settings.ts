@@ -9,8 +9,9 @@ export const telnyxSettings = {
   }),
   telnyxFrom: providerString('telnyx', {
     env: 'TELNYX_FROM',
+    required: true,
     description:
-      'Sender of Telnyx SMS: a Telnyx number in +E.164, or an alphanumeric sender ID. Telnyx SMS is configured when it is set (with the API key).',
+      'Sender of Telnyx SMS: a Telnyx number in +E.164, or an alphanumeric sender ID. Telnyx voice calls alone (TELNYX_VOICE_CONNECTION_ID) do without it.',
   }),
   telnyxMessagingProfileId: providerString('telnyx', {
     env: 'TELNYX_MESSAGING_PROFILE_ID',

@@ -14,12 +14,9 @@ export const twilioVoice = defineProvider({
   channel: 'VOICE',
   settings: twilioVoiceSettings,
   configured: (config, { publicBaseUrl }) => twilioVoiceOptions(config, publicBaseUrl) !== null,
-  // The account alone sends nothing: SMS needs TWILIO_FROM, VOICE a caller ID.
   problems: (config) =>
-    config.twilioAccountSid && config.twilioAuthToken && !config.twilioFrom && !config.twilioVoiceFrom
-      ? [
-          "TWILIO_FROM: Twilio's account is set but nothing to send from: set TWILIO_FROM (SMS, and VOICE's caller ID when it is a number) or TWILIO_VOICE_FROM (VOICE)",
-        ]
+    config.twilioVoiceFrom && !(config.twilioAccountSid && config.twilioAuthToken)
+      ? ['TWILIO_VOICE_FROM: set, but Twilio Voice also needs TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN']
       : [],
   create(config, { publicBaseUrl }) {
     const options = twilioVoiceOptions(config, publicBaseUrl);

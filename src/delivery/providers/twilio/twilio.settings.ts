@@ -14,8 +14,9 @@ export const twilioSettings = {
   }),
   twilioFrom: providerString('twilio', {
     env: 'TWILIO_FROM',
+    required: true,
     description:
-      'Sender of Twilio SMS: an E.164 number, an alphanumeric sender ID, or a Messaging Service SID (`MG…`). Twilio SMS is configured when it is set (with the SID and token).',
+      'Sender of Twilio SMS: an E.164 number, an alphanumeric sender ID, or a Messaging Service SID (`MG…`). Twilio Voice alone (TWILIO_VOICE_FROM) does without it.',
   }),
   twilioBaseUrl: providerBaseUrl('twilio', 'TWILIO_BASE_URL', 'https://api.twilio.com', 'Twilio REST'),
   twilioTimeoutMs: providerTimeout('twilio', 'TWILIO_TIMEOUT_MS', 5000, 'Twilio'),

@@ -13,12 +13,16 @@ export const vonageVoice = defineProvider({
   channel: 'VOICE',
   settings: vonageVoiceSettings,
   configured: (config, { publicBaseUrl }) => vonageVoiceOptions(config, publicBaseUrl) !== null,
-  problems: (config) =>
-    config.vonagePrivateKey && !vonagePrivateKey(config.vonagePrivateKey)
+  problems: (config) => [
+    ...(config.vonagePrivateKey && !vonagePrivateKey(config.vonagePrivateKey)
       ? [
           "VONAGE_PRIVATE_KEY: not a PEM private key (the application's private.key; `\\n` may stand for a line break)",
         ]
-      : [],
+      : []),
+    ...(config.vonageVoiceFrom && !(config.vonageApplicationId && config.vonagePrivateKey)
+      ? ['VONAGE_VOICE_FROM: set, but Vonage Voice also needs VONAGE_APPLICATION_ID and VONAGE_PRIVATE_KEY']
+      : []),
+  ],
   create(config, { publicBaseUrl }) {
     const options = vonageVoiceOptions(config, publicBaseUrl);
     return options ? new VonageVoiceProvider(options) : null;

@@ -1,20 +1,11 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { providerBaseUrl, providerString, providerTimeout, type SettingsValues } from '../settings.js';
 import { vonageSettings } from '../vonage/vonage.settings.js';
+import { vonageApplicationSettings } from '../vonage/vonage-application.settings.js';
 
+/** Vonage Voice: the application's settings (shared with the number lookup) and the calls' own. */
 export const vonageVoiceSettings = {
-  vonageApplicationId: providerString('vonage-voice', {
-    env: 'VONAGE_APPLICATION_ID',
-    required: true,
-    description: 'Id of the Vonage application with the Voice capability that places VOICE calls.',
-  }),
-  vonagePrivateKey: providerString('vonage-voice', {
-    env: 'VONAGE_PRIVATE_KEY',
-    required: true,
-    secret: true,
-    description:
-      "The application's private key (PEM; `\\n` stands for a line break): signs the JWT of each Voice API request (RS256).",
-  }),
+  ...vonageApplicationSettings,
   vonageVoiceFrom: providerString('vonage-voice', {
     env: 'VONAGE_VOICE_FROM',
     required: true,

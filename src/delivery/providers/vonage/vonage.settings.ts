@@ -24,7 +24,6 @@ export const vonageSettings = {
   vonageSignatureSecret: providerString('vonage', {
     env: 'VONAGE_SIGNATURE_SECRET',
     secret: true,
-    account: true,
     description:
       "The account's signature secret: when set, SMS delivery receipts must carry a valid `sig`; Vonage Voice's call events must carry a JWT signed with it.",
   }),

@@ -1,27 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import {
-  providerBaseUrl,
-  providerString,
-  type SettingsValues,
-} from '../../../delivery/providers/settings.js';
+import { providerBaseUrl, type SettingsValues } from '../../../delivery/providers/settings.js';
+import { vonageApplicationSettings } from '../../../delivery/providers/vonage/vonage-application.settings.js';
 
 /**
  * Vonage Identity Insights authenticates with a Vonage application's JWT (not the SMS API's key and
  * secret): the application's id and private key, which Vonage Verify v2 uses too.
  */
 export const identityInsightsSettings = {
-  vonageApplicationId: providerString('vonage-application', {
-    env: 'VONAGE_APPLICATION_ID',
-    required: true,
-    description: 'Id of the Vonage application whose JWTs sign Identity Insights (and Verify v2) requests.',
-  }),
-  vonagePrivateKey: providerString('vonage-application', {
-    env: 'VONAGE_PRIVATE_KEY',
-    required: true,
-    secret: true,
-    description:
-      "The Vonage application's private key, PEM (line breaks as they are, or written `\\n`), which signs its JWTs.",
-  }),
+  ...vonageApplicationSettings,
   vonageApiBaseUrl: providerBaseUrl(
     'vonage-application',
     'VONAGE_API_BASE_URL',

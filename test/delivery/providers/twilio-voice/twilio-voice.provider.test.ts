@@ -112,8 +112,11 @@ describe('Twilio Voice (the Calls resource of the 2010-04-01 REST API)', () => {
     // An alphanumeric SMS sender cannot call.
     expect(() => testConfig({ ...account, TWILIO_FROM: 'Acme' })).not.toThrow();
     expect(of({ ...account, TWILIO_FROM: 'Acme' })).toBeNull();
-    expect(() => testConfig(account)).toThrow(
-      /TWILIO_FROM: Twilio's account is set but nothing to send from/,
+    // The account alone is a half-configured Twilio SMS; with a voice caller ID it is Twilio Voice.
+    expect(() => testConfig(account)).toThrow(/TWILIO_FROM: required by twilio/);
+    expect(() => testConfig({ ...account, TWILIO_VOICE_FROM: '+15005550007' })).not.toThrow();
+    expect(() => testConfig({ TWILIO_VOICE_FROM: '+15005550007' })).toThrow(
+      /TWILIO_VOICE_FROM: set, but Twilio Voice also needs TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN/,
     );
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VONAGE_VOICES } from '../../../../src/delivery/providers/vonage/vonage.voices.js';
 import { VonageVoiceProvider } from '../../../../src/delivery/providers/vonage-voice/vonage-voice.provider.js';
 import {
   type VonageVoiceOptions,
@@ -49,10 +50,21 @@ describe('Vonage Voice (POST /v1/calls with an NCCO)', () => {
       event_method: 'POST',
       ringing_timer: 30,
     });
+    // Vonage's language for the locale (VONAGE_VOICES), each sentence a talk action.
     expect(body.ncco).toEqual([
-      { action: 'talk', text: 'Tu código de verificación de Acme es 0, 4, 8, 2, 1, 3.', language: 'es-ES' },
-      { action: 'talk', text: expect.stringContaining('0, 4, 8, 2, 1, 3'), language: 'es-ES' },
+      {
+        action: 'talk',
+        text: expect.stringContaining('0, 4, 8, 2, 1, 3'),
+        language: VONAGE_VOICES.es?.language,
+      },
+      {
+        action: 'talk',
+        text: expect.stringContaining('0, 4, 8, 2, 1, 3'),
+        language: VONAGE_VOICES.es?.language,
+      },
     ]);
+    expect(body.ncco[0].text).not.toBe(body.ncco[1].text);
+    expect(JSON.stringify(body.ncco)).toMatch(/verificaci/);
   });
 
   it('fails over on 4xx, 5xx, an answer without a uuid, a hang and a refused connection; never shows the code', async () => {
@@ -93,12 +105,17 @@ describe('Vonage Voice (POST /v1/calls with an NCCO)', () => {
       VONAGE_VOICE_FROM: '447700900000',
     };
     expect(vonageVoiceOptions(testConfig(env), 'https://verify.example.com')?.eventUrl).toBeNull();
+    // The account's signature secret serves Vonage Voice alone: no half-configured Vonage SMS.
+    expect(() => testConfig({ ...env, VONAGE_SIGNATURE_SECRET: 's' })).not.toThrow();
     expect(() => testConfig({ ...env, VONAGE_PRIVATE_KEY: 'not a key' })).toThrow(
       /VONAGE_PRIVATE_KEY: not a PEM private key/,
     );
     expect(() => testConfig({ ...env, VONAGE_PRIVATE_KEY: 'not a key' })).not.toThrow(/not a key$/);
     expect(() => testConfig({ VONAGE_APPLICATION_ID })).toThrow(
-      /VONAGE_PRIVATE_KEY: required by vonage-voice/,
+      /VONAGE_PRIVATE_KEY: required by vonage-application/,
+    );
+    expect(() => testConfig({ VONAGE_VOICE_FROM: '447700900000' })).toThrow(
+      /VONAGE_VOICE_FROM: set, but Vonage Voice also needs VONAGE_APPLICATION_ID and VONAGE_PRIVATE_KEY/,
     );
   });
 });
