@@ -58,7 +58,7 @@ describe('Twilio Voice (the Calls resource of the 2010-04-01 REST API)', () => {
     );
     await p.send(call({ locale: 'he' }));
     expect(new URLSearchParams(api.sends().at(-1)!.body).get('Twiml')).toContain(
-      '<Say language="he-IL" voice="Google.he-IL-Standard-A">קוד האימות שלך ל-Acme הוא 0, 4, 8, 2, 1, 3.</Say>',
+      '<Say language="he-IL" voice="Google.he-IL-Standard-A">קוד האימות ל-Acme הוא 0, 4, 8, 2, 1, 3.</Say>',
     );
     // Twilio has no Persian voice: the call is read in English rather than by a voice of another language.
     await p.send(call({ locale: 'fa' }));
