@@ -3,6 +3,7 @@ import { timeOrderedUuid } from '../../domain/ids.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
 import { foldSql, rowToWebhookEvent } from '../fold.js';
 import type { PostgresWebhookStore } from '../webhooks/postgres.js';
+import { ADVISORY_LOCKS } from './advisory-locks.js';
 import { isRetryable, toStoreError } from './pg-errors.js';
 import { inTransaction, type Runner } from './transaction.js';
 
@@ -34,10 +35,25 @@ const STATEMENTS = {
   waitEvents: { name: 'fold_wait_events', text: batchSql(true, true) },
 };
 
+/** The fold's advisory lock: taken if free (a timer's fold), or waited for (a read's). */
+const LOCK = {
+  take: { name: 'fold_lock_take', text: 'SELECT pg_try_advisory_xact_lock($1, $2) AS held' },
+  wait: { name: 'fold_lock_wait', text: 'SELECT true AS held FROM pg_advisory_xact_lock($1, $2)' },
+};
+
 /**
  * The fold of the change log on PostgreSQL (src/store/fold.ts). seq values are taken before
- * commit, so there is no cursor: a batch is the changes one statement deletes, and instances
- * share the work with FOR UPDATE SKIP LOCKED.
+ * commit, so there is no cursor: a batch is the changes one statement deletes.
+ *
+ * One instance folds at a time: each batch is a transaction that first takes the fold's advisory
+ * lock (ADVISORY_LOCKS.fold), and an instance whose timer finds it held folds nothing this time
+ * (the holder folds what it would have), rather than run its batch beside the holder's: batches
+ * that run together meet on the same analytics and contact rows (one waits for the other, or a
+ * deadlock rolls one back) and each pays the statement's planning for a share of the rows. The
+ * rows are still taken FOR UPDATE SKIP LOCKED, so batches stay disjoint even beside an older
+ * version that takes no lock. Neither the lock nor the rows a batch holds (changes, analytics
+ * buckets, contacts, webhook deliveries) is anything a send or a verify waits for: those insert
+ * changes and read contacts without locking them (test/store/postgres.fold-lock.test.ts).
  */
 export class PostgresFold {
   constructor(
@@ -46,26 +62,41 @@ export class PostgresFold {
   ) {}
 
   /**
-   * Folds up to `limit` changes; returns how many. `wait`: also the changes another fold holds
-   * (they are gone once it commits), so that a read after it counts everything committed before.
+   * Folds up to `limit` changes, in a transaction of its own; returns how many (0 when another
+   * instance is folding). `wait`: waits for a fold under way instead, and takes also the changes
+   * another fold holds (they are gone once it commits), so that a read after it counts everything
+   * committed before.
    */
   async run(limit: number, now: number, wait = false): Promise<number> {
     for (let attempt = 1; ; attempt++) {
       try {
-        if (!(await this.webhooks.anyEndpointEnabled())) {
-          const { rows } = await this.pool.query(wait ? STATEMENTS.wait : STATEMENTS.skip, [limit]);
-          return Number(rows[0]?.n ?? 0);
-        }
-        return await inTransaction(this.pool, (client) => this.withEvents(client, limit, now, wait));
+        return await inTransaction(this.pool, (client) => this.batchOn(client, limit, now, wait));
       } catch (err) {
-        // Two folds can meet on a bucket row; PostgreSQL rolls one back, which simply runs again.
+        // A batch that meets another writer on a bucket row may be rolled back; it simply runs again.
         if (!isRetryable(err) || attempt >= 3) throw toStoreError(err);
       }
     }
   }
 
-  private async withEvents(client: Runner, limit: number, now: number, wait: boolean): Promise<number> {
-    const { rows } = await client.query(wait ? STATEMENTS.waitEvents : STATEMENTS.skipEvents, [limit]);
+  /**
+   * One batch on `client`, in a transaction its caller opened and ends: the fold's lock, then the
+   * batch, with the webhook deliveries of its events when an endpoint is enabled. Returns how many
+   * changes it folded; 0, at once, when another instance holds the lock and `wait` is false.
+   */
+  async batchOn(client: Runner, limit: number, now: number, wait: boolean): Promise<number> {
+    const { rows: lock } = await client.query({
+      ...(wait ? LOCK.wait : LOCK.take),
+      values: [...ADVISORY_LOCKS.fold],
+    });
+    if (lock[0]?.held !== true) return 0;
+    if (!(await this.webhooks.anyEndpointEnabled(client))) {
+      const { rows } = await client.query({ ...(wait ? STATEMENTS.wait : STATEMENTS.skip), values: [limit] });
+      return Number(rows[0]?.n ?? 0);
+    }
+    const { rows } = await client.query({
+      ...(wait ? STATEMENTS.waitEvents : STATEMENTS.skipEvents),
+      values: [limit],
+    });
     const events: WebhookEvent[] = [];
     for (const row of rows) {
       const event = rowToWebhookEvent(row, timeOrderedUuid(Number(row.at)));

@@ -1,9 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { type AppliedMigration, loadMigrations, newerMigrations } from '../migrations.js';
-
-// (class, key) of the advisory lock that serialises migrations across processes.
-const LOCK_CLASS = 0x63760000;
-const LOCK_MIGRATE = 1;
+import { ADVISORY_LOCKS } from './advisory-locks.js';
 
 /**
  * Applies the PostgreSQL migrations not yet applied, in one transaction that holds an advisory
@@ -24,7 +21,7 @@ export async function applyMigrations(pool: Pool): Promise<{ applied: number[]; 
   try {
     await client.query('BEGIN');
     try {
-      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, LOCK_MIGRATE]);
+      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...ADVISORY_LOCKS.migrate]);
       const applied = await appliedMigrations(client);
       const known = loadMigrations('postgres');
       const newer = newerMigrations(applied ?? [], known);

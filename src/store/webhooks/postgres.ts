@@ -191,9 +191,9 @@ export class PostgresWebhookStore implements WebhookStore {
     return row ? rowToDelivery(row) : null;
   }
 
-  /** Whether any endpoint could want an event (the fold reads events only then). */
-  async anyEndpointEnabled(): Promise<boolean> {
-    return (await this.query(SQL.anyEnabled)).rows.length > 0;
+  /** Whether any endpoint could want an event (the fold reads events only then), on `runner` if given. */
+  async anyEndpointEnabled(runner?: Runner): Promise<boolean> {
+    return (await this.query(SQL.anyEnabled, [], runner)).rows.length > 0;
   }
 
   /**
