@@ -34,6 +34,8 @@ export interface LockWaitReport {
   onFold: number;
   /** A few of those, for the report. */
   examples: string[];
+  /** The most batches of the fold seen running at once in one sample (one instance folds at a time: 1). */
+  foldsAtOnce: number;
 }
 
 interface Row {
@@ -99,6 +101,11 @@ export class LockWaitSampler {
     const r = this.report;
     r.samples++;
     const kinds = new Map(rows.map((row) => [row.pid, statementKind(row.query)]));
+    const folding = rows.filter(
+      (row) =>
+        row.state === 'active' && row.wait_event_type !== 'Lock' && /DELETE FROM changes/.test(row.query),
+    ).length;
+    r.foldsAtOnce = Math.max(r.foldsAtOnce, folding);
     for (const row of rows) {
       const kind = kinds.get(row.pid) as StatementKind;
       const request = kind === 'send' || kind === 'verify';
@@ -128,7 +135,15 @@ export class LockWaitSampler {
 const oneLine = (query: string) => query.replace(/\s+/g, ' ').slice(0, 120);
 
 function emptyReport(): LockWaitReport {
-  return { samples: 0, requestStatements: 0, requestWaits: {}, lockWaits: {}, onFold: 0, examples: [] };
+  return {
+    samples: 0,
+    requestStatements: 0,
+    requestWaits: {},
+    lockWaits: {},
+    onFold: 0,
+    examples: [],
+    foldsAtOnce: 0,
+  };
 }
 
 /** The reports of several measurements as one. */
@@ -141,6 +156,7 @@ export function mergeReports(reports: LockWaitReport[]): LockWaitReport {
     out.samples += r.samples;
     out.requestStatements += r.requestStatements;
     out.onFold += r.onFold;
+    out.foldsAtOnce = Math.max(out.foldsAtOnce, r.foldsAtOnce);
     add(out.requestWaits, r.requestWaits);
     add(out.lockWaits, r.lockWaits);
     out.examples.push(...r.examples.slice(0, 5 - out.examples.length));

@@ -33,6 +33,7 @@ describe('statementKind', () => {
       lockWaits: {},
       onFold: 0,
       examples: [],
+      foldsAtOnce: 1,
     };
     const two = { ...one, lockWaits: { 'verify -> fold': 1 }, onFold: 1, examples: ['x'] };
     expect(mergeReports([one, two])).toEqual({
@@ -42,6 +43,7 @@ describe('statementKind', () => {
       lockWaits: { 'verify -> fold': 1 },
       onFold: 1,
       examples: ['x'],
+      foldsAtOnce: 1,
     });
   });
 });
@@ -179,5 +181,6 @@ describe.runIf(hasPostgres)('LockWaitSampler on PostgreSQL', () => {
     expect(Object.keys(report.requestWaits).some((k) => k.startsWith('verify:'))).toBe(true);
     expect(report.examples).toEqual([]);
     expect(report.onFold).toBe(0);
+    expect(report.foldsAtOnce).toBe(1);
   }, 120_000);
 });
