@@ -13,7 +13,8 @@ declare module 'autocannon' {
     body?: string;
   }
   interface Options {
-    url: string;
+    /** Several: the connections are spread over them in turn. */
+    url: string | string[];
     connections: number;
     duration: number;
     pipelining?: number;

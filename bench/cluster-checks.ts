@@ -60,8 +60,8 @@ export async function clusterChecks(c: ClusterUnderTest): Promise<CheckResult[]>
   const run = randomBytes(3).toString('hex');
   const admin = (method: string, path: string, body?: unknown) =>
     call(method, `${c.urls[0]}/v1/admin${path}`, c.adminToken, body);
-  const db = new pg.Client({ connectionString: c.databaseUrl });
-  await db.connect();
+  const db = new pg.Pool({ connectionString: c.databaseUrl, max: 4 });
+  db.on('error', () => undefined);
   const sampler = new LockWaitSampler(c.databaseUrl, 10);
   await sampler.start();
   const results: CheckResult[] = [];
@@ -202,15 +202,17 @@ export async function clusterChecks(c: ClusterUnderTest): Promise<CheckResult[]>
       );
       const wanted = new Set(expected.rows.map((r) => `${r.type} ${r.request_id}`));
       const deadline = Date.now() + 60_000;
-      let events = await c.webhook.events();
+      // The receiver may have taken other accounts' events before: only this account's count.
+      const ours = async () => (await c.webhook.events()).filter((e) => e.accountId === traffic.accountId);
+      let events = await ours();
       const keyOf = (e: ReceivedEvent) => `${e.type} ${e.requestId}`;
       while (Date.now() < deadline && [...wanted].some((k) => !events.some((e) => keyOf(e) === k))) {
         await new Promise((r) => setTimeout(r, 250));
-        events = await c.webhook.events();
+        events = await ours();
       }
       // A little longer, for a second delivery of anything, to arrive.
       await new Promise((r) => setTimeout(r, 1500));
-      events = await c.webhook.events();
+      events = await ours();
       const ids = new Map<string, number>();
       const keys = new Map<string, number>();
       for (const e of events) {

@@ -7,6 +7,8 @@ import autocannon from 'autocannon';
  */
 export interface LoadJob {
   url: string;
+  /** Several services taking the load together (autocannon spreads the connections over them). */
+  urls?: string[];
   kind: 'send' | 'verify' | 'bare';
   connections: number;
   durationSeconds: number;
@@ -74,7 +76,7 @@ const headers: Record<string, string> = { 'content-type': 'application/json' };
 if (job.token) headers.authorization = `Bearer ${job.token}`;
 
 const result = await autocannon({
-  url: job.url,
+  url: job.urls ?? job.url,
   connections: job.connections,
   duration: job.durationSeconds,
   timeout: 10,

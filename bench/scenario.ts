@@ -140,6 +140,13 @@ export interface ServiceSetup {
   databasePid?: number | null;
   /** With `cpuProf`: the profile's file name in the profiles directory (Node's default otherwise). */
   profileName?: string;
+  /**
+   * Where the service listens (default 127.0.0.1 on a free port), and what its command runs in: a
+   * prefix that runs it elsewhere, such as `ip netns exec <name>` (bench/netns.ts).
+   */
+  listen?: { host: string; port: number; prefix?: [string, string[]] };
+  /** ADMIN_TOKEN (default: a random one of its own); instances of one cluster share one. */
+  adminToken?: string;
 }
 
 /** A service the bench started, with an API key, ready to take load. */
@@ -162,8 +169,9 @@ export async function startService(
   setup: ServiceSetup,
   { apiKey = true } = {},
 ): Promise<RunningService | null> {
-  const port = await freePort();
-  const adminToken = randomBytes(24).toString('base64url');
+  const host = setup.listen?.host ?? '127.0.0.1';
+  const port = setup.listen?.port ?? (await freePort());
+  const adminToken = setup.adminToken ?? randomBytes(24).toString('base64url');
   const logFile = join(setup.dataDir, 'service.log');
   const log = openSync(logFile, 'a');
   const nodeArgs = options.cpuProf
@@ -173,7 +181,12 @@ export async function startService(
         ...(setup.profileName ? [`--cpu-prof-name=${setup.profileName}`] : []),
       ]
     : [];
-  const child = start(process.execPath, [...nodeArgs, join(setup.root ?? options.root, 'dist/main.js')], {
+  const nodeCommand = [...nodeArgs, join(setup.root ?? options.root, 'dist/main.js')];
+  const [prefix, prefixArgs] = setup.listen?.prefix ?? [null, []];
+  const [command, args] = prefix
+    ? [prefix, [...prefixArgs, process.execPath, ...nodeCommand]]
+    : [process.execPath, nodeCommand];
+  const child = start(command, args, {
     cwd: setup.dataDir,
     stdio: ['ignore', log, log],
     env: {
@@ -182,7 +195,7 @@ export async function startService(
       // The bench delivers live codes through the outbox: production refuses that by default
       // (older builds, without the setting, ignore it).
       LIVE_OUTBOX: 'allow',
-      HOST: '127.0.0.1',
+      HOST: host,
       PORT: String(port),
       DATABASE_URL: setup.databaseUrl,
       ADMIN_TOKEN: adminToken,
@@ -198,7 +211,7 @@ export async function startService(
   });
   // The child holds its own copy of the descriptor.
   closeSync(log);
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${host}:${port}`;
   const rss = new RssSampler(child.pid as number);
   const codes = new Set<string>();
   const stopService = async () => {

@@ -11,12 +11,15 @@ import { pathToFileURL } from 'node:url';
 export interface ReceivedEvent {
   id: string;
   type: string;
+  accountId: string | null;
   requestId: string | null;
 }
 
 export interface WebhookSink {
   readonly port: number;
   events(): ReceivedEvent[];
+  /** Forgets what it received (between measurements). */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -30,15 +33,16 @@ export async function startWebhookSink(hosts: string[], port = 0): Promise<Webho
       try {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
           type?: string;
-          data?: { id?: string; requestId?: string | null };
+          data?: { id?: string; accountId?: string; requestId?: string | null };
         };
         events.push({
           id: String(body.data?.id),
           type: String(body.type),
+          accountId: body.data?.accountId ?? null,
           requestId: body.data?.requestId ?? null,
         });
       } catch {
-        events.push({ id: 'unreadable', type: 'unreadable', requestId: null });
+        events.push({ id: 'unreadable', type: 'unreadable', accountId: null, requestId: null });
       }
       res.writeHead(200).end();
     });
@@ -57,6 +61,9 @@ export async function startWebhookSink(hosts: string[], port = 0): Promise<Webho
   return {
     port,
     events: () => events,
+    reset: () => {
+      events.length = 0;
+    },
     async close() {
       for (const s of servers) s.closeAllConnections();
       await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
@@ -67,7 +74,7 @@ export async function startWebhookSink(hosts: string[], port = 0): Promise<Webho
 /**
  * As a process (bench/cluster.ts forks it): argv[2] is `{ hosts, port? }` as JSON; it sends
  * `{ port }` once listening, answers `'events'` with what it received and `'count'` with how
- * many, and exits on `'close'`.
+ * many, forgets it on `'reset'` (answering `{ reset: true }`), and exits on `'close'`.
  */
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { hosts, port } = JSON.parse(process.argv[2] ?? '{}') as { hosts: string[]; port?: number };
@@ -76,6 +83,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   process.on('message', (message) => {
     if (message === 'events') process.send?.({ events: sink.events() });
     if (message === 'count') process.send?.({ count: sink.events().length });
+    if (message === 'reset') {
+      sink.reset();
+      process.send?.({ reset: true });
+    }
     if (message === 'close') void sink.close().then(() => process.exit(0));
   });
   process.on('disconnect', () => process.exit(0));

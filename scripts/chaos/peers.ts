@@ -68,8 +68,15 @@ export class ScratchPostgres {
     this.data = join(dir, 'data');
   }
 
-  /** initdb in `dir` and start on `port`. */
-  static async start(dir: string, port: number): Promise<ScratchPostgres> {
+  /**
+   * initdb in `dir` and start on `port`. `settings` are added to (or replace) the campaign's own
+   * (postgresql.conf names and values): the cluster bench runs it durable, as production does.
+   */
+  static async start(
+    dir: string,
+    port: number,
+    settings: Record<string, string> = {},
+  ): Promise<ScratchPostgres> {
     const pg = new ScratchPostgres(dir, port);
     mkdirSync(dir, { recursive: true });
     if (pg.as) chownSync(dir, pg.as.uid, pg.as.gid);
@@ -80,18 +87,21 @@ export class ScratchPostgres {
     );
     // Durability against a crash of PostgreSQL's processes needs no fsync (the kernel keeps the
     // written pages); the campaign never crashes the machine, and fsync would only slow it.
+    const conf: Record<string, string> = {
+      port: String(port),
+      listen_addresses: "'127.0.0.1'",
+      unix_socket_directories: `'${dir}'`,
+      fsync: 'off',
+      full_page_writes: 'off',
+      max_connections: '100',
+      shared_buffers: "'64MB'",
+      ...settings,
+    };
     writeFileSync(
       join(pg.data, 'postgresql.auto.conf'),
-      [
-        `port = ${port}`,
-        "listen_addresses = '127.0.0.1'",
-        `unix_socket_directories = '${dir}'`,
-        'fsync = off',
-        'full_page_writes = off',
-        'max_connections = 100',
-        "shared_buffers = '64MB'",
-        '',
-      ].join('\n'),
+      `${Object.entries(conf)
+        .map(([name, value]) => `${name} = ${value}`)
+        .join('\n')}\n`,
     );
     if (pg.as) chownSync(join(pg.data, 'postgresql.auto.conf'), pg.as.uid, pg.as.gid);
     await pg.up();
@@ -100,6 +110,16 @@ export class ScratchPostgres {
 
   get url(): string {
     return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
+  }
+
+  /** The data directory (pg_ctl -D). */
+  get dataDir(): string {
+    return this.data;
+  }
+
+  /** The postmaster's process id (its backends are its children), while it runs. */
+  pid(): number {
+    return Number(readFileSync(join(this.data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   }
 
   /** Starts the server and waits until it accepts connections. */
@@ -139,6 +159,11 @@ export class ScratchRedis {
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** The server's process id while it runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
   }
 
   async up(): Promise<void> {
