@@ -138,7 +138,7 @@ export function limitLine(m: ClusterMeasurement): string {
   const what = `webhooks ${label(m.webhooks)}, ${m.instances} instance${m.instances === 1 ? '' : 's'}, ${m.endpoint}`;
   return busy >= 0.85
     ? `- ${what}: the CPU: the machine's cores were ${pct(busy)} busy (${split}).`
-    : `- ${what}: not the machine's CPU (${pct(busy)} busy: ${split}); the round trips through the proxies bound it.`;
+    : `- ${what}: not the machine's CPU (${pct(busy)} busy: ${split}): requests waited, on round trips through the proxies, on the pools' connections or on locks.`;
 }
 
 /**
