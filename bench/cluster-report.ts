@@ -261,6 +261,19 @@ function redisLine(ms: ClusterMeasurement[]): string[] {
     });
 }
 
+/** The target of one Redis command per send and per verify, against the most any measurement sent. */
+export function redisTarget(ms: ClusterMeasurement[]): string {
+  const most = (endpoint: 'send' | 'verify') =>
+    Math.max(
+      0,
+      ...ms.filter((m) => m.endpoint === endpoint && m.requests > 0).map((m) => m.redisCommands / m.requests),
+    );
+  const send = most('send');
+  const verify = most('verify');
+  const met = send <= 1.05 && verify <= 1.05;
+  return `Target, one Redis command per send and per verify: ${met ? 'met' : 'not met'} (at most ${send.toFixed(2)} per send and ${verify.toFixed(2)} per verify; a MULTI … EXEC counts each of its commands).`;
+}
+
 /** The generated section of docs/benchmark-cluster.md. */
 export function clusterLines(run: ClusterRun): string[] {
   const ms = run.measurements;
@@ -273,7 +286,7 @@ export function clusterLines(run: ClusterRun): string[] {
     'Redis commands per request (sent: counted by the proxy; run: INFO commandstats, the commands of scripts included):',
     '',
   );
-  out.push(...redisLine(ms), '');
+  out.push(...redisLine(ms), '', redisTarget(ms), '');
   out.push('### Capacity model', '');
   for (const webhooks of [false, true]) {
     const f = capacityFigures(ms, webhooks);

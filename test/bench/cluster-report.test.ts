@@ -5,6 +5,7 @@ import {
   capacityLines,
   clusterLines,
   limitLine,
+  redisTarget,
   scalingLines,
 } from '../../bench/cluster-report.js';
 
@@ -110,6 +111,15 @@ describe('what limited a measurement', () => {
   });
 });
 
+describe('the Redis target', () => {
+  it('is met at one command per request at most', () => {
+    const one = cluster.map((m) => ({ ...m, redisCommands: m.requests }));
+    expect(redisTarget(one)).toMatch(
+      /^Target, one Redis command per send and per verify: met \(at most 1.00 per send/,
+    );
+  });
+});
+
 describe('the generated section', () => {
   it('has the table, the lock waits, the model and the checks', () => {
     const lines = clusterLines({
@@ -132,5 +142,8 @@ describe('the generated section', () => {
     expect(lines).toContain('4 instances, 1 ms added each way: 1 check FAILED.');
     expect(lines).toContain('- FAIL: each webhook event once: 2 delivered twice');
     expect(lines).toContain('3.00 commands sent per request; run per request: evalsha 2.00, get 1.00');
+    expect(lines).toContain(
+      'Target, one Redis command per send and per verify: not met (at most 3.00 per send and 3.00 per verify;',
+    );
   });
 });
