@@ -86,9 +86,8 @@ const bad = [
   })
     .filter(([, v]) => !positive(v))
     .map(([k]) => `--${k}: a positive whole number`),
-  ...(Number.isFinite(options.warmupSeconds) && options.warmupSeconds >= 0
-    ? []
-    : ['--warmup: seconds, 0 or more']),
+  // The verify warm-up also tells where the measured ids start and how many the measurement needs.
+  ...(positive(options.warmupSeconds) ? [] : ['--warmup: whole seconds, 1 or more']),
   ...(Number.isFinite(delayMs) && delayMs >= 0 ? [] : ['--delay-ms: milliseconds, 0 or more']),
 ];
 if (bad.length > 0) {
