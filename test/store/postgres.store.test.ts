@@ -330,6 +330,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
           batch.map(() => 'u***@example.com'),
           batch.map(() => null),
           batch.map(() => null),
+          batch.map(() => 'en'),
         ]);
         const plan = JSON.stringify(rows[0]);
         expect(plan, `supersedeAndInsert of ${size}`).toContain('verifications_one_live');
