@@ -29,6 +29,7 @@ import { metricsRoute } from './http/routes/metrics.js';
 import { webhookAdminRoutes } from './http/routes/webhooks.js';
 import { DurableMemoryRateLimitStore } from './limits/durable-memory-store.js';
 import { MemoryRateLimitStore } from './limits/memory-store.js';
+import { buildNumberLookup } from './lookup/factory.js';
 import { ServiceMetrics } from './metrics/metrics.js';
 import type { Store } from './store/factory.js';
 import { openStore } from './store/factory.js';
@@ -153,6 +154,23 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
   const metrics = new ServiceMetrics();
   metrics.watchBreakers(async () => (await store.readModel.listBreakers({ trippedOnly: true })).length);
   const limits = new RateLimitPolicy(counters, counterKeySecret(codeSecret), metrics.events);
+  // Carrier lookups: the provider of LOOKUP_PROVIDER (none: test keys still get the test numbers),
+  // cached in Redis when REDIS_URL is set, else in the database. Sends of an account consult it
+  // only once the account turns `lookup` on.
+  const numberLookup = parts.add(
+    'lookup cache',
+    await buildNumberLookup(config, {
+      store: store.lookups,
+      codeSecret,
+      clock,
+      onCacheError: (err, operation) =>
+        options.logger.warn(
+          { err: (err as Error)?.message ?? String(err), operation },
+          'the lookup cache failed: the provider is asked instead',
+        ),
+    }),
+    (l) => l.close(),
+  );
   const service = new VerificationService({
     store,
     limits,
@@ -167,6 +185,7 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
     defaultsGiven: config.given,
     logger: options.logger,
     events: metrics.events,
+    numberLookup: numberLookup.lookup,
   });
   const sweeper = new Sweeper({
     verifications: store.verifications,

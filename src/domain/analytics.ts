@@ -28,6 +28,11 @@ export interface AnalyticsBucket {
   limitedBy: Record<string, number>;
   riskRefused: number;
   blockedRefused: number;
+  /**
+   * Sends refused by the screen, by reason: `blocked`, `risk` (the threshold), and a carrier
+   * lookup's `line_type`, `sim_swap` and `lookup_unavailable`. Limits are in `limitedBy`.
+   */
+  refusedBy: Record<string, number>;
   medianSecondsToVerify: number | null;
   p90SecondsToVerify: number | null;
 }
@@ -89,13 +94,11 @@ export function assembleBuckets(rows: AnalyticsRows, grouped: boolean): Analytic
     .map((b) => {
       const k = key(b.start, b.group);
       const limitedBy: Record<string, number> = {};
-      let riskRefused = 0;
-      let blockedRefused = 0;
+      const refusedBy: Record<string, number> = {};
       for (const r of refusals.get(k) ?? []) {
         if (r.reason.startsWith('limit:')) limitedBy[r.reason.slice(6)] = r.count;
         else if (r.reason === 'breaker') limitedBy.breaker = r.count;
-        else if (r.reason === 'risk') riskRefused += r.count;
-        else if (r.reason === 'blocked') blockedRefused += r.count;
+        else refusedBy[r.reason] = (refusedBy[r.reason] ?? 0) + r.count;
       }
       const histogram = histograms.get(k) ?? [];
       return {
@@ -112,8 +115,9 @@ export function assembleBuckets(rows: AnalyticsRows, grouped: boolean): Analytic
         wrongCodes: b.wrongCodes,
         limited: Object.values(limitedBy).reduce((a, c) => a + c, 0),
         limitedBy,
-        riskRefused,
-        blockedRefused,
+        riskRefused: refusedBy.risk ?? 0,
+        blockedRefused: refusedBy.blocked ?? 0,
+        refusedBy,
         medianSecondsToVerify: quantileOfHistogram(histogram, 0.5),
         p90SecondsToVerify: quantileOfHistogram(histogram, 0.9),
       };

@@ -12,6 +12,9 @@ export type PhoneCheck =
     }
   | { ok: false; reason: 'format' | 'invalid' | 'unsupported'; message: string };
 
+/** +44 7700 9000xx: the carrier lookups' test numbers, GB mobiles of Ofcom's drama range. */
+const LOOKUP_TEST_NUMBER = /^\+4477009000\d\d$/;
+
 /**
  * Parses an international phone number with the full metadata (`/max`), which is what knows
  * number types: premium-rate and shared-cost numbers are refused because they are the numbers
@@ -26,6 +29,11 @@ export function checkPhone(raw: string): PhoneCheck {
       message: 'must be in international format: a leading + and the country code',
     };
   }
+  // The carrier lookups' test numbers (src/lookup/test-numbers.ts, docs/lookup.md): Ofcom keeps
+  // +44 7700 900xxx for drama, so they reach no one, and libphonenumber calls them invalid; a send
+  // must accept them for integrators to test the lookups' refusals with a test key.
+  if (LOOKUP_TEST_NUMBER.test(value))
+    return { ok: true, e164: value, subscriber: value, country: 'GB', type: 'MOBILE' };
   const parsed = parsePhoneNumberFromString(value);
   if (!parsed?.isValid()) {
     return { ok: false, reason: 'invalid', message: 'is not a valid phone number' };

@@ -42,8 +42,13 @@ const AnalyticsBucket = component(
     wrongCodes: Type.Integer(),
     limited: Type.Integer({ description: 'Sends refused by a rate limit or the SMS-pumping breaker.' }),
     limitedBy: Type.Record(Type.String(), Type.Integer(), { description: 'limited, by limit.' }),
-    riskRefused: Type.Integer(),
-    blockedRefused: Type.Integer(),
+    riskRefused: Type.Integer({ description: "Sends refused by the account's riskThreshold." }),
+    blockedRefused: Type.Integer({ description: 'Sends to a contact an operator blocked.' }),
+    refusedBy: Type.Record(Type.String(), Type.Integer(), {
+      description:
+        "Sends the risk screen refused, by reason: `blocked`, `risk` (the account's riskThreshold), and a carrier lookup's `line_type` (400 UNSUPPORTED_NUMBER), `sim_swap` and `lookup_unavailable` (403 RISK_TOO_HIGH). Reasons with no refusal are absent. Rate limits and the breaker are in limitedBy.",
+      examples: [{ line_type: 3, sim_swap: 1, risk: 2 }],
+    }),
     medianSecondsToVerify: Type.Union([Type.Number(), Type.Null()]),
     p90SecondsToVerify: Type.Union([Type.Number(), Type.Null()]),
   }),

@@ -45,7 +45,7 @@ export interface Refusal {
   channel: Channel;
   country: string | null;
   purpose: string | null;
-  /** `limit:<name>`, `risk`, `blocked` or `breaker`. */
+  /** `limit:<name>`, `risk`, `blocked`, `breaker`, or a carrier lookup's `line_type`, `sim_swap`, `lookup_unavailable`. */
   reason: string;
 }
 

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { VerificationEvents } from '../events.js';
 import type { Delivery } from '../ports/delivery.js';
+import type { NumberLookup } from '../ports/number-lookup.js';
 import type { ReadModel } from '../ports/read-model.js';
 import type { Verifications } from '../ports/verifications.js';
 import { accountLimitScope, type RateLimitPolicy } from '../rate-limit-policy.js';
@@ -29,6 +30,11 @@ export interface VerificationDeps {
   defaultsGiven?: ReadonlySet<string>;
   logger: Logger;
   events?: VerificationEvents;
+  /**
+   * Carrier lookups (src/lookup), for accounts whose `lookup` setting is not `off`. Absent, such
+   * an account's sends get `lookup_unavailable` (and are refused under `lookupFailClosed`).
+   */
+  numberLookup?: NumberLookup;
 }
 
 /** The scope of a key's limits and country windows (its account, and its mode). */

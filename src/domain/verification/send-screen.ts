@@ -1,5 +1,6 @@
 import { countsInCountryWindow } from '../channels/registry.js';
 import { DomainError } from '../errors.js';
+import { combineRisk } from '../number-intelligence.js';
 import { contactBlocked } from '../ports/verifications.js';
 import { type BreakerState, decideBreaker, type WindowCounts } from '../pumping-breaker.js';
 import type { SendTarget } from '../rate-limit-policy.js';
@@ -8,6 +9,7 @@ import type { SendRequest } from '../send-request.js';
 import type { EffectiveSettings } from '../settings.js';
 import type { AuthenticatedKey } from '../types.js';
 import { limitScope, type VerificationDeps } from './deps.js';
+import { lookUpTargets } from './send-lookup.js';
 import type { RecordRefusal } from './send-refusals.js';
 
 /** A target that passed the screen, with its risk assessment. */
@@ -17,8 +19,11 @@ const NO_COUNTS: WindowCounts = { sent: 0, verified: 0 };
 
 /**
  * The risk screen: refuses a send to a blocked contact (403 CONTACT_BLOCKED), one whose
- * country's SMS-pumping breaker is open (429), or one whose risk reaches the account's threshold
- * (403 RISK_TOO_HIGH), counting the refusal; else each target with its risk.
+ * country's SMS-pumping breaker is open (429), one the account's carrier-lookup rules refuse
+ * (a line type: 400 UNSUPPORTED_NUMBER; a recent SIM change or a failed lookup: 403
+ * RISK_TOO_HIGH; ./send-lookup.ts), or one whose risk reaches the account's threshold (403
+ * RISK_TOO_HIGH), counting the refusal; else each target with its risk, the lookup's signals
+ * included.
  */
 export async function screenTargets(
   deps: VerificationDeps,
@@ -41,7 +46,7 @@ export async function screenTargets(
       return { t, signals, countryHour, windowCountry, risk };
     }),
   );
-  for (const { t, signals, countryHour, windowCountry, risk } of assessed) {
+  for (const { t, signals, countryHour, windowCountry } of assessed) {
     if (signals.blocked) {
       await refuse(t, 'blocked');
       throw contactBlocked(t.channel);
@@ -50,6 +55,21 @@ export async function screenTargets(
       await checkBreaker(deps, key, windowCountry, signals.breaker, countryHour, s, now, () =>
         refuse(t, 'breaker'),
       );
+  }
+  // Carrier lookups after the checks that cost nothing (a blocked contact, an open breaker is
+  // never looked up), and only for accounts that turned them on: with `lookup: "off"` (the
+  // default) a send neither awaits nor allocates anything more here.
+  const decisions = s.lookup === 'off' ? null : await lookUpTargets(deps, key, targets, s, now);
+  for (const [i, a] of assessed.entries()) {
+    const decision = decisions?.[i];
+    if (decision) {
+      if (decision.refusal) {
+        await refuse(a.t, decision.refusal.reason);
+        throw decision.refusal.error;
+      }
+      a.risk = combineRisk(a.risk, decision);
+    }
+    const { t, risk } = a;
     if (s.riskThreshold !== null && risk.score >= s.riskThreshold) {
       await refuse(t, 'risk');
       throw new DomainError(
