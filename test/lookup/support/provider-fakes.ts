@@ -25,6 +25,8 @@ export interface ProviderFake {
   lookupsOf(number: string): Received[];
   /** Whether the provider can tell line types (CAMARA cannot). */
   knowsLineType: boolean;
+  /** Whether it can tell SIM changes (Telnyx cannot). */
+  knowsSim: boolean;
   close(): Promise<void>;
 }
 
@@ -205,6 +207,7 @@ export async function startProviderFake(name: ProviderFake['name']): Promise<Pro
     api,
     env,
     knowsLineType: name !== 'camara',
+    knowsSim: name !== 'telnyx',
     say: (number, scenario) => void scenarios.set(number, scenario),
     fail: (answer) => {
       fault = answer;

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountWith, freshNumber, SEND } from '../../lookup/support/lookup-service.js';
+import { type ProviderFake, startProviderFake } from '../../lookup/support/provider-fakes.js';
+import { startTestService, type TestService } from '../../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { hasPostgres, hasRedis, REDIS_URL } from '../../support/services.js';
+
+// Two instances of one deployment share the lookups' cache through the send: a number instance A
+// looked up is not looked up again by instance B, whether the cache is the PostgreSQL database
+// both use or the Redis both use (each then on a database of its own).
+
+async function sendOnBoth(a: TestService, b: TestService, fake: ProviderFake) {
+  const settings = { lookup: 'sms_voice', simSwapHours: 24, refuseLineTypes: ['voip'] };
+  const onA = await accountWith(a, settings);
+  const onB = await accountWith(b, settings);
+  const phone = freshNumber();
+  fake.say(phone, { lineType: 'landline', simChangedHoursAgo: 5 });
+  const first = await a.post(SEND, { channel: 'SMS', phone }, onA.key);
+  expect(first.status).toBe(200);
+  const second = await b.post(SEND, { channel: 'SMS', phone }, onB.key);
+  expect(second.status).toBe(200);
+  for (const res of [first, second])
+    expect(
+      Object.fromEntries(
+        res.body.data.risk.signals.map((s: { name: string; weight: number }) => [s.name, s.weight]),
+      ),
+    ).toEqual({ line_type: 15, sim_swap: 40 });
+  expect(fake.lookupsOf(phone)).toHaveLength(1);
+
+  // A voip number B looked up is refused by A from the cache.
+  const voip = freshNumber();
+  fake.say(voip, { lineType: 'voip' });
+  expect((await b.post(SEND, { channel: 'SMS', phone: voip }, onB.key)).status).toBe(400);
+  expect((await a.post(SEND, { channel: 'SMS', phone: voip }, onA.key)).status).toBe(400);
+  expect(fake.lookupsOf(voip)).toHaveLength(1);
+}
+
+describe.runIf(hasPostgres)(
+  'two instances on one PostgreSQL database share the lookup cache (number_lookups)',
+  () => {
+    let db: TestDatabase;
+    let fake: ProviderFake;
+    let a: TestService;
+    let b: TestService;
+    beforeAll(async () => {
+      fake = await startProviderFake('twilio');
+      db = await createTestDatabase();
+      a = await startTestService({ DATABASE_URL: db.url, ...fake.env });
+      b = await startTestService({ DATABASE_URL: db.url, ...fake.env });
+    });
+    afterAll(async () => {
+      await a?.close();
+      await b?.close();
+      await db?.drop();
+      await fake?.close();
+    });
+
+    it('B does not look up again what A looked up', () => sendOnBoth(a, b, fake));
+  },
+);
+
+describe.runIf(hasRedis)('two instances sharing a Redis share the lookup cache', () => {
+  const prefix = `cv-test-lookup-${randomBytes(6).toString('hex')}`;
+  let fake: ProviderFake;
+  let a: TestService;
+  let b: TestService;
+  beforeAll(async () => {
+    fake = await startProviderFake('vonage');
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix, ...fake.env };
+    a = await startTestService(env);
+    b = await startTestService(env);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await fake?.close();
+    const redis = new Redis(REDIS_URL);
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  it('B does not look up again what A looked up', async () => {
+    await sendOnBoth(a, b, fake);
+    const redis = new Redis(REDIS_URL);
+    try {
+      const keys = await redis.keys(`${prefix}:lookup:*`);
+      expect(keys.length).toBeGreaterThan(0);
+      // Keyed by HMAC, never by the number.
+      for (const k of keys) expect(k).not.toMatch(/\+?44740/);
+    } finally {
+      await redis.quit();
+    }
+  });
+});
