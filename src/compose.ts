@@ -264,7 +264,10 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
       service,
       admin,
       analytics: new Analytics(store.readModel, clock),
-      contacts: new Contacts(store.readModel, clock),
+      contacts: new Contacts(store.readModel, clock, {
+        lookup: numberLookup.lookup,
+        accounts: store.accounts,
+      }),
       breakers: new Breakers(store.readModel, limits, clock),
       delivery,
       clock,

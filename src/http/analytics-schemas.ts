@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DELIVERY_STATES, DELIVERY_STATUSES } from '../domain/delivery-states.js';
+import { LINE_TYPES } from '../domain/number-facts.js';
 import { GROUP_BY } from '../domain/ports/read-model.js';
 import { component, enumeration, envelope, ref } from './components.js';
 import { PageCursor, PageLimit, pagedEnvelope } from './paging.js';
@@ -134,6 +135,62 @@ const ContactHistoryEntry = component(
   }),
 );
 
+const LineType = enumeration(
+  'LineType',
+  LINE_TYPES,
+  "A number's line type as a carrier lookup found it, normalised from each provider's own names (docs/lookup.md).",
+);
+
+const ContactLookup = component(
+  'ContactLookup',
+  Type.Object(
+    {
+      lineType: Type.Union([ref(LineType), Type.Null()], { description: 'null: the provider did not say.' }),
+      carrier: Type.Union([Type.String(), Type.Null()], {
+        description: "The carrier's name, as the provider spells it.",
+      }),
+      country: Type.Union([Type.String(), Type.Null()], {
+        description: "ISO 3166-1 alpha-2 of the carrier's network.",
+      }),
+      mcc: Type.Union([Type.String(), Type.Null()], {
+        description: 'Mobile country code (mobile numbers only).',
+      }),
+      mnc: Type.Union([Type.String(), Type.Null()], {
+        description: 'Mobile network code (mobile numbers only).',
+      }),
+      lastSimChange: Type.Union([Time, Type.Null()], {
+        description:
+          'When the SIM last changed, where the carrier dates it; null: no change known, or no date (see simChangedWithin).',
+      }),
+      simChangedWithin: Type.Union(
+        [
+          Type.Object({
+            hours: Type.Integer({ description: 'The window the carrier answered for.' }),
+            changed: Type.Boolean(),
+            checkedAt: Time,
+          }),
+          Type.Null(),
+        ],
+        {
+          description:
+            'Where the carrier gives no date: whether the SIM changed within `hours` before `checkedAt`.',
+        },
+      ),
+      lineCheckedAt: Type.Union([Time, Type.Null()], {
+        description: 'When the line type and carrier were looked up (kept LOOKUP_LINE_CACHE_SECONDS).',
+      }),
+      simCheckedAt: Type.Union([Time, Type.Null()], {
+        description:
+          'When the SIM change was looked up (kept LOOKUP_SIM_CACHE_SECONDS); null: not looked up.',
+      }),
+    },
+    {
+      description:
+        "What carrier lookups know of a phone contact's number, as the lookups' cache holds it now (never a new lookup).",
+    },
+  ),
+);
+
 const ContactProfile = component(
   'ContactProfile',
   Type.Intersect(
@@ -147,6 +204,10 @@ const ContactProfile = component(
         }),
         history: Type.Array(ref(ContactHistoryEntry), {
           description: 'Its last 100 requests, newest first; never a code.',
+        }),
+        lookup: Type.Union([ref(ContactLookup), Type.Null()], {
+          description:
+            "Line type, carrier and last SIM change of a phone contact's number (docs/lookup.md); null for an email contact, an account whose `lookup` setting is `off`, or a number the lookups' cache holds nothing fresh of.",
         }),
       }),
     ],

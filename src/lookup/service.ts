@@ -5,6 +5,7 @@ import type {
   CachedLine,
   CachedLookup,
   CachedSim,
+  KnownNumber,
   LookupCacheStore,
   LookupCacheWrite,
   LookupRequest,
@@ -97,6 +98,29 @@ export class LookupService implements NumberLookup {
       this.flights.set(flightKey, flight);
     }
     return flight;
+  }
+
+  async known(e164: string, mode: LookupRequest['mode']): Promise<KnownNumber | null> {
+    const now = this.o.clock.now();
+    if (mode === 'test') {
+      const outcome = testLookup(e164, { line: true, sim: true }, now);
+      return outcome.ok ? { facts: outcome.facts, lineCheckedAt: now, simCheckedAt: now } : null;
+    }
+    const key = lookupKey(this.o.keySecret, e164);
+    let held = this.fresh(this.local.get(key) ?? EMPTY);
+    if (!held.line || !held.sim) {
+      const shared = await this.o.cache.get(key, now).catch((err: unknown): CachedLookup => {
+        this.o.onCacheError?.(err, 'get');
+        return EMPTY;
+      });
+      held = this.fresh({ line: held.line ?? shared.line, sim: held.sim ?? shared.sim });
+    }
+    if (!held.line && !held.sim) return null;
+    return {
+      facts: factsOf(held, { line: true, sim: true }),
+      lineCheckedAt: held.line?.checkedAt ?? null,
+      simCheckedAt: held.sim?.checkedAt ?? null,
+    };
   }
 
   /**

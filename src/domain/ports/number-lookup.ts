@@ -3,6 +3,7 @@ import {
   type LineType,
   type LookupOutcome,
   type LookupParts,
+  type NumberFacts,
   type SimChange,
 } from '../number-facts.js';
 import type { Mode } from '../types.js';
@@ -23,6 +24,21 @@ export interface LookupRequest {
  */
 export interface NumberLookup {
   lookup(request: LookupRequest): Promise<LookupOutcome>;
+  /**
+   * What is known of a number now without asking a provider (the contact profile): the fresh
+   * parts of the cache (a test key's: the test numbers' answer), or null when it holds none.
+   * Never throws.
+   */
+  known(e164: string, mode: Mode): Promise<KnownNumber | null>;
+}
+
+/** A number's facts as the lookups' cache holds them, with when each part was looked up. */
+export interface KnownNumber {
+  facts: NumberFacts;
+  /** When the line type and carrier were looked up; null when the cache holds none. */
+  lineCheckedAt: number | null;
+  /** When the SIM change was looked up; null when the cache holds none. */
+  simCheckedAt: number | null;
 }
 
 /** The line part of a number's facts as the cache keeps it, with when it was asked. */

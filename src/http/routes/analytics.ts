@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { ContactNumber } from '../../domain/contacts.js';
 import type { ContactRecord } from '../../domain/ports/read-model.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
 import {
@@ -45,6 +46,25 @@ const errors = errorResponses({
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const parseRisk = (risk: string | null) => (risk ? (JSON.parse(risk) as unknown) : null);
+
+/** A profile's carrier facts: a dated SIM change as a time, an undated one as its window. */
+const lookupView = ({ facts, lineCheckedAt, simCheckedAt }: ContactNumber) => {
+  const change = facts.lastSimChange;
+  return {
+    lineType: facts.lineType,
+    carrier: facts.carrier,
+    country: facts.country,
+    mcc: facts.mcc,
+    mnc: facts.mnc,
+    lastSimChange: change && 'at' in change ? iso(change.at) : null,
+    simChangedWithin:
+      change && !('at' in change)
+        ? { hours: change.withinHours, changed: change.changed, checkedAt: iso(change.checkedAt) }
+        : null,
+    lineCheckedAt: iso(lineCheckedAt),
+    simCheckedAt: iso(simCheckedAt),
+  };
+};
 
 const contactView = (c: ContactRecord) => ({
   id: c.id,
@@ -147,7 +167,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
     async (request) => {
       const profile = await deps.contacts.profile(request.params.id);
       if (!profile) throw new ApiError('NOT_FOUND', 'No contact with this id.');
-      const { contact, history } = profile;
+      const { contact, history, number } = profile;
       return {
         data: {
           ...contactView(contact),
@@ -166,6 +186,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
             verifiedAt: iso(h.verifiedAt),
             risk: parseRisk(h.risk),
           })),
+          lookup: number && lookupView(number),
         },
       };
     },

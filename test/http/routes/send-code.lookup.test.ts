@@ -202,4 +202,59 @@ eachStore('send-code: carrier lookups (Twilio Lookup v2 fake)', (start) => {
     expect(res.body.error.code).toBe('RISK_TOO_HIGH');
     expect(res.body.error.details.map((d: { field: string }) => d.field)).toContain('line_type');
   });
+
+  const profileOf = async (accountId: string, phone: string) => {
+    const found = await svc.get(
+      `/v1/admin/contacts?accountId=${accountId}&q=${encodeURIComponent(phone)}`,
+      ADMIN_TOKEN,
+    );
+    expect(found.body.data).toHaveLength(1);
+    const profile = await svc.get(`/v1/admin/contacts/${found.body.data[0].id}`, ADMIN_TOKEN);
+    expect(profile.status).toBe(200);
+    return profile.body.data;
+  };
+
+  it('the contact profile shows line type, carrier and last SIM change from the cache', async () => {
+    const { key, accountId } = await accountWith(svc, { lookup: 'sms_voice', simSwapHours: 48 });
+    const phone = freshNumber();
+    fake.say(phone, { lineType: 'mobile', simChangedHoursAgo: 30 });
+    const before = Date.now();
+    expect((await sms(key, phone)).status).toBe(200);
+    const asked = fake.lookupsOf(phone).length;
+    const profile = await profileOf(accountId, phone);
+    expect(profile.lookup).toMatchObject({
+      lineType: 'mobile',
+      carrier: 'Vodafone UK',
+      mcc: '234',
+      mnc: '15',
+      simChangedWithin: null,
+    });
+    const changed = Date.parse(profile.lookup.lastSimChange);
+    expect(Math.abs(before - 30 * 3_600_000 - changed)).toBeLessThan(60_000);
+    expect(Date.parse(profile.lookup.lineCheckedAt)).toBeGreaterThanOrEqual(before - 1000);
+    // Reading the profile never asks the provider.
+    expect(fake.lookupsOf(phone)).toHaveLength(asked);
+  });
+
+  it('an account without lookups is shown nothing, even of a number another account looked up', async () => {
+    const looking = await accountWith(svc, { lookup: 'sms_voice' });
+    const off = await accountWith(svc, {});
+    const phone = freshNumber();
+    expect((await sms(looking.key, phone)).status).toBe(200);
+    expect((await sms(off.key, phone)).status).toBe(200);
+    expect((await profileOf(off.accountId, phone)).lookup).toBeNull();
+    expect((await profileOf(looking.accountId, phone)).lookup).toMatchObject({ lineType: 'mobile' });
+  });
+
+  it("a test key's contact shows the test number's answer", async () => {
+    const { key, accountId } = await accountWith(svc, { lookup: 'sms_voice' }, { test: true });
+    expect((await sms(key, '+447700900012')).status).toBe(200);
+    const profile = await profileOf(accountId, '+447700900012');
+    expect(profile.lookup).toMatchObject({
+      lineType: 'mobile',
+      carrier: 'Contact Verify Test Mobile',
+      lastSimChange: null,
+      simChangedWithin: { hours: 24, changed: true },
+    });
+  });
 });
