@@ -2,6 +2,13 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import type { preValidationHookHandler } from 'fastify';
 import { CHANNEL_SPECS, CHANNELS, channelsTo, listed } from '../domain/channels/registry.js';
 import { LOCALES } from '../domain/locales.js';
+import {
+  LINE_TYPE_WEIGHTS,
+  LOOKUP_UNAVAILABLE_WEIGHT,
+  NUMBER_SIGNALS,
+  POSSIBLE_SIM_SWAP_WEIGHT,
+  SIM_SWAP_WEIGHT,
+} from '../domain/number-intelligence.js';
 import { RISK_SIGNALS } from '../domain/risk.js';
 import { DELIVERY_TYPES, VERIFICATION_STATUSES } from '../domain/types.js';
 import { component, enumeration, envelope, ref } from './components.js';
@@ -145,7 +152,14 @@ const RiskSignal = component(
   'RiskSignal',
   Type.Object({
     name: Type.String({
-      description: `${RISK_SIGNALS.slice(0, -1).join(', ')} or ${RISK_SIGNALS.at(-1)} (docs/analytics.md)`,
+      description: `${RISK_SIGNALS.join(', ')} (docs/analytics.md), or a carrier lookup's ${NUMBER_SIGNALS.slice(0, -1).join(', ')} or ${NUMBER_SIGNALS.at(-1)} (docs/lookup.md): line_type (${Object.entries(
+        LINE_TYPE_WEIGHTS,
+      )
+        .filter(([, w]) => w > 0)
+        .map(([t, w]) => `${t} ${w}`)
+        .join(
+          ', ',
+        )}; it replaces number_type), sim_swap (${SIM_SWAP_WEIGHT} within the account's simSwapHours, ${POSSIBLE_SIM_SWAP_WEIGHT} when the carrier dates it only to a wider window), lookup_unavailable (${LOOKUP_UNAVAILABLE_WEIGHT}).`,
     }),
     weight: Type.Integer({ description: 'What it added to the score.' }),
     detail: Type.String(),

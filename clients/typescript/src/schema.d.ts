@@ -919,7 +919,7 @@ export interface components {
          */
         RiskLevel: "low" | "medium" | "high";
         RiskSignal: {
-            /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, prefix_burst or country_conversion (docs/analytics.md) */
+            /** @description destination_velocity, unconverted_sends, wrong_code_ratio, number_type, prefix_burst, country_conversion (docs/analytics.md), or a carrier lookup's line_type, sim_swap or lookup_unavailable (docs/lookup.md): line_type (landline 15, voip 25, tollFree 30, premium 50, other 15; it replaces number_type), sim_swap (40 within the account's simSwapHours, 20 when the carrier dates it only to a wider window), lookup_unavailable (10). */
             name: string;
             /** @description What it added to the score. */
             weight: number;
@@ -1597,8 +1597,21 @@ export interface components {
             limitedBy: {
                 [key: string]: number;
             };
+            /** @description Sends refused by the account's riskThreshold. */
             riskRefused: number;
+            /** @description Sends to a contact an operator blocked. */
             blockedRefused: number;
+            /**
+             * @description Sends the risk screen refused, by reason: `blocked`, `risk` (the account's riskThreshold), and a carrier lookup's `line_type` (400 UNSUPPORTED_NUMBER), `sim_swap` and `lookup_unavailable` (403 RISK_TOO_HIGH). Reasons with no refusal are absent. Rate limits and the breaker are in limitedBy.
+             * @example {
+             *       "line_type": 3,
+             *       "sim_swap": 1,
+             *       "risk": 2
+             *     }
+             */
+            refusedBy: {
+                [key: string]: number;
+            };
             medianSecondsToVerify: number | null;
             p90SecondsToVerify: number | null;
         };
@@ -1657,6 +1670,38 @@ export interface components {
             verifiedAt: string | null;
             risk: components["schemas"]["Risk"] | null;
         };
+        /**
+         * @description A number's line type as a carrier lookup found it, normalised from each provider's own names (docs/lookup.md).
+         * @enum {string}
+         */
+        LineType: "mobile" | "landline" | "voip" | "tollFree" | "premium" | "other";
+        /** @description What carrier lookups know of a phone contact's number, as the lookups' cache holds it now (never a new lookup). */
+        ContactLookup: {
+            /** @description null: the provider did not say. */
+            lineType: components["schemas"]["LineType"] | null;
+            /** @description The carrier's name, as the provider spells it. */
+            carrier: string | null;
+            /** @description ISO 3166-1 alpha-2 of the carrier's network. */
+            country: string | null;
+            /** @description Mobile country code (mobile numbers only). */
+            mcc: string | null;
+            /** @description Mobile network code (mobile numbers only). */
+            mnc: string | null;
+            /** @description When the SIM last changed, where the carrier dates it; null: no change known, or no date (see simChangedWithin). */
+            lastSimChange: string | null;
+            /** @description Where the carrier gives no date: whether the SIM changed within `hours` before `checkedAt`. */
+            simChangedWithin: {
+                /** @description The window the carrier answered for. */
+                hours: number;
+                changed: boolean;
+                /** Format: date-time */
+                checkedAt: string;
+            } | null;
+            /** @description When the line type and carrier were looked up (kept LOOKUP_LINE_CACHE_SECONDS). */
+            lineCheckedAt: string | null;
+            /** @description When the SIM change was looked up (kept LOOKUP_SIM_CACHE_SECONDS); null: not looked up. */
+            simCheckedAt: string | null;
+        };
         /** @description A contact with its last requests. */
         ContactProfile: components["schemas"]["Contact"] & {
             /** @description The channels of its requests in history. */
@@ -1665,6 +1710,8 @@ export interface components {
             addressesSeen: string[];
             /** @description Its last 100 requests, newest first; never a code. */
             history: components["schemas"]["ContactHistoryEntry"][];
+            /** @description Line type, carrier and last SIM change of a phone contact's number (docs/lookup.md); null for an email contact, an account whose `lookup` setting is `off`, or a number the lookups' cache holds nothing fresh of. */
+            lookup: components["schemas"]["ContactLookup"] | null;
         };
         Breaker: {
             accountId: string;
