@@ -13,7 +13,7 @@ import {
   statusTone,
   When,
 } from '../components/ui';
-import { dateTime, integer } from '../format';
+import { dateTime, integer, relative } from '../format';
 import { useAction, useLoad, usePages } from '../hooks';
 import { href } from '../router';
 import type { ContactList, ContactProfile, Risk, Scope } from '../types';
@@ -126,6 +126,56 @@ export function ContactsPage(props: { scope: Scope }) {
   );
 }
 
+/**
+ * What carrier lookups know of a phone contact's number (docs/lookup.md): the lookups' cache as it
+ * is now, so the SIM change shows only while it is fresh (an hour by default).
+ */
+function CarrierCard(props: { lookup: NonNullable<ContactProfile['lookup']> }) {
+  const l = props.lookup;
+  const simWindow = l.simChangedWithin;
+  const sim = l.lastSimChange ? (
+    <>
+      {dateTime(l.lastSimChange)} <span class="muted">({relative(l.lastSimChange)})</span>
+    </>
+  ) : simWindow ? (
+    simWindow.changed ? (
+      `changed within the ${simWindow.hours} h before ${dateTime(simWindow.checkedAt)} (the carrier gives no date)`
+    ) : (
+      `no change in the ${simWindow.hours} h before ${dateTime(simWindow.checkedAt)}`
+    )
+  ) : l.simCheckedAt ? (
+    'no change known'
+  ) : (
+    <span class="muted">not looked up (the account sets no simSwapHours, or the provider cannot tell)</span>
+  );
+  return (
+    <Card title="Carrier">
+      <dl class="facts" data-testid="carrier">
+        <dt>Line type</dt>
+        <dd data-testid="line-type">{l.lineType ?? 'unknown'}</dd>
+        <dt>Carrier</dt>
+        <dd data-testid="carrier-name">
+          {l.carrier ?? 'unknown'}
+          {l.country && <span class="muted"> · {l.country}</span>}
+          {l.mcc && l.mnc && (
+            <span class="muted">
+              {' '}
+              · MCC {l.mcc} MNC {l.mnc}
+            </span>
+          )}
+        </dd>
+        <dt>Last SIM change</dt>
+        <dd data-testid="sim-change">{sim}</dd>
+        <dt>Looked up</dt>
+        <dd class="muted">
+          {l.lineCheckedAt ? dateTime(l.lineCheckedAt) : '—'}
+          {l.simCheckedAt && l.simCheckedAt !== l.lineCheckedAt && ` (SIM: ${dateTime(l.simCheckedAt)})`}
+        </dd>
+      </dl>
+    </Card>
+  );
+}
+
 function RiskBadge(props: { risk: Risk }) {
   return (
     <Badge tone={statusTone(props.risk.level)}>
@@ -188,6 +238,7 @@ export function ContactPage(props: { id: string; scope: Scope }) {
           <span class="kpi-value">{integer(c.counts.wrongCodes)}</span>
         </div>
       </div>
+      {c.lookup && <CarrierCard lookup={c.lookup} />}
       {c.addressesSeen.some((a) => a !== c.destination) && (
         <Card title="Addresses seen">
           <p class="muted">

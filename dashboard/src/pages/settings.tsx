@@ -24,6 +24,62 @@ const MESSAGE_LABELS: Record<MessageKey, { label: string; placeholder: string }>
 
 /** Number intelligence's settings (lookups, SILENT): not numbers, and listed apart by the service. */
 type NumberIntelligenceKey = AccountLimits['numberIntelligence'][number]['name'];
+type NumberIntelligenceInForce = AccountLimits['numberIntelligence'][number];
+
+/** The carrier lookups' settings this page sets (docs/lookup.md); meaning and choices come from the service. */
+type LookupKey = 'lookup' | 'refuseLineTypes' | 'simSwapHours' | 'simSwapAction' | 'lookupFailClosed';
+const LOOKUP_LABELS: Record<LookupKey, string> = {
+  lookup: 'Look numbers up',
+  refuseLineTypes: 'Refuse line types',
+  simSwapHours: 'SIM change window (h)',
+  simSwapAction: 'On a recent SIM change',
+  lookupFailClosed: 'Refuse when a lookup fails',
+};
+const LOOKUP_KEYS = Object.keys(LOOKUP_LABELS) as LookupKey[];
+const LOOKUP_WORDS: Record<string, string> = {
+  off: 'off',
+  sms_voice: 'SMS and VOICE',
+  all_phone: 'every phone channel',
+  signal: 'add the sim_swap signal',
+  refuse: 'refuse the send (403)',
+};
+
+/** The form's values of the lookup settings, from what the account holds. */
+interface LookupValues {
+  lookup: string;
+  refuseLineTypes: string[];
+  simSwapHours: string;
+  simSwapAction: string;
+  lookupFailClosed: boolean;
+}
+const lookupValuesOf = (settings: AccountSettings): LookupValues => ({
+  lookup: settings.lookup ?? '',
+  refuseLineTypes: [...(settings.refuseLineTypes ?? [])],
+  simSwapHours: settings.simSwapHours == null ? '' : String(settings.simSwapHours),
+  simSwapAction: settings.simSwapAction ?? '',
+  lookupFailClosed: settings.lookupFailClosed ?? false,
+});
+
+/** What changed between the account's lookup settings and the form's, as the PATCH takes it (null: the default). */
+function lookupPatch(settings: AccountSettings, form: LookupValues): Record<string, unknown> {
+  const was = lookupValuesOf(settings);
+  const body: Record<string, unknown> = {};
+  if (form.lookup !== was.lookup) body.lookup = form.lookup || null;
+  if ([...form.refuseLineTypes].sort().join() !== [...was.refuseLineTypes].sort().join())
+    body.refuseLineTypes = form.refuseLineTypes.length ? form.refuseLineTypes : null;
+  if (form.simSwapHours.trim() !== was.simSwapHours)
+    body.simSwapHours = form.simSwapHours.trim() === '' ? null : Number(form.simSwapHours);
+  if (form.simSwapAction !== was.simSwapAction) body.simSwapAction = form.simSwapAction || null;
+  if (form.lookupFailClosed !== was.lookupFailClosed) body.lookupFailClosed = form.lookupFailClosed || null;
+  return body;
+}
+
+const lookupShown = (value: NumberIntelligenceInForce['value']): string => {
+  if (value === null) return 'off';
+  if (Array.isArray(value)) return value.length ? value.join(', ') : 'none';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return LOOKUP_WORDS[String(value)] ?? String(value);
+};
 type NumericKey = Exclude<
   keyof AccountSettings,
   'allowedCountries' | 'branding' | NumberIntelligenceKey | MessageKey
@@ -80,6 +136,7 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
     webOtpHost: account.settings.webOtpHost ?? '',
     appHash: account.settings.appHash ?? '',
   }));
+  const [lookupValues, setLookupValues] = useState<LookupValues>(() => lookupValuesOf(account.settings));
   const [saved, setSaved] = useState(false);
   const action = useAction();
 
@@ -102,6 +159,7 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
       const text = messageValues[key].trim();
       if (text !== (account.settings[key] ?? '')) body[key] = text === '' ? null : text;
     }
+    Object.assign(body, lookupPatch(account.settings, lookupValues));
     action
       .run(() => patch(`/v1/admin/accounts/${encodeURIComponent(account.id)}/settings`, body))
       .then((ok) => {
@@ -170,6 +228,15 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
               inForce={inForce.messages}
               values={messageValues}
               onChange={(key, value) => setMessageValues({ ...messageValues, [key]: value })}
+            />
+          )}
+        </Card>
+        <Card title="Carrier lookups">
+          {inForce && (
+            <LookupSettings
+              inForce={inForce.numberIntelligence}
+              values={lookupValues}
+              onChange={(next) => setLookupValues({ ...lookupValues, ...next })}
             />
           )}
         </Card>
@@ -257,6 +324,109 @@ function MessageSettings(props: {
                 />
               )}
             </td>
+          </tr>
+        );
+      })}
+    </DataTable>
+  );
+}
+
+/**
+ * The carrier lookups (docs/lookup.md): which phone channels are looked up, the line types
+ * refused, the SIM change window and what it does, and whether a failed lookup refuses. Each row
+ * shows the value in force and where it comes from; the choices are the service's.
+ */
+function LookupSettings(props: {
+  inForce: NumberIntelligenceInForce[];
+  values: LookupValues;
+  onChange: (next: Partial<LookupValues>) => void;
+}) {
+  const byName = new Map(props.inForce.map((s) => [s.name, s]));
+  const { values, onChange } = props;
+  const control = (key: LookupKey, s: NumberIntelligenceInForce) => {
+    const label = LOOKUP_LABELS[key];
+    switch (key) {
+      case 'lookup':
+      case 'simSwapAction':
+        return (
+          <select
+            name={key}
+            aria-label={label}
+            value={values[key]}
+            onChange={(e) => onChange({ [key]: e.currentTarget.value })}
+          >
+            <option value="">default: {lookupShown(s.default)}</option>
+            {(s.allowed ?? []).map((v) => (
+              <option key={v} value={v}>
+                {LOOKUP_WORDS[v] ?? v}
+              </option>
+            ))}
+          </select>
+        );
+      case 'refuseLineTypes':
+        return (
+          <fieldset class="checkbox-row" aria-label={label}>
+            {(s.allowed ?? []).map((type) => (
+              <label key={type}>
+                <input
+                  type="checkbox"
+                  name={`refuseLineTypes-${type}`}
+                  checked={values.refuseLineTypes.includes(type)}
+                  onChange={(e) =>
+                    onChange({
+                      refuseLineTypes: e.currentTarget.checked
+                        ? [...values.refuseLineTypes, type]
+                        : values.refuseLineTypes.filter((t) => t !== type),
+                    })
+                  }
+                />{' '}
+                {type}
+              </label>
+            ))}
+          </fieldset>
+        );
+      case 'simSwapHours':
+        return (
+          <input
+            type="number"
+            name={key}
+            aria-label={label}
+            step="1"
+            min={s.min ?? undefined}
+            max={s.max ?? undefined}
+            placeholder={`off (${s.min}–${s.max})`}
+            value={values.simSwapHours}
+            onInput={(e) => onChange({ simSwapHours: e.currentTarget.value })}
+          />
+        );
+      case 'lookupFailClosed':
+        return (
+          <input
+            type="checkbox"
+            name={key}
+            aria-label={label}
+            checked={values.lookupFailClosed}
+            onChange={(e) => onChange({ lookupFailClosed: e.currentTarget.checked })}
+          />
+        );
+    }
+  };
+  return (
+    <DataTable columns={['Setting', 'In force', 'From', 'For this account']}>
+      {LOOKUP_KEYS.map((key) => {
+        const s = byName.get(key);
+        if (!s) return null;
+        return (
+          <tr key={key} data-setting={key}>
+            <td>
+              <strong>{LOOKUP_LABELS[key]}</strong>
+              <div class="field-hint">{s.description}</div>
+            </td>
+            <td data-testid="in-force">{lookupShown(s.value)}</td>
+            <td data-testid="source">
+              <SourceBadge source={s.source} />
+            </td>
+            <td>{control(key, s)}</td>
           </tr>
         );
       })}
