@@ -17,6 +17,8 @@ declare module 'autocannon' {
     url: string | string[];
     connections: number;
     duration: number;
+    /** Stop after this many requests (instead of `duration`). */
+    amount?: number;
     pipelining?: number;
     timeout?: number;
     headers?: Record<string, string>;

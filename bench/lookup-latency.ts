@@ -1,0 +1,267 @@
+/**
+ * `npm run bench:lookup`: what carrier lookups cost a send (issue 41, "Speed").
+ *
+ * 1. **Cold latency.** A fake Twilio Lookup v2 API (its own process, on loopback) answers every
+ *    lookup after `--provider-ms` (100). The service (its own process, `src/main.ts`) takes SMS
+ *    sends of a live key whose account has `lookup: "sms_voice"` from `--connections` (50)
+ *    autocannon connections for `--seconds` (10), each to a number never sent to (a cold cache).
+ *    Prints p50 and p99 of a send, and the same with lookups off for comparison. Target: p99 under
+ *    `--provider-ms` + 30 ms (130 ms).
+ * 2. **Warm CPU.** The same numbers sent again by two accounts that never sent to them (so no
+ *    limit refuses them): one with lookups on (every lookup answered from the process's cache),
+ *    one with lookups off, in `--blocks` (6) alternating blocks of `--block` (2,000) sends each.
+ *    The service process's CPU (utime + stime, /proc) per send in each; prints the ratio on / off.
+ *    Target: at most 1.10.
+ *
+ * Options: `--postgres=postgres://…/postgres` runs the service on a fresh database of that server
+ * (dropped after) instead of a fresh SQLite file; `--redis=redis://…` gives the service REDIS_URL
+ * (the lookup cache and the limits in Redis, under a prefix of its own).
+ *
+ * The figures mean something only on a quiet machine: on a shared one, run it briefly
+ * (`--seconds=2 --blocks=2 --block=300`) to check that it works, and read nothing into them.
+ */
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Result } from 'autocannon';
+import pg from 'pg';
+import { arg } from './args.js';
+import { freePort, killAll, start, stop, waitForHttp } from './processes.js';
+
+const ROLE = arg('role', 'drive');
+const PROVIDER_MS = Number(arg('provider-ms', '100'));
+const CONNECTIONS = Number(arg('connections', '50'));
+const SECONDS = Number(arg('seconds', '10'));
+const BLOCKS = Number(arg('blocks', '6'));
+const BLOCK = Number(arg('block', '2000'));
+const POSTGRES = arg('postgres', '');
+const REDIS = arg('redis', '');
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const ADMIN = `bench-admin-${randomBytes(16).toString('hex')}`;
+const TICKS_PER_SECOND = 100;
+
+/**
+ * Twilio Lookup v2's documented answer (Line Type Intelligence of a mobile), after PROVIDER_MS:
+ * in a process of its own, so that its timers are not held up by the service or the load.
+ */
+async function serveFakeTwilio(): Promise<void> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const number = decodeURIComponent((req.url ?? '').split('?')[0]?.split('/').at(-1) ?? '');
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            calling_country_code: '44',
+            country_code: 'GB',
+            phone_number: number,
+            national_format: null,
+            valid: true,
+            validation_errors: null,
+            caller_name: null,
+            sim_swap: null,
+            call_forwarding: null,
+            line_type_intelligence: {
+              error_code: null,
+              mobile_country_code: '234',
+              mobile_network_code: '15',
+              carrier_name: 'Vodafone UK',
+              type: 'mobile',
+            },
+            identity_match: null,
+            url: `https://lookups.twilio.com/v2/PhoneNumbers/${number}`,
+          }),
+        );
+      }, PROVIDER_MS);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
+  // Gone with the driver, however it ends.
+  process.once('disconnect', () => process.exit(0));
+}
+
+/** utime + stime of a process, in µs. */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / TICKS_PER_SECOND;
+}
+
+/** A GB mobile number of +447400…, the n-th of a scattered sequence (valid for libphonenumber). */
+const numberOf = (n: number) => `+447400${String((n * 7919) % 1_000_000).padStart(6, '0')}`;
+
+async function drive(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'cv-bench-lookup-'));
+  let database = `sqlite:${join(dir, 'verify.db')}`;
+  let dropDatabase = async () => {};
+  if (POSTGRES) {
+    const name = `cv_bench_lookup_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: POSTGRES });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(POSTGRES);
+    url.pathname = `/${name}`;
+    database = url.toString();
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: POSTGRES });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    };
+  }
+  process.on('exit', () => {
+    killAll();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const fake = fork(fileURLToPath(import.meta.url), ['--role=fake', `--provider-ms=${PROVIDER_MS}`], {
+    execArgv: ['--import', 'tsx'],
+    stdio: 'ignore',
+  });
+  const fakePort = await new Promise<number>((resolve) =>
+    fake.once('message', (m: { port: number }) => resolve(m.port)),
+  );
+
+  const port = await freePort();
+  const prefix = `cv-bench-lookup-${randomBytes(4).toString('hex')}`;
+  const server = start(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_TOKEN: ADMIN,
+      DATABASE_URL: database,
+      LOG_LEVEL: 'warn',
+      LIVE_OUTBOX: 'allow',
+      KEY_SEND_PER_SECOND: '1000000',
+      COUNTRY_SENDS_PER_HOUR: '100000000',
+      LOOKUP_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
+      TWILIO_AUTH_TOKEN: 'bench-token',
+      TWILIO_LOOKUP_BASE_URL: `http://127.0.0.1:${fakePort}`,
+      ...(REDIS ? { REDIS_URL: REDIS, REDIS_KEY_PREFIX: prefix } : {}),
+    },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(`${base}/health`, server, 60_000);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { data: Record<string, string> }).data;
+    };
+    /** A live SMS key of a new account with `settings` (no breaker, no refusal on risk). */
+    const keyWith = async (lookup: 'off' | 'sms_voice') => {
+      const account = await call('POST', '/v1/admin/accounts', { name: `bench ${lookup}` });
+      await call('PATCH', `/v1/admin/accounts/${account.id}/settings`, {
+        lookup,
+        pumpingMinSends: 1_000_000,
+      });
+      return (
+        await call('POST', '/v1/admin/api-keys', { name: 'bench', channels: ['SMS'], accountId: account.id })
+      ).key as string;
+    };
+
+    let next = 0;
+    /** autocannon sending SMS with `key` to numbers from `numbers()`, until `amount` or `seconds`. */
+    const load = (key: string, numbers: () => string, limit: { amount?: number; seconds?: number }) =>
+      autocannon({
+        url: base,
+        connections: CONNECTIONS,
+        duration: limit.seconds ?? 3600,
+        amount: limit.amount,
+        timeout: 30,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        requests: [
+          {
+            method: 'POST',
+            path: '/v1/contact/send-code',
+            setupRequest: (req) => ({ ...req, body: JSON.stringify({ channel: 'SMS', phone: numbers() }) }),
+          },
+        ],
+      });
+    const summary = (r: Result) => ({
+      sends: r.requests.total,
+      perSecond: Math.round(r.requests.average),
+      p50Ms: r.latency.p50,
+      p99Ms: r.latency.p99,
+      non2xx: r.non2xx,
+      errors: r.errors,
+    });
+
+    // 1. Cold: every number new to the cache.
+    const coldOn = await keyWith('sms_voice');
+    const coldOff = await keyWith('off');
+    const off = summary(await load(coldOff, () => numberOf(next++), { seconds: SECONDS }));
+    const coldStart = next;
+    const cold = summary(await load(coldOn, () => numberOf(next++), { seconds: SECONDS }));
+    const coldNumbers = next - coldStart;
+
+    // 2. Warm: numbers the cold phase looked up, sent by two accounts that never sent to them.
+    const warmOn = await keyWith('sms_voice');
+    const warmOff = await keyWith('off');
+    const perBlock = Math.min(BLOCK, Math.floor(coldNumbers / BLOCKS));
+    if (perBlock < CONNECTIONS)
+      throw new Error(`too few numbers were looked up (${coldNumbers}): raise --seconds`);
+    const cpu = { on: 0, off: 0, sends: 0 };
+    const pid = server.pid as number;
+    for (let b = 0; b < BLOCKS; b++) {
+      for (const [side, key] of [
+        ['on', warmOn],
+        ['off', warmOff],
+      ] as const) {
+        let i = coldStart + b * perBlock;
+        const before = cpuMicros(pid);
+        const r = await load(key, () => numberOf(i++), { amount: perBlock });
+        cpu[side] += cpuMicros(pid) - before;
+        if (r.non2xx > 0) throw new Error(`warm ${side}: ${r.non2xx} answers were not 2xx`);
+      }
+      cpu.sends += perBlock;
+    }
+    const onMicros = cpu.on / cpu.sends;
+    const offMicros = cpu.off / cpu.sends;
+    process.stdout.write(
+      `${JSON.stringify(
+        {
+          store: POSTGRES ? 'postgres' : 'sqlite',
+          redis: Boolean(REDIS),
+          providerMs: PROVIDER_MS,
+          connections: CONNECTIONS,
+          cold: { lookupsOff: off, lookupsOn: cold, target: `p99 < ${PROVIDER_MS + 30} ms` },
+          warm: {
+            sendsPerSide: cpu.sends,
+            cpuMicrosPerSendOn: Math.round(onMicros),
+            cpuMicrosPerSendOff: Math.round(offMicros),
+            ratio: Math.round((onMicros / offMicros) * 1000) / 1000,
+            target: 'ratio <= 1.10',
+          },
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } finally {
+    await stop(server);
+    fake.kill('SIGTERM');
+    await dropDatabase();
+  }
+}
+
+// Last: every declaration above is initialised before either role runs.
+if (ROLE === 'fake') await serveFakeTwilio();
+else await drive();
