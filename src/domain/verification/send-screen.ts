@@ -60,7 +60,8 @@ export async function screenTargets(
   // never looked up), and only for accounts that turned them on: with `lookup: "off"` (the
   // default) a send neither awaits nor allocates anything more here.
   const decisions = s.lookup === 'off' ? null : await lookUpTargets(deps, key, targets, s, now);
-  for (const [i, a] of assessed.entries()) {
+  for (let i = 0; i < assessed.length; i++) {
+    const a = assessed[i] as (typeof assessed)[number];
     const decision = decisions?.[i];
     if (decision) {
       if (decision.refusal) {
