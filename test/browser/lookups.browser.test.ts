@@ -114,4 +114,28 @@ describe.skipIf(!chromiumAvailable())('dashboard: carrier lookups', () => {
     expect(await page().getByTestId('sim-change').textContent()).toContain('3 days ago');
     await screenshot(page(), 'contact-carrier');
   });
+
+  it('the overview counts the carrier lookup refusals by reason', async () => {
+    const key = (
+      await admin('POST', '/v1/admin/api-keys', { name: 'refused', channels: ['SMS'], accountId, test: true })
+    ).body.data.key as string;
+    // voip is refused (refuseLineTypes), and the SIM of +447700900010 changed 2 hours ago (simSwapAction refuse).
+    await admin('PATCH', `/v1/admin/accounts/${accountId}/settings`, { simSwapHours: 24 });
+    for (const [phone, status] of [
+      ['+447700900001', 400],
+      ['+447700900010', 403],
+    ] as const) {
+      const res = await fetch(`${base}/v1/contact/send-code`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ channel: 'SMS', phone }),
+      });
+      expect(res.status).toBe(status);
+    }
+    await go('overview');
+    await expect.poll(() => page().getByTestId('kpi-lookup').textContent()).toContain('2');
+    expect(await page().getByTestId('lookup-refusals').textContent()).toBe(
+      'Carrier lookup refusals by reason: line_type 1 · sim_swap 1',
+    );
+  });
 });

@@ -11,6 +11,8 @@ type Interval = 'hour' | 'day';
 type GroupBy = '' | 'channel' | 'country' | 'purpose' | 'provider';
 
 const DAY = 86_400_000;
+/** The refusals of a carrier lookup's rules (docs/lookup.md), beside the risk threshold and blocks. */
+const LOOKUP_REASONS = ['line_type', 'sim_swap', 'lookup_unavailable'];
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export interface Totals {
@@ -20,6 +22,10 @@ export interface Totals {
   limited: number;
   riskRefused: number;
   blockedRefused: number;
+  /** Sends refused by a carrier lookup's rule (line_type, sim_swap, lookup_unavailable). */
+  lookupRefused: number;
+  /** Every refusal of the risk screen by reason (the buckets' refusedBy, summed). */
+  refusedBy: Record<string, number>;
   wrongCodes: number;
   limitedBy: Record<string, number>;
   medianSecondsToVerify: number | null;
@@ -34,6 +40,8 @@ export function totals(buckets: Bucket[]): Totals {
     limited: 0,
     riskRefused: 0,
     blockedRefused: 0,
+    lookupRefused: 0,
+    refusedBy: {},
     wrongCodes: 0,
     limitedBy: {},
     medianSecondsToVerify: null,
@@ -46,6 +54,10 @@ export function totals(buckets: Bucket[]): Totals {
     sum.limited += b.limited;
     sum.riskRefused += b.riskRefused;
     sum.blockedRefused += b.blockedRefused;
+    for (const [reason, count] of Object.entries(b.refusedBy ?? {})) {
+      sum.refusedBy[reason] = (sum.refusedBy[reason] ?? 0) + count;
+      if (LOOKUP_REASONS.includes(reason)) sum.lookupRefused += count;
+    }
     sum.wrongCodes += b.wrongCodes;
     for (const [name, count] of Object.entries(b.limitedBy))
       sum.limitedBy[name] = (sum.limitedBy[name] ?? 0) + count;
@@ -186,9 +198,22 @@ export function OverviewPage(props: { scope: Scope }) {
           testId="kpi-risk"
           tone="warn"
         />
+        <Kpi name="Carrier lookup refusals" count={sum.lookupRefused} testId="kpi-lookup" tone="warn" />
         <Kpi name="Wrong codes" count={sum.wrongCodes} testId="kpi-wrong" />
       </div>
-      {!analytics.loading && sum.sent === 0 && sum.limited === 0 && sum.riskRefused === 0 ? (
+      {sum.lookupRefused > 0 && (
+        <p class="muted" data-testid="lookup-refusals">
+          Carrier lookup refusals by reason:{' '}
+          {LOOKUP_REASONS.filter((r) => sum.refusedBy[r])
+            .map((r) => `${r} ${integer(sum.refusedBy[r] ?? 0)}`)
+            .join(' · ')}
+        </p>
+      )}
+      {!analytics.loading &&
+      sum.sent === 0 &&
+      sum.limited === 0 &&
+      sum.riskRefused === 0 &&
+      sum.lookupRefused === 0 ? (
         <Card>
           <Empty title="No sends in this range yet">
             Send a code with an API key of this account (<code>POST /v1/contact/send-code</code>, see the
@@ -339,6 +364,11 @@ function Charts(props: {
             label: 'Blocked contact',
             data: byStart.map((t) => t.blockedRefused),
             backgroundColor: '#64748b',
+          },
+          {
+            label: 'Carrier lookup',
+            data: byStart.map((t) => t.lookupRefused),
+            backgroundColor: PALETTE[4] ?? '#a855f7',
           },
         ],
       },
