@@ -12,4 +12,9 @@ export interface VerificationEvents {
   limited?(limit: string): void;
   /** The SMS-pumping breaker of an account tripped for `country`. */
   breakerTripped?(country: string): void;
+  /**
+   * A send's carrier lookup: answered by the provider (billed), the cache, the test numbers (a test
+   * key), or failed (`lookup_unavailable`).
+   */
+  lookedUp?(outcome: 'provider' | 'cache' | 'test' | 'failed'): void;
 }

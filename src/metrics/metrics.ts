@@ -56,6 +56,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  private readonly lookups = new Counter({
+    name: 'contact_verify_number_lookups_total',
+    help: "Carrier lookups of sends, by outcome: provider (answered by the provider, which bills it; concurrent sends for one number share one request), cache, test (a test key's test numbers) or failed (lookup_unavailable).",
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
     joinClusterMetrics(this.registry);
@@ -78,6 +85,7 @@ export class ServiceMetrics {
     verified: (channel, outcome) => this.verificationsBy(channel, outcome).inc(),
     limited: (limit) => this.refusals.inc({ limit }),
     breakerTripped: (country) => this.breakerTrips.inc({ country }),
+    lookedUp: (outcome) => this.lookups.inc({ outcome }),
   };
 
   /** A gauge of the SMS-pumping breakers tripped now, read from the shared state at each scrape. */

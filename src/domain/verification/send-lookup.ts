@@ -25,7 +25,7 @@ const NO_LOOKUP: LookupOutcome = {
  * so a send of an account without lookups pays nothing for them.
  */
 export function lookUpTargets(
-  deps: Pick<VerificationDeps, 'numberLookup'>,
+  deps: Pick<VerificationDeps, 'numberLookup' | 'events'>,
   key: AuthenticatedKey,
   targets: readonly SendTarget[],
   s: EffectiveSettings,
@@ -38,6 +38,7 @@ export function lookUpTargets(
       const outcome = deps.numberLookup
         ? await deps.numberLookup.lookup({ e164: t.address, mode: key.mode, parts })
         : NO_LOOKUP;
+      deps.events?.lookedUp?.(outcome.ok ? outcome.from : 'failed');
       return decideNumber(s, outcome, { channel: t.channel, now });
     }),
   );

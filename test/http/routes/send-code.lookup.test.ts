@@ -169,6 +169,10 @@ eachStore('send-code: carrier lookups (Twilio Lookup v2 fake)', (start) => {
     expect(other.status).toBe(200);
     expect(signalsOf(other.body).line_type).toBe(25);
     expect(fake.lookupsOf(phone)).toHaveLength(1);
+    // /metrics counts them by outcome: what the provider answered (and bills), what the cache did.
+    const metrics = await svc.app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toMatch(/contact_verify_number_lookups_total\{outcome="provider"\} [1-9]/);
+    expect(metrics.body).toMatch(/contact_verify_number_lookups_total\{outcome="cache"\} [1-9]/);
   });
 
   it('never asks the provider for a test key: the test numbers answer', async () => {
