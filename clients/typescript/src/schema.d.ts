@@ -1937,7 +1937,7 @@ export interface operations {
                     "application/json": components["schemas"]["SendCodeResponse"];
                 };
             };
-            /** @description VALIDATION_ERROR, INVALID_JSON, INVALID_DESTINATION or UNSUPPORTED_NUMBER */
+            /** @description VALIDATION_ERROR, INVALID_JSON, INVALID_DESTINATION or UNSUPPORTED_NUMBER (a premium-rate or shared-cost number; or a line type the account refuses after a carrier lookup: `details[].field` is `lineType`, docs/lookup.md) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1955,7 +1955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description CHANNEL_NOT_ENABLED: the key may not use a requested channel */
+            /** @description CHANNEL_NOT_ENABLED: the key may not use a requested channel; CONTACT_BLOCKED: an operator blocked the destination; RISK_TOO_HIGH: the send's risk reached the account's riskThreshold (details name the signals), or a carrier lookup found a SIM change within the account's simSwapHours under simSwapAction refuse (details[].field `sim_swap`), or the lookup failed under lookupFailClosed (`lookup_unavailable`) */
             403: {
                 headers: {
                     [name: string]: unknown;

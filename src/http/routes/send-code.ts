@@ -32,9 +32,9 @@ export const sendCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) => 
             'Sent: `data` is an entry for one channel, an array of two in the order of `channels` for two. A replay of an Idempotency-Key carries `Idempotent-Replayed: true`.',
           ),
           ...errorResponses({
-            400: 'VALIDATION_ERROR, INVALID_JSON, INVALID_DESTINATION or UNSUPPORTED_NUMBER',
+            400: 'VALIDATION_ERROR, INVALID_JSON, INVALID_DESTINATION or UNSUPPORTED_NUMBER (a premium-rate or shared-cost number; or a line type the account refuses after a carrier lookup: `details[].field` is `lineType`, docs/lookup.md)',
             401: 'UNAUTHORIZED: missing, malformed, unknown or revoked key',
-            403: 'CHANNEL_NOT_ENABLED: the key may not use a requested channel',
+            403: "CHANNEL_NOT_ENABLED: the key may not use a requested channel; CONTACT_BLOCKED: an operator blocked the destination; RISK_TOO_HIGH: the send's risk reached the account's riskThreshold (details name the signals), or a carrier lookup found a SIM change within the account's simSwapHours under simSwapAction refuse (details[].field `sim_swap`), or the lookup failed under lookupFailClosed (`lookup_unavailable`)",
             413: 'PAYLOAD_TOO_LARGE: body over 16 KiB',
             409: 'IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After: 1)',
             415: 'UNSUPPORTED_MEDIA_TYPE: body is not application/json',
