@@ -315,4 +315,43 @@ describe('LookupService', () => {
       error: 'throwing failed (TypeError)',
     });
   });
+
+  describe('known: what the contact profile reads, never a provider', () => {
+    it('is null before any lookup, then the fresh parts with when each was looked up', async () => {
+      const lookups = service();
+      expect(await lookups.known(NUMBER, 'live')).toBeNull();
+      await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH });
+      const asked = api.received.length;
+      const now = clock.now();
+      expect(await lookups.known(NUMBER, 'live')).toMatchObject({
+        facts: { lineType: 'mobile', carrier: 'Vodafone UK' },
+        lineCheckedAt: now,
+        simCheckedAt: now,
+      });
+      // An hour on the SIM part is stale: the line part alone is known.
+      clock.advance(HOUR_MS);
+      expect(await lookups.known(NUMBER, 'live')).toMatchObject({
+        facts: { lineType: 'mobile', lastSimChange: null },
+        lineCheckedAt: now,
+        simCheckedAt: null,
+      });
+      expect(api.received.length).toBe(asked);
+    });
+
+    it("reads another instance's lookup from the shared cache", async () => {
+      await service().lookup({ e164: NUMBER, mode: 'live', parts: LINE });
+      const other = service();
+      expect(await other.known(NUMBER, 'live')).toMatchObject({
+        facts: { lineType: 'mobile' },
+        simCheckedAt: null,
+      });
+      expect(api.received).toHaveLength(1);
+    });
+
+    it("answers a test key's number from the test numbers", async () => {
+      expect(await service().known('+447700900001', 'test')).toMatchObject({ facts: { lineType: 'voip' } });
+      expect(await service().known('+447700900020', 'test')).toBeNull();
+      expect(api.received).toHaveLength(0);
+    });
+  });
 });
