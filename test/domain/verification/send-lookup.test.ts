@@ -1,23 +1,23 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Delivery, DeliveryPlan, DeliveryResult } from '../../src/delivery/interface.js';
-import { AccountAdmin, DEFAULT_ACCOUNT_ID } from '../../src/domain/accounts.js';
-import { ManualClock } from '../../src/domain/clock.js';
-import { DomainError } from '../../src/domain/errors.js';
-import type { LookupOutcome } from '../../src/domain/number-intelligence.js';
-import type { LookupRequest, NumberLookup } from '../../src/domain/ports/number-lookup.js';
-import { RateLimitPolicy } from '../../src/domain/rate-limit-policy.js';
-import { validateSendRequest } from '../../src/domain/send-request.js';
-import { DEFAULT_BRANDING, deploymentDefaults } from '../../src/domain/settings.js';
+import type { Delivery, DeliveryPlan, DeliveryResult } from '../../../src/delivery/interface.js';
+import { AccountAdmin, DEFAULT_ACCOUNT_ID } from '../../../src/domain/accounts.js';
+import { ManualClock } from '../../../src/domain/clock.js';
+import { DomainError } from '../../../src/domain/errors.js';
+import type { LookupOutcome } from '../../../src/domain/number-intelligence.js';
+import type { LookupRequest, NumberLookup } from '../../../src/domain/ports/number-lookup.js';
+import { RateLimitPolicy } from '../../../src/domain/rate-limit-policy.js';
+import { validateSendRequest } from '../../../src/domain/send-request.js';
+import { DEFAULT_BRANDING, deploymentDefaults } from '../../../src/domain/settings.js';
 import {
   type AccountSettings,
   type AuthenticatedKey,
   CHANNELS,
   type Channel,
-} from '../../src/domain/types.js';
-import { VerificationService } from '../../src/domain/verification-service.js';
-import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
-import { openStore, type Store } from '../../src/store/factory.js';
+} from '../../../src/domain/types.js';
+import { VerificationService } from '../../../src/domain/verification-service.js';
+import { MemoryRateLimitStore } from '../../../src/limits/memory-store.js';
+import { openStore, type Store } from '../../../src/store/factory.js';
 
 // The send's use of the NumberLookup port, in the domain alone: an account with lookups off never
 // calls it (the hot path pays nothing), one with lookups on calls it once per phone target with
