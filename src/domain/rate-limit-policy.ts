@@ -2,7 +2,7 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import { type Channel, countsInCountryWindow, destinationField } from './channels/registry.js';
 import { DomainError, type ErrorDetail } from './errors.js';
 import type { VerificationEvents } from './events.js';
-import type { CounterSpec, RateLimitStore } from './ports/rate-limits.js';
+import type { CounterRef, CounterSpec, RateLimitStore } from './ports/rate-limits.js';
 import type { WindowCounts } from './pumping-breaker.js';
 import type { EffectiveSettings } from './settings.js';
 import type { Mode } from './types.js';
@@ -32,6 +32,18 @@ const COUNTRY_WINDOW = {
 } satisfies Record<string, CounterSpec>;
 const countryHourKey = (scope: string, country: string, at: number) =>
   `${scope}:${country}:${at - (at % HOUR_MS)}`;
+
+/** The counters of one send, charged at once (RateLimitPolicy.chargeSend). */
+export interface SendCharge {
+  /** Per target, its country's sends and verifications this hour and the last; null when it counts in none. */
+  windows: Array<WindowCounts | null>;
+  /** The refusal by the key's send rate or the send limits, or null (counted as a limit event when asked). */
+  refusal(): DomainError | null;
+  /** Gives back every point the charge kept: the send was refused by its screen. */
+  giveBack(): Promise<void>;
+  /** Gives back the send counted in its country's window: its codes were not stored. */
+  giveBackSends(): Promise<void>;
+}
 
 /** One destination a send is about to reach. */
 export interface SendTarget {
@@ -68,37 +80,112 @@ export class RateLimitPolicy {
     return `${accountId}:${createHmac('sha256', this.keySecret).update(destination).digest('base64url').slice(0, 22)}`;
   }
 
-  /** Per-key request rate of send-code or verify-code. */
+  /** Per-key request rate of send-code or verify-code (one counter call; a refusal charges nothing). */
   async checkKeyRate(kind: 'send' | 'verify', keyId: string, s: EffectiveSettings): Promise<void> {
     const spec = this.specsOf(s)[kind === 'send' ? 'keySend' : 'keyVerify'];
-    const limit = spec.limit;
-    const decision = await this.counters.consume(spec, keyId);
-    if (!decision.allowed) {
-      this.events.limited?.(`key-${kind}`);
-      throw new DomainError(
-        'RATE_LIMITED',
-        `This API key may make ${limit} ${kind}-code requests per second; slow down.`,
-        undefined,
-        decision.retryAfterSeconds,
-      );
-    }
+    const { rate } = await this.counters.run({ rate: { spec, key: keyId } });
+    if (rate && !rate.allowed) throw this.keyRateRefusal(kind, spec, rate.retryAfterSeconds);
+  }
+
+  private keyRateRefusal(kind: 'send' | 'verify', spec: CounterSpec, retryAfterSeconds: number): DomainError {
+    this.events.limited?.(`key-${kind}`);
+    return new DomainError(
+      'RATE_LIMITED',
+      `This API key may make ${spec.limit} ${kind}-code requests per second; slow down.`,
+      undefined,
+      retryAfterSeconds,
+    );
   }
 
   /**
-   * The destination rules of one send: the failure budget, the resend cooldown, the hourly cap per
-   * destination and channel, and the hourly volume per country. A dual send is refused whole: points
-   * taken for one channel are given back when the other is refused.
+   * Every counter of one send in one run of the counter store (one round trip on Redis): the
+   * country windows the risk screen and the SMS-pumping breaker read (as they were before this
+   * send), the key's send rate, then the destination rules: the failure budget, the resend
+   * cooldown, the hourly cap per destination and channel, and the hourly volume per country; and,
+   * when nothing refused, the send counted in its country's window. A dual send is refused whole:
+   * points taken for one channel are given back when the other is refused.
+   *
+   * The screen decides before the limits (a blocked contact is refused 403 whatever its limits),
+   * so the caller answers the screen's refusal first and then `giveBack()`s what the charge kept,
+   * which leaves the counters as if the limits had never been asked.
    */
-  async checkSend(accountId: string, targets: SendTarget[], s: EffectiveSettings): Promise<void> {
+  async chargeSend(
+    keyId: string,
+    scope: string,
+    targets: SendTarget[],
+    s: EffectiveSettings,
+    now: number,
+  ): Promise<SendCharge> {
     const specs = this.specsOf(s);
-    const failures = specs.failures;
     // One digest per destination serves the failure budget and the per-channel counters below.
-    const keys = targets.map((t) => this.destinationKey(accountId, t.destination));
+    const keys = targets.map((t) => this.destinationKey(scope, t.destination));
+    const reads: CounterRef[] = [];
+    const windowAt: Array<number | null> = [];
+    const adds: CounterRef[] = [];
+    const groups: Array<Array<{ ref: CounterRef; detail: ErrorDetail }>> = [];
     for (const [i, t] of targets.entries()) {
-      const budget = await this.counters.peek(failures, keys[i] as string);
-      if (!budget.allowed) {
-        this.events.limited?.(failures.name);
-        throw limited(
+      const windowed = t.country !== null && countsInCountryWindow(t.channel);
+      windowAt.push(windowed ? reads.length : null);
+      if (windowed) {
+        const hours = [now, now - HOUR_MS].map((at) => countryHourKey(scope, t.country as string, at));
+        for (const spec of [COUNTRY_WINDOW.sent, COUNTRY_WINDOW.verified])
+          for (const h of hours) reads.push({ spec, key: h });
+        adds.push({ spec: COUNTRY_WINDOW.sent, key: countryHourKey(scope, t.country as string, now) });
+      }
+      const key = `${keys[i]}:${t.channel}`;
+      const field = destinationField(t.channel);
+      const group: Array<{ ref: CounterRef; detail: ErrorDetail }> = [];
+      if (s.resendCooldownSeconds > 0)
+        group.push({
+          ref: { spec: specs.cooldown, key },
+          detail: {
+            field,
+            channel: t.channel,
+            message: `a code was sent to this destination less than ${s.resendCooldownSeconds} s ago`,
+          },
+        });
+      group.push({
+        ref: { spec: specs.hourly, key },
+        detail: {
+          field,
+          channel: t.channel,
+          message: `at most ${s.sendsPerDestinationPerHour} codes per hour go to one destination`,
+        },
+      });
+      if (windowed)
+        group.push({
+          ref: { spec: specs.perCountry, key: `${scope}:${t.country}` },
+          detail: {
+            field: 'country',
+            channel: t.channel,
+            message: `the hourly volume of codes to ${t.country} is used up`,
+          },
+        });
+      groups.push(group);
+    }
+    const outcome = await this.counters.run({
+      reads,
+      rate: { spec: specs.keySend, key: keyId },
+      budgets: keys.map((key) => ({ spec: specs.failures, key })),
+      takes: groups.map((g) => g.map((step) => step.ref)),
+      adds,
+    });
+
+    const windows = windowAt.map((at) =>
+      at === null
+        ? null
+        : {
+            sent: (outcome.reads[at] ?? 0) + (outcome.reads[at + 1] ?? 0),
+            verified: (outcome.reads[at + 2] ?? 0) + (outcome.reads[at + 3] ?? 0),
+          },
+    );
+    const refusal = (): DomainError | null => {
+      if (outcome.rate && !outcome.rate.allowed)
+        return this.keyRateRefusal('send', specs.keySend, outcome.rate.retryAfterSeconds);
+      if (outcome.budget) {
+        const t = targets[outcome.budget.index] as SendTarget;
+        this.events.limited?.(specs.failures.name);
+        return limited(
           'Too many wrong codes were entered for this destination; sends to it are paused.',
           [
             {
@@ -107,62 +194,26 @@ export class RateLimitPolicy {
               message: 'daily budget of wrong codes used up',
             },
           ],
-          budget.retryAfterSeconds,
+          outcome.budget.retryAfterSeconds,
         );
       }
-    }
-
-    const taken: Array<{ spec: CounterSpec; key: string }> = [];
-    const refusals: ErrorDetail[] = [];
-    let retryAfter = 0;
-    const take = async (spec: CounterSpec, key: string, detail: ErrorDetail): Promise<boolean> => {
-      const decision = await this.counters.consume(spec, key);
-      if (decision.allowed) {
-        taken.push({ spec, key });
-        return true;
-      }
-      refusals.push(detail);
-      this.events.limited?.(spec.name);
-      retryAfter = Math.max(retryAfter, decision.retryAfterSeconds);
-      return false;
+      if (outcome.refused.length === 0) return null;
+      let retryAfter = 0;
+      const details = outcome.refused.map((r) => {
+        const step = groups[r.group]?.[r.step] as { ref: CounterRef; detail: ErrorDetail };
+        this.events.limited?.(step.ref.spec.name);
+        retryAfter = Math.max(retryAfter, r.retryAfterSeconds);
+        return step.detail;
+      });
+      return limited('Rate limit exceeded for this destination; retry later.', details, retryAfter);
     };
-
-    for (const [i, t] of targets.entries()) {
-      const key = `${keys[i]}:${t.channel}`;
-      const field = destinationField(t.channel);
-      const { cooldown, hourly, perCountry } = specs;
-      if (
-        s.resendCooldownSeconds > 0 &&
-        !(await take(cooldown, key, {
-          field,
-          channel: t.channel,
-          message: `a code was sent to this destination less than ${s.resendCooldownSeconds} s ago`,
-        }))
-      ) {
-        continue;
-      }
-      if (
-        !(await take(hourly, key, {
-          field,
-          channel: t.channel,
-          message: `at most ${s.sendsPerDestinationPerHour} codes per hour go to one destination`,
-        }))
-      ) {
-        continue;
-      }
-      if (t.country && countsInCountryWindow(t.channel)) {
-        await take(perCountry, `${accountId}:${t.country}`, {
-          field: 'country',
-          channel: t.channel,
-          message: `the hourly volume of codes to ${t.country} is used up`,
-        });
-      }
-    }
-
-    if (refusals.length > 0) {
-      await Promise.all(taken.map((t) => this.counters.refund(t.spec, t.key)));
-      throw limited('Rate limit exceeded for this destination; retry later.', refusals, retryAfter);
-    }
+    const charged = outcome.charged;
+    return {
+      windows,
+      refusal,
+      giveBack: () => this.counters.giveBack(charged),
+      giveBackSends: () => this.counters.giveBack(charged.filter((c) => c.spec === COUNTRY_WINDOW.sent)),
+    };
   }
 
   /** Counts a phone send to `country` in its hour (see COUNTRY_WINDOW). */

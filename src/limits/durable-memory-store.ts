@@ -1,10 +1,14 @@
 import { type Clock, systemClock } from '../domain/clock.js';
 import type {
   CounterPersistence,
+  CounterPlan,
+  CounterRef,
   CounterSpec,
   LimitDecision,
+  PlanOutcome,
   RateLimitStore,
 } from '../domain/ports/rate-limits.js';
+import { giveBackEach, runPlanStepByStep } from './counter-plan.js';
 import { familyId, MemoryRateLimitStore } from './memory-store.js';
 
 const PURGE_INTERVAL_MS = 60_000;
@@ -85,6 +89,14 @@ export class DurableMemoryRateLimitStore implements RateLimitStore {
 
   count(spec: CounterSpec, key: string): Promise<number> {
     return this.memory.count(spec, key);
+  }
+
+  run(plan: CounterPlan): Promise<PlanOutcome> {
+    return runPlanStepByStep(this, plan);
+  }
+
+  giveBack(counters: CounterRef[]): Promise<void> {
+    return giveBackEach(this, counters);
   }
 
   async check(): Promise<boolean> {

@@ -1,6 +1,14 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { type Clock, systemClock } from '../domain/clock.js';
-import type { CounterSpec, LimitDecision, RateLimitStore } from '../domain/ports/rate-limits.js';
+import type {
+  CounterPlan,
+  CounterRef,
+  CounterSpec,
+  LimitDecision,
+  PlanOutcome,
+  RateLimitStore,
+} from '../domain/ports/rate-limits.js';
+import { giveBackEach, runPlanStepByStep } from './counter-plan.js';
 import { CounterTable } from './counter-table.js';
 
 /**
@@ -109,6 +117,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const table = this.family(spec);
     const slot = table.find(key, this.clock.now());
     return slot >= 0 ? table.usedAt(slot) : 0;
+  }
+
+  run(plan: CounterPlan): Promise<PlanOutcome> {
+    return runPlanStepByStep(this, plan);
+  }
+
+  giveBack(counters: CounterRef[]): Promise<void> {
+    return giveBackEach(this, counters);
   }
 
   private sweep(now: number): void {

@@ -3,12 +3,12 @@ import { DomainError } from '../errors.js';
 import { combineRisk } from '../number-intelligence.js';
 import { contactBlocked } from '../ports/verifications.js';
 import { type BreakerState, decideBreaker, type WindowCounts } from '../pumping-breaker.js';
-import type { SendTarget } from '../rate-limit-policy.js';
+import type { SendCharge, SendTarget } from '../rate-limit-policy.js';
 import { assessRisk, type RiskAssessment } from '../risk.js';
 import type { SendRequest } from '../send-request.js';
 import type { EffectiveSettings } from '../settings.js';
 import type { AuthenticatedKey } from '../types.js';
-import { limitScope, type VerificationDeps } from './deps.js';
+import type { VerificationDeps } from './deps.js';
 import { lookUpTargets } from './send-lookup.js';
 import type { RecordRefusal } from './send-refusals.js';
 
@@ -33,14 +33,16 @@ export async function screenTargets(
   s: EffectiveSettings,
   now: number,
   refuse: RecordRefusal,
+  /** The send's counters, charged at once: the country windows as they were before this send. */
+  charge: Promise<SendCharge>,
 ): Promise<ScreenedTarget[]> {
-  const { store, limits } = deps;
+  const { store } = deps;
   const assessed = await Promise.all(
-    targets.map(async (t) => {
+    targets.map(async (t, i) => {
       const windowCountry = t.country && countsInCountryWindow(t.channel) ? t.country : null;
       const [signals, countryHour] = await Promise.all([
         store.readModel.destinationSignals(key.accountId, key.mode, t.destination, t.country, now),
-        windowCountry ? limits.countryWindow(limitScope(key), windowCountry, now) : NO_COUNTS,
+        windowCountry ? charge.then((c) => c.windows[i] ?? NO_COUNTS) : NO_COUNTS,
       ]);
       const risk = assessRisk({ ...t, numberFacts: request.numberFacts, signals, countryHour });
       return { t, signals, countryHour, windowCountry, risk };

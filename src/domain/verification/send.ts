@@ -1,15 +1,12 @@
-import { countsInCountryWindow } from '../channels/registry.js';
-import { DomainError } from '../errors.js';
-import type { SendTarget } from '../rate-limit-policy.js';
+import type { SendCharge, SendTarget } from '../rate-limit-policy.js';
 import type { SendRequest } from '../send-request.js';
-import type { EffectiveSettings } from '../settings.js';
 import type { AuthenticatedKey } from '../types.js';
 import { limitScope, type VerificationDeps } from './deps.js';
 import { deliverIssued } from './send-deliver.js';
 import { type SendEntry, unavailableEntry } from './send-entry.js';
 import { issueCodes } from './send-issue.js';
 import { type RecordRefusal, refusalsOf } from './send-refusals.js';
-import { screenTargets } from './send-screen.js';
+import { type ScreenedTarget, screenTargets } from './send-screen.js';
 import { deliverableTargets, wantedTargets } from './send-targets.js';
 import type { RequestSettings } from './settings.js';
 
@@ -37,11 +34,34 @@ export class SendCode {
     const now = deps.clock.now();
     const { targets, unavailable } = deliverableTargets(deps.delivery, key, request, wanted);
     const refuse = refusalsOf(deps, key, request, now);
-    const screened = await screenTargets(deps, key, request, targets, s, now, refuse);
-    await this.limit(key, targets, s, refuse);
-    const { issued, expiresAt } = await issueCodes(deps, key, request, screened, s, now);
+    // Every counter of the send in one call, read by the screen while the database is read.
+    const charging = deps.limits.chargeSend(key.id, limitScope(key), targets, s, now);
+    charging.catch(() => {}); // its failure is met where it is awaited
+    let screened: ScreenedTarget[];
+    try {
+      screened = await screenTargets(deps, key, request, targets, s, now, refuse, charging);
+    } catch (err) {
+      // Refused by the screen, which comes before the limits: they are left as if never asked.
+      await charging
+        .then(
+          (c) => c.giveBack(),
+          () => {},
+        )
+        .catch(() => {});
+      throw err;
+    }
+    const charge = await charging;
+    await this.limit(targets, charge, refuse);
+    let issuedCodes: Awaited<ReturnType<typeof issueCodes>>;
+    try {
+      issuedCodes = await issueCodes(deps, key, request, screened, s, now);
+    } catch (err) {
+      // No code stored: the send does not count in its country's window.
+      await charge.giveBackSends().catch(() => {});
+      throw err;
+    }
+    const { issued, expiresAt } = issuedCodes;
     onStarted?.();
-    await this.countCountrySends(key, targets, now);
     const entries = await deliverIssued(deps, key, request, issued, expiresAt);
     if (unavailable.length === 0) return entries;
     // In the order of `channels`: the entry of a channel that was not sent says why.
@@ -50,36 +70,14 @@ export class SendCode {
   }
 
   /** The key's send rate, then the send limits (a refusal by them is counted for analytics). */
-  private async limit(
-    key: AuthenticatedKey,
-    targets: SendTarget[],
-    s: EffectiveSettings,
-    refuse: RecordRefusal,
-  ): Promise<void> {
-    const { limits } = this.deps;
-    await limits.checkKeyRate('send', key.id, s);
-    try {
-      await limits.checkSend(limitScope(key), targets, s);
-    } catch (err) {
-      if (err instanceof DomainError && err.code === 'RATE_LIMITED') {
-        const refused = err.details ?? [];
-        for (const t of targets) {
-          const detail = refused.find((d) => d.channel === t.channel);
-          if (detail) await refuse(t, detail.field === 'country' ? 'limit:country' : 'limit:destination');
-        }
-      }
-      throw err;
+  private async limit(targets: SendTarget[], charge: SendCharge, refuse: RecordRefusal): Promise<void> {
+    const err = charge.refusal();
+    if (!err) return;
+    const refused = err.details ?? [];
+    for (const t of targets) {
+      const detail = refused.find((d) => d.channel === t.channel);
+      if (detail) await refuse(t, detail.field === 'country' ? 'limit:country' : 'limit:destination');
     }
-  }
-
-  /** Counts the sends in their country's hour (the SMS-pumping breaker's window). */
-  private async countCountrySends(key: AuthenticatedKey, targets: SendTarget[], now: number): Promise<void> {
-    await Promise.all(
-      targets.map((t) =>
-        t.country && countsInCountryWindow(t.channel)
-          ? this.deps.limits.countCountrySend(limitScope(key), t.country, now)
-          : null,
-      ),
-    );
+    throw err;
   }
 }
