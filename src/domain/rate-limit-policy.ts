@@ -62,6 +62,8 @@ export interface SendTarget {
 export class RateLimitPolicy {
   /** The counter specs of one settings object, made once: the settings of a key live for seconds. */
   private readonly specs = new WeakMap<EffectiveSettings, Specs>();
+  /** The additions of this event-loop turn, counted in one call at its end (see addInTurn). */
+  private turnAdds: TurnAdds | null = null;
 
   constructor(
     private readonly counters: RateLimitStore,
@@ -223,23 +225,48 @@ export class RateLimitPolicy {
 
   /** Counts a verified phone request to `country` in the hour it was sent in. */
   async countCountryVerified(scope: string, country: string, sentAt: number): Promise<void> {
-    await this.counters.penalize(COUNTRY_WINDOW.verified, countryHourKey(scope, country, sentAt));
+    await this.addInTurn({ spec: COUNTRY_WINDOW.verified, key: countryHourKey(scope, country, sentAt) });
   }
 
   /** The sends and verifications to `country` in the current and the previous clock hour. */
   async countryWindow(scope: string, country: string, now: number): Promise<WindowCounts> {
     const hours = [now, now - HOUR_MS].map((at) => countryHourKey(scope, country, at));
-    const [sent, verified] = await Promise.all(
-      [COUNTRY_WINDOW.sent, COUNTRY_WINDOW.verified].map(async (spec) =>
-        (await Promise.all(hours.map((h) => this.counters.count(spec, h)))).reduce((a, b) => a + b, 0),
-      ),
+    const reads = [COUNTRY_WINDOW.sent, COUNTRY_WINDOW.verified].flatMap((spec) =>
+      hours.map((key) => ({ spec, key })),
     );
-    return { sent: sent as number, verified: verified as number };
+    const [sentNow = 0, sentBefore = 0, verifiedNow = 0, verifiedBefore = 0] = (
+      await this.counters.run({ reads })
+    ).reads;
+    return { sent: sentNow + sentBefore, verified: verifiedNow + verifiedBefore };
   }
 
   /** Counts a wrong code against the destination's daily failure budget. */
   async recordFailure(accountId: string, destination: string, s: EffectiveSettings): Promise<void> {
-    await this.counters.penalize(this.specsOf(s).failures, this.destinationKey(accountId, destination));
+    await this.addInTurn({
+      spec: this.specsOf(s).failures,
+      key: this.destinationKey(accountId, destination),
+    });
+  }
+
+  /**
+   * Adds a point to a counter together with the other additions of this event-loop turn: what a
+   * verify's outcome charges (a wrong code, a verified phone) is known only after the database
+   * counted the attempt, after the key's rate was charged, so it cannot share that call; the
+   * verifies of one turn share this one. Each caller still waits until its point is counted.
+   */
+  private addInTurn(ref: CounterRef): Promise<void> {
+    if (!this.turnAdds) {
+      const batch: TurnAdds = { refs: [], done: null as unknown as Promise<void> };
+      batch.done = new Promise<void>((resolve, reject) =>
+        setImmediate(() => {
+          this.turnAdds = null;
+          this.counters.run({ adds: batch.refs }).then(() => resolve(), reject);
+        }),
+      );
+      this.turnAdds = batch;
+    }
+    this.turnAdds.refs.push(ref);
+    return this.turnAdds.done;
   }
 
   private specsOf(s: EffectiveSettings): Specs {
@@ -257,6 +284,11 @@ export class RateLimitPolicy {
     }
     return specs;
   }
+}
+
+interface TurnAdds {
+  refs: CounterRef[];
+  done: Promise<void>;
 }
 
 type Specs = Record<'keySend' | 'keyVerify' | 'failures' | 'cooldown' | 'hourly' | 'perCountry', CounterSpec>;
