@@ -1,0 +1,245 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  CounterPlan,
+  CounterRef,
+  CounterSpec,
+  PlanOutcome,
+} from '../../src/domain/ports/rate-limits.js';
+import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
+import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
+import { startTestService, type TestService } from '../support/app.js';
+import { recordSkip } from '../support/skips.js';
+
+/**
+ * One Redis round trip per send, and per verify: every counter a send checks and charges is one
+ * script call (src/limits/redis-store.ts, PLAN_SCRIPT). Counted with MONITOR on a redis-server of
+ * this test's own (its own port, nothing saved), so that no other client's commands are counted;
+ * the commands the script runs inside show as `lua` and are not round trips.
+ */
+const hasRedisServer = (process.env.PATH ?? '')
+  .split(':')
+  .some((dir) => dir !== '' && existsSync(join(dir, 'redis-server')));
+if (!hasRedisServer) recordSkip('no redis-server on PATH to start a Redis of the test’s own');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe.skipIf(!hasRedisServer)('Redis round trips per request', () => {
+  let dir: string;
+  let child: ChildProcess;
+  let url: string;
+  let control: Redis;
+  let monitor: Redis;
+  /** The commands clients sent (not those a script ran), as the monitor saw them. */
+  const seen: string[][] = [];
+  let fences = 0;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'cv-redis-rt-'));
+    const port = await freePort();
+    url = `redis://127.0.0.1:${port}`;
+    child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      { stdio: 'ignore' },
+    );
+    control = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    control.on('error', () => {}); // refused while redis-server starts
+    for (let i = 0; ; i++) {
+      try {
+        await control.connect();
+        break;
+      } catch {
+        if (i > 200) throw new Error('redis-server did not start');
+        await sleep(50);
+      }
+    }
+    monitor = await new Redis(url).monitor();
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source !== 'lua') seen.push(args);
+    });
+  });
+  afterAll(async () => {
+    monitor?.disconnect();
+    control?.disconnect();
+    child?.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The client commands since the last fence (the fence's own ECHO excluded). */
+  async function commandsOf(work: () => Promise<unknown>): Promise<string[][]> {
+    await fence();
+    seen.length = 0;
+    await work();
+    await fence();
+    return seen.filter((c) => !(c[0]?.toLowerCase() === 'echo' && c[1]?.startsWith('fence-')));
+  }
+  async function fence(): Promise<void> {
+    const mark = `fence-${++fences}`;
+    await control.echo(mark);
+    for (let i = 0; !seen.some((c) => c[1] === mark); i++) {
+      if (i > 400) throw new Error('the monitor did not see the fence');
+      await sleep(5);
+    }
+  }
+  const names = (commands: string[][]) => commands.map((c) => (c[0] ?? '').toLowerCase());
+
+  describe('through the service', () => {
+    let svc: TestService;
+    let key: string;
+    const SEND = '/v1/contact/send-code';
+    const VERIFY = '/v1/contact/verify-code';
+
+    beforeAll(async () => {
+      svc = await startTestService({ REDIS_URL: url, REDIS_KEY_PREFIX: 'rt' });
+      key = await svc.createKey();
+      // The first call of each script loads it (EVALSHA, NOSCRIPT, EVAL): not what is counted.
+      await svc.post(SEND, { channel: 'EMAIL', email: 'warm@example.com' }, key);
+      await svc.post(VERIFY, { requestId: 'vr_warm', otpCode: '000000' }, key);
+    });
+    afterAll(async () => {
+      await svc?.close();
+    });
+
+    it('an email send is one EVALSHA', async () => {
+      const commands = await commandsOf(async () => {
+        expect((await svc.post(SEND, { channel: 'EMAIL', email: 'one@example.com' }, key)).status).toBe(200);
+      });
+      expect(names(commands)).toEqual(['evalsha']);
+    });
+
+    it('an SMS send (its country window read, charged and counted) is one EVALSHA', async () => {
+      const commands = await commandsOf(async () => {
+        expect((await svc.post(SEND, { channel: 'SMS', phone: '+14155550131' }, key)).status).toBe(200);
+      });
+      expect(names(commands)).toEqual(['evalsha']);
+    });
+
+    it('a dual send is one EVALSHA, and so is its refusal by a cooldown, refused whole', async () => {
+      const dual = { channels: ['EMAIL', 'SMS'], email: 'dual@example.com', phone: '+14155550132' };
+      const sent = await commandsOf(async () => expect((await svc.post(SEND, dual, key)).status).toBe(200));
+      expect(names(sent)).toEqual(['evalsha']);
+      const refused = await commandsOf(async () => {
+        const again = await svc.post(SEND, { ...dual, email: 'other@example.com' }, key);
+        expect(again.status).toBe(429);
+        expect(again.body.error.details.map((d: { channel: string }) => d.channel)).toEqual(['SMS']);
+      });
+      expect(names(refused)).toEqual(['evalsha']);
+      // The email side was given back in that call: a send to it goes through.
+      expect((await svc.post(SEND, { channel: 'EMAIL', email: 'other@example.com' }, key)).status).toBe(200);
+    });
+
+    it('a verify of the right code is one EVALSHA', async () => {
+      const sent = await svc.post(SEND, { channel: 'EMAIL', email: 'right@example.com' }, key);
+      const code = await svc.lastCode('right@example.com');
+      const commands = await commandsOf(async () => {
+        const res = await svc.post(VERIFY, { requestId: sent.body.data.requestId, otpCode: code }, key);
+        expect(res.body.data.verified).toBe(true);
+      });
+      expect(names(commands)).toEqual(['evalsha']);
+    });
+
+    it('a wrong code is two (the key rate before the attempt, the failure budget after); verifies of one turn share the second', async () => {
+      const sent = await svc.post(SEND, { channel: 'EMAIL', email: 'wrong@example.com' }, key);
+      const code = await svc.lastCode('wrong@example.com');
+      const wrong = code === '000000' ? '111111' : '000000';
+      const one = await commandsOf(async () => {
+        const res = await svc.post(VERIFY, { requestId: sent.body.data.requestId, otpCode: wrong }, key);
+        expect(res.body.data.verified).toBe(false);
+      });
+      expect(names(one)).toEqual(['evalsha', 'evalsha']);
+
+      const requests = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          svc.post(SEND, { channel: 'EMAIL', email: `wrong${i}@example.com` }, key),
+        ),
+      );
+      const four = await commandsOf(() =>
+        Promise.all(
+          requests.map((r) => svc.post(VERIFY, { requestId: r.body.data.requestId, otpCode: wrong }, key)),
+        ),
+      );
+      expect(names(four).every((n) => n === 'evalsha')).toBe(true);
+      expect(four.length).toBeGreaterThanOrEqual(5);
+      expect(four.length).toBeLessThanOrEqual(8);
+    });
+  });
+
+  describe('the plan script against the step-by-step run', () => {
+    let redis: RedisRateLimitStore;
+    let memory: MemoryRateLimitStore;
+    beforeAll(async () => {
+      redis = await RedisRateLimitStore.connect(url, { prefix: 'plan' });
+      memory = new MemoryRateLimitStore();
+    });
+    afterAll(async () => {
+      await redis?.close();
+      await memory?.close();
+    });
+
+    // A small random world: few counters, small limits, so that refusals are frequent.
+    const specs: CounterSpec[] = [
+      { name: 'a', limit: 1, windowSeconds: 60 },
+      { name: 'b', limit: 2, windowSeconds: 60 },
+      { name: 'c', limit: 3, windowSeconds: 3600 },
+    ];
+    let seed = 42;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const ref = (): CounterRef => ({ spec: specs[rand(specs.length)] as CounterSpec, key: `k${rand(4)}` });
+    const refs = (max: number) => Array.from({ length: rand(max + 1) }, ref);
+    const plan = (): CounterPlan => ({
+      reads: refs(3),
+      ...(rand(3) > 0 ? { rate: ref() } : {}),
+      budgets: refs(2),
+      takes: Array.from({ length: rand(3) }, () => refs(3)),
+      adds: refs(2),
+    });
+    const comparable = (o: PlanOutcome) => ({
+      ...o,
+      rate: o.rate && { ...o.rate, retryAfterSeconds: o.rate.retryAfterSeconds > 0 },
+      budget: o.budget && { ...o.budget, retryAfterSeconds: o.budget.retryAfterSeconds > 0 },
+      refused: o.refused.map((r) => ({ ...r, retryAfterSeconds: r.retryAfterSeconds > 0 })),
+    });
+
+    it('answers and counts alike over 300 random plans, give-backs among them', async () => {
+      for (let i = 0; i < 300; i++) {
+        const p = plan();
+        const [fromRedis, fromMemory] = [await redis.run(p), await memory.run(p)];
+        expect(comparable(fromRedis), `plan ${i}: ${JSON.stringify(p)}`).toEqual(comparable(fromMemory));
+        if (rand(4) === 0) {
+          await redis.giveBack(fromRedis.charged);
+          await memory.giveBack(fromMemory.charged);
+        }
+      }
+      for (const spec of specs)
+        for (let k = 0; k < 4; k++)
+          expect(await redis.count(spec, `k${k}`)).toBe(await memory.count(spec, `k${k}`));
+    });
+
+    it('loads its script again when Redis forgot it (NOSCRIPT)', async () => {
+      await control.script('FLUSH');
+      const outcome = await redis.run({
+        rate: { spec: { name: 'noscript', limit: 1, windowSeconds: 60 }, key: 'x' },
+      });
+      expect(outcome.rate?.allowed).toBe(true);
+    });
+  });
+});
