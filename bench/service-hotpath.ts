@@ -25,7 +25,8 @@
  * With --postgres each tree runs on a fresh database of that server instead of SQLite, and the
  * figures add the bytes of WAL the server wrote per request (a measure of the writes that does
  * not depend on how busy the machine is); with --postgres-pid, the server's CPU during a tree's
- * waves is added to the tree's (use a server of your own: every client's work is counted).
+ * waves is added to the tree's (use a server of your own: every client's work is counted), and
+ * reported on its own as `serverUs`.
  *
  * With --redis each tree runs with REDIS_URL (its limits in Redis, under a key prefix of its own,
  * deleted at the end), as an instance of a scaled-out deployment; with
@@ -124,6 +125,8 @@ async function drive(): Promise<void> {
     cpu: { send: [] as number[], verify: [] as number[] },
     /** Bytes of PostgreSQL WAL written during the tree's waves, per phase (with --postgres). */
     wal: { send: 0, verify: 0 },
+    /** CPU ms of the servers named by --postgres-pid and --redis-pid during the tree's waves, per phase. */
+    server: { send: 0, verify: 0 },
   }));
   const ask = (child: ChildProcess, command: Command) =>
     new Promise<{ value: number }>((resolve, reject) => {
@@ -154,7 +157,9 @@ async function drive(): Promise<void> {
           const server = serverCpuMs();
           const lsn = await walPosition();
           const own = (await ask(t.child, { op: 'wave', kind, from: i, count: n })).value;
-          t.cpu[kind].push(own + serverCpuMs() - server);
+          const serverMs = serverCpuMs() - server;
+          t.cpu[kind].push(own + serverMs);
+          t.server[kind] += serverMs;
           t.wal[kind] += (await walPosition()) - lsn;
         }
       }
@@ -191,7 +196,12 @@ async function drive(): Promise<void> {
         );
         const us = Number(((sum(mine) * 1000) / requests(t, kind)).toFixed(1));
         const walBytes = POSTGRES ? Math.round(t.wal[kind] / requests(t, kind)) : undefined;
-        return [t.name, { us, blockUs, ratios, walBytes }];
+        // The servers' share of `us` (with --postgres-pid or --redis-pid): what sizes the database.
+        const serverUs =
+          POSTGRES_PID || REDIS_PID
+            ? Number(((t.server[kind] * 1000) / requests(t, kind)).toFixed(1))
+            : undefined;
+        return [t.name, { us, serverUs, blockUs, ratios, walBytes }];
       }),
     );
   console.log(
@@ -321,7 +331,7 @@ async function serveTree(spec: string): Promise<void> {
       }
       case 'close':
         await service.close();
-        if (POSTGRES) await postgresAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+        if (POSTGRES && !process.env.BENCH_KEEP_DB) await postgresAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
         if (REDIS) await clearRedisKeys(REDIS, redisPrefix);
         rmSync(dir, { recursive: true, force: true });
         return failures;

@@ -8,15 +8,18 @@ import { isRetryable, toStoreError } from './pg-errors.js';
 import { inTransaction, type Runner } from './transaction.js';
 
 /**
- * One batch of the fold as one statement: it deletes the first `$1` changes no other fold holds
- * (or, for a read that must count everything committed before it, waits for those another fold
- * holds), and adds them up in the same statement, so every instance folds without ever holding a
+ * One batch of the fold as one statement, run under the fold's advisory lock: it deletes the first
+ * `$1` changes and adds them up in the same statement, so every instance folds without ever holding a
  * lock a send waits on. With `events`, it also returns the batch's events, the contacts made by
  * this very statement included.
  */
-function batchSql(wait: boolean, events: boolean): string {
+function batchSql(events: boolean): string {
   const sql = foldSql('postgres', 'batch c', { sums: 'sums', ttv: 'ttvs' }, 'made');
-  const take = `SELECT seq FROM changes ORDER BY seq LIMIT $1 FOR UPDATE${wait ? '' : ' SKIP LOCKED'}`;
+  // No FOR UPDATE: the fold's advisory lock keeps a batch alone, and a row lock would write a WAL
+  // record per change (54 bytes) before its delete writes another. Beside an older version that
+  // takes no advisory lock, a delete waits for the other batch's and leaves out the rows it took
+  // (DELETE … RETURNING returns only what this statement deleted): no change is folded twice.
+  const take = `SELECT seq FROM changes ORDER BY seq LIMIT $1`;
   const [hourly, daily, ttv, ttvDaily, contacts] = sql.upserts;
   // A join with the taken rows, not seq = ANY(ARRAY(...)): the changes table stays small, so it
   // is scanned, and an array of a parameter's elements is searched element by element for every
@@ -29,10 +32,8 @@ function batchSql(wait: boolean, events: boolean): string {
 }
 
 const STATEMENTS = {
-  skip: { name: 'fold_skip', text: batchSql(false, false) },
-  wait: { name: 'fold_wait', text: batchSql(true, false) },
-  skipEvents: { name: 'fold_skip_events', text: batchSql(false, true) },
-  waitEvents: { name: 'fold_wait_events', text: batchSql(true, true) },
+  counts: { name: 'fold_batch', text: batchSql(false) },
+  events: { name: 'fold_batch_events', text: batchSql(true) },
 };
 
 /** The fold's advisory lock: taken if free (a timer's fold), or waited for (a read's). */
@@ -50,8 +51,9 @@ const LOCK = {
  * (the holder folds what it would have), rather than run its batch beside the holder's: batches
  * that run together meet on the same analytics and contact rows (one waits for the other, or a
  * deadlock rolls one back) and each pays the statement's planning for a share of the rows. The
- * rows are still taken FOR UPDATE SKIP LOCKED, so batches stay disjoint even beside an older
- * version that takes no lock. Neither the lock nor the rows a batch holds (changes, analytics
+ * rows are deleted without being locked first (no WAL record of a row lock per change); beside an
+ * older version that takes no advisory lock, the two deletes meet on a row and the later one
+ * leaves it out, so batches stay disjoint. Neither the lock nor the rows a batch holds (changes, analytics
  * buckets, contacts, webhook deliveries) is anything a send or a verify waits for: those insert
  * changes and read contacts without locking them (test/store/postgres.fold-lock.test.ts).
  */
@@ -90,13 +92,10 @@ export class PostgresFold {
     });
     if (lock[0]?.held !== true) return 0;
     if (!(await this.webhooks.anyEndpointEnabled(client))) {
-      const { rows } = await client.query({ ...(wait ? STATEMENTS.wait : STATEMENTS.skip), values: [limit] });
+      const { rows } = await client.query({ ...STATEMENTS.counts, values: [limit] });
       return Number(rows[0]?.n ?? 0);
     }
-    const { rows } = await client.query({
-      ...(wait ? STATEMENTS.waitEvents : STATEMENTS.skipEvents),
-      values: [limit],
-    });
+    const { rows } = await client.query({ ...STATEMENTS.events, values: [limit] });
     const events: WebhookEvent[] = [];
     for (const row of rows) {
       const event = rowToWebhookEvent(row, timeOrderedUuid(Number(row.at)));

@@ -320,8 +320,10 @@ export const SQL = {
       INSERT INTO changes (kind, request_id, at, provider) SELECT 'expired', id, $1, provider FROM expired
     )
     SELECT count(*) AS n FROM expired`,
+  // By primary key: ids are UUIDv7, ordered by creation time, so the rows older than the cutoff
+  // are those below its id ($3); the table keeps no index of created_at for this sweep alone.
   sweepDelete: `WITH batch AS (
-      SELECT id FROM verifications WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+      SELECT id FROM verifications WHERE id < $3 AND created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
     DELETE FROM verifications v USING batch WHERE v.id = batch.id`,
 } as const;
 

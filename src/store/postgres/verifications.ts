@@ -1,3 +1,4 @@
+import { timeOrderedUuidFloor } from '../../domain/ids.js';
 import { maskDestination } from '../../domain/masking.js';
 import type {
   AttemptOutcome,
@@ -380,7 +381,8 @@ export class PostgresVerifications implements Verifications {
     // Plain statements, not one transaction: each batch commits on its own, and SKIP LOCKED lets
     // sweepers on other instances take other rows instead of waiting for these.
     const expired = Number((await this.db.query(SQL.sweepExpire, [now, batchSize])).rows[0]?.n ?? 0);
-    const deleted = (await this.db.query(SQL.sweepDelete, [cutoff, batchSize])).rowCount ?? 0;
+    const deleted =
+      (await this.db.query(SQL.sweepDelete, [cutoff, batchSize, timeOrderedUuidFloor(cutoff)])).rowCount ?? 0;
     return { expired, deleted };
   }
 }
