@@ -3,6 +3,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/domain/clock.js';
+import { timeOrderedUuidFloor } from '../../src/domain/ids.js';
 import type { NewVerification } from '../../src/domain/types.js';
 import { openStore } from '../../src/store/factory.js';
 import { loadMigrations } from '../../src/store/migrations.js';
@@ -191,13 +192,18 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
     await admin.connect();
     try {
       await admin.query('TRUNCATE verifications');
+      // Ids are UUIDv7 as the service makes them, ordered by creation time ($6: the time part of
+      // created_at's): the retention sweep walks the primary key.
       const insert = `INSERT INTO verifications (id, account_id, group_id, channel, destination, code_hash,
           status, max_attempts, created_at, expires_at, delivery_status)
-        SELECT $1 || i, 'acc_1', $1 || i, 'EMAIL', $1 || i || '@example.com', '\\x00', $2, 5, $3, $4, 'outbox'
+        SELECT $6 || '-' || $1 || i, 'acc_1', $1 || i, 'EMAIL', $1 || i || '@example.com', '\\x00', $2, 5, $3, $4,
+          'outbox'
         FROM generate_series(1, $5::int) AS i`;
-      await admin.query(insert, ['old-', 'verified', T0, T0 + MINUTE, 300]);
-      await admin.query(insert, ['overdue-', 'pending', now - 20 * MINUTE, now - MINUTE, 200]);
-      await admin.query(insert, ['live-', 'pending', now - MINUTE, now + 9 * MINUTE, 10]);
+      const insertRows = (prefix: string, status: string, createdAt: number, expiresAt: number, n: number) =>
+        admin.query(insert, [prefix, status, createdAt, expiresAt, n, timeOrderedUuidFloor(createdAt)]);
+      await insertRows('old-', 'verified', T0, T0 + MINUTE, 300);
+      await insertRows('overdue-', 'pending', now - 20 * MINUTE, now - MINUTE, 200);
+      await insertRows('live-', 'pending', now - MINUTE, now + 9 * MINUTE, 10);
       const sweepers = stores.map(
         (store) =>
           new Sweeper({
@@ -224,6 +230,32 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       await admin.end();
       await Promise.all(stores.map((s) => s.close()));
     }
+  });
+
+  it('the retention sweep walks the primary key (ids are UUIDv7): the table keeps no index of created_at', async () => {
+    await withFreshDatabase(async (_store, admin) => {
+      await admin.query(
+        `INSERT INTO verifications (id, account_id, group_id, channel, destination, code_hash, status,
+           max_attempts, created_at, expires_at, delivery_status)
+         SELECT gen_random_uuid()::text, 'acc_1', 'g' || i, 'EMAIL', i || '@example.com', '\\x00', 'verified', 5,
+           $1, $1, 'outbox' FROM generate_series(1, 5000) AS i`,
+        [T0],
+      );
+      await admin.query('ANALYZE verifications');
+      const cutoff = T0 - DAY;
+      const { rows } = await admin.query(`EXPLAIN ${SQL.sweepDelete}`, [
+        cutoff,
+        25,
+        timeOrderedUuidFloor(cutoff),
+      ]);
+      const plan = rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
+      expect(plan).toMatch(/Index Scan using verifications_pkey/);
+      expect(plan).not.toMatch(/Seq Scan on verifications/);
+      const { rows: indexes } = await admin.query(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'verifications' AND indexname = 'verifications_created'",
+      );
+      expect(indexes).toEqual([]);
+    });
   });
 
   it('settles each group once when one turn brings right guesses for both rows of every pair, whatever the join plan', async () => {
