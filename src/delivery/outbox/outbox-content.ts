@@ -18,8 +18,14 @@ interface StoredContent {
   v: 1;
   request: Pick<
     DeliveryRequest,
-    'channel' | 'to' | 'code' | 'codeTtlSeconds' | 'deliveryType' | 'purpose' | 'customMessage' | 'branding'
+    'channel' | 'to' | 'code' | 'codeTtlSeconds' | 'deliveryType' | 'branding'
   > & {
+    /**
+     * Left out when there is none (null in messages kept before): every byte of the content is
+     * written again by each update of its request that cannot stay on its page.
+     */
+    purpose?: string | null;
+    customMessage?: string | null;
     /**
      * Absent in messages kept before locales existed: English. `pt` in those kept before Portuguese
      * had two locales: read as pt-BR.
@@ -37,17 +43,10 @@ export function encodeOutboxContent(request: DeliveryRequest, options: RenderOpt
   const branding = brandingOf(request);
   const content: StoredContent = {
     v: 1,
-    request: {
-      channel,
-      to,
-      code: maskCode(code),
-      codeTtlSeconds,
-      deliveryType,
-      purpose,
-      customMessage,
-      branding,
-    },
+    request: { channel, to, code: maskCode(code), codeTtlSeconds, deliveryType, branding },
   };
+  if (purpose !== null) content.request.purpose = purpose;
+  if (customMessage !== null) content.request.customMessage = customMessage;
   // English, the default, is left out: most messages are kept as they were before locales.
   if (locale !== 'en') content.request.locale = locale;
   const webOtpHost = request.webOtpHost ?? options.webOtpDomain;
@@ -105,6 +104,8 @@ export function renderOutboxEntry(entry: OutboxEntry): OutboxMessage {
   const content = JSON.parse(entry.content) as StoredContent;
   const request: DeliveryRequest = {
     ...content.request,
+    purpose: content.request.purpose ?? null,
+    customMessage: content.request.customMessage ?? null,
     code: entry.code ?? maskCode(content.request.code),
     locale: storedLocale(content.request.locale),
     ...(content.appHash ? { appHash: content.appHash } : {}),
