@@ -26,7 +26,8 @@
  * figures add the bytes of WAL the server wrote per request (a measure of the writes that does
  * not depend on how busy the machine is); with --postgres-pid, the server's CPU during a tree's
  * waves is added to the tree's (use a server of your own: every client's work is counted), and
- * reported on its own as `serverUs`.
+ * reported on its own as `serverUs`. BENCH_KEEP_DB=1 leaves each tree's database in place at the
+ * end, to read what its WAL holds per relation (pg_waldump between two pg_current_wal_lsn()).
  *
  * With --redis each tree runs with REDIS_URL (its limits in Redis, under a key prefix of its own,
  * deleted at the end), as an instance of a scaled-out deployment; with
@@ -331,7 +332,8 @@ async function serveTree(spec: string): Promise<void> {
       }
       case 'close':
         await service.close();
-        if (POSTGRES && !process.env.BENCH_KEEP_DB) await postgresAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+        if (POSTGRES && !process.env.BENCH_KEEP_DB)
+          await postgresAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
         if (REDIS) await clearRedisKeys(REDIS, redisPrefix);
         rmSync(dir, { recursive: true, force: true });
         return failures;
