@@ -14,7 +14,7 @@ import type {
 } from '../../src/domain/ports/rate-limits.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
 import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
-import { startTestService, type TestService } from '../support/app.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
 import { recordSkip } from '../support/skips.js';
 
 /**
@@ -177,6 +177,41 @@ describe.skipIf(!hasRedisServer)('Redis round trips per request', () => {
       expect(names(four).every((n) => n === 'evalsha')).toBe(true);
       expect(four.length).toBeGreaterThanOrEqual(5);
       expect(four.length).toBeLessThanOrEqual(8);
+    });
+  });
+
+  describe('a send the screen refuses', () => {
+    let svc: TestService;
+    let key: string;
+    beforeAll(async () => {
+      svc = await startTestService({
+        REDIS_URL: url,
+        REDIS_KEY_PREFIX: 'rt-screen',
+        RESEND_COOLDOWN_SECONDS: '0',
+        SENDS_PER_DESTINATION_PER_HOUR: '2',
+      });
+      key = await svc.createKey();
+    });
+    afterAll(async () => {
+      await svc?.close();
+    });
+
+    it('gives back what its one call charged (a second call): its limits are as if never asked', async () => {
+      const send = () =>
+        svc.post('/v1/contact/send-code', { channel: 'EMAIL', email: 'screen@example.com' }, key);
+      expect((await send()).status).toBe(200);
+      const accountId = (await svc.get('/v1/admin/accounts', ADMIN_TOKEN)).body.data[0].id;
+      const [contact] = (
+        await svc.get(`/v1/admin/contacts?accountId=${accountId}&q=screen@example.com`, ADMIN_TOKEN)
+      ).body.data;
+      await svc.post(`/v1/admin/contacts/${contact.id}/block`, { reason: 'test' }, ADMIN_TOKEN);
+      const refused = await commandsOf(async () => expect((await send()).status).toBe(403));
+      // The give-back script's first call in this process sends the script itself (EVAL).
+      expect(names(refused)).toEqual(['evalsha', expect.stringMatching(/^eval(sha)?$/)]);
+      await svc.post(`/v1/admin/contacts/${contact.id}/unblock`, {}, ADMIN_TOKEN);
+      // The hourly cap of 2 was not charged by the refused send: one more goes through, then none.
+      expect((await send()).status).toBe(200);
+      expect((await send()).status).toBe(429);
     });
   });
 
