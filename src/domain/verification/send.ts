@@ -1,5 +1,6 @@
 import type { SendCharge, SendTarget } from '../rate-limit-policy.js';
 import type { SendRequest } from '../send-request.js';
+import type { EffectiveSettings } from '../settings.js';
 import type { AuthenticatedKey } from '../types.js';
 import { limitScope, type VerificationDeps } from './deps.js';
 import { deliverIssued } from './send-deliver.js';
@@ -34,23 +35,7 @@ export class SendCode {
     const now = deps.clock.now();
     const { targets, unavailable } = deliverableTargets(deps.delivery, key, request, wanted);
     const refuse = refusalsOf(deps, key, request, now);
-    // Every counter of the send in one call, read by the screen while the database is read.
-    const charging = deps.limits.chargeSend(key.id, limitScope(key), targets, s, now);
-    charging.catch(() => {}); // its failure is met where it is awaited
-    let screened: ScreenedTarget[];
-    try {
-      screened = await screenTargets(deps, key, request, targets, s, now, refuse, charging);
-    } catch (err) {
-      // Refused by the screen, which comes before the limits: they are left as if never asked.
-      await charging
-        .then(
-          (c) => c.giveBack(),
-          () => {},
-        )
-        .catch(() => {});
-      throw err;
-    }
-    const charge = await charging;
+    const { screened, charge } = await this.screenAndCharge(key, request, targets, s, now, refuse);
     await this.limit(targets, charge, refuse);
     let issuedCodes: Awaited<ReturnType<typeof issueCodes>>;
     try {
@@ -67,6 +52,36 @@ export class SendCode {
     // In the order of `channels`: the entry of a channel that was not sent says why.
     const all = [...entries, ...unavailable.map((u) => unavailableEntry(u, request, expiresAt, now))];
     return request.channels.flatMap((c) => all.filter((e) => e.channel === c));
+  }
+
+  /**
+   * The risk screen, with every counter of the send charged in one call beside its database read
+   * (the screen reads the country windows from it). The screen decides first: a send it refuses
+   * gives back what the call charged, so its limits are as if never asked.
+   */
+  private async screenAndCharge(
+    key: AuthenticatedKey,
+    request: SendRequest,
+    targets: SendTarget[],
+    s: EffectiveSettings,
+    now: number,
+    refuse: RecordRefusal,
+  ): Promise<{ screened: ScreenedTarget[]; charge: SendCharge }> {
+    const { deps } = this;
+    const charging = deps.limits.chargeSend(key.id, limitScope(key), targets, s, now);
+    charging.catch(() => {}); // its failure is met where it is awaited
+    try {
+      const screened = await screenTargets(deps, key, request, targets, s, now, refuse, charging);
+      return { screened, charge: await charging };
+    } catch (err) {
+      await charging
+        .then(
+          (c) => c.giveBack(),
+          () => {},
+        )
+        .catch(() => {});
+      throw err;
+    }
   }
 
   /** The key's send rate, then the send limits (a refusal by them is counted for analytics). */
