@@ -64,13 +64,17 @@ export class RateLimitPolicy {
   private readonly specs = new WeakMap<EffectiveSettings, Specs>();
   /** The additions of this event-loop turn, counted in one call at its end (see addInTurn). */
   private turnAdds: TurnAdds | null = null;
+  /** Whether the counters are a shared store across the network (a call is a round trip). */
+  private readonly shared: boolean;
 
   constructor(
     private readonly counters: RateLimitStore,
     /** Keys the destination digests of counter keys (see counterKeySecret). */
     private readonly keySecret: Buffer,
     private readonly events: VerificationEvents = {},
-  ) {}
+  ) {
+    this.shared = counters.kind === 'redis';
+  }
 
   /**
    * Counter keys name a destination by a digest keyed with a secret derived from CODE_SECRET, so
@@ -85,8 +89,11 @@ export class RateLimitPolicy {
   /** Per-key request rate of send-code or verify-code (one counter call; a refusal charges nothing). */
   async checkKeyRate(kind: 'send' | 'verify', keyId: string, s: EffectiveSettings): Promise<void> {
     const spec = this.specsOf(s)[kind === 'send' ? 'keySend' : 'keyVerify'];
-    const { rate } = await this.counters.run({ rate: { spec, key: keyId } });
-    if (rate && !rate.allowed) throw this.keyRateRefusal(kind, spec, rate.retryAfterSeconds);
+    // A plan's refusal is one call where a refused consume is two (its points given back after).
+    const decision = this.shared
+      ? (await this.counters.run({ rate: { spec, key: keyId } })).rate
+      : await this.counters.consume(spec, keyId);
+    if (decision && !decision.allowed) throw this.keyRateRefusal(kind, spec, decision.retryAfterSeconds);
   }
 
   private keyRateRefusal(kind: 'send' | 'verify', spec: CounterSpec, retryAfterSeconds: number): DomainError {
@@ -124,52 +131,28 @@ export class RateLimitPolicy {
     const reads: CounterRef[] = [];
     const windowAt: Array<number | null> = [];
     const adds: CounterRef[] = [];
-    const groups: Array<Array<{ ref: CounterRef; detail: ErrorDetail }>> = [];
+    const takes: CounterRef[][] = [];
     for (const [i, t] of targets.entries()) {
       const windowed = t.country !== null && countsInCountryWindow(t.channel);
       windowAt.push(windowed ? reads.length : null);
+      const key = `${keys[i]}:${t.channel}`;
+      const group: CounterRef[] = [];
+      if (s.resendCooldownSeconds > 0) group.push({ spec: specs.cooldown, key });
+      group.push({ spec: specs.hourly, key });
       if (windowed) {
         const hours = [now, now - HOUR_MS].map((at) => countryHourKey(scope, t.country as string, at));
         for (const spec of [COUNTRY_WINDOW.sent, COUNTRY_WINDOW.verified])
           for (const h of hours) reads.push({ spec, key: h });
-        adds.push({ spec: COUNTRY_WINDOW.sent, key: countryHourKey(scope, t.country as string, now) });
+        adds.push({ spec: COUNTRY_WINDOW.sent, key: hours[0] as string });
+        group.push({ spec: specs.perCountry, key: `${scope}:${t.country}` });
       }
-      const key = `${keys[i]}:${t.channel}`;
-      const field = destinationField(t.channel);
-      const group: Array<{ ref: CounterRef; detail: ErrorDetail }> = [];
-      if (s.resendCooldownSeconds > 0)
-        group.push({
-          ref: { spec: specs.cooldown, key },
-          detail: {
-            field,
-            channel: t.channel,
-            message: `a code was sent to this destination less than ${s.resendCooldownSeconds} s ago`,
-          },
-        });
-      group.push({
-        ref: { spec: specs.hourly, key },
-        detail: {
-          field,
-          channel: t.channel,
-          message: `at most ${s.sendsPerDestinationPerHour} codes per hour go to one destination`,
-        },
-      });
-      if (windowed)
-        group.push({
-          ref: { spec: specs.perCountry, key: `${scope}:${t.country}` },
-          detail: {
-            field: 'country',
-            channel: t.channel,
-            message: `the hourly volume of codes to ${t.country} is used up`,
-          },
-        });
-      groups.push(group);
+      takes.push(group);
     }
     const outcome = await this.counters.run({
       reads,
       rate: { spec: specs.keySend, key: keyId },
       budgets: keys.map((key) => ({ spec: specs.failures, key })),
-      takes: groups.map((g) => g.map((step) => step.ref)),
+      takes,
       adds,
     });
 
@@ -181,6 +164,7 @@ export class RateLimitPolicy {
             verified: (outcome.reads[at + 2] ?? 0) + (outcome.reads[at + 3] ?? 0),
           },
     );
+    // Built only when asked: most sends are refused by nothing.
     const refusal = (): DomainError | null => {
       if (outcome.rate && !outcome.rate.allowed)
         return this.keyRateRefusal('send', specs.keySend, outcome.rate.retryAfterSeconds);
@@ -202,10 +186,10 @@ export class RateLimitPolicy {
       if (outcome.refused.length === 0) return null;
       let retryAfter = 0;
       const details = outcome.refused.map((r) => {
-        const step = groups[r.group]?.[r.step] as { ref: CounterRef; detail: ErrorDetail };
-        this.events.limited?.(step.ref.spec.name);
+        const ref = takes[r.group]?.[r.step] as CounterRef;
+        this.events.limited?.(ref.spec.name);
         retryAfter = Math.max(retryAfter, r.retryAfterSeconds);
-        return step.detail;
+        return refusalDetail(ref.spec, specs, targets[r.group] as SendTarget, s);
       });
       return limited('Rate limit exceeded for this destination; retry later.', details, retryAfter);
     };
@@ -252,9 +236,11 @@ export class RateLimitPolicy {
    * Adds a point to a counter together with the other additions of this event-loop turn: what a
    * verify's outcome charges (a wrong code, a verified phone) is known only after the database
    * counted the attempt, after the key's rate was charged, so it cannot share that call; the
-   * verifies of one turn share this one. Each caller still waits until its point is counted.
+   * verifies of one turn share this one (on Redis). Each caller still waits until its point is counted.
    */
   private addInTurn(ref: CounterRef): Promise<void> {
+    // In process there is no round trip to share.
+    if (!this.shared) return this.counters.penalize(ref.spec, ref.key);
     if (!this.turnAdds) {
       const batch: TurnAdds = { refs: [], done: null as unknown as Promise<void> };
       batch.done = new Promise<void>((resolve, reject) =>
@@ -296,6 +282,21 @@ type Specs = Record<'keySend' | 'keyVerify' | 'failures' | 'cooldown' | 'hourly'
 /** The key of the counters' destination digests, derived (HKDF) from CODE_SECRET for this use only. */
 export const counterKeySecret = (codeSecret: Buffer): Buffer =>
   Buffer.from(hkdfSync('sha256', codeSecret, 'contact-verify', 'rate-limit-counter-keys', 32));
+
+/** What a refused send limit says of its target (`spec`: the cooldown, the hourly cap or the country's). */
+function refusalDetail(spec: CounterSpec, specs: Specs, t: SendTarget, s: EffectiveSettings): ErrorDetail {
+  if (spec === specs.perCountry)
+    return {
+      field: 'country',
+      channel: t.channel,
+      message: `the hourly volume of codes to ${t.country} is used up`,
+    };
+  const message =
+    spec === specs.cooldown
+      ? `a code was sent to this destination less than ${s.resendCooldownSeconds} s ago`
+      : `at most ${s.sendsPerDestinationPerHour} codes per hour go to one destination`;
+  return { field: destinationField(t.channel), channel: t.channel, message };
+}
 
 const limited = (message: string, details: ErrorDetail[], retryAfterSeconds: number) =>
   new DomainError('RATE_LIMITED', message, details, Math.max(1, retryAfterSeconds));
