@@ -65,7 +65,7 @@ export class RateLimitPolicy {
   /** The additions of this event-loop turn, counted in one call at its end (see addInTurn). */
   private turnAdds: TurnAdds | null = null;
   /** Whether the counters are a shared store across the network (a call is a round trip). */
-  private readonly shared: boolean;
+  readonly shared: boolean;
 
   constructor(
     private readonly counters: RateLimitStore,
@@ -103,6 +103,17 @@ export class RateLimitPolicy {
       `This API key may make ${spec.limit} ${kind}-code requests per second; slow down.`,
       undefined,
       retryAfterSeconds,
+    );
+  }
+
+  /** Per target, its country's window (see SendCharge.windows), read without charging anything. */
+  async sendWindows(scope: string, targets: SendTarget[], now: number): Promise<Array<WindowCounts | null>> {
+    return Promise.all(
+      targets.map((t) =>
+        t.country !== null && countsInCountryWindow(t.channel)
+          ? this.countryWindow(scope, t.country, now)
+          : null,
+      ),
     );
   }
 

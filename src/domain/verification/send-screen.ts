@@ -3,7 +3,7 @@ import { DomainError } from '../errors.js';
 import { combineRisk } from '../number-intelligence.js';
 import { contactBlocked } from '../ports/verifications.js';
 import { type BreakerState, decideBreaker, type WindowCounts } from '../pumping-breaker.js';
-import type { SendCharge, SendTarget } from '../rate-limit-policy.js';
+import type { SendTarget } from '../rate-limit-policy.js';
 import { assessRisk, type RiskAssessment } from '../risk.js';
 import type { SendRequest } from '../send-request.js';
 import type { EffectiveSettings } from '../settings.js';
@@ -33,8 +33,8 @@ export async function screenTargets(
   s: EffectiveSettings,
   now: number,
   refuse: RecordRefusal,
-  /** The send's counters, charged at once: the country windows as they were before this send. */
-  charge: Promise<SendCharge>,
+  /** Per target, its country's window as it was before this send (null: it counts in none). */
+  windows: Promise<Array<WindowCounts | null>>,
 ): Promise<ScreenedTarget[]> {
   const { store } = deps;
   const assessed = await Promise.all(
@@ -42,7 +42,7 @@ export async function screenTargets(
       const windowCountry = t.country && countsInCountryWindow(t.channel) ? t.country : null;
       const [signals, countryHour] = await Promise.all([
         store.readModel.destinationSignals(key.accountId, key.mode, t.destination, t.country, now),
-        windowCountry ? charge.then((c) => c.windows[i] ?? NO_COUNTS) : NO_COUNTS,
+        windowCountry ? windows.then((w) => w[i] ?? NO_COUNTS) : NO_COUNTS,
       ]);
       const risk = assessRisk({ ...t, numberFacts: request.numberFacts, signals, countryHour });
       return { t, signals, countryHour, windowCountry, risk };
