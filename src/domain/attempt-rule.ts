@@ -4,7 +4,8 @@
  * row whose code it matched, the `winner`, or none); the rule then counts the attempt on every
  * row it applies to, consumes the group on a match (the winner verified, its siblings
  * canceled), fails it on the last wrong guess, counts a wrong guess on the request it was made
- * on (`guessedOn`), and erases the outbox code of a row it settles. A row it moved out of
+ * on (`guessedOn`), and erases the outbox code of a row it settles. The winner is verified by
+ * the `code` method: an attempt is how a typed code is checked. A row it moved out of
  * `pending` is settled: its store appends a change of its new status.
  *
  * The stores persist it in their own dialect, each in one statement so that parallel attempts
@@ -12,6 +13,8 @@
  * (src/store/attempt-sql.ts), and the conformance suite holds both to `applyAttempt`, which
  * evaluates it here.
  */
+
+import type { VerificationMethod } from './verification/method.js';
 
 /** The columns of a request row the rule reads or writes. */
 export type AttemptColumn =
@@ -22,6 +25,7 @@ export type AttemptColumn =
   | 'expires_at'
   | 'wrong_codes'
   | 'verified_at'
+  | 'method'
   | 'outbox_code';
 
 /** What an attempt brings: its time, the row its guess matched (or null), the request it was made on. */
@@ -62,6 +66,9 @@ const lastAttempt = op('>=', attemptsAfter, column('max_attempts'));
 /** The guess matched a row of the group (the winner), or none. */
 const isMatched: RuleExpr = { notNull: param('winner') };
 const isWrong: RuleExpr = { isNull: param('winner') };
+const isWinner = op('=', column('id'), param('winner'));
+/** How the winner of an attempt was verified. */
+const BY_CODE: VerificationMethod = 'code';
 
 export const ATTEMPT_RULE = {
   /** The rows of the group an attempt counts on: pending, attempts left, unexpired when it is made. */
@@ -82,10 +89,11 @@ export const ATTEMPT_RULE = {
     ),
     status: when(
       isMatched,
-      when(op('=', column('id'), param('winner')), literal('verified'), literal('canceled')),
+      when(isWinner, literal('verified'), literal('canceled')),
       when(lastAttempt, literal('failed'), column('status')),
     ),
     verified_at: when(isMatched, param('now'), column('verified_at')),
+    method: when({ all: [isMatched, isWinner] }, literal(BY_CODE), column('method')),
     outbox_code: when({ any: [isMatched, lastAttempt] }, literal(null), column('outbox_code')),
   } satisfies Partial<Record<AttemptColumn, RuleExpr>>,
 } as const;

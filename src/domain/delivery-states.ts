@@ -15,6 +15,23 @@ export const DELIVERY_STATUSES = [
 ] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/**
+ * Where the message is, as the API says it (the resource's `delivery.status`: CONTRACT.md, "A
+ * verification is a resource"): fewer words than the store keeps, the last four for calls. Each
+ * stored state says which one it is shown as (DeliveryState.shownAs).
+ */
+export const SHOWN_DELIVERY_STATUSES = [
+  'queued',
+  'sent',
+  'delivered',
+  'undelivered',
+  'awaiting_permission',
+  'calling',
+  'answered',
+  'completed',
+] as const;
+export type ShownDeliveryStatus = (typeof SHOWN_DELIVERY_STATUSES)[number];
+
 interface DeliveryState {
   /** What it means, for the documents. */
   meaning: string;
@@ -25,22 +42,53 @@ interface DeliveryState {
   progress: number;
   /** Whether the code reached its recipient (`delivered`), did not (`undelivered`), or neither yet. */
   outcome: 'delivered' | 'undelivered' | null;
+  /**
+   * What the API shows of it. The outbox is shown `sent` (with `provider: "outbox"`): the outbox
+   * took the message as a provider would, and nothing will happen to it later; a failure of any
+   * kind is `undelivered`, as analytics and webhooks name it.
+   */
+  shownAs: ShownDeliveryStatus;
 }
 
 export const DELIVERY_STATES: Record<DeliveryStatus, DeliveryState> = {
-  queued: { meaning: 'stored, not handed to a provider yet', progress: 0, outcome: null },
-  outbox: { meaning: 'kept by the built-in outbox, sent nowhere', progress: 0, outcome: null },
-  sent: { meaning: 'a provider took the message', progress: 1, outcome: null },
-  calling: { meaning: 'a provider is placing the call', progress: 1, outcome: null },
-  answered: { meaning: 'the call was answered: the code is being read', progress: 2, outcome: 'delivered' },
-  delivered: { meaning: 'the provider reported the message delivered', progress: 3, outcome: 'delivered' },
-  completed: { meaning: 'the call that read the code ended normally', progress: 3, outcome: 'delivered' },
+  queued: { meaning: 'stored, not handed to a provider yet', progress: 0, outcome: null, shownAs: 'queued' },
+  outbox: {
+    meaning: 'kept by the built-in outbox, sent nowhere',
+    progress: 0,
+    outcome: null,
+    shownAs: 'sent',
+  },
+  sent: { meaning: 'a provider took the message', progress: 1, outcome: null, shownAs: 'sent' },
+  calling: { meaning: 'a provider is placing the call', progress: 1, outcome: null, shownAs: 'calling' },
+  answered: {
+    meaning: 'the call was answered: the code is being read',
+    progress: 2,
+    outcome: 'delivered',
+    shownAs: 'answered',
+  },
+  delivered: {
+    meaning: 'the provider reported the message delivered',
+    progress: 3,
+    outcome: 'delivered',
+    shownAs: 'delivered',
+  },
+  completed: {
+    meaning: 'the call that read the code ended normally',
+    progress: 3,
+    outcome: 'delivered',
+    shownAs: 'completed',
+  },
   failed: {
     meaning: 'not delivered: refused, undelivered, or a call that was busy, not answered or failed',
     progress: 3,
     outcome: 'undelivered',
+    shownAs: 'undelivered',
   },
 };
+
+/** The `delivery.status` the API shows for a stored delivery state. */
+export const shownDeliveryStatus = (status: DeliveryStatus): ShownDeliveryStatus =>
+  DELIVERY_STATES[status]?.shownAs ?? 'queued';
 
 /**
  * The change a move of a request's delivery state appends to the change log: `delivered` when

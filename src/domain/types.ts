@@ -5,6 +5,7 @@ import type { DeliveryStatus } from './delivery-states.js';
 import type { Locale } from './locales.js';
 import type { MessageSettingOverrides } from './message-settings.js';
 import type { BrandingTemplates } from './templates.js';
+import type { VerificationMethod } from './verification/method.js';
 /** Types shared by the domain, the stores and the HTTP layer. Times are epoch milliseconds. */
 
 /** The mode of a key and of everything made with it: test keys see and count only test data. */
@@ -102,7 +103,11 @@ export interface Verification {
   createdAt: number;
   expiresAt: number;
   verifiedAt: number | null;
+  /** How it was verified (./verification/method.ts): set with `status: verified`, else null. */
+  method: VerificationMethod | null;
   deliveryStatus: DeliveryStatus;
+  /** When its delivery state last moved; null until it first did (the row's creation). */
+  deliveryUpdatedAt: number | null;
   provider: string | null;
   providerMessageId: string | null;
   /** The mode of the key that made it: test requests are seen only by test keys, superseded and limited apart from live ones. */
@@ -113,7 +118,14 @@ export interface Verification {
 
 export type NewVerification = Omit<
   Verification,
-  'status' | 'attempts' | 'verifiedAt' | 'provider' | 'providerMessageId' | 'locale'
+  | 'status'
+  | 'attempts'
+  | 'verifiedAt'
+  | 'method'
+  | 'deliveryUpdatedAt'
+  | 'provider'
+  | 'providerMessageId'
+  | 'locale'
 > & {
   /** The locale its message is written in. */
   locale?: Locale | null;

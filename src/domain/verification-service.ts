@@ -2,9 +2,11 @@ import type { OutboxEntry, OutboxFilter } from './ports/verifications.js';
 import type { SendRequest } from './send-request.js';
 import type { EffectiveSettings, SettingsInForce } from './settings.js';
 import type { AccountSettings, AuthenticatedKey, DeliveryStatus } from './types.js';
+import { CancelVerification } from './verification/cancel.js';
 import type { VerificationDeps } from './verification/deps.js';
 import { OutboxSearch } from './verification/outbox.js';
 import { ProviderStatus } from './verification/provider-status.js';
+import { ReadVerification, type VerificationResource } from './verification/resource.js';
 import { SendCode } from './verification/send.js';
 import type { SendEntry } from './verification/send-entry.js';
 import { RequestSettings } from './verification/settings.js';
@@ -13,6 +15,7 @@ import { VerifyCode, type VerifyResult } from './verification/verify.js';
 export type { VerificationEvents } from './events.js';
 export type { VerificationDeps, VerificationStorage } from './verification/deps.js';
 export { outboxDestination } from './verification/outbox.js';
+export type { VerificationResource } from './verification/resource.js';
 export type { SendEntry } from './verification/send-entry.js';
 export type { VerifyResult } from './verification/verify.js';
 
@@ -26,6 +29,8 @@ export class VerificationService {
   private readonly settings: RequestSettings;
   private readonly sendCode: SendCode;
   private readonly verifyCode: VerifyCode;
+  private readonly readVerification: ReadVerification;
+  private readonly cancelVerification: CancelVerification;
   private readonly outboxSearch: OutboxSearch;
   private readonly providerStatus: ProviderStatus;
 
@@ -33,6 +38,8 @@ export class VerificationService {
     this.settings = new RequestSettings(deps.defaults, deps.defaultsGiven);
     this.sendCode = new SendCode(deps, this.settings);
     this.verifyCode = new VerifyCode(deps, this.settings);
+    this.readVerification = new ReadVerification(deps, this.settings);
+    this.cancelVerification = new CancelVerification(deps, this.settings);
     this.outboxSearch = new OutboxSearch(deps.store.verifications);
     this.providerStatus = new ProviderStatus(deps.store.verifications, deps.clock);
   }
@@ -60,6 +67,16 @@ export class VerificationService {
   /** verify-code (./verification/verify.ts). */
   verify(key: AuthenticatedKey, requestId: string, code: string): Promise<VerifyResult> {
     return this.verifyCode.verify(key, requestId, code);
+  }
+
+  /** A verification request as a resource (./verification/resource.ts). */
+  get(key: AuthenticatedKey, requestId: string): Promise<VerificationResource> {
+    return this.readVerification.get(key, requestId);
+  }
+
+  /** Cancels a pending request and its dual sibling; idempotent (./verification/cancel.ts). */
+  cancel(key: AuthenticatedKey, requestId: string): Promise<VerificationResource> {
+    return this.cancelVerification.cancel(key, requestId);
   }
 
   /** The outbox's messages (./verification/outbox.ts). */

@@ -29,6 +29,7 @@ import { publicLogoRoute } from './routes/branding.js';
 import { DASHBOARD_DIR, dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
 import { sendCodeRoute } from './routes/send-code.js';
+import { verificationRoutes } from './routes/verifications.js';
 import { verifyCodeRoute } from './routes/verify-code.js';
 import { sharedSerializerCompiler } from './serializers.js';
 import { drainOnShutdown } from './shutdown.js';
@@ -127,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes(deps));
   await app.register(sendCodeRoute(deps));
   await app.register(verifyCodeRoute(deps));
+  await app.register(verificationRoutes(deps));
   await app.register(
     async (admin) => {
       // A change to keys or accounts takes effect at once in this process's key cache.

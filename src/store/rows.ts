@@ -78,8 +78,8 @@ export const rowToAuthenticatedKey = (
 
 /** The columns rowToVerification reads (not the outbox message, which can be the row's largest). */
 export const VERIFICATION_SELECT = `id, account_id, group_id, channel, destination, delivery_type, country, purpose,
-  code_hash, status, attempts, max_attempts, created_at, expires_at, verified_at, delivery_status, provider,
-  provider_message_id, test, locale`;
+  code_hash, status, attempts, max_attempts, created_at, expires_at, verified_at, method, delivery_status,
+  delivery_updated_at, provider, provider_message_id, test, locale`;
 
 export const rowToVerification = (r: Record<string, unknown>): Verification => ({
   id: String(r.id),
@@ -97,7 +97,9 @@ export const rowToVerification = (r: Record<string, unknown>): Verification => (
   createdAt: num(r.created_at),
   expiresAt: num(r.expires_at),
   verifiedAt: numOrNull(r.verified_at),
+  method: strOrNull(r.method) as Verification['method'],
   deliveryStatus: r.delivery_status as Verification['deliveryStatus'],
+  deliveryUpdatedAt: numOrNull(r.delivery_updated_at),
   provider: strOrNull(r.provider),
   providerMessageId: strOrNull(r.provider_message_id),
   mode: rowMode(r.test),

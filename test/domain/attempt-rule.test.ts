@@ -9,6 +9,7 @@ const row = (id: string, overrides: Partial<AttemptRow> = {}): AttemptRow => ({
   expires_at: 1000,
   wrong_codes: 0,
   verified_at: null,
+  method: null,
   outbox_code: `code-${id}`,
   ...overrides,
 });
@@ -29,6 +30,9 @@ describe('the attempt rule', () => {
     const [a, b] = applyAttempt([row('a'), row('b')], { now: 10, winner: 'b', guessedOn: 'a' });
     expect(a?.row).toMatchObject({ status: 'canceled', attempts: 1, wrong_codes: 0, verified_at: 10 });
     expect(b?.row).toMatchObject({ status: 'verified', attempts: 1, outbox_code: null, verified_at: 10 });
+    // Only the request whose code matched was verified, and by its code.
+    expect(b?.row.method).toBe('code');
+    expect(a?.row.method).toBeNull();
   });
 
   it('counts nothing on a row that is settled, used up or expired', () => {

@@ -49,6 +49,7 @@ export function attemptRuleConformance(name: string, harness: StoreHarness): voi
           expires_at: r.expiresAt,
           wrong_codes: 0,
           verified_at: null,
+          method: null,
           outbox_code: r.outboxCode ?? null,
         }));
 
@@ -76,9 +77,19 @@ export function attemptRuleConformance(name: string, harness: StoreHarness): voi
           for (const row of model) {
             const stored = await store.verifications.getVerification('acc_1', String(row.id));
             expect(
-              { status: stored?.status, attempts: stored?.attempts, verifiedAt: stored?.verifiedAt },
+              {
+                status: stored?.status,
+                attempts: stored?.attempts,
+                verifiedAt: stored?.verifiedAt,
+                method: stored?.method,
+              },
               where,
-            ).toEqual({ status: row.status, attempts: row.attempts, verifiedAt: row.verified_at });
+            ).toEqual({
+              status: row.status,
+              attempts: row.attempts,
+              verifiedAt: row.verified_at,
+              method: row.method,
+            });
           }
           const codes = await store.verifications.listOutbox({ accountId: 'acc_1', limit: 1000 });
           for (const row of model)

@@ -277,6 +277,8 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           status: 'pending',
           attempts: 0,
           verifiedAt: null,
+          method: null,
+          deliveryUpdatedAt: null,
           provider: null,
           providerMessageId: null,
         });
@@ -397,6 +399,63 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect((await store.verifications.getVerification('acc_1', winner.id))?.status).toBe('verified');
         expect((await store.verifications.getVerification('acc_1', sibling.id))?.status).toBe('canceled');
         expect((await right(sibling.id, sibling.id, T0 + 3)).consumed).toBe(false);
+        // The request whose code matched is verified by its code; the sibling only settled.
+        expect(await store.verifications.getVerification('acc_1', winner.id)).toMatchObject({
+          method: 'code',
+          verifiedAt: T0 + 2,
+        });
+        expect((await store.verifications.getVerification('acc_1', sibling.id))?.method).toBeNull();
+      });
+
+      it('reads a request with the other rows of its group, within its account and mode only', async () => {
+        const [email, sms] = dualPair();
+        const single = verification();
+        const test = verification({ mode: 'test' });
+        await store.verifications.createVerifications([email, sms]);
+        await store.verifications.createVerifications([single]);
+        await store.verifications.createVerifications([test]);
+        for (const id of [email.id, sms.id])
+          expect((await store.verifications.getGroup('acc_1', id)).map((r) => r.id)).toEqual(
+            [email.id, sms.id].sort(),
+          );
+        expect(await store.verifications.getGroup('acc_1', single.id)).toMatchObject([
+          { id: single.id, status: 'pending' },
+        ]);
+        expect(await store.verifications.getGroup('acc_2', email.id)).toEqual([]);
+        expect(await store.verifications.getGroup('acc_1', test.id)).toEqual([]);
+        expect(await store.verifications.getGroup('acc_1', test.id, 'test')).toHaveLength(1);
+        expect(await store.verifications.getGroup('acc_1', email.id, 'test')).toEqual([]);
+        expect(await store.verifications.getGroup('acc_1', '00000000-0000-7000-8000-000000000000')).toEqual(
+          [],
+        );
+      });
+
+      it('cancels a pending group whole, and never a settled, expired or used-up one', async () => {
+        const [email, sms] = dualPair({ maxAttempts: 2 });
+        const verified = verification();
+        const expired = verification();
+        const usedUp = verification({ maxAttempts: 1 });
+        for (const rows of [[email, sms], [verified], [expired], [usedUp]])
+          await store.verifications.createVerifications(rows);
+        await right(verified.id);
+        // A pending row whose last attempt was counted by a statement that did not settle it.
+        await wrong(usedUp.id);
+        await store.verifications.settleGroup(email.groupId, 'canceled', T0 + 1);
+        await store.verifications.settleGroup(verified.groupId, 'canceled', T0 + 1);
+        await store.verifications.settleGroup(expired.groupId, 'canceled', expired.expiresAt);
+        await store.verifications.settleGroup(usedUp.groupId, 'canceled', T0 + 1);
+        const status = async (id: string) => (await store.verifications.getVerification('acc_1', id))?.status;
+        expect([await status(email.id), await status(sms.id)]).toEqual(['canceled', 'canceled']);
+        expect(await status(verified.id)).toBe('verified');
+        expect(await status(expired.id)).toBe('pending');
+        expect(await status(usedUp.id)).not.toBe('canceled');
+        // Canceled is settled: no attempt counts on either row, and a second cancel changes nothing.
+        expect((await right(sms.id, sms.id, T0 + 2)).counted).toBeNull();
+        await store.verifications.settleGroup(email.groupId, 'canceled', T0 + 3);
+        expect(await store.verifications.getVerification('acc_1', sms.id)).toMatchObject({
+          status: 'canceled',
+          attempts: 0,
+        });
       });
 
       it('fails a dual pair on its last wrong guess, on both rows', async () => {
@@ -476,6 +535,24 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           deliveryStatus: 'failed',
         });
         expect((await store.verifications.getVerification('acc_1', verified.id))?.status).toBe('verified');
+      });
+
+      it('keeps when the delivery state last moved, by either way it is recorded', async () => {
+        const v = verification({ deliveryStatus: 'queued' });
+        await store.verifications.createVerifications([v]);
+        expect((await store.verifications.getVerification('acc_1', v.id))?.deliveryUpdatedAt).toBeNull();
+        await store.verifications.recordDelivery(v.id, {
+          at: T0 + 5,
+          deliveryStatus: 'sent',
+          provider: 'vonage',
+          providerMessageId: 'upd-1',
+        });
+        expect((await store.verifications.getVerification('acc_1', v.id))?.deliveryUpdatedAt).toBe(T0 + 5);
+        await store.verifications.recordDeliveryByProviderId('vonage', 'upd-1', 'delivered', null, T0 + 9);
+        expect(await store.verifications.getVerification('acc_1', v.id)).toMatchObject({
+          deliveryStatus: 'delivered',
+          deliveryUpdatedAt: T0 + 9,
+        });
       });
 
       it('updates a delivery by the provider message id', async () => {

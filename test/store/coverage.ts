@@ -29,6 +29,7 @@ export const STORE_METHODS = {
   verifications: {
     createVerifications: true,
     getVerification: true,
+    getGroup: true,
     attempt: true,
     settleGroup: true,
     recordDelivery: true,

@@ -57,6 +57,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contact/verifications/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a verification request: its status, how it was verified, its delivery
+         * @description Scoped as verify-code: a request of another account, of the other mode or of a channel the key is not enabled for is 404, exactly as an unknown one. A read changes nothing. Of a verified dual pair, the request whose code matched is `verified` (with `verifiedAt` and `method`) and the other `canceled`; each names the other in `siblingRequestId`.
+         */
+        get: operations["getVerification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contact/verifications/{requestId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending verification request and its dual sibling
+         * @description A pending request and its dual sibling become `canceled` together (a `verification.canceled` event each): their codes no longer verify. A request that already settled (verified, expired, failed, canceled) is left as it is. Either way the answer is the resource as it is now, so a retried cancel is safe. Scoped as a read.
+         */
+        post: operations["cancelVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/accounts": {
         parameters: {
             query?: never;
@@ -1763,6 +1803,95 @@ export interface components {
         DashboardSessionResponse: {
             data: components["schemas"]["DashboardSession"];
         };
+        /**
+         * @description How a request was verified: `code`, the code the user typed, checked by verify-code.
+         * @enum {string}
+         */
+        VerificationMethod: "code";
+        /**
+         * @description Where the message that carries the code is: `queued` (not handed to a provider yet), `sent` (a provider took it; the built-in outbox, `provider: "outbox"`, is shown so), `delivered` (the provider reported it delivered), `undelivered` (every provider refused it, or a provider reported it undelivered, or a call was busy, not answered or failed). Calls: `awaiting_permission` (a WhatsApp call waits for the user to allow calls), `calling`, `answered` (the code is being read), `completed`.
+         * @enum {string}
+         */
+        DeliveryState: "queued" | "sent" | "delivered" | "undelivered" | "awaiting_permission" | "calling" | "answered" | "completed";
+        /** @description What became of the message (or call) that carries the code. */
+        VerificationDelivery: {
+            status: components["schemas"]["DeliveryState"];
+            /** @description The provider that took the message, by its name in docs/delivery.md, or `outbox`; absent before one did. */
+            provider?: string;
+            /**
+             * Format: date-time
+             * @description When the delivery state last moved (the request’s creation until it first did).
+             */
+            updatedAt: string;
+        };
+        /**
+         * @description A verification request as a resource: what became of it and of its message. Seen only by keys of its account and mode that are enabled for its channel.
+         * @example {
+         *       "requestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119497",
+         *       "channel": "EMAIL",
+         *       "status": "verified",
+         *       "to": "j*******@example.com",
+         *       "createdAt": "2026-12-06T08:15:00.000Z",
+         *       "expiresAt": "2026-12-06T08:25:00.000Z",
+         *       "attemptsRemaining": 4,
+         *       "verifiedAt": "2026-12-06T08:16:12.000Z",
+         *       "method": "code",
+         *       "siblingRequestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119498",
+         *       "delivery": {
+         *         "status": "delivered",
+         *         "provider": "smtp",
+         *         "updatedAt": "2026-12-06T08:15:02.000Z"
+         *       }
+         *     }
+         * @example {
+         *       "requestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119498",
+         *       "channel": "SMS",
+         *       "status": "canceled",
+         *       "to": "+1******2671",
+         *       "createdAt": "2026-12-06T08:15:00.000Z",
+         *       "expiresAt": "2026-12-06T08:25:00.000Z",
+         *       "attemptsRemaining": 4,
+         *       "siblingRequestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119497",
+         *       "delivery": {
+         *         "status": "sent",
+         *         "provider": "twilio",
+         *         "updatedAt": "2026-12-06T08:15:01.000Z"
+         *       }
+         *     }
+         */
+        Verification: {
+            /** Format: uuid */
+            requestId: string;
+            channel: components["schemas"]["Channel"];
+            /** @description Its state now. A pending request whose lifetime ended shows `expired`, one whose attempts are used up `failed`, before anything settled it. Of a verified dual pair, the request whose code matched is `verified` and the other `canceled`. */
+            status: components["schemas"]["VerificationStatus"];
+            /** @description Masked destination, as in send-code answers. */
+            to: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description Checks left (shared by both requests of a dual pair). */
+            attemptsRemaining: number;
+            /** @description As send-code took it (WHATSAPP only). */
+            deliveryType?: components["schemas"]["DeliveryType"];
+            /**
+             * Format: date-time
+             * @description When it was verified; only with `status: verified`.
+             */
+            verifiedAt?: string;
+            /** @description How it was verified; only with `status: verified`. */
+            method?: components["schemas"]["VerificationMethod"];
+            /**
+             * Format: uuid
+             * @description The other request of a dual send (read it to learn how the pair ended); absent for one channel.
+             */
+            siblingRequestId?: string;
+            delivery: components["schemas"]["VerificationDelivery"];
+        };
+        VerificationResponse: {
+            data: components["schemas"]["Verification"];
+        };
         CallbackReceipt: {
             /** @enum {boolean} */
             received: true;
@@ -2106,6 +2235,188 @@ export interface operations {
                 };
             };
             /** @description TOO_MANY_ATTEMPTS (attempts used up) or RATE_LIMITED (per-key rate), with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A requestId from send-code.
+                 * @example 0190a7c2-5b1e-7c3d-9f00-2b4b4c119497
+                 */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR (the requestId is not a UUID; a cancel with a body that has fields) or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: unknown requestId, another account's, one of the key's other mode (test/live), or one on a channel the key is not enabled for */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: reads and cancels count toward the key's verify-code rate, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    cancelVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A requestId from send-code.
+                 * @example 0190a7c2-5b1e-7c3d-9f00-2b4b4c119497
+                 */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoFields"];
+            };
+        };
+        responses: {
+            /** @description The request after the cancel (or as it was, when settled). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR (the requestId is not a UUID; a cancel with a body that has fields) or INVALID_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: unknown requestId, another account's, one of the key's other mode (test/live), or one on a channel the key is not enabled for */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: reads and cancels count toward the key's verify-code rate, with Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;

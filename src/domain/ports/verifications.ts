@@ -151,10 +151,19 @@ export interface Verifications {
     /** The channels of the asking key: a request of another channel is not found (nothing counted). */
     channels?: readonly Channel[],
   ): Promise<AttemptOutcome>;
-  /** Moves the pending requests of a group to `status` when the condition for it holds. */
+  /**
+   * The request `id` and the other requests of its group (a dual pair's sibling), ordered by id;
+   * empty when the account has no request with this id in `mode`.
+   */
+  getGroup(accountId: string, id: string, mode?: Mode): Promise<Verification[]>;
+  /**
+   * Moves the pending requests of a group to `status` when the condition for it holds: `expired`
+   * once their lifetime ended, `failed` once their attempts are used up, `canceled` (a cancel)
+   * while neither holds, so that a cancel never hides how a request really ended.
+   */
   settleGroup(
     groupId: string,
-    status: Extract<VerificationStatus, 'expired' | 'failed'>,
+    status: Extract<VerificationStatus, 'expired' | 'failed' | 'canceled'>,
     now: number,
   ): Promise<void>;
   recordDelivery(id: string, delivery: DeliveryRecord): Promise<void>;

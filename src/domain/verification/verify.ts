@@ -4,6 +4,7 @@ import { DomainError } from '../errors.js';
 import type { AttemptTarget } from '../ports/verifications.js';
 import type { AuthenticatedKey, Channel, VerificationStatus } from '../types.js';
 import { limitScope, type VerificationDeps } from './deps.js';
+import { notFound } from './resource.js';
 import type { RequestSettings } from './settings.js';
 
 export interface VerifyResult {
@@ -49,7 +50,10 @@ export class VerifyCode {
         { requestId, channel: match.channel, attempts: counted.attempts },
         'code verified',
       );
-      return this.answer(request, true, 'verified', match.channel, counted.attempts);
+      // The answer names the request that was verified: in a dual pair, the one whose code matched
+      // (it may be the sibling of the id given), as the store, the outbox and the resource say;
+      // the other one settled as `canceled`.
+      return this.answer({ ...request, id: match.id }, true, 'verified', match.channel, counted.attempts);
     }
 
     await limits.recordFailure(limitScope(key), request.destination, s);
@@ -113,6 +117,3 @@ export class VerifyCode {
     };
   }
 }
-
-const notFound = () =>
-  new DomainError('NOT_FOUND', 'No verification request with this requestId exists for this account.');

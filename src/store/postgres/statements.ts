@@ -248,6 +248,17 @@ export const SQL = {
       WHERE group_id = $1 AND ${GROUP_PENDING('')} AND expires_at <= $2 RETURNING id, provider
     )
     INSERT INTO changes (kind, request_id, at, provider) SELECT 'expired', id, $2, provider FROM settled`,
+  // A cancel (POST …/cancel): the group's rows a verify could still settle, and no other.
+  cancelGroup: `WITH settled AS (
+      UPDATE verifications SET status = 'canceled', outbox_code = NULL
+      WHERE group_id = $1 AND ${GROUP_PENDING('')} AND expires_at > $2 AND attempts < max_attempts
+      RETURNING id, provider
+    )
+    INSERT INTO changes (kind, request_id, at, provider) SELECT 'canceled', id, $2, provider FROM settled`,
+  // A request and the other rows of its group (the resource's sibling), by verifications_group.
+  getGroup: `SELECT ${VERIFICATION_SELECT} FROM verifications
+    WHERE group_id = (SELECT group_id FROM verifications WHERE id = $1 AND account_id = $2 AND test = $3)
+    ORDER BY id`,
   failGroup: `WITH settled AS (
       UPDATE verifications SET status = 'failed', outbox_code = NULL
       WHERE group_id = $1 AND ${GROUP_PENDING('')} AND attempts >= max_attempts RETURNING id, provider
@@ -262,6 +273,7 @@ export const SQL = {
     ), after AS (
       UPDATE verifications v SET delivery_status = $1, provider = coalesce($2, v.provider),
         provider_message_id = coalesce($3, v.provider_message_id), delivery_error = $4,
+        delivery_updated_at = $7::bigint,
         status = CASE WHEN $6::boolean AND v.status = 'pending' THEN 'canceled' ELSE v.status END,
         outbox_code = CASE WHEN $6::boolean THEN NULL ELSE v.outbox_code END
       FROM before b WHERE v.id = b.id
@@ -281,7 +293,7 @@ export const SQL = {
   recordDeliveryByProvider: `WITH before AS (
       SELECT id, delivery_status FROM verifications WHERE provider = $3 AND provider_message_id = $4 FOR UPDATE
     ), after AS (
-      UPDATE verifications v SET delivery_status = $1, delivery_error = $2
+      UPDATE verifications v SET delivery_status = $1, delivery_error = $2, delivery_updated_at = $5::bigint
       FROM before b WHERE v.id = b.id AND ${progressSql('$1::text')} >= ${progressSql('b.delivery_status')}
       RETURNING v.id, v.provider, v.delivery_status, b.delivery_status AS old_delivery_status
     ), logged AS (

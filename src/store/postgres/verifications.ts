@@ -323,8 +323,15 @@ export class PostgresVerifications implements Verifications {
     );
   }
 
-  async settleGroup(groupId: string, status: 'expired' | 'failed', now: number) {
-    await this.db.query(status === 'expired' ? SQL.expireGroup : SQL.failGroup, [groupId, now]);
+  async getGroup(accountId: string, id: string, mode: Mode = 'live') {
+    const { rows } = await this.db.query(SQL.getGroup, [id, accountId, postgresMode(mode)]);
+    return rows.map(rowToVerification);
+  }
+
+  async settleGroup(groupId: string, status: 'expired' | 'failed' | 'canceled', now: number) {
+    const statement =
+      status === 'expired' ? SQL.expireGroup : status === 'canceled' ? SQL.cancelGroup : SQL.failGroup;
+    await this.db.query(statement, [groupId, now]);
   }
 
   async recordDelivery(id: string, d: DeliveryRecord) {

@@ -98,6 +98,18 @@ export function prepare(db: Database) {
       `UPDATE verifications SET status = 'expired', outbox_code = NULL
        WHERE group_id = ? AND status = 'pending' AND expires_at <= ? RETURNING id, provider`,
     ),
+    // A cancel (POST …/cancel): the group's rows a verify could still settle, and no other.
+    cancelGroup: s(
+      `UPDATE verifications SET status = 'canceled', outbox_code = NULL
+       WHERE group_id = ? AND status = 'pending' AND expires_at > ? AND attempts < max_attempts
+       RETURNING id, provider`,
+    ),
+    // A request and the other rows of its group (the resource's sibling), by verifications_group.
+    getGroup: s(
+      `SELECT ${VERIFICATION_SELECT} FROM verifications
+       WHERE group_id = (SELECT group_id FROM verifications WHERE id = ? AND account_id = ? AND test = ?)
+       ORDER BY id`,
+    ),
     failGroup: s(
       `UPDATE verifications SET status = 'failed', outbox_code = NULL
        WHERE group_id = ? AND status = 'pending' AND attempts >= max_attempts RETURNING id, provider`,
@@ -106,7 +118,7 @@ export function prepare(db: Database) {
     // A provider the request already names is kept: a later record of the same attempt has none.
     recordDelivery: s(
       `UPDATE verifications SET delivery_status = ?, provider = coalesce(?, provider),
-         provider_message_id = coalesce(?, provider_message_id), delivery_error = ?
+         provider_message_id = coalesce(?, provider_message_id), delivery_error = ?, delivery_updated_at = ?
        WHERE id = ?`,
     ),
     cancel: s(
@@ -115,7 +127,9 @@ export function prepare(db: Database) {
     deliveryByProvider: s(
       'SELECT id, delivery_status FROM verifications WHERE provider = ? AND provider_message_id = ?',
     ),
-    recordDeliveryOf: s('UPDATE verifications SET delivery_status = ?, delivery_error = ? WHERE id = ?'),
+    recordDeliveryOf: s(
+      'UPDATE verifications SET delivery_status = ?, delivery_error = ?, delivery_updated_at = ? WHERE id = ?',
+    ),
     setOutbox: s(
       `UPDATE verifications SET outbox = ?, outbox_code = CASE WHEN status = 'pending' THEN ? END WHERE id = ?`,
     ),

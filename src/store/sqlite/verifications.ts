@@ -147,10 +147,21 @@ export class SqliteVerifications implements Verifications {
     return rows;
   }
 
-  settleGroup(groupId: string, status: 'expired' | 'failed', now: number) {
+  getGroup(accountId: string, id: string, mode: Mode = 'live') {
+    return this.tx.read(() => {
+      const rows = this.stmts.getGroup.all(id, accountId, sqliteMode(mode)) as Array<Record<string, unknown>>;
+      return rows.map(rowToVerification);
+    });
+  }
+
+  settleGroup(groupId: string, status: 'expired' | 'failed' | 'canceled', now: number) {
     return this.tx.write(() => {
       const settled = (
-        status === 'expired' ? this.stmts.expireGroup.all(groupId, now) : this.stmts.failGroup.all(groupId)
+        status === 'expired'
+          ? this.stmts.expireGroup.all(groupId, now)
+          : status === 'canceled'
+            ? this.stmts.cancelGroup.all(groupId, now)
+            : this.stmts.failGroup.all(groupId)
       ) as Array<{ id: string; provider: string | null }>;
       for (const r of settled) this.appendChange(status, r.id, now, r.provider);
     });
@@ -168,7 +179,14 @@ export class SqliteVerifications implements Verifications {
         | { delivery_status: string; provider: string | null; status: string }
         | undefined;
       if (!before) return;
-      this.stmts.recordDelivery.run(d.deliveryStatus, d.provider, d.providerMessageId, d.error ?? null, id);
+      this.stmts.recordDelivery.run(
+        d.deliveryStatus,
+        d.provider,
+        d.providerMessageId,
+        d.error ?? null,
+        now,
+        id,
+      );
       const provider = d.provider ?? before.provider;
       if (d.provider !== null && before.provider === null) this.appendChange('dispatched', id, now, provider);
       this.appendDeliveryChange(id, before.delivery_status, d.deliveryStatus, now, provider);
@@ -204,7 +222,7 @@ export class SqliteVerifications implements Verifications {
       // Forward or sideways, never back: a late `answered` does not undo `completed`.
       for (const r of before) {
         if (!movesForward(r.delivery_status as DeliveryStatus, deliveryStatus)) continue;
-        this.stmts.recordDeliveryOf.run(deliveryStatus, error ?? null, r.id);
+        this.stmts.recordDeliveryOf.run(deliveryStatus, error ?? null, now, r.id);
         this.appendDeliveryChange(r.id, r.delivery_status, deliveryStatus, now, provider);
       }
       return true;

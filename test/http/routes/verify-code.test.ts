@@ -151,19 +151,21 @@ describe('verify-code', () => {
       };
     }
 
-    it('accepts either code on either request id and names the matching channel', async () => {
+    it('accepts either code on either request id and names the request whose code matched', async () => {
       const a = await sendDual();
       const res = await verify(a.email.id, a.sms.code);
+      // The SMS request is the one verified (the store, the outbox and the resource say so): the
+      // answer names it, not the id the code was presented on.
       expect(res.body.data).toMatchObject({
         verified: true,
         channel: 'SMS',
-        requestId: a.email.id,
+        requestId: a.sms.id,
         status: 'verified',
       });
 
       const b = await sendDual();
       const res2 = await verify(b.sms.id, b.email.code);
-      expect(res2.body.data).toMatchObject({ verified: true, channel: 'EMAIL', requestId: b.sms.id });
+      expect(res2.body.data).toMatchObject({ verified: true, channel: 'EMAIL', requestId: b.email.id });
     });
 
     it('consumes both requests on success', async () => {

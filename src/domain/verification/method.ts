@@ -1,0 +1,21 @@
+/**
+ * How a verification request was verified, described once: the resource, the events and the
+ * OpenAPI document read this list. A new way to prove control of a destination (a magic link, a
+ * silent network check) is one entry here, and the statement that consumes the request by that
+ * way writes its name on the row (`method`) when it verifies it.
+ */
+export const VERIFICATION_METHOD_SPECS = {
+  code: { description: 'the code the user typed, checked by verify-code' },
+} as const;
+
+export type VerificationMethod = keyof typeof VERIFICATION_METHOD_SPECS;
+
+/** The methods' names, in the order the API documents them. */
+export const VERIFICATION_METHODS = Object.keys(VERIFICATION_METHOD_SPECS) as [
+  VerificationMethod,
+  ...VerificationMethod[],
+];
+
+/** Whether a stored name is a method this version knows (a newer version may have written another). */
+export const isVerificationMethod = (name: string): name is VerificationMethod =>
+  Object.hasOwn(VERIFICATION_METHOD_SPECS, name);

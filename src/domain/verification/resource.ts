@@ -1,0 +1,107 @@
+import { type ShownDeliveryStatus, shownDeliveryStatus } from '../delivery-states.js';
+import { DomainError } from '../errors.js';
+import { maskDestination } from '../masking.js';
+import type { AuthenticatedKey, Channel, DeliveryType, Verification, VerificationStatus } from '../types.js';
+import type { VerificationDeps } from './deps.js';
+import type { VerificationMethod } from './method.js';
+import type { RequestSettings } from './settings.js';
+
+/** A verification request as the API shows it (GET /v1/contact/verifications/{requestId}). */
+export interface VerificationResource {
+  requestId: string;
+  channel: Channel;
+  status: VerificationStatus;
+  /** The destination masked as in send-code answers. */
+  to: string;
+  createdAt: string;
+  expiresAt: string;
+  attemptsRemaining: number;
+  deliveryType?: DeliveryType;
+  /** Present once verified. */
+  verifiedAt?: string;
+  method?: VerificationMethod;
+  /** The other request of a dual send. */
+  siblingRequestId?: string;
+  delivery: { status: ShownDeliveryStatus; provider?: string; updatedAt: string };
+}
+
+/**
+ * Reading a verification request. Scoped as verify-code is: a request of another account, of the
+ * key's other mode or of a channel the key is not enabled for is not found, exactly as an
+ * unknown one (no oracle). A read changes nothing.
+ */
+export class ReadVerification {
+  constructor(
+    private readonly deps: VerificationDeps,
+    private readonly settings: RequestSettings,
+  ) {}
+
+  async get(key: AuthenticatedKey, requestId: string): Promise<VerificationResource> {
+    await this.deps.limits.checkKeyRate('verify', key.id, this.settings.forKey(key));
+    const group = await scopedGroup(this.deps, key, requestId);
+    return toResource(group, requestId, this.deps.clock.now());
+  }
+}
+
+/**
+ * The rows of the group of `requestId` as `key` may see them; NOT_FOUND when the key may not see
+ * the request. The sibling is shown whatever its channel: the pair is one verification.
+ */
+export async function scopedGroup(
+  deps: VerificationDeps,
+  key: AuthenticatedKey,
+  requestId: string,
+): Promise<Verification[]> {
+  const group = await deps.store.verifications.getGroup(key.accountId, requestId, key.mode);
+  const request = group.find((r) => r.id === requestId);
+  if (!request || !key.channels.includes(request.channel)) throw notFound();
+  return group;
+}
+
+/**
+ * The resource of `requestId` from the rows of its group, as of `now`. A pending request whose
+ * lifetime ended, or whose attempts are used up, is shown as it will be settled (`expired`,
+ * `failed`): the stored row waits for the next verify or the sweeper to say so, and a read
+ * writes nothing.
+ */
+export function toResource(group: Verification[], requestId: string, now: number): VerificationResource {
+  const request = group.find((r) => r.id === requestId);
+  if (!request) throw notFound();
+  const sibling = group.find((r) => r.id !== requestId);
+  const status = statusAt(request, now);
+  const provider = request.provider ?? (request.deliveryStatus === 'outbox' ? 'outbox' : null);
+  return {
+    requestId: request.id,
+    channel: request.channel,
+    status,
+    to: maskDestination(request.channel, request.destination),
+    createdAt: iso(request.createdAt),
+    expiresAt: iso(request.expiresAt),
+    attemptsRemaining: Math.max(0, request.maxAttempts - request.attempts),
+    ...(request.deliveryType ? { deliveryType: request.deliveryType } : {}),
+    // Only the request that was verified carries how and when: a dual pair's other request
+    // settled as `canceled` (its code was not the one used).
+    ...(status === 'verified' && request.verifiedAt !== null ? { verifiedAt: iso(request.verifiedAt) } : {}),
+    // Rows verified before methods were kept could only have been verified by a code.
+    ...(status === 'verified' ? { method: request.method ?? 'code' } : {}),
+    ...(sibling ? { siblingRequestId: sibling.id } : {}),
+    delivery: {
+      status: shownDeliveryStatus(request.deliveryStatus),
+      ...(provider ? { provider } : {}),
+      updatedAt: iso(request.deliveryUpdatedAt ?? request.createdAt),
+    },
+  };
+}
+
+/** The status of a request as of `now` (see toResource). */
+export function statusAt(request: Verification, now: number): VerificationStatus {
+  if (request.status !== 'pending') return request.status;
+  if (request.attempts >= request.maxAttempts) return 'failed';
+  if (request.expiresAt <= now) return 'expired';
+  return 'pending';
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export const notFound = () =>
+  new DomainError('NOT_FOUND', 'No verification request with this requestId exists for this account.');
