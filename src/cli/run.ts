@@ -6,6 +6,7 @@ import { type ApiKeyRecord, CHANNELS, type Channel, modeOf } from '../domain/typ
 import type { Store } from '../store/factory.js';
 import { openStore } from '../store/factory.js';
 import { backup, closeAllSessions, OPERATION_USAGE, restore } from './operations.js';
+import { VERIFICATION_COMMANDS, VERIFICATION_USAGE, verificationCommand } from './verifications.js';
 import { WEBHOOK_COMMANDS, WEBHOOK_USAGE, webhookCommand } from './webhooks.js';
 
 const USAGE = `contact-verify: manage accounts, API keys and the database from a shell.
@@ -18,6 +19,7 @@ Usage:
   contact-verify keys update <key-id> [--name <name>] [--channels EMAIL,SMS]
   contact-verify keys revoke <key-id>
   contact-verify keys rotate <key-id>
+${VERIFICATION_USAGE}
 ${WEBHOOK_USAGE}
 ${OPERATION_USAGE}
   contact-verify migrate
@@ -35,6 +37,7 @@ const COMMANDS = [
   'keys revoke',
   'keys rotate',
   'sessions close-all',
+  ...VERIFICATION_COMMANDS,
   ...WEBHOOK_COMMANDS,
 ];
 
@@ -88,9 +91,11 @@ export async function runCli(
     const result =
       group === 'webhooks'
         ? await webhookCommand(config, store, action ?? '', id, values)
-        : command === 'sessions close-all'
-          ? await closeAllSessions(store)
-          : await dispatch(store, admin, group, action, id, values);
+        : group === 'verifications'
+          ? await verificationCommand(store, action ?? '', id, values)
+          : command === 'sessions close-all'
+            ? await closeAllSessions(store)
+            : await dispatch(store, admin, group, action, id, values);
     return print(result);
   } finally {
     await store.close();

@@ -1,7 +1,15 @@
 import { type ShownDeliveryStatus, shownDeliveryStatus } from '../delivery-states.js';
 import { DomainError } from '../errors.js';
 import { maskDestination } from '../masking.js';
-import type { AuthenticatedKey, Channel, DeliveryType, Verification, VerificationStatus } from '../types.js';
+import type { Verifications } from '../ports/verifications.js';
+import type {
+  AuthenticatedKey,
+  Channel,
+  DeliveryType,
+  Mode,
+  Verification,
+  VerificationStatus,
+} from '../types.js';
 import type { VerificationDeps } from './deps.js';
 import type { VerificationMethod } from './method.js';
 import type { RequestSettings } from './settings.js';
@@ -26,9 +34,19 @@ export interface VerificationResource {
 }
 
 /**
+ * Who may see a request: an API key (its account, mode and channels), or an operator naming an
+ * account and a mode with every channel (the CLI).
+ */
+export interface RequestScope {
+  accountId: string;
+  mode: Mode;
+  channels: readonly Channel[];
+}
+
+/**
  * Reading a verification request. Scoped as verify-code is: a request of another account, of the
  * key's other mode or of a channel the key is not enabled for is not found, exactly as an
- * unknown one (no oracle). A read changes nothing.
+ * unknown one (no oracle). A read changes nothing; it counts toward the key's verify rate.
  */
 export class ReadVerification {
   constructor(
@@ -38,23 +56,32 @@ export class ReadVerification {
 
   async get(key: AuthenticatedKey, requestId: string): Promise<VerificationResource> {
     await this.deps.limits.checkKeyRate('verify', key.id, this.settings.forKey(key));
-    const group = await scopedGroup(this.deps, key, requestId);
-    return toResource(group, requestId, this.deps.clock.now());
+    return readResource(this.deps.store.verifications, key, requestId, this.deps.clock.now());
   }
 }
 
+/** The resource of `requestId` as `scope` may see it, as of `now`. */
+export async function readResource(
+  verifications: Pick<Verifications, 'getGroup'>,
+  scope: RequestScope,
+  requestId: string,
+  now: number,
+): Promise<VerificationResource> {
+  return toResource(await scopedGroup(verifications, scope, requestId), requestId, now);
+}
+
 /**
- * The rows of the group of `requestId` as `key` may see them; NOT_FOUND when the key may not see
- * the request. The sibling is shown whatever its channel: the pair is one verification.
+ * The rows of the group of `requestId` as `scope` may see them; NOT_FOUND when it may not see the
+ * request. The sibling is named whatever its channel: the pair is one verification.
  */
 export async function scopedGroup(
-  deps: VerificationDeps,
-  key: AuthenticatedKey,
+  verifications: Pick<Verifications, 'getGroup'>,
+  scope: RequestScope,
   requestId: string,
 ): Promise<Verification[]> {
-  const group = await deps.store.verifications.getGroup(key.accountId, requestId, key.mode);
+  const group = await verifications.getGroup(scope.accountId, requestId, scope.mode);
   const request = group.find((r) => r.id === requestId);
-  if (!request || !key.channels.includes(request.channel)) throw notFound();
+  if (!request || !scope.channels.includes(request.channel)) throw notFound();
   return group;
 }
 
