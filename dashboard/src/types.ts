@@ -37,6 +37,8 @@ export type Risk = NonNullable<Contact['risk']>;
 type Schema<N extends keyof components['schemas']> = components['schemas'][N];
 
 export type Locale = Schema<'Locale'>;
+/** How a request was verified (the API's `method`). */
+export type VerificationMethod = Schema<'VerificationMethod'>;
 /** The locales with built-in texts, in the service's order (tsc fails when the document adds one). */
 export const LOCALES = [
   'en',

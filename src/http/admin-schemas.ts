@@ -11,6 +11,7 @@ import { BrandingPatch, BrandingSchema } from './branding-schema.js';
 import { component, enumeration, envelope, ref } from './components.js';
 import { pagedEnvelope } from './paging.js';
 import { Channel, Locale, VerificationStatus } from './schemas.js';
+import { VerificationMethod } from './verification-schemas.js';
 
 /**
  * The admin API's accounts, API keys and outbox: requests and answers, each named once (see
@@ -228,6 +229,15 @@ export const OutboxMessage = component(
       }),
     ),
     status: ref(VerificationStatus, { description: 'The state of that request now.' }),
+    verifiedAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'When the request was verified; with `status: verified` only.',
+      }),
+    ),
+    method: Type.Optional(
+      ref(VerificationMethod, { description: 'How the request was verified; with `status: verified` only.' }),
+    ),
     channel: ref(Channel),
     to: Type.String({ description: 'The full destination.' }),
     subject: Type.Optional(Type.String({ description: 'EMAIL only.' })),

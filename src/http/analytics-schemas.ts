@@ -5,6 +5,7 @@ import { GROUP_BY } from '../domain/ports/read-model.js';
 import { component, enumeration, envelope, ref } from './components.js';
 import { PageCursor, PageLimit, pagedEnvelope } from './paging.js';
 import { Channel, Mode, Risk, VerificationStatus } from './schemas.js';
+import { VerificationMethod } from './verification-schemas.js';
 
 /** The admin API's analytics, contact profiles and SMS-pumping breakers: requests and answers. */
 
@@ -130,7 +131,12 @@ const ContactHistoryEntry = component(
     deliveryStatus: ref(DeliveryStatus),
     createdAt: Time,
     expiresAt: Time,
-    verifiedAt: TimeOrNull,
+    verifiedAt: Type.Union([Time, Type.Null()], {
+      description: 'When it was verified; null unless `status` is verified.',
+    }),
+    method: Type.Union([ref(VerificationMethod), Type.Null()], {
+      description: 'How it was verified; null unless `status` is verified.',
+    }),
     risk: Type.Union([ref(Risk), Type.Null()]),
   }),
 );

@@ -5,6 +5,7 @@ import type {
   DestinationSignals,
 } from '../domain/ports/read-model.js';
 import type { Channel, DeliveryStatus, Mode, VerificationStatus } from '../domain/types.js';
+import { methodOf } from '../domain/verification/method.js';
 import { BREAKER_COLUMNS, rowToBreaker } from './breakers.js';
 import { modeColumn, rowMode } from './mode.js';
 import { placeholdersFor } from './placeholders.js';
@@ -45,7 +46,10 @@ export const rowToHistory = (r: Record<string, unknown>): ContactHistoryEntry =>
   deliveryStatus: r.delivery_status as DeliveryStatus,
   createdAt: num(r.created_at),
   expiresAt: num(r.expires_at),
-  verifiedAt: r.verified_at === null ? null : num(r.verified_at),
+  // Of a verified dual pair only the request whose code matched was verified (the attempt rule
+  // stamps the time on both rows), as the resource says.
+  verifiedAt: r.status === 'verified' && r.verified_at !== null ? num(r.verified_at) : null,
+  method: methodOf(String(r.status), r.method === null || r.method === undefined ? null : String(r.method)),
   risk: r.risk === null || r.risk === undefined ? null : String(r.risk),
 });
 
@@ -116,7 +120,7 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
     // A contact's requests are those to its destination (index verifications_destination).
     history: fix(
       `SELECT id, channel, coalesce(address, destination) AS address, status, purpose, provider, delivery_status,
-         created_at, expires_at, verified_at, risk
+         created_at, expires_at, verified_at, method, risk
        FROM verifications WHERE destination = ? AND account_id = ? AND ${bool('test')}
        ORDER BY id DESC LIMIT ?`,
     ),

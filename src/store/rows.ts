@@ -17,6 +17,7 @@ import type {
   Verification,
   VerificationStatus,
 } from '../domain/types.js';
+import { methodOf } from '../domain/verification/method.js';
 import { rowMode } from './mode.js';
 
 /** A stored locale tag; null for rows written before locales were kept (or a tag this build lacks). */
@@ -209,7 +210,7 @@ export function attemptOutcome(
  * other row of the group, found through its index.
  */
 export const OUTBOX_SELECT = `id, account_id, status, channel, destination, outbox, outbox_code, test, created_at,
-  group_id, (SELECT s.id FROM verifications s
+  verified_at, method, group_id, (SELECT s.id FROM verifications s
     WHERE s.group_id = verifications.group_id AND s.id <> verifications.id LIMIT 1) AS sibling_id`;
 
 export const rowToOutboxEntry = (r: Record<string, unknown>): OutboxEntry => ({
@@ -218,6 +219,10 @@ export const rowToOutboxEntry = (r: Record<string, unknown>): OutboxEntry => ({
   siblingRequestId: strOrNull(r.sibling_id),
   accountId: String(r.account_id),
   status: r.status as VerificationStatus,
+  // Of a verified dual pair only the request whose code matched was verified (the attempt rule
+  // stamps the time on both rows): the other shows no time, as on the resource.
+  verifiedAt: r.status === 'verified' ? numOrNull(r.verified_at) : null,
+  method: methodOf(String(r.status), strOrNull(r.method)),
   channel: r.channel as Channel,
   to: String(r.destination),
   content: String(r.outbox),

@@ -800,6 +800,16 @@ export function storeConformance(name: string, harness: StoreHarness): void {
       });
     });
 
+    it("lists a verified pair's messages as the resource shows them: how and when on the verified one only", async () => {
+      const [email, sms] = dualPair({ outbox: outboxContent() });
+      await store.verifications.createVerifications([email, sms]);
+      await right(sms.id, email.id, T0 + 7);
+      const entries = await store.verifications.listOutbox({ accountId: 'acc_1', limit: 1000 });
+      const of = (id: string) => entries.find((e) => e.verificationId === id);
+      expect(of(email.id)).toMatchObject({ status: 'verified', verifiedAt: T0 + 7, method: 'code' });
+      expect(of(sms.id)).toMatchObject({ status: 'canceled', verifiedAt: null, method: null });
+    });
+
     describe('outbox', () => {
       it('lists messages newest first, filtered by destination or account', async () => {
         const a1 = verification({ destination: 'a@example.com' });
@@ -816,6 +826,8 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           accountId: v.accountId,
           // a1 was superseded by `silent`.
           status: v === a1 ? 'canceled' : 'pending',
+          verifiedAt: null,
+          method: null,
           channel: v.channel,
           to: v.destination,
           content: content.get(v.id),
@@ -912,6 +924,8 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           siblingRequestId: null,
           accountId: v.accountId,
           status: 'pending',
+          verifiedAt: null,
+          method: null,
           channel: v.channel,
           to: v.destination,
           content: v.outbox,
@@ -930,7 +944,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         ).toEqual([]);
         await store.verifications.attempt('acc_1', v.id, T0, guessOf(v.id), 'test');
         expect(await store.verifications.listOutbox({ to: 'with-row@example.com', limit: 5 })).toEqual([
-          { ...listed, status: 'verified', code: null },
+          { ...listed, status: 'verified', verifiedAt: T0, method: 'code', code: null },
         ]);
       });
 

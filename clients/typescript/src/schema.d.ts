@@ -1283,6 +1283,95 @@ export interface components {
             /** @description The uploaded logo (PUT /v1/admin/accounts/{id}/logo). */
             logo?: components["schemas"]["Logo"];
         };
+        /**
+         * @description How a request was verified: `code`, the code the user typed, checked by verify-code.
+         * @enum {string}
+         */
+        VerificationMethod: "code";
+        /**
+         * @description Where the message that carries the code is: `queued` (not handed to a provider yet), `sent` (a provider took it; the built-in outbox, `provider: "outbox"`, is shown so), `delivered` (the provider reported it delivered), `undelivered` (every provider refused it, or a provider reported it undelivered, or a call was busy, not answered or failed). Calls: `awaiting_permission` (a WhatsApp call waits for the user to allow calls), `calling`, `answered` (the code is being read), `completed`.
+         * @enum {string}
+         */
+        DeliveryState: "queued" | "sent" | "delivered" | "undelivered" | "awaiting_permission" | "calling" | "answered" | "completed";
+        /** @description What became of the message (or call) that carries the code. */
+        VerificationDelivery: {
+            status: components["schemas"]["DeliveryState"];
+            /** @description The provider that took the message, by its name in docs/delivery.md, or `outbox`; absent before one did. */
+            provider?: string;
+            /**
+             * Format: date-time
+             * @description When the delivery state last moved (the request’s creation until it first did).
+             */
+            updatedAt: string;
+        };
+        /**
+         * @description A verification request as a resource: what became of it and of its message. Seen only by keys of its account and mode that are enabled for its channel.
+         * @example {
+         *       "requestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119497",
+         *       "channel": "EMAIL",
+         *       "status": "verified",
+         *       "to": "j*******@example.com",
+         *       "createdAt": "2026-12-06T08:15:00.000Z",
+         *       "expiresAt": "2026-12-06T08:25:00.000Z",
+         *       "attemptsRemaining": 4,
+         *       "verifiedAt": "2026-12-06T08:16:12.000Z",
+         *       "method": "code",
+         *       "siblingRequestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119498",
+         *       "delivery": {
+         *         "status": "delivered",
+         *         "provider": "smtp",
+         *         "updatedAt": "2026-12-06T08:15:02.000Z"
+         *       }
+         *     }
+         * @example {
+         *       "requestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119498",
+         *       "channel": "SMS",
+         *       "status": "canceled",
+         *       "to": "+1******2671",
+         *       "createdAt": "2026-12-06T08:15:00.000Z",
+         *       "expiresAt": "2026-12-06T08:25:00.000Z",
+         *       "attemptsRemaining": 4,
+         *       "siblingRequestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119497",
+         *       "delivery": {
+         *         "status": "sent",
+         *         "provider": "twilio",
+         *         "updatedAt": "2026-12-06T08:15:01.000Z"
+         *       }
+         *     }
+         */
+        Verification: {
+            /** Format: uuid */
+            requestId: string;
+            channel: components["schemas"]["Channel"];
+            /** @description Its state now. A pending request whose lifetime ended shows `expired`, one whose attempts are used up `failed`, before anything settled it. Of a verified dual pair, the request whose code matched is `verified` and the other `canceled`. */
+            status: components["schemas"]["VerificationStatus"];
+            /** @description Masked destination, as in send-code answers. */
+            to: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description Checks left (shared by both requests of a dual pair). */
+            attemptsRemaining: number;
+            /** @description As send-code took it (WHATSAPP only). */
+            deliveryType?: components["schemas"]["DeliveryType"];
+            /**
+             * Format: date-time
+             * @description When it was verified; only with `status: verified`.
+             */
+            verifiedAt?: string;
+            /** @description How it was verified; only with `status: verified`. */
+            method?: components["schemas"]["VerificationMethod"];
+            /**
+             * Format: uuid
+             * @description The other request of a dual send (read it to learn how the pair ended); absent for one channel.
+             */
+            siblingRequestId?: string;
+            delivery: components["schemas"]["VerificationDelivery"];
+        };
+        VerificationResponse: {
+            data: components["schemas"]["Verification"];
+        };
         /** @description Overrides of the deployment's defaults; absent fields stay, null restores the default. */
         AccountSettingsPatch: {
             codeLength?: number | null;
@@ -1432,6 +1521,13 @@ export interface components {
             siblingRequestId?: string;
             /** @description The state of that request now. */
             status: components["schemas"]["VerificationStatus"];
+            /**
+             * Format: date-time
+             * @description When the request was verified; with `status: verified` only.
+             */
+            verifiedAt?: string;
+            /** @description How the request was verified; with `status: verified` only. */
+            method?: components["schemas"]["VerificationMethod"];
             channel: components["schemas"]["Channel"];
             /** @description The full destination. */
             to: string;
@@ -1707,7 +1803,10 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             expiresAt: string;
+            /** @description When it was verified; null unless `status` is verified. */
             verifiedAt: string | null;
+            /** @description How it was verified; null unless `status` is verified. */
+            method: components["schemas"]["VerificationMethod"] | null;
             risk: components["schemas"]["Risk"] | null;
         };
         /**
@@ -1802,95 +1901,6 @@ export interface components {
         };
         DashboardSessionResponse: {
             data: components["schemas"]["DashboardSession"];
-        };
-        /**
-         * @description How a request was verified: `code`, the code the user typed, checked by verify-code.
-         * @enum {string}
-         */
-        VerificationMethod: "code";
-        /**
-         * @description Where the message that carries the code is: `queued` (not handed to a provider yet), `sent` (a provider took it; the built-in outbox, `provider: "outbox"`, is shown so), `delivered` (the provider reported it delivered), `undelivered` (every provider refused it, or a provider reported it undelivered, or a call was busy, not answered or failed). Calls: `awaiting_permission` (a WhatsApp call waits for the user to allow calls), `calling`, `answered` (the code is being read), `completed`.
-         * @enum {string}
-         */
-        DeliveryState: "queued" | "sent" | "delivered" | "undelivered" | "awaiting_permission" | "calling" | "answered" | "completed";
-        /** @description What became of the message (or call) that carries the code. */
-        VerificationDelivery: {
-            status: components["schemas"]["DeliveryState"];
-            /** @description The provider that took the message, by its name in docs/delivery.md, or `outbox`; absent before one did. */
-            provider?: string;
-            /**
-             * Format: date-time
-             * @description When the delivery state last moved (the request’s creation until it first did).
-             */
-            updatedAt: string;
-        };
-        /**
-         * @description A verification request as a resource: what became of it and of its message. Seen only by keys of its account and mode that are enabled for its channel.
-         * @example {
-         *       "requestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119497",
-         *       "channel": "EMAIL",
-         *       "status": "verified",
-         *       "to": "j*******@example.com",
-         *       "createdAt": "2026-12-06T08:15:00.000Z",
-         *       "expiresAt": "2026-12-06T08:25:00.000Z",
-         *       "attemptsRemaining": 4,
-         *       "verifiedAt": "2026-12-06T08:16:12.000Z",
-         *       "method": "code",
-         *       "siblingRequestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119498",
-         *       "delivery": {
-         *         "status": "delivered",
-         *         "provider": "smtp",
-         *         "updatedAt": "2026-12-06T08:15:02.000Z"
-         *       }
-         *     }
-         * @example {
-         *       "requestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119498",
-         *       "channel": "SMS",
-         *       "status": "canceled",
-         *       "to": "+1******2671",
-         *       "createdAt": "2026-12-06T08:15:00.000Z",
-         *       "expiresAt": "2026-12-06T08:25:00.000Z",
-         *       "attemptsRemaining": 4,
-         *       "siblingRequestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119497",
-         *       "delivery": {
-         *         "status": "sent",
-         *         "provider": "twilio",
-         *         "updatedAt": "2026-12-06T08:15:01.000Z"
-         *       }
-         *     }
-         */
-        Verification: {
-            /** Format: uuid */
-            requestId: string;
-            channel: components["schemas"]["Channel"];
-            /** @description Its state now. A pending request whose lifetime ended shows `expired`, one whose attempts are used up `failed`, before anything settled it. Of a verified dual pair, the request whose code matched is `verified` and the other `canceled`. */
-            status: components["schemas"]["VerificationStatus"];
-            /** @description Masked destination, as in send-code answers. */
-            to: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            expiresAt: string;
-            /** @description Checks left (shared by both requests of a dual pair). */
-            attemptsRemaining: number;
-            /** @description As send-code took it (WHATSAPP only). */
-            deliveryType?: components["schemas"]["DeliveryType"];
-            /**
-             * Format: date-time
-             * @description When it was verified; only with `status: verified`.
-             */
-            verifiedAt?: string;
-            /** @description How it was verified; only with `status: verified`. */
-            method?: components["schemas"]["VerificationMethod"];
-            /**
-             * Format: uuid
-             * @description The other request of a dual send (read it to learn how the pair ended); absent for one channel.
-             */
-            siblingRequestId?: string;
-            delivery: components["schemas"]["VerificationDelivery"];
-        };
-        VerificationResponse: {
-            data: components["schemas"]["Verification"];
         };
         CallbackReceipt: {
             /** @enum {boolean} */

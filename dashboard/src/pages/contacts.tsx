@@ -15,6 +15,7 @@ import {
 } from '../components/ui';
 import { dateTime, integer, relative } from '../format';
 import { useAction, useLoad, usePages } from '../hooks';
+import { methodLabel } from '../labels';
 import { href } from '../router';
 import type { ContactList, ContactProfile, Risk, Scope } from '../types';
 
@@ -336,8 +337,9 @@ export function ContactPage(props: { id: string; scope: Scope }) {
                     {h.provider ? ` via ${h.provider}` : ''}
                   </dd>
                   <dt>Verified</dt>
-                  <dd>
+                  <dd data-testid="history-verified">
                     <When iso={h.verifiedAt} />
+                    {h.method ? ` by ${methodLabel(h.method)}` : ''}
                   </dd>
                   <dt>Risk</dt>
                   <dd>{h.risk ? <RiskBadge risk={h.risk} /> : '—'}</dd>

@@ -13,6 +13,7 @@ import {
   When,
 } from '../components/ui';
 import { useAutoRefresh, useLoad, usePages } from '../hooks';
+import { methodLabel } from '../labels';
 import { href, navigate } from '../router';
 import type { OutboxList, Scope } from '../types';
 
@@ -155,6 +156,11 @@ export function OutboxPage(props: { scope: Scope; requestId?: string }) {
                 <p class="message-request muted">
                   Request <code data-testid="message-request-id">{m.requestId}</code>
                 </p>
+                {m.verifiedAt && (
+                  <p class="message-request" data-testid="message-verified">
+                    Verified by {methodLabel(m.method ?? 'code')} <When iso={m.verifiedAt} />
+                  </p>
+                )}
                 {m.siblingRequestId && (
                   <p class="message-request muted" data-testid="message-pair">
                     Dual send: the other message is request{' '}

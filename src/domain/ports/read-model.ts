@@ -1,5 +1,6 @@
 import type { BreakerState } from '../pumping-breaker.js';
 import type { Channel, DeliveryStatus, Mode, VerificationStatus } from '../types.js';
+import type { VerificationMethod } from '../verification/method.js';
 
 /** What analytics may group by. */
 export const GROUP_BY = ['channel', 'country', 'purpose', 'provider'] as const;
@@ -77,7 +78,9 @@ export interface ContactHistoryEntry {
   deliveryStatus: DeliveryStatus;
   createdAt: number;
   expiresAt: number;
+  /** When and how it was verified: with `status: verified` only (./verification/method.ts). */
   verifiedAt: number | null;
+  method: VerificationMethod | null;
   risk: string | null;
 }
 

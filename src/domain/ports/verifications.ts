@@ -8,6 +8,7 @@ import type {
   Verification,
   VerificationStatus,
 } from '../types.js';
+import type { VerificationMethod } from '../verification/method.js';
 
 /** A live row of a group as an attempt reads it: what the guess is compared with. */
 export type LiveCode = Pick<Verification, 'id' | 'channel' | 'codeHash'>;
@@ -90,6 +91,9 @@ export interface OutboxEntry {
   siblingRequestId: string | null;
   /** The state of its request now. */
   status: VerificationStatus;
+  /** When and how its request was verified: set with `status: verified` only, else null. */
+  verifiedAt: number | null;
+  method: VerificationMethod | null;
   accountId: string;
   channel: Channel;
   to: string;

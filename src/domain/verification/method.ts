@@ -19,3 +19,11 @@ export const VERIFICATION_METHODS = Object.keys(VERIFICATION_METHOD_SPECS) as [
 /** Whether a stored name is a method this version knows (a newer version may have written another). */
 export const isVerificationMethod = (name: string): name is VerificationMethod =>
   Object.hasOwn(VERIFICATION_METHOD_SPECS, name);
+
+/**
+ * How a request in `status` was verified, from the method stored on its row: none unless it is
+ * verified; a row verified before methods were kept (null) was verified by a code, the only way
+ * then. A name a newer version wrote is passed on as it is.
+ */
+export const methodOf = (status: string, stored: string | null): VerificationMethod | null =>
+  status === 'verified' ? ((stored ?? 'code') as VerificationMethod) : null;

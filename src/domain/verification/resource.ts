@@ -11,7 +11,7 @@ import type {
   VerificationStatus,
 } from '../types.js';
 import type { VerificationDeps } from './deps.js';
-import type { VerificationMethod } from './method.js';
+import { methodOf, type VerificationMethod } from './method.js';
 import type { RequestSettings } from './settings.js';
 
 /** A verification request as the API shows it (GET /v1/contact/verifications/{requestId}). */
@@ -109,8 +109,7 @@ export function toResource(group: Verification[], requestId: string, now: number
     // Only the request that was verified carries how and when: a dual pair's other request
     // settled as `canceled` (its code was not the one used).
     ...(status === 'verified' && request.verifiedAt !== null ? { verifiedAt: iso(request.verifiedAt) } : {}),
-    // Rows verified before methods were kept could only have been verified by a code.
-    ...(status === 'verified' ? { method: request.method ?? 'code' } : {}),
+    ...(status === 'verified' ? { method: methodOf(status, request.method) ?? 'code' } : {}),
     ...(sibling ? { siblingRequestId: sibling.id } : {}),
     delivery: {
       status: shownDeliveryStatus(request.deliveryStatus),

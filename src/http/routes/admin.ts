@@ -320,6 +320,8 @@ export const adminRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
             groupId: entry.groupId,
             ...(entry.siblingRequestId !== null ? { siblingRequestId: entry.siblingRequestId } : {}),
             status: entry.status,
+            ...(entry.verifiedAt !== null ? { verifiedAt: new Date(entry.verifiedAt).toISOString() } : {}),
+            ...(entry.method !== null ? { method: entry.method } : {}),
             channel: m.channel,
             to: m.to,
             ...(m.subject !== undefined ? { subject: m.subject } : {}),

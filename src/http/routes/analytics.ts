@@ -184,6 +184,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
             createdAt: iso(h.createdAt),
             expiresAt: iso(h.expiresAt),
             verifiedAt: iso(h.verifiedAt),
+            method: h.method,
             risk: parseRisk(h.risk),
           })),
           lookup: number && lookupView(number),

@@ -84,7 +84,13 @@ eachStore('verifications: scope and bad ids', (start) => {
 
   describe('bad ids', () => {
     it('a malformed id: 400 VALIDATION_ERROR naming requestId', async () => {
-      for (const id of ['abc', 'not-a-uuid', '0190a7c2-5b1e-7c3d-9f00-2b4b4c11949', "1'%20OR%20'1'='1", '%00']) {
+      for (const id of [
+        'abc',
+        'not-a-uuid',
+        '0190a7c2-5b1e-7c3d-9f00-2b4b4c11949',
+        "1'%20OR%20'1'='1",
+        '%00',
+      ]) {
         for (const res of [await svc.get(resource(id), key), await svc.post(cancel(id), undefined, key)]) {
           expect(res.status, id).toBe(400);
           expect(res.body.error.code, id).toBe('VALIDATION_ERROR');
