@@ -76,7 +76,7 @@ Request bodies are JSON (\`application/json\`, at most 16 KiB), held to I-JSON (
 Rate limits answer \`429 RATE_LIMITED\` with \`Retry-After\` (seconds); \`429 TOO_MANY_ATTEMPTS\` has none, since that request never succeeds again (send a new code). send-code takes an optional \`Idempotency-Key\`
 header: a retry with the same key and body within 24 h answers the first answer again (\`Idempotent-Replayed: true\`). Every response carries \`Cache-Control: no-store\`, except the public logo image (\`GET /v1/branding/{accountId}/logo\`).
 Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed\` (attempts used up) | \`canceled\`
-(superseded by a newer send to the same destination and channel, or its dual sibling was verified).`,
+(superseded by a newer send to the same destination and channel, canceled through the API, or its dual sibling was verified: of a verified dual pair, the request whose code matched is \`verified\` and the other \`canceled\`). \`GET /v1/contact/verifications/{requestId}\` reads one (docs/verifications.md).`,
       },
       // OpenAPI 3.1's outbound requests: the events POSTed to registered webhook endpoints.
       ...({ webhooks: openApiWebhooks() } as object),

@@ -41,7 +41,7 @@ export const DeliveryType = enumeration(
 export const VerificationStatus = enumeration(
   'VerificationStatus',
   VERIFICATION_STATUSES,
-  'State of a verification request: pending → verified | expired | failed (attempts used up) | canceled (superseded, or its dual sibling was verified).',
+  'State of a verification request: pending → verified | expired | failed (attempts used up) | canceled (superseded, canceled through the API, or its dual sibling was verified: of a dual pair, the request whose code matched is verified and the other canceled).',
 );
 /** Test and live keys are two worlds inside an account. */
 export const Mode = enumeration('Mode', ['live', 'test'] as const, 'Requests of live keys, or of test keys.');
@@ -270,7 +270,11 @@ export const VerifyCodeResult = component(
   Type.Object({
     verified: Type.Boolean({ description: 'True only on the call that consumed the code.' }),
     channel: ref(Channel, { description: 'The channel on which the matching code was delivered.' }),
-    requestId: Type.String({ format: 'uuid' }),
+    requestId: Type.String({
+      format: 'uuid',
+      description:
+        'On success, the request that was verified: in a dual pair the one whose code matched, which may be the other id than the one given (that one is now `canceled`). Otherwise the requestId given.',
+    }),
     status: ref(VerificationStatus, { description: 'State of the verification request after this call.' }),
     attemptsRemaining: Type.Integer({ minimum: 0 }),
   }),

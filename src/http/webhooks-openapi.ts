@@ -13,7 +13,7 @@ const DESCRIPTIONS: Record<WebhookEventType, string> = {
   'verification.failed': 'The attempts were used up.',
   'verification.expired': "The code's lifetime ended while pending (written by the expiry sweeper).",
   'verification.canceled':
-    'Superseded by a newer send to the same destination, or its dual sibling was verified.',
+    'Superseded by a newer send to the same destination, canceled through the API (one event per request of the pair), or its dual sibling was verified.',
   'contact.blocked': 'An operator blocked a destination.',
   'contact.unblocked': 'An operator lifted a block.',
 };

@@ -48,7 +48,7 @@ export interface paths {
         put?: never;
         /**
          * Check a code against a requestId (either id of a dual pair accepts either code)
-         * @description A wrong code answers 200 with `verified: false` and `status: "pending"` (or `"failed"` on the last attempt). Expired, canceled or already verified requests answer `verified: false` with that status and count no attempt.
+         * @description A wrong code answers 200 with `verified: false` and `status: "pending"` (or `"failed"` on the last attempt). Expired, canceled or already verified requests answer `verified: false` with that status and count no attempt. A right code answers with the request it verified: in a dual pair, the one whose code matched (`requestId`, `channel`), the other being `canceled`.
          */
         post: operations["verifyCode"];
         delete?: never;
@@ -810,7 +810,7 @@ export interface webhooks {
         put?: never;
         /**
          * verification.canceled
-         * @description Superseded by a newer send to the same destination, or its dual sibling was verified. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
+         * @description Superseded by a newer send to the same destination, canceled through the API (one event per request of the pair), or its dual sibling was verified. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
          */
         post: operations["onVerificationCanceled"];
         delete?: never;
@@ -873,7 +873,7 @@ export interface components {
          */
         DeliveryType: "TEXT" | "CALL";
         /**
-         * @description State of a verification request: pending → verified | expired | failed (attempts used up) | canceled (superseded, or its dual sibling was verified).
+         * @description State of a verification request: pending → verified | expired | failed (attempts used up) | canceled (superseded, canceled through the API, or its dual sibling was verified: of a dual pair, the request whose code matched is verified and the other canceled).
          * @enum {string}
          */
         VerificationStatus: "pending" | "verified" | "expired" | "failed" | "canceled";
@@ -1048,7 +1048,10 @@ export interface components {
             verified: boolean;
             /** @description The channel on which the matching code was delivered. */
             channel: components["schemas"]["Channel"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description On success, the request that was verified: in a dual pair the one whose code matched, which may be the other id than the one given (that one is now `canceled`). Otherwise the requestId given.
+             */
             requestId: string;
             /** @description State of the verification request after this call. */
             status: components["schemas"]["VerificationStatus"];

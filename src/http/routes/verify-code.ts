@@ -20,7 +20,8 @@ export const verifyCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) =
         summary: 'Check a code against a requestId (either id of a dual pair accepts either code)',
         description:
           'A wrong code answers 200 with `verified: false` and `status: "pending"` (or `"failed"` on the last attempt). ' +
-          'Expired, canceled or already verified requests answer `verified: false` with that status and count no attempt.',
+          'Expired, canceled or already verified requests answer `verified: false` with that status and count no attempt. ' +
+          'A right code answers with the request it verified: in a dual pair, the one whose code matched (`requestId`, `channel`), the other being `canceled`.',
         security: [{ apiKey: [] }],
         body: ref(VerifyCodeBody),
         response: {

@@ -248,11 +248,16 @@ export const SQL = {
       WHERE group_id = $1 AND ${GROUP_PENDING('')} AND expires_at <= $2 RETURNING id, provider
     )
     INSERT INTO changes (kind, request_id, at, provider) SELECT 'expired', id, $2, provider FROM settled`,
-  // A cancel (POST …/cancel): the group's rows a verify could still settle, and no other.
-  cancelGroup: `WITH settled AS (
-      UPDATE verifications SET status = 'canceled', outbox_code = NULL
-      WHERE group_id = $1 AND ${GROUP_PENDING('')} AND expires_at > $2 AND attempts < max_attempts
-      RETURNING id, provider
+  // A cancel (POST …/cancel): the group's rows a verify could still settle, and no other. The
+  // rows are locked in id order first, the order a verify's update takes them in, so that a
+  // cancel and a verify of one pair wait for each other instead of deadlocking.
+  cancelGroup: `WITH locked AS (
+      SELECT id FROM verifications WHERE group_id = $1 ORDER BY id FOR UPDATE
+    ), settled AS (
+      UPDATE verifications v SET status = 'canceled', outbox_code = NULL
+      FROM locked l
+      WHERE v.id = l.id AND ${GROUP_PENDING('v.')} AND v.expires_at > $2 AND v.attempts < v.max_attempts
+      RETURNING v.id, v.provider
     )
     INSERT INTO changes (kind, request_id, at, provider) SELECT 'canceled', id, $2, provider FROM settled`,
   // A request and the other rows of its group (the resource's sibling), by verifications_group.
