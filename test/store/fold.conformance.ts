@@ -120,6 +120,22 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       expect(verified?.timestamp).toBe(new Date(T0 + 2 * MINUTE).toISOString());
     });
 
+    it('announces a cancel of a dual pair once per request, and a second cancel not at all', async () => {
+      const [email, sms] = dualPair();
+      await store.verifications.createVerifications([email, sms]);
+      await store.verifications.settleGroup(email.groupId, 'canceled', T0 + MINUTE);
+      await store.verifications.settleGroup(email.groupId, 'canceled', T0 + 2 * MINUTE);
+      const events = await announced();
+      expect(events.map((e) => `${e.type} ${e.channel}`).sort()).toEqual([
+        'verification.canceled EMAIL',
+        'verification.canceled SMS',
+        'verification.created EMAIL',
+        'verification.created SMS',
+      ]);
+      for (const e of events.filter((x) => x.type === 'verification.canceled'))
+        expect(e).toMatchObject({ status: 'canceled', timestamp: new Date(T0 + MINUTE).toISOString() });
+    });
+
     it('announces attempts used up, expiry (also the sweeper’s) and delivery outcomes', async () => {
       const used = verification({ maxAttempts: 1 });
       const late = verification();
