@@ -32,7 +32,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'src/domain/channels':
     'the channels as data, one module each, and their registry: destination kind, delivery types, routing, the country window, the message format',
   'src/domain/verification':
-    'the verification use cases, one class each over the same dependencies: send (screen, limit, issue, deliver, one record per channel), verify, the outbox, provider status',
+    'the verification use cases, one class each over the same dependencies: send (screen, limit, issue, deliver, one record per channel), verify, the resource (read, cancel: [verifications](verifications.md)), the outbox, provider status; `method.ts`, the ways a request is verified, listed once',
   'src/domain/ports':
     'the interfaces the domain needs: storage (implemented by src/store), delivery (by src/delivery) and number lookups (by src/lookup)',
   'src/delivery':
