@@ -1,7 +1,8 @@
 /**
  * Renders the spoken prompts of code calls into assets/prompts/<language>/ as Ogg Opus (16 kb/s,
- * mono, 48 kHz, 20 ms packets): the ten digits and the phrases of scripts/prompts/voices.ts, and
- * one shared packet of silence. Run it after changing a text or adding a language:
+ * mono, 48 kHz, 20 ms packets): for every locale the service writes, the ten digits and the two
+ * phrases of scripts/prompts/voices.ts (taken from the locale's texts), and one shared packet of
+ * silence. Run it after changing a text or adding a language:
  *
  *   apt-get install espeak-ng sox   # the only tools it needs; the service needs neither
  *   npx tsx scripts/render-prompts.ts [language …]
@@ -95,7 +96,7 @@ for (const language of languages) {
   if (!voice) throw new Error(`No voice for ${language} in scripts/prompts/voices.ts`);
   mkdirSync(`${PROMPTS_DIR}/${language}`, { recursive: true });
   const texts: Array<[ClipName, string]> = [
-    ...DIGITS.map((d): [ClipName, string] => [d, d]),
+    ...DIGITS.map((d, i): [ClipName, string] => [d, voice.digits[i] ?? d]),
     ['intro', voice.intro],
     ['again', voice.again],
   ];
