@@ -9,6 +9,8 @@ import { buildDelivery, deliveryWarnings, renderOptions } from './delivery/facto
 import type { Delivery } from './delivery/interface.js';
 import { PROVIDERS, type ProviderList } from './delivery/providers/registry.js';
 import { stateSeal } from './delivery/providers/state-seal.js';
+import type { CallTimings } from './delivery/providers/whatsapp/whatsapp.call-flow.js';
+import { buildWhatsAppCalls } from './delivery/providers/whatsapp/whatsapp.call-setup.js';
 import { AccountAdmin } from './domain/accounts.js';
 import { Analytics } from './domain/analytics.js';
 import { Breakers } from './domain/breakers.js';
@@ -30,6 +32,7 @@ import { webhookAdminRoutes } from './http/routes/webhooks.js';
 import { DurableMemoryRateLimitStore } from './limits/durable-memory-store.js';
 import { MemoryRateLimitStore } from './limits/memory-store.js';
 import { buildNumberLookup } from './lookup/factory.js';
+import { mediaOptions } from './media/settings.js';
 import { ServiceMetrics } from './metrics/metrics.js';
 import type { Store } from './store/factory.js';
 import { openStore } from './store/factory.js';
@@ -81,6 +84,8 @@ export interface ComposeOptions {
   providers?: ProviderList;
   /** How often this instance says on the database that it is alive (tests shorten it). */
   instanceHeartbeatMs?: number;
+  /** The WhatsApp calls' timers (tests shorten the ring timeout and the worker's pace). */
+  whatsappCallTimings?: Partial<CallTimings>;
 }
 
 /**
@@ -142,7 +147,18 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
   const providers = options.providers ?? PROVIDERS;
   // What providers carry through their APIs to their webhooks, sealed under the code secrets.
   const seal = stateSeal([codeSecret, ...previousCodeSecrets]);
-  const delivery = buildDelivery(config, store, clock, providers, seal);
+  // WhatsApp calls (WHATSAPP with deliveryType CALL): their jobs on the database, media in this process.
+  const whatsappCalls = buildWhatsAppCalls(config, {
+    jobs: store.whatsappCalls,
+    verifications: store.verifications,
+    seal,
+    media: mediaOptions(config),
+    clock,
+    logger: options.logger,
+    instanceId: instances.id,
+    timings: options.whatsappCallTimings,
+  });
+  const delivery = buildDelivery(config, store, clock, providers, seal, whatsappCalls);
   for (const warning of deliveryWarnings(config, providers)) options.logger.warn(warning);
   for (const warning of trustProxyWarnings(config.trustProxy)) options.logger.warn(warning);
   // One line per channel whose live codes are not delivered: a warning when sends are refused,
@@ -284,7 +300,7 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
       dashboardDir: options.dashboardDir,
       plugins: [
         metricsRoute(metrics, config.metricsToken),
-        callbackRoutes({ config, service, clock, logger: options.logger, providers, seal }),
+        callbackRoutes({ config, service, clock, logger: options.logger, providers, seal, whatsappCalls }),
         webhookAdminRoutes({
           webhooks: new WebhookAdmin(store, secrets, clock, webhookSettings.allowPrivate),
           adminGate,
@@ -308,6 +324,11 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
   ] as const) {
     worker.start();
     parts.add(name, worker, (w) => w.stop());
+  }
+  if (whatsappCalls) {
+    // Due jobs (no reply, no answer, jobs of a process that died) and the erasure of sealed codes.
+    whatsappCalls.flow.startWorker();
+    parts.add('WhatsApp call worker', whatsappCalls.flow, (f) => f.stop());
   }
 
   return {

@@ -133,6 +133,8 @@ export class Dispatcher implements Delivery {
           provider: provider.name,
           providerMessageId: outcome.providerMessageId,
           outbox: false,
+          ...(outcome.accepted ? { accepted: outcome.accepted } : {}),
+          ...(outcome.recorded ? { recorded: outcome.recorded } : {}),
         };
       }
       if (!outcome.retryable) {

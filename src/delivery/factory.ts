@@ -5,7 +5,7 @@ import { Dispatcher, type ProviderRoute } from './dispatcher.js';
 import type { ChannelProvider, Delivery } from './interface.js';
 import type { RenderOptions } from './messages.js';
 import { OutboxProvider, type OutboxStore } from './outbox/outbox-provider.js';
-import type { ProviderContext, ProviderModule } from './providers/module.js';
+import type { ProviderContext, ProviderModule, WhatsAppCallsRuntime } from './providers/module.js';
 import { PROVIDERS, type ProviderList, providerNames } from './providers/registry.js';
 import { processStateSeal, type StateSeal } from './providers/state-seal.js';
 import { parseRoutes, routedType, routedTypes, routeFor } from './routing.js';
@@ -68,11 +68,14 @@ export function buildDelivery(
   providers: ProviderList = PROVIDERS,
   /** What providers seal for their webhooks to open (the callback routes get the same one). */
   seal: StateSeal = processStateSeal(),
+  /** The WhatsApp calling flow (compose builds it: it needs the store), when WhatsApp can call. */
+  whatsappCalls: WhatsAppCallsRuntime | null = null,
 ): Delivery {
   const context: ProviderContext = {
     publicBaseUrl: config.publicBaseUrl ?? null,
     webOtpDomain: config.smsWebOtpDomain,
     seal,
+    whatsappCalls,
   };
   const built = providers.flatMap((module) => {
     const provider = module.create(config, context);

@@ -1,5 +1,5 @@
 import type { DeliveryRequest, ProviderState } from '../domain/ports/delivery.js';
-import type { Channel } from '../domain/types.js';
+import type { Channel, DeliveryStatus } from '../domain/types.js';
 
 // The port the domain delivers through is the domain's (src/domain/ports/delivery.ts); the
 // providers' own interfaces are here.
@@ -15,7 +15,13 @@ export type {
 
 /** A provider's answer. Expected failures are values, so failover is an ordinary branch. */
 export type SendOutcome =
-  | { ok: true; providerMessageId: string }
+  | {
+      ok: true;
+      providerMessageId: string;
+      /** See DeliveryResult: the state the acceptance records, and what runs once it is recorded. */
+      accepted?: DeliveryStatus;
+      recorded?: () => void;
+    }
   | {
       ok: false;
       /** True for failures another attempt or provider may not hit: 5xx, 429, timeouts, refused connections. */

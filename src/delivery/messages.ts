@@ -69,6 +69,10 @@ export function expiresSentence(locale: Locale, n: number): string {
 
 const productOf = (r: DeliveryRequest) => r.branding.productName ?? r.branding.brandName;
 
+/** The body of WhatsApp's call-permission request for a WHATSAPP CALL request (no code in it). */
+export const renderCallPermissionRequest = (r: DeliveryRequest): string =>
+  localeTexts(r.locale).whatsappCall.permissionBody.replaceAll('{product}', productOf(r));
+
 /**
  * The account template a message format takes (branding.templates, per locale): a channel of a
  * format uses that format's template; a call speaks the built-in script only.

@@ -7,6 +7,7 @@ export const DELIVERY_STATUSES = [
   'queued',
   'outbox',
   'sent',
+  'awaiting_permission',
   'calling',
   'answered',
   'delivered',
@@ -59,7 +60,18 @@ export const DELIVERY_STATES: Record<DeliveryStatus, DeliveryState> = {
     shownAs: 'sent',
   },
   sent: { meaning: 'a provider took the message', progress: 1, outcome: null, shownAs: 'sent' },
-  calling: { meaning: 'a provider is placing the call', progress: 1, outcome: null, shownAs: 'calling' },
+  awaiting_permission: {
+    meaning: "a WhatsApp call waits for the user's call permission (the request was sent)",
+    progress: 1,
+    outcome: null,
+    shownAs: 'awaiting_permission',
+  },
+  calling: {
+    meaning: 'a provider is placing the call, or it rings',
+    progress: 1,
+    outcome: null,
+    shownAs: 'calling',
+  },
   answered: {
     meaning: 'the call was answered: the code is being read',
     progress: 2,
@@ -79,7 +91,8 @@ export const DELIVERY_STATES: Record<DeliveryStatus, DeliveryState> = {
     shownAs: 'completed',
   },
   failed: {
-    meaning: 'not delivered: refused, undelivered, or a call that was busy, not answered or failed',
+    meaning:
+      'not delivered (`undelivered` on the resource): refused, undelivered, a call that was busy, rejected, not answered or failed, or a WhatsApp call permission refused or not given in time',
     progress: 3,
     outcome: 'undelivered',
     shownAs: 'undelivered',

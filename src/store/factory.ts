@@ -7,6 +7,7 @@ import type { ReadModel } from '../domain/ports/read-model.js';
 import type { SessionStore } from '../domain/ports/sessions.js';
 import type { Verifications } from '../domain/ports/verifications.js';
 import type { WebhookStore } from '../domain/ports/webhooks.js';
+import type { WhatsAppCalls } from '../domain/ports/whatsapp-calls.js';
 import type { DestinationFilter } from './known-destinations.js';
 import type { StoreLifecycle } from './lifecycle.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
@@ -33,6 +34,8 @@ export interface Store extends StoreLifecycle {
   readonly instances: Instances;
   /** The carrier lookups' cache, where no Redis keeps it (src/lookup). */
   readonly lookups: LookupCacheStore;
+  /** WhatsApp calls that speak codes, and the users' call permissions (src/delivery/providers/whatsapp). */
+  readonly whatsappCalls: WhatsAppCalls;
 }
 
 /**

@@ -5,6 +5,17 @@ import type { ChannelProvider } from '../interface.js';
 import type { StatusUpdate } from './callback.js';
 import type { SettingsValues } from './settings.js';
 import type { StateSeal } from './state-seal.js';
+import type { WhatsAppCallFlow } from './whatsapp/whatsapp.call-flow.js';
+import type { WhatsAppCalling } from './whatsapp/whatsapp.calling.js';
+
+/**
+ * The WhatsApp calling flow, built once by the composition root (it needs the store and outlives
+ * a request): the CALL provider hands it sends, the WhatsApp webhook route hands it events.
+ */
+export interface WhatsAppCallsRuntime {
+  flow: WhatsAppCallFlow;
+  calling: WhatsAppCalling;
+}
 
 /** What a provider is built with besides its settings. */
 export interface ProviderContext {
@@ -14,6 +25,8 @@ export interface ProviderContext {
   webOtpDomain: string | undefined;
   /** Seals state a provider carries through its API to its webhooks (given when providers are built). */
   seal?: StateSeal;
+  /** The WhatsApp calling flow, when this deployment's WhatsApp can call. */
+  whatsappCalls?: WhatsAppCallsRuntime | null;
 }
 
 /** What a provider's delivery-status callback routes are given. */
@@ -27,6 +40,8 @@ export interface CallbackContext<S extends Record<string, TSchema>> {
   seal: StateSeal;
   /** What the HTTP layer lends the routes: their documentation, answers and refusals. */
   http: CallbackHttp;
+  /** The WhatsApp calling flow, when this deployment's WhatsApp can call. */
+  whatsappCalls?: WhatsAppCallsRuntime | null;
 }
 
 /** What the OpenAPI document says of a callback route. */

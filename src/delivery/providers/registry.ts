@@ -8,7 +8,7 @@ import { twilio } from './twilio/index.js';
 import { twilioVoice } from './twilio-voice/index.js';
 import { vonage } from './vonage/index.js';
 import { vonageVoice } from './vonage-voice/index.js';
-import { whatsapp } from './whatsapp/index.js';
+import { whatsapp, whatsappCall } from './whatsapp/index.js';
 
 /**
  * Every provider, once. The configuration schema, the settings documentation, the factory, the
@@ -22,6 +22,7 @@ export const PROVIDERS = [
   vonage,
   telnyx,
   whatsapp,
+  whatsappCall,
   twilioVoice,
   vonageVoice,
   telnyxVoice,

@@ -1,5 +1,5 @@
 import type { Locale } from '../locales.js';
-import type { Branding, Channel, DeliveryType, Mode } from '../types.js';
+import type { Branding, Channel, DeliveryStatus, DeliveryType, Mode } from '../types.js';
 
 /** Everything a provider needs to deliver one code. `code` must never be logged. */
 export interface DeliveryRequest {
@@ -27,7 +27,19 @@ export type ProviderState = 'up' | 'down' | 'unknown';
 
 /** The result of delivering one code, after routing and failover. */
 export type DeliveryResult =
-  | { ok: true; provider: string; providerMessageId: string; outbox: boolean }
+  | {
+      ok: true;
+      provider: string;
+      providerMessageId: string;
+      outbox: boolean;
+      /**
+       * The delivery state the provider's acceptance records; absent: `sent` (`calling` for a call
+       * channel). A provider that only queued the work (a WhatsApp call) says `queued`.
+       */
+      accepted?: DeliveryStatus;
+      /** Called once the acceptance is recorded on the request: the provider's work may go on. */
+      recorded?: () => void;
+    }
   | { ok: false; permanent: boolean; error: string; provider: string | null };
 
 /**

@@ -107,10 +107,12 @@ async function deliverOne(
     await store.verifications.recordDelivery(t.requestId, {
       at: clock.now(),
       // A provider that took a call is placing it; answered and completed come in its callbacks.
-      deliveryStatus: channelSpec(t.channel).carrier === 'call' ? 'calling' : 'sent',
+      deliveryStatus: result.accepted ?? (channelSpec(t.channel).carrier === 'call' ? 'calling' : 'sent'),
       provider: result.provider,
       providerMessageId: result.providerMessageId,
     });
+    // The provider's work that reports on this request goes on once the request names it.
+    result.recorded?.();
   } else if (!result.ok) {
     await store.verifications.recordDelivery(t.requestId, {
       at: clock.now(),

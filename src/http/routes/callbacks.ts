@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config/schema.js';
 import type { StatusUpdate } from '../../delivery/providers/callback.js';
 import { PROVIDERS, type ProviderList } from '../../delivery/providers/registry.js';
+import type { WhatsAppCallsRuntime } from '../../delivery/providers/module.js';
 import type { StateSeal } from '../../delivery/providers/state-seal.js';
 import type { Clock } from '../../domain/clock.js';
 import type { VerificationService } from '../../domain/verification-service.js';
@@ -17,6 +18,8 @@ export interface CallbackDeps {
   providers?: ProviderList;
   /** Opens what providers sealed for their webhooks: the one buildDelivery was given. */
   seal: StateSeal;
+  /** The WhatsApp calling flow, when WhatsApp can call (its webhooks come to the WhatsApp route). */
+  whatsappCalls?: WhatsAppCallsRuntime | null;
   /** Pauses before looking again for a message not recorded yet (see `record`). */
   unknownRetryDelaysMs?: number[];
 }
@@ -76,6 +79,7 @@ export const callbackRoutes = (deps: CallbackDeps) => async (app: FastifyInstanc
       record,
       seal: deps.seal,
       http: callbackHttp,
+      whatsappCalls: deps.whatsappCalls ?? null,
     });
   }
 };

@@ -5,6 +5,7 @@ import { PostgresInstances } from '../instances/postgres.js';
 import { type DestinationFilter, type DestinationPage, destinationPageSql } from '../known-destinations.js';
 import type { StoreLifecycle } from '../lifecycle.js';
 import { PostgresLookupCache } from '../lookups/postgres.js';
+import { PostgresWhatsAppCalls } from '../whatsapp-calls/postgres.js';
 import type { AppliedMigration } from '../migrations.js';
 import { PostgresSessionStore } from '../sessions/postgres.js';
 import { PostgresWebhookStore } from '../webhooks/postgres.js';
@@ -55,6 +56,7 @@ export class PostgresStore implements StoreLifecycle {
   readonly sessions: PostgresSessionStore;
   readonly instances: PostgresInstances;
   readonly lookups: PostgresLookupCache;
+  readonly whatsappCalls: PostgresWhatsAppCalls;
   readonly verifications: PostgresVerifications;
   readonly accounts: PostgresKeysAndAccounts;
   readonly readModel: PostgresReadModel;
@@ -94,6 +96,7 @@ export class PostgresStore implements StoreLifecycle {
     this.sessions = new PostgresSessionStore(this.pool);
     this.instances = new PostgresInstances(this.pool);
     this.lookups = new PostgresLookupCache(this.pool);
+    this.whatsappCalls = new PostgresWhatsAppCalls(this.pool);
     this.known = options.known ?? null;
     this.verifications = new PostgresVerifications(this.db, this.known);
     this.accounts = new PostgresKeysAndAccounts(this.db);

@@ -8,6 +8,7 @@ import { SqliteInstances } from '../instances/sqlite.js';
 import { type DestinationFilter, type DestinationPage, destinationPageSql } from '../known-destinations.js';
 import type { StoreLifecycle } from '../lifecycle.js';
 import { SqliteLookupCache } from '../lookups/sqlite.js';
+import { SqliteWhatsAppCalls } from '../whatsapp-calls/sqlite.js';
 import type { AppliedMigration } from '../migrations.js';
 import { SqliteSessionStore } from '../sessions/sqlite.js';
 import { SqliteWebhookStore } from '../webhooks/sqlite.js';
@@ -34,6 +35,7 @@ export class SqliteStore implements StoreLifecycle {
   readonly sessions: SqliteSessionStore;
   readonly instances: SqliteInstances;
   readonly lookups: SqliteLookupCache;
+  readonly whatsappCalls: SqliteWhatsAppCalls;
   readonly verifications: SqliteVerifications;
   readonly accounts: SqliteKeysAndAccounts;
   readonly readModel: SqliteReadModel;
@@ -90,6 +92,7 @@ export class SqliteStore implements StoreLifecycle {
     this.sessions = new SqliteSessionStore(this.db, this.tx);
     this.instances = new SqliteInstances(this.db, this.tx);
     this.lookups = new SqliteLookupCache(this.db, this.tx);
+    this.whatsappCalls = new SqliteWhatsAppCalls(this.db, this.tx);
     this.known = options.known ?? null;
     this.verifications = new SqliteVerifications(this.tx, this.stmts, this.known);
     this.accounts = new SqliteKeysAndAccounts(this.tx, this.stmts);
