@@ -9,7 +9,7 @@ import { buildDelivery, deliveryWarnings, renderOptions } from './delivery/facto
 import type { Delivery } from './delivery/interface.js';
 import { PROVIDERS, type ProviderList } from './delivery/providers/registry.js';
 import { stateSeal } from './delivery/providers/state-seal.js';
-import type { CallTimings } from './delivery/providers/whatsapp/whatsapp.call-flow.js';
+import type { CallTimings, WhatsAppCallFlow } from './delivery/providers/whatsapp/whatsapp.call-flow.js';
 import { buildWhatsAppCalls } from './delivery/providers/whatsapp/whatsapp.call-setup.js';
 import { AccountAdmin } from './domain/accounts.js';
 import { Analytics } from './domain/analytics.js';
@@ -64,6 +64,8 @@ export interface Service {
   folds: FoldWorker;
   /** This instance's registration on the database, and what it sees of the others. */
   instances: InstanceRegistry;
+  /** The WhatsApp calling flow, when WhatsApp can call (tests run its worker with runOnce). */
+  whatsappCalls: WhatsAppCallFlow | null;
   /** Set when this start generated the admin token: the only time it can be shown. */
   generatedAdminToken: string | null;
   /**
@@ -340,6 +342,7 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
     webhooks,
     folds,
     instances,
+    whatsappCalls: whatsappCalls?.flow ?? null,
     generatedAdminToken,
     close: () => parts.closeAll(),
   };

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { compose, type Service } from '../../src/compose.js';
+import { type ComposeOptions, compose, type Service } from '../../src/compose.js';
 import { type Config, loadConfig } from '../../src/config/schema.js';
 import type { ProviderList } from '../../src/delivery/providers/registry.js';
 import type { Clock } from '../../src/domain/clock.js';
@@ -66,6 +66,8 @@ export async function startTestService(
     providers?: ProviderList;
     /** How often the instance says on the database that it is alive (ComposeOptions). */
     instanceHeartbeatMs?: number;
+    /** The WhatsApp calls' timers (ComposeOptions). */
+    whatsappCallTimings?: ComposeOptions['whatsappCallTimings'];
   } = {},
 ): Promise<TestService> {
   const service = await compose(testConfig(env, options.providers), {
@@ -75,6 +77,7 @@ export async function startTestService(
     keyUseFlushMs: options.keyUseFlushMs,
     dashboardDir: options.dashboardDir,
     instanceHeartbeatMs: options.instanceHeartbeatMs,
+    whatsappCallTimings: options.whatsappCallTimings,
   });
   const request = async (method: 'GET' | 'POST', url: string, body: unknown, token?: string) => {
     const res = await service.app.inject({

@@ -9,7 +9,14 @@ import type {
 } from '../../domain/ports/whatsapp-calls.js';
 import { numbered } from '../placeholders.js';
 import { queryOn } from '../postgres/transaction.js';
-import { CALL_SQL, insertParams, moveStatement, permissionParams, rowToCallJob, rowToPermission } from './sql.js';
+import {
+  CALL_SQL,
+  insertParams,
+  moveStatement,
+  permissionParams,
+  rowToCallJob,
+  rowToPermission,
+} from './sql.js';
 
 const SQL = Object.fromEntries(Object.entries(CALL_SQL).map(([k, v]) => [k, numbered(v)])) as Record<
   keyof typeof CALL_SQL,

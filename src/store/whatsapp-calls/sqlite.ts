@@ -8,7 +8,14 @@ import type {
   WhatsAppCalls,
 } from '../../domain/ports/whatsapp-calls.js';
 import type { GroupCommit } from '../sqlite/group-commit.js';
-import { CALL_SQL, insertParams, moveStatement, permissionParams, rowToCallJob, rowToPermission } from './sql.js';
+import {
+  CALL_SQL,
+  insertParams,
+  moveStatement,
+  permissionParams,
+  rowToCallJob,
+  rowToPermission,
+} from './sql.js';
 
 type Row = Record<string, unknown>;
 

@@ -50,7 +50,7 @@ export interface FakeCalling {
 
 export interface FakeCallingOptions {
   appSecret: string;
-  /** Where the signed webhooks go. */
+  /** Where the signed webhooks go (read at each send: a test may point it elsewhere later). */
   webhookUrl: string;
   phoneNumberId?: string;
   callingEnabled?: boolean;

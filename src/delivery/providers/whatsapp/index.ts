@@ -76,7 +76,8 @@ export const whatsappCall = defineProvider({
   name: WHATSAPP_CALL_PROVIDER,
   title: 'WhatsApp calls',
   api: 'WhatsApp Cloud API calling: `GET /{version}/{phone-number-id}/call_permissions`, `POST …/messages` (`call_permission_request`), `POST …/calls` (connect, terminate), media over WebRTC',
-  setup: 'the WhatsApp settings with WHATSAPP_APP_SECRET (permission replies and the `calls` webhook field come to /v1/callbacks/whatsapp)',
+  setup:
+    'the WhatsApp settings with WHATSAPP_APP_SECRET (permission replies and the `calls` webhook field come to /v1/callbacks/whatsapp)',
   channel: 'WHATSAPP',
   deliveryType: 'CALL',
   settings: whatsappSettings,

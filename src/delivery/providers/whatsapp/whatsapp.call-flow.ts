@@ -9,7 +9,13 @@ import type { MediaOptions } from '../../../media/settings.js';
 import type { DeliveryRequest, SendOutcome } from '../../interface.js';
 import { renderCallPermissionRequest } from '../../messages.js';
 import type { StateSeal } from '../state-seal.js';
-import type { CallEvent, CallConnect, CallStatus, CallTerminate, PermissionReply } from './whatsapp.call-events.js';
+import type {
+  CallConnect,
+  CallEvent,
+  CallStatus,
+  CallTerminate,
+  PermissionReply,
+} from './whatsapp.call-events.js';
 import { type CallUndeliveredReason, undeliveredError } from './whatsapp.call-reasons.js';
 import type { CallingFailure, WhatsAppCalling } from './whatsapp.calling.js';
 
@@ -51,7 +57,11 @@ export interface CallFlowDeps {
   jobs: WhatsAppCalls;
   calling: WhatsAppCalling;
   /** Records a delivery state on the request the job delivers (see DeliveryStatus). */
-  report(job: Pick<CallJob, 'id' | 'verificationId'>, status: DeliveryStatus, error: string | null): Promise<void>;
+  report(
+    job: Pick<CallJob, 'id' | 'verificationId'>,
+    status: DeliveryStatus,
+    error: string | null,
+  ): Promise<void>;
   /** The request's status now (null when it is gone). */
   requestStatus(accountId: string, verificationId: string): Promise<VerificationStatus | null>;
   /** Seals the code while it waits (AES-256-GCM under a key derived from CODE_SECRET). */
@@ -218,7 +228,12 @@ export class WhatsAppCallFlow {
     const moved = await jobs.move(
       id,
       ['starting'],
-      { state: 'awaiting_permission', permissionMessageId: sent.messageId, dueAt: job.expiresAt, holder: null },
+      {
+        state: 'awaiting_permission',
+        permissionMessageId: sent.messageId,
+        dueAt: job.expiresAt,
+        holder: null,
+      },
       this.now(),
     );
     if (moved) await this.deps.report(job, 'awaiting_permission', null);
@@ -228,13 +243,22 @@ export class WhatsAppCallFlow {
   private async retryLater(job: CallJob): Promise<void> {
     const at = this.now() + this.timings.retryMs;
     if (at >= job.expiresAt) {
-      await this.undeliver(job, ['starting'], 'call_failed', 'WhatsApp could not be reached before the code expired');
+      await this.undeliver(
+        job,
+        ['starting'],
+        'call_failed',
+        'WhatsApp could not be reached before the code expired',
+      );
       return;
     }
     await this.deps.jobs.move(job.id, ['starting'], { state: 'new', dueAt: at, holder: null }, this.now());
   }
 
-  private async failedCall(job: CallJob, from: readonly CallJobState[], failure: CallingFailure): Promise<void> {
+  private async failedCall(
+    job: CallJob,
+    from: readonly CallJobState[],
+    failure: CallingFailure,
+  ): Promise<void> {
     if (failure.retryable && from.includes('starting')) return this.retryLater(job);
     await this.undeliver(job, from, 'call_failed', failure.error);
   }
@@ -274,7 +298,12 @@ export class WhatsAppCallFlow {
     }
     const code = this.openCode(job);
     if (code === null) {
-      await this.undeliver(placing, ['placing'], 'call_failed', 'the sealed code could not be opened (CODE_SECRET changed?)');
+      await this.undeliver(
+        placing,
+        ['placing'],
+        'call_failed',
+        'the sealed code could not be opened (CODE_SECRET changed?)',
+      );
       return;
     }
     let media: CodeCall;
@@ -346,7 +375,8 @@ export class WhatsAppCallFlow {
     for (const job of jobs) {
       if (!accounts.has(job.accountId)) {
         accounts.add(job.accountId);
-        if (reply.accepted) await this.keepPermission(job, reply.permanent, reply.expiresAt?.getTime() ?? null);
+        if (reply.accepted)
+          await this.keepPermission(job, reply.permanent, reply.expiresAt?.getTime() ?? null);
         else await this.deps.jobs.dropPermission(job.accountId, job.waUser);
       }
       if (reply.accepted) await this.serial(job.id, () => this.place(job, ['awaiting_permission']));
@@ -384,7 +414,12 @@ export class WhatsAppCallFlow {
     const { jobs } = this.deps;
     // Its length is kept whatever ended the call (the business's terminate, the user, a failure).
     if (event.durationSeconds !== null)
-      await jobs.move(job.id, [...OPEN_STATES, 'ended'], { durationSeconds: event.durationSeconds }, this.now());
+      await jobs.move(
+        job.id,
+        [...OPEN_STATES, 'ended'],
+        { durationSeconds: event.durationSeconds },
+        this.now(),
+      );
     if (job.state === 'ended') return;
     if (event.status === 'COMPLETED' && job.state === 'answered') {
       await this.complete(job);
@@ -517,7 +552,11 @@ export class WhatsAppCallFlow {
         // Not answered in time (or its instance died while placing it).
         if (this.live.get(job.id)?.answering) return;
         if (!(await jobs.move(job.id, [job.state], { dueAt: this.now() }, this.now(), expect))) return;
-        return this.undeliver({ ...job, dueAt: this.now() }, [job.state], job.state === 'calling' ? 'no_answer' : 'call_failed');
+        return this.undeliver(
+          { ...job, dueAt: this.now() },
+          [job.state],
+          job.state === 'calling' ? 'no_answer' : 'call_failed',
+        );
       case 'answered':
         if (this.live.has(job.id)) return;
         if (!(await jobs.move(job.id, ['answered'], { dueAt: this.now() }, this.now(), expect))) return;
@@ -566,7 +605,9 @@ export class WhatsAppCallFlow {
     this.stopped = false;
     const loop = () => {
       void this.runOnce()
-        .catch((err: Error) => this.deps.logger.warn({ err: err.message }, 'WhatsApp call worker pass failed'))
+        .catch((err: Error) =>
+          this.deps.logger.warn({ err: err.message }, 'WhatsApp call worker pass failed'),
+        )
         .finally(() => {
           if (!this.stopped) this.tickTimer = setTimeout(loop, this.timings.tickMs).unref();
         });
@@ -599,7 +640,8 @@ function limitSentence(
 ): string {
   const reached = limits.filter((l) => l.currentUsage >= l.maxAllowed);
   const parts = (reached.length > 0 ? reached : limits).map(
-    (l) => `${l.currentUsage}/${l.maxAllowed} in ${l.period}${l.until ? ` until ${l.until.toISOString()}` : ''}`,
+    (l) =>
+      `${l.currentUsage}/${l.maxAllowed} in ${l.period}${l.until ? ` until ${l.until.toISOString()}` : ''}`,
   );
   const what = reason === 'call_limit' ? 'connected calls' : 'permission requests to this user';
   return `WhatsApp's limit on ${what} is reached${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;

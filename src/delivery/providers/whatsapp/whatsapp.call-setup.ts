@@ -54,7 +54,8 @@ export function buildWhatsAppCalls(
           error,
         });
     },
-    requestStatus: async (accountId, id) => (await verifications.getVerification(accountId, id))?.status ?? null,
+    requestStatus: async (accountId, id) =>
+      (await verifications.getVerification(accountId, id))?.status ?? null,
     seal: setup.seal,
     media: setup.media,
     clock,
