@@ -36,7 +36,7 @@ const TYPED_CHANNELS = listed(CHANNEL_SPECS.filter((c) => c.deliveryTypes.length
 export const DeliveryType = enumeration(
   'DeliveryType',
   DELIVERY_TYPES,
-  `How a ${TYPED_CHANNELS} code is delivered: TEXT (a message, the default) or CALL (a WhatsApp call, not available yet: 503 CHANNEL_UNAVAILABLE; a phone call that reads the code is the VOICE channel).`,
+  `How a ${TYPED_CHANNELS} code is delivered: TEXT (a message, the default) or CALL (a WhatsApp call that speaks the code twice in the request's locale; without the user's call permission WhatsApp's permission request is sent first and the delivery is \`awaiting_permission\`; a reject, no reply or no answer before the code expires makes it \`undelivered\` with a reason). The send answers 200 \`pending\` at once; the call follows. A phone call to any number is the VOICE channel.`,
 );
 export const VerificationStatus = enumeration(
   'VerificationStatus',

@@ -162,7 +162,7 @@ describe('Dispatcher', () => {
       liveCodes: 'outbox',
       note: 'Live EMAIL codes go to the outbox and are not delivered: no provider is configured (LIVE_OUTBOX=allow).',
     });
-    // WhatsApp TEXT still goes to the outbox, but the channel's one real provider is down.
+    // WhatsApp TEXT still goes to the outbox (CALL has its provider), but the channel's one real provider is down.
     expect(first.WHATSAPP).toEqual({
       operational: false,
       providers: [
@@ -170,7 +170,7 @@ describe('Dispatcher', () => {
         { name: 'outbox', state: 'up' },
       ],
       liveCodes: 'outbox',
-      note: 'Live WHATSAPP codes go to the outbox and are not delivered: no provider is configured (LIVE_OUTBOX=allow).',
+      note: 'Live WHATSAPP codes with deliveryType TEXT go to the outbox and are not delivered: no provider is configured (LIVE_OUTBOX=allow).',
     });
     await dispatcher.health();
     expect(a.checks).toBe(1);
@@ -208,7 +208,7 @@ describe('Dispatcher', () => {
     expect(health.EMAIL).toMatchObject({ operational: false, liveCodes: 'refused' });
     expect(health.SMS).toMatchObject({ operational: true, liveCodes: 'delivered' });
     expect(health.WHATSAPP.note).toBe(
-      'Live WHATSAPP codes are refused with 503 CHANNEL_UNAVAILABLE: no provider is configured (LIVE_OUTBOX=refuse). Test keys use the outbox.',
+      'Live WHATSAPP codes with deliveryType TEXT are refused with 503 CHANNEL_UNAVAILABLE: no provider is configured (LIVE_OUTBOX=refuse). Test keys use the outbox.',
     );
     // LIVE_OUTBOX=allow (the default): every channel is available.
     expect(setup().dispatcher.available('EMAIL', 'live')).toBe(true);

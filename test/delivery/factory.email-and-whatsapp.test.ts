@@ -142,47 +142,24 @@ describe('EMAIL over SMTP and WHATSAPP through the Cloud API', () => {
     );
   });
 
-  it('refuses a WHATSAPP CALL with 503 CHANNEL_UNAVAILABLE naming VOICE, and calls nobody', async () => {
+  it('a WHATSAPP CALL is never a text message nor a phone call: without WHATSAPP_APP_SECRET no provider serves it', async () => {
     const before = { whatsapp: fakes.whatsapp.sends().length, twilio: fakes.twilio.sends().length };
     const res = await svc.post(
       '/v1/contact/send-code',
       { channel: 'WHATSAPP', phone: '+447400123457', deliveryType: 'CALL' },
       key,
     );
-    expect(res.status).toBe(503);
-    expect(res.body.error.code).toBe('CHANNEL_UNAVAILABLE');
-    expect(res.body.error.message).toMatch(/WHATSAPP with deliveryType CALL: .*use the VOICE channel/);
-    expect(res.body.error.details).toEqual([
-      { field: 'channel', channel: 'WHATSAPP', message: expect.stringContaining('VOICE') },
-    ]);
+    // No provider serves CALL here (its webhooks could not be verified): the outbox keeps it
+    // (LIVE_OUTBOX=allow), nobody is called and no text is sent instead.
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ channel: 'WHATSAPP', status: 'pending', deliveryType: 'CALL' });
     expect(fakes.whatsapp.sends()).toHaveLength(before.whatsapp);
     expect(fakes.twilio.sends()).toHaveLength(before.twilio);
-
-    // Beside another channel, that one goes on alone and the CALL's entry says why.
-    const dual = await svc.post(
-      '/v1/contact/send-code',
-      {
-        channels: ['EMAIL', 'WHATSAPP'],
-        email: 'call@example.com',
-        phone: '+447400123458',
-        deliveryType: 'CALL',
-      },
-      key,
-    );
-    expect(dual.status).toBe(200);
-    expect(dual.body.data[0]).toMatchObject({ channel: 'EMAIL', status: 'pending' });
-    expect(dual.body.data[1]).toMatchObject({
-      channel: 'WHATSAPP',
-      status: 'undelivered',
-      deliveryType: 'CALL',
-      error: { code: 'CHANNEL_UNAVAILABLE', message: expect.stringContaining('use the VOICE channel') },
-    });
-    expect(fakes.whatsapp.sends()).toHaveLength(before.whatsapp);
   });
 });
 
 describe('a WHATSAPP CALL of a test key', () => {
-  it('is refused as a live one is: test keys see what production will answer', async () => {
+  it('goes to the outbox as any test code: the outbox shows what the call will say', async () => {
     const svc = await startTestService({ RESEND_COOLDOWN_SECONDS: '0' });
     try {
       const key = await svc.createKey({ test: true });
@@ -191,11 +168,10 @@ describe('a WHATSAPP CALL of a test key', () => {
         { channel: 'WHATSAPP', phone: '+14155552671', deliveryType: 'CALL' },
         key,
       );
-      expect(res.status).toBe(503);
-      expect(res.body.error).toMatchObject({
-        code: 'CHANNEL_UNAVAILABLE',
-        message: expect.stringContaining('VOICE'),
-      });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ status: 'pending', deliveryType: 'CALL' });
+      const message = await svc.lastMessage('+14155552671');
+      expect(message.text).toMatch(/^Voice call: "Your .* verification code is (\d, ){5}\d\. Again/);
     } finally {
       await svc.close();
     }

@@ -26,27 +26,15 @@ const whatsapp = {
 
 describe('delivery configuration', () => {
   it('warns at start when a channel is configured for one delivery type and not for another it has providers for', async () => {
-    // A provider of WhatsApp's CALL (none is registered while WhatsApp calls are not available).
-    const calls = defineProvider({
-      name: 'callco',
-      title: 'CallCo',
-      api: 'none',
-      setup: 'CallCo (set CALLCO_TOKEN)',
-      channel: 'WHATSAPP',
-      deliveryType: 'CALL',
-      settings: {},
-      configured: () => false,
-      create: () => null,
-    });
-    const providers = [...PROVIDERS, calls];
-    expect(deliveryWarnings(testConfig(whatsapp, providers), providers)).toEqual([
+    // WhatsApp text configured, its webhooks not verifiable (no WHATSAPP_APP_SECRET): no WhatsApp calls.
+    expect(deliveryWarnings(testConfig(whatsapp))).toEqual([
       expect.stringMatching(
-        /^WHATSAPP is configured but CALL has no provider \(CallCo \(set CALLCO_TOKEN\)\).*outbox/,
+        /^WHATSAPP is configured but CALL has no provider \(the WhatsApp settings with WHATSAPP_APP_SECRET.*outbox/,
       ),
     ]);
-    expect(deliveryWarnings(testConfig({}, providers), providers)).toEqual([]);
-    // The registry has no CALL provider: nothing to warn of.
-    expect(deliveryWarnings(testConfig(whatsapp))).toEqual([]);
+    expect(deliveryWarnings(testConfig({}))).toEqual([]);
+    // With the app secret, WhatsApp calls: nothing to warn of.
+    expect(deliveryWarnings(testConfig({ ...whatsapp, WHATSAPP_APP_SECRET: 'app-secret' }))).toEqual([]);
 
     const lines: Array<{ level: number; msg: string }> = [];
     const sink = new Writable({
@@ -55,7 +43,7 @@ describe('delivery configuration', () => {
         done();
       },
     });
-    const svc = await startTestService(whatsapp, { logger: pino({ level: 'info' }, sink), providers });
+    const svc = await startTestService(whatsapp, { logger: pino({ level: 'info' }, sink) });
     await svc.close();
     expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
       expect.stringMatching(/deliveryType CALL go to the outbox/),

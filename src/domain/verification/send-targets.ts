@@ -83,7 +83,7 @@ function unavailability(
   target: SendTarget,
 ): UnavailableTarget | null {
   const { channel } = target;
-  // A delivery type the channel names but does not serve yet, whatever the key's mode.
+  // A delivery type the channel names but does not serve yet (ChannelSpec.unavailable), whatever the key's mode.
   const notYet = deliveryTypeOf(channel, request) && channelSpec(channel).unavailable?.[request.deliveryType];
   if (notYet)
     return {
@@ -98,7 +98,7 @@ function unavailability(
 
 /**
  * The targets a send may deliver to, and those it may not: a delivery type its channel does not
- * serve yet (WHATSAPP's CALL), or, under LIVE_OUTBOX=refuse, a live code on a channel with no
+ * serve yet (ChannelSpec.unavailable), or, under LIVE_OUTBOX=refuse, a live code on a channel with no
  * provider. Refused before anything is screened, charged or stored: 503 CHANNEL_UNAVAILABLE when
  * no channel is left; in a dual send the other channel goes on alone.
  */

@@ -42,7 +42,7 @@ export const sendCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) => 
             429: 'RATE_LIMITED, with Retry-After; details name the limited channel',
             500: 'INTERNAL',
             502: 'DELIVERY_FAILED: no channel could be delivered',
-            503: 'UNAVAILABLE: the database or rate-limit store is unreachable; or CHANNEL_UNAVAILABLE: no requested channel can be delivered (nothing was sent or charged): no provider and LIVE_OUTBOX=refuse (a live key), or WHATSAPP with deliveryType CALL (WhatsApp calls are not available yet; a phone call that reads the code is the VOICE channel)',
+            503: 'UNAVAILABLE: the database or rate-limit store is unreachable; or CHANNEL_UNAVAILABLE: no requested channel can be delivered (nothing was sent or charged): no provider and LIVE_OUTBOX=refuse (a live key)',
           }),
         },
       },

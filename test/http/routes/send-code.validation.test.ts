@@ -87,21 +87,19 @@ describe('send-code validation', () => {
     await expectInvalid({ channel: 'SMS', phone: '+14155552671', country: 'GB' }, ['country']);
   });
 
-  it('takes deliveryType TEXT or CALL, CALL only with WHATSAPP, and refuses a WHATSAPP CALL (503) naming VOICE', async () => {
+  it('takes deliveryType TEXT or CALL, CALL only with WHATSAPP; a WHATSAPP CALL answers 200 pending like any send', async () => {
     await expectInvalid({ channel: 'WHATSAPP', phone: '+14155552671', deliveryType: 'VIDEO' }, [
       'deliveryType',
     ]);
     await expectInvalid({ channel: 'SMS', phone: '+14155552671', deliveryType: 'CALL' }, ['deliveryType']);
     await expectInvalid({ channel: 'VOICE', phone: '+14155552671', deliveryType: 'CALL' }, ['deliveryType']);
     const call = await send({ channel: 'WHATSAPP', phone: '+14155552671', deliveryType: 'CALL' });
-    expect(call.status).toBe(503);
-    expect(call.body.error).toMatchObject({
-      code: 'CHANNEL_UNAVAILABLE',
-      message: expect.stringContaining('VOICE'),
-    });
+    expect(call.status).toBe(200);
+    expect(call.body.data).toMatchObject({ channel: 'WHATSAPP', status: 'pending', deliveryType: 'CALL' });
     const dual = await send({ channels: ['SMS', 'WHATSAPP'], phone: '+14155552672', deliveryType: 'CALL' });
     expect(dual.status).toBe(200);
-    expect(dual.body.data[1]).toMatchObject({ channel: 'WHATSAPP', error: { code: 'CHANNEL_UNAVAILABLE' } });
+    expect(dual.body.data[1]).toMatchObject({ channel: 'WHATSAPP', status: 'pending', deliveryType: 'CALL' });
+    expect(dual.body.data[1].error).toBeUndefined();
     expect((await send({ channel: 'WHATSAPP', phone: '+14155552673', deliveryType: 'TEXT' })).status).toBe(
       200,
     );

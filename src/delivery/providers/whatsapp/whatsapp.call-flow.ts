@@ -503,11 +503,11 @@ export class WhatsAppCallFlow {
   ): Promise<void> {
     const moved = await this.end(job, from, reason);
     if (!moved) return;
+    await this.deps.report(job, 'failed', undeliveredError(reason, detail));
     const live = this.live.get(job.id);
     if (live) await this.hangUp(live);
     else if (job.callId && CALL_STATES.includes(job.state)) await this.deps.calling.terminate(job.callId);
     await this.closeLive(job.id);
-    await this.deps.report(job, 'failed', undeliveredError(reason, detail));
     this.deps.logger.info({ requestId: job.verificationId, reason }, 'WhatsApp call undelivered');
   }
 
