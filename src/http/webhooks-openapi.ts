@@ -1,5 +1,7 @@
 import { PROVIDERS } from '../delivery/providers/registry.js';
+import { CALL_UNDELIVERED_REASONS } from '../delivery/providers/whatsapp/whatsapp.call-reasons.js';
 import { CHANNELS } from '../domain/channels/registry.js';
+import { DELIVERY_STATUSES } from '../domain/delivery-states.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/events.js';
 
 /** The provider of the examples' EMAIL request: the registry's. */
@@ -7,8 +9,10 @@ const EXAMPLE_EMAIL_PROVIDER = PROVIDERS.find((p) => p.channel === 'EMAIL')?.nam
 
 const DESCRIPTIONS: Record<WebhookEventType, string> = {
   'verification.created': 'A send-code stored a verification request (one per channel of a dual send).',
-  'verification.delivered': 'A provider reported the message delivered (delivery status callback).',
-  'verification.undelivered': 'Every provider failed, or a provider reported the message undelivered.',
+  'verification.delivered':
+    'A provider reported the message delivered (delivery status callback), or a call that reads the code was answered.',
+  'verification.undelivered':
+    'Every provider failed, or a provider reported the message undelivered; for a WhatsApp call (WHATSAPP with deliveryType CALL): the call permission was refused or not given before the code expired, a WhatsApp limit refused it, or the call was rejected, not answered or failed. `deliveryError` says why.',
   'verification.verified': 'The right code was presented; the request (and its dual sibling) is consumed.',
   'verification.failed': 'The attempts were used up.',
   'verification.expired': "The code's lifetime ended while pending (written by the expiry sweeper).",
@@ -52,6 +56,17 @@ const EventData = {
     },
     status: { type: 'string', description: 'State of the verification request after the event.' },
     provider: { type: 'string', description: 'The delivery provider, where there is one.' },
+    deliveryStatus: {
+      type: 'string',
+      // The store's `failed` is `undelivered` to integrators.
+      enum: DELIVERY_STATUSES.map((s) => (s === 'failed' ? 'undelivered' : s)),
+      description:
+        'verification.delivered and verification.undelivered: where the message or call is when the event is made (`answered` or `completed` for a call; `undelivered` when it failed).',
+    },
+    deliveryError: {
+      type: 'string',
+      description: `verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: ${Object.keys(CALL_UNDELIVERED_REASONS).map((r) => `\`${r}\``).join(', ')} (docs/delivery.md, "WhatsApp calls").`,
+    },
   },
 };
 

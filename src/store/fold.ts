@@ -121,7 +121,8 @@ export function foldSql(
   const events = `SELECT c.seq, c.kind, c.at, c.request_id, c.provider,
        coalesce(v.account_id, k.account_id) AS account_id, coalesce(v.test, k.test) AS test, v.group_id,
        coalesce(v.channel, k.channel) AS channel, v.country, v.purpose, v.locale, coalesce(v.masked, k.masked) AS masked,
-       coalesce(k.id, ${madeContacts ? 'm.id, ' : ''}d.id) AS contact_id, v.status
+       coalesce(k.id, ${madeContacts ? 'm.id, ' : ''}d.id) AS contact_id, v.status,
+       v.delivery_status, v.delivery_error
      FROM ${rows}
      LEFT JOIN verifications v ON v.id = c.request_id
      LEFT JOIN contacts d ON ${sameContact('d')}
@@ -165,9 +166,17 @@ export function rowToWebhookEvent(r: Record<string, unknown>, id: string): Webho
     // report, the request's status as it is.
     status: contact ? null : kind === 'created' ? 'pending' : isSettled(kind) ? kind : str(r.status),
     provider: str(r.provider),
+    // What a delivery event says of the delivery (read at the fold: the state it is in by then).
+    deliveryStatus: deliveryKind(kind) ? publicDeliveryStatus(str(r.delivery_status)) : null,
+    deliveryError: kind === 'undelivered' ? str(r.delivery_error) : null,
     createdAt: Number(r.at),
   };
 }
+
+const deliveryKind = (kind: string) => kind === 'delivered' || kind === 'undelivered';
+
+/** The delivery state as the API names it: the store's `failed` is `undelivered`. */
+const publicDeliveryStatus = (status: string | null) => (status === 'failed' ? 'undelivered' : status);
 
 const isSettled = (kind: string) =>
   kind === 'verified' || kind === 'failed' || kind === 'expired' || kind === 'canceled';

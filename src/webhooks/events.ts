@@ -37,6 +37,13 @@ export interface WebhookEvent {
   /** The request's status after the change. */
   status: string | null;
   provider: string | null;
+  /**
+   * Delivery events: where the message (or call) is, as the resource names it (`undelivered` for a
+   * failed delivery), and why it was not delivered (the provider's error; for a WhatsApp call a
+   * reason code first, `permission_rejected: …`). Null on other events.
+   */
+  deliveryStatus: string | null;
+  deliveryError: string | null;
   /** When the change was made, epoch ms. */
   createdAt: number;
 }
@@ -58,6 +65,8 @@ export interface WebhookEventData {
   locale?: string;
   status?: string;
   provider?: string;
+  deliveryStatus?: string;
+  deliveryError?: string;
 }
 
 /**
@@ -84,6 +93,8 @@ export function webhookPayload(event: WebhookEvent): string {
     ['locale', event.locale],
     ['status', event.status],
     ['provider', event.provider],
+    ['deliveryStatus', event.deliveryStatus],
+    ['deliveryError', event.deliveryError],
   ];
   for (const [key, value] of optional)
     if (value !== null) (data as unknown as Record<string, unknown>)[key] = value;

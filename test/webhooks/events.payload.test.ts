@@ -18,6 +18,8 @@ const event = (over: Partial<WebhookEvent> = {}): WebhookEvent => ({
   toMasked: '+1******2671',
   contactId: null,
   status: 'pending',
+  deliveryStatus: null,
+  deliveryError: null,
   createdAt: Date.parse('2026-11-24T12:00:00Z'),
   ...over,
 });

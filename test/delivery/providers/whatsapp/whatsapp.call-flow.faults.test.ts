@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/domain/clock.js';
 import type { CallJob } from '../../../../src/domain/ports/whatsapp-calls.js';
+import { ADMIN_TOKEN } from '../../../support/app.js';
+import { WebhookReceiver } from '../../../support/webhook-receiver.js';
 import { type CallRig, startCallRig } from './support/call-service.js';
 import { permissionReply } from './support/webhooks.js';
 
@@ -35,16 +37,41 @@ describe('WhatsApp call: refusals, timeouts and limits', () => {
     });
   const sends = (r: CallRig, path: string) => r.fake.received.filter((x) => x.path.endsWith(path));
 
-  it('the user rejects the permission request: undelivered, permission_rejected, no call', async () => {
-    rig = await startCallRig();
-    rig.fake.addUser('14155550101', { onPermissionRequest: 'reject' });
-    const sent = await rig.send('+14155550101');
-    expect(sent.status).toBe(200);
-    const requestId = sent.body.data.requestId as string;
-    const job = await ended(rig, requestId);
-    expect(job).toMatchObject({ outcome: 'permission_rejected', sealedCode: null, callId: null });
-    expect(await rig.delivery(requestId)).toBe('failed');
-    expect(sends(rig, '/calls')).toHaveLength(0);
+  it('the user rejects the permission request: undelivered, permission_rejected, no call, a verification.undelivered event that says why', async () => {
+    const receiver = new WebhookReceiver();
+    const receiverUrl = await receiver.listen();
+    try {
+      rig = await startCallRig({
+        env: { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_INTERVAL_MS: '3600000' },
+      });
+      const endpoint = await rig.svc.post(
+        '/v1/admin/webhooks',
+        { url: receiverUrl, events: ['verification.undelivered'] },
+        ADMIN_TOKEN,
+      );
+      receiver.secret = endpoint.body.data.secret;
+      rig.fake.addUser('14155550101', { onPermissionRequest: 'reject' });
+      const sent = await rig.send('+14155550101');
+      expect(sent.status).toBe(200);
+      const requestId = sent.body.data.requestId as string;
+      const job = await ended(rig, requestId);
+      expect(job).toMatchObject({ outcome: 'permission_rejected', sealedCode: null, callId: null });
+      expect(await rig.delivery(requestId)).toBe('failed');
+      expect(sends(rig, '/calls')).toHaveLength(0);
+      await rig.svc.folds.runOnce();
+      await rig.svc.webhooks.runOnce();
+      const [event] = await receiver.waitFor(1);
+      expect(event?.verified?.data).toMatchObject({
+        type: 'verification.undelivered',
+        requestId,
+        status: 'pending',
+        provider: 'whatsapp-call',
+        deliveryStatus: 'undelivered',
+        deliveryError: expect.stringMatching(/^permission_rejected: /),
+      });
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('keeps the code only sealed while it waits, and erases it when the request is superseded', async () => {
