@@ -177,7 +177,10 @@ export class Dispatcher implements Delivery {
     const result = {} as Awaited<ReturnType<Delivery['health']>>;
     for (const channel of CHANNELS) {
       const own = this.providers.filter((p) => p.channels.includes(channel));
-      const providers = own.map((p) => ({ name: p.name, state: stateOf.get(p) ?? ('unknown' as const) }));
+      const providers: Array<{ name: string; state: ProviderState; detail?: string }> = own.map((p) => {
+        const detail = p.detail?.() ?? null;
+        return { name: p.name, state: stateOf.get(p) ?? ('unknown' as const), ...(detail ? { detail } : {}) };
+      });
       // A channel with no provider for some delivery type still delivers those to the outbox.
       const outboxServes = servedTypes(channel).some((t) => this.candidates(channel, t, null).length === 0);
       const real = providers.length > 0 ? [...providers] : null;

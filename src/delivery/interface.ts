@@ -42,6 +42,8 @@ export interface ChannelProvider {
   send(request: DeliveryRequest): Promise<SendOutcome>;
   /** Reports the provider's state for /health, without sending anything. */
   check(): Promise<ProviderState>;
+  /** What its last check found, in a few words for /health (`calling ENABLED`), when it says more than up or down. */
+  detail?(): string | null;
 }
 
 /** Whether a live code on a channel with no provider may be parked in the outbox (LIVE_OUTBOX). */

@@ -346,6 +346,12 @@ const ProviderHealth = component(
       description: 'The provider, by its name in SMS_ROUTES and docs/delivery.md, or `outbox`.',
     }),
     state: ref(ProviderState),
+    detail: Type.Optional(
+      Type.String({
+        description:
+          "What the provider's last check found, where it says more than its state: for `whatsapp-call`, the phone number's calling setting (`calling ENABLED`, `calling DISABLED`; `GET /{phone-number-id}/settings`), without which WhatsApp places no call.",
+      }),
+    ),
   }),
 );
 

@@ -65,7 +65,11 @@ const EventData = {
     },
     deliveryError: {
       type: 'string',
-      description: `verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: ${Object.keys(CALL_UNDELIVERED_REASONS).map((r) => `\`${r}\``).join(', ')} (docs/delivery.md, "WhatsApp calls").`,
+      description: `verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: ${Object.keys(
+        CALL_UNDELIVERED_REASONS,
+      )
+        .map((r) => `\`${r}\``)
+        .join(', ')} (docs/delivery.md, "WhatsApp calls").`,
     },
   },
 };

@@ -78,7 +78,10 @@ export interface Delivery {
   health(): Promise<
     Record<
       Channel,
-      { operational: boolean; providers: Array<{ name: string; state: ProviderState }> } & LiveRouting
+      {
+        operational: boolean;
+        providers: Array<{ name: string; state: ProviderState; detail?: string }>;
+      } & LiveRouting
     >
   >;
 }

@@ -21,9 +21,16 @@ export class WhatsAppCallProvider implements ChannelProvider {
     return this.flow.accept(request);
   }
 
+  private lastDetail: string | null = null;
+
   /** Up when calling is enabled on the phone number (`GET /{phone-number-id}/settings`). */
   async check(): Promise<ProviderState> {
     const r = await this.calling.settings();
+    this.lastDetail = r.ok ? `calling ${r.status}` : 'calling setting unreadable';
     return r.ok && r.callingEnabled ? 'up' : 'down';
+  }
+
+  detail(): string | null {
+    return this.lastDetail;
   }
 }
