@@ -537,7 +537,7 @@ export interface paths {
         put?: never;
         /**
          * WhatsApp Cloud API webhook
-         * @description Open to anyone: no credentials. The provider calls it; `X-Hub-Signature-256` must be `sha256=` and the HMAC-SHA256 of the raw body keyed with WHATSAPP_APP_SECRET.
+         * @description Open to anyone: no credentials. The provider calls it; `X-Hub-Signature-256` must be `sha256=` and the HMAC-SHA256 of the raw body keyed with WHATSAPP_APP_SECRET. Carries message statuses, call-permission replies (`messages`) and the `calls` field (connect with the SDP answer, RINGING/ACCEPTED/REJECTED, terminate).
          */
         post: operations["receiveWhatsappStatus"];
         delete?: never;
@@ -710,7 +710,7 @@ export interface webhooks {
         put?: never;
         /**
          * verification.delivered
-         * @description A provider reported the message delivered (delivery status callback). Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
+         * @description A provider reported the message delivered (delivery status callback), or a call that reads the code was answered. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
          */
         post: operations["onVerificationDelivered"];
         delete?: never;
@@ -730,7 +730,7 @@ export interface webhooks {
         put?: never;
         /**
          * verification.undelivered
-         * @description Every provider failed, or a provider reported the message undelivered. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
+         * @description Every provider failed, or a provider reported the message undelivered; for a WhatsApp call (WHATSAPP with deliveryType CALL): the call permission was refused or not given before the code expired, a WhatsApp limit refused it, or the call was rejected, not answered or failed. `deliveryError` says why. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
          */
         post: operations["onVerificationUndelivered"];
         delete?: never;
@@ -863,12 +863,12 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
-         * @description Delivery channel: `EMAIL`, an email with the code, to `email`; `SMS`, a text message with the code, to `phone`; `WHATSAPP`, a WhatsApp message with the code (deliveryType TEXT), to `phone`; `VOICE`, a phone call to `phone` that reads the code, digit by digit, twice.
+         * @description Delivery channel: `EMAIL`, an email with the code, to `email`; `SMS`, a text message with the code, to `phone`; `WHATSAPP`, a WhatsApp message with the code (deliveryType TEXT), or a WhatsApp call that speaks it (deliveryType CALL, after the user grants call permission), to `phone`; `VOICE`, a phone call to `phone` that reads the code, digit by digit, twice.
          * @enum {string}
          */
         Channel: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
         /**
-         * @description How a WHATSAPP code is delivered: TEXT (a message, the default) or CALL (a WhatsApp call, not available yet: 503 CHANNEL_UNAVAILABLE; a phone call that reads the code is the VOICE channel).
+         * @description How a WHATSAPP code is delivered: TEXT (a message, the default) or CALL (a WhatsApp call that speaks the code twice in the request's locale; without the user's call permission WhatsApp's permission request is sent first and the delivery is `awaiting_permission`; a reject, no reply or no answer before the code expires makes it `undelivered` with a reason). The send answers 200 `pending` at once; the call follows. A phone call to any number is the VOICE channel.
          * @enum {string}
          */
         DeliveryType: "TEXT" | "CALL";
@@ -1093,6 +1093,8 @@ export interface components {
             /** @description The provider, by its name in SMS_ROUTES and docs/delivery.md, or `outbox`. */
             name: string;
             state: components["schemas"]["ProviderState"];
+            /** @description What the provider's last check found, where it says more than its state: for `whatsapp-call`, the phone number's calling setting (`calling ENABLED`, `calling DISABLED`; `GET /{phone-number-id}/settings`), without which WhatsApp places no call. */
+            detail?: string;
         };
         /**
          * @description Whether a service answers.
@@ -1787,10 +1789,10 @@ export interface components {
             blockedAt: string | null;
         };
         /**
-         * @description Where the message (or call) of a request is: `queued`, stored, not handed to a provider yet; `outbox`, kept by the built-in outbox, sent nowhere; `sent`, a provider took the message; `calling`, a provider is placing the call; `answered`, the call was answered: the code is being read; `delivered`, the provider reported the message delivered; `completed`, the call that read the code ended normally; `failed`, not delivered: refused, undelivered, or a call that was busy, not answered or failed.
+         * @description Where the message (or call) of a request is: `queued`, stored, not handed to a provider yet; `outbox`, kept by the built-in outbox, sent nowhere; `sent`, a provider took the message; `awaiting_permission`, a WhatsApp call waits for the user's call permission (the request was sent); `calling`, a provider is placing the call, or it rings; `answered`, the call was answered: the code is being read; `delivered`, the provider reported the message delivered; `completed`, the call that read the code ended normally; `failed`, not delivered (`undelivered` on the resource): refused, undelivered, a call that was busy, rejected, not answered or failed, or a WhatsApp call permission refused or not given in time.
          * @enum {string}
          */
-        DeliveryStatus: "queued" | "outbox" | "sent" | "calling" | "answered" | "delivered" | "completed" | "failed";
+        DeliveryStatus: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "failed";
         ContactHistoryEntry: {
             /** Format: uuid */
             requestId: string;
@@ -2169,7 +2171,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description UNAVAILABLE: the database or rate-limit store is unreachable; or CHANNEL_UNAVAILABLE: no requested channel can be delivered (nothing was sent or charged): no provider and LIVE_OUTBOX=refuse (a live key), or WHATSAPP with deliveryType CALL (WhatsApp calls are not available yet; a phone call that reads the code is the VOICE channel) */
+            /** @description UNAVAILABLE: the database or rate-limit store is unreachable; or CHANNEL_UNAVAILABLE: no requested channel can be delivered (nothing was sent or charged): no provider and LIVE_OUTBOX=refuse (a live key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4928,6 +4930,13 @@ export interface operations {
                         status?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
+                        /**
+                         * @description verification.delivered and verification.undelivered: where the message or call is when the event is made (`answered` or `completed` for a call; `undelivered` when it failed).
+                         * @enum {string}
+                         */
+                        deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
+                        /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
+                        deliveryError?: string;
                     };
                 };
             };
@@ -5011,6 +5020,13 @@ export interface operations {
                         status?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
+                        /**
+                         * @description verification.delivered and verification.undelivered: where the message or call is when the event is made (`answered` or `completed` for a call; `undelivered` when it failed).
+                         * @enum {string}
+                         */
+                        deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
+                        /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
+                        deliveryError?: string;
                     };
                 };
             };
@@ -5094,6 +5110,13 @@ export interface operations {
                         status?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
+                        /**
+                         * @description verification.delivered and verification.undelivered: where the message or call is when the event is made (`answered` or `completed` for a call; `undelivered` when it failed).
+                         * @enum {string}
+                         */
+                        deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
+                        /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
+                        deliveryError?: string;
                     };
                 };
             };
@@ -5177,6 +5200,13 @@ export interface operations {
                         status?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
+                        /**
+                         * @description verification.delivered and verification.undelivered: where the message or call is when the event is made (`answered` or `completed` for a call; `undelivered` when it failed).
+                         * @enum {string}
+                         */
+                        deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
+                        /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
+                        deliveryError?: string;
                     };
                 };
             };
@@ -5260,6 +5290,13 @@ export interface operations {
                         status?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
+                        /**
+                         * @description verification.delivered and verification.undelivered: where the message or call is when the event is made (`answered` or `completed` for a call; `undelivered` when it failed).
+                         * @enum {string}
+                         */
+                        deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
+                        /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
+                        deliveryError?: string;
                     };
                 };
             };
@@ -5343,6 +5380,13 @@ export interface operations {
                         status?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
+                        /**
+                         * @description verification.delivered and verification.undelivered: where the message or call is when the event is made (`answered` or `completed` for a call; `undelivered` when it failed).
+                         * @enum {string}
+                         */
+                        deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
+                        /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
+                        deliveryError?: string;
                     };
                 };
             };
@@ -5426,6 +5470,13 @@ export interface operations {
                         status?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
+                        /**
+                         * @description verification.delivered and verification.undelivered: where the message or call is when the event is made (`answered` or `completed` for a call; `undelivered` when it failed).
+                         * @enum {string}
+                         */
+                        deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
+                        /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
+                        deliveryError?: string;
                     };
                 };
             };
@@ -5506,6 +5557,13 @@ export interface operations {
                         status?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
+                        /**
+                         * @description verification.delivered and verification.undelivered: where the message or call is when the event is made (`answered` or `completed` for a call; `undelivered` when it failed).
+                         * @enum {string}
+                         */
+                        deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
+                        /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
+                        deliveryError?: string;
                     };
                 };
             };
@@ -5586,6 +5644,13 @@ export interface operations {
                         status?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
+                        /**
+                         * @description verification.delivered and verification.undelivered: where the message or call is when the event is made (`answered` or `completed` for a call; `undelivered` when it failed).
+                         * @enum {string}
+                         */
+                        deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
+                        /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
+                        deliveryError?: string;
                     };
                 };
             };
