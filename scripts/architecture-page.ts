@@ -63,6 +63,8 @@ const DESCRIPTIONS: Record<string, string> = {
   'src/store/sessions': 'dashboard sessions, per database',
   'src/store/sqlite': 'the SQLite store: group commit, checkpoints, migrations',
   'src/store/webhooks': 'webhook endpoints and deliveries, per database',
+  'src/store/whatsapp-calls':
+    "WhatsApp call jobs (the code sealed while they wait) and users' call permissions, per database",
   'src/webhooks': 'outbound events: their types and bodies, the delivery worker, signing, the SSRF guard',
 };
 
