@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CodeGuess } from '../../src/domain/ports/verifications.js';
+import type { NewCallJob } from '../../src/domain/ports/whatsapp-calls.js';
 import type { Store } from '../../src/store/factory.js';
 import {
   apiKey,
@@ -192,6 +193,140 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(await s.sweep(T0 + 2 * MINUTE, 1)).toBe(1);
         expect(await s.sweep(T0 + 2 * MINUTE, 10)).toBe(1);
         expect(await s.sweep(T0 + 2 * MINUTE, 10)).toBe(0);
+      });
+    });
+
+    describe('WhatsApp call jobs and permissions', () => {
+      const job = (id: string, over: Partial<NewCallJob> = {}): NewCallJob => ({
+        id,
+        verificationId: id,
+        accountId: 'acc_1',
+        waUser: '14155550100',
+        locale: 'en',
+        requestText: 'May we call you?',
+        state: 'new',
+        sealedCode: 'sealed',
+        expiresAt: T0 + 10 * MINUTE,
+        dueAt: T0 + 10_000,
+        createdAt: T0,
+        ...over,
+      });
+
+      it('moves a job only from the states (and the due time) named, once', async () => {
+        const c = store.whatsappCalls;
+        const v = verification();
+        await store.verifications.createVerifications([v]);
+        await c.insert(job(v.id));
+        expect(await c.get(v.id)).toMatchObject({
+          state: 'new',
+          sealedCode: 'sealed',
+          dueAt: T0 + 10_000,
+          callId: null,
+        });
+        expect(await c.due(T0, 10)).toEqual([]);
+        expect((await c.due(T0 + 10_000, 10)).map((j) => j.id)).toEqual([v.id]);
+        // Two claims of the same due job: one wins.
+        const claim = () =>
+          c.move(v.id, ['new'], { state: 'starting', holder: 'i1', dueAt: T0 + 20_000 }, T0 + 10_000, {
+            dueAt: T0 + 10_000,
+          });
+        expect(await Promise.all([claim(), claim()])).toEqual(expect.arrayContaining([true, false]));
+        expect(await c.move(v.id, ['new'], { state: 'ended' }, T0)).toBe(false);
+        expect(
+          await c.move(
+            v.id,
+            ['starting'],
+            { state: 'awaiting_permission', permissionMessageId: 'wamid.1', holder: null },
+            T0 + 1,
+          ),
+        ).toBe(true);
+        expect((await c.awaitingPermission('14155550100')).map((j) => j.permissionMessageId)).toEqual([
+          'wamid.1',
+        ]);
+        expect(
+          await c.move(
+            v.id,
+            ['awaiting_permission'],
+            { state: 'calling', callId: 'wacid.1', holder: 'i1' },
+            T0 + 2,
+          ),
+        ).toBe(true);
+        expect((await c.byCallId('wacid.1'))?.id).toBe(v.id);
+        expect((await c.heldBy('i1')).map((j) => j.id)).toEqual([v.id]);
+        expect(
+          await c.move(
+            v.id,
+            ['calling'],
+            { state: 'ended', outcome: 'completed', sealedCode: null, dueAt: null, durationSeconds: 14 },
+            T0 + 3,
+          ),
+        ).toBe(true);
+        expect(await c.get(v.id)).toMatchObject({
+          state: 'ended',
+          outcome: 'completed',
+          sealedCode: null,
+          durationSeconds: 14,
+          updatedAt: T0 + 3,
+        });
+        expect(await c.heldBy('i1')).toEqual([]);
+        expect(await c.sweep(T0 + 3, 10)).toBe(0);
+        expect(await c.sweep(T0 + 4, 10)).toBe(1);
+        expect(await c.get(v.id)).toBeNull();
+      });
+
+      it('ends the waiting jobs of requests that left pending, erasing their sealed code', async () => {
+        const c = store.whatsappCalls;
+        const pending = verification();
+        const canceled = verification();
+        await store.verifications.createVerifications([pending]);
+        await store.verifications.createVerifications([canceled]);
+        await store.verifications.recordDelivery(canceled.id, {
+          at: T0 + 5,
+          deliveryStatus: 'failed',
+          provider: null,
+          providerMessageId: null,
+          cancel: true,
+        });
+        await c.insert(job(pending.id, { state: 'awaiting_permission' }));
+        await c.insert(job(canceled.id, { state: 'awaiting_permission' }));
+        const ended = await c.endSettled(T0 + 6, 10);
+        expect(ended.map((j) => j.id)).toEqual([canceled.id]);
+        expect(await c.get(canceled.id)).toMatchObject({
+          state: 'ended',
+          sealedCode: null,
+          outcome: 'request_settled',
+        });
+        expect(await c.get(pending.id)).toMatchObject({ state: 'awaiting_permission', sealedCode: 'sealed' });
+        expect(await c.endSettled(T0 + 7, 10)).toEqual([]);
+      });
+
+      it("keeps a user's permission per account", async () => {
+        const c = store.whatsappCalls;
+        expect(await c.permission('acc_1', '14155550100')).toBeNull();
+        await c.putPermission({
+          accountId: 'acc_1',
+          waUser: '14155550100',
+          kind: 'temporary',
+          expiresAt: T0 + DAY,
+          updatedAt: T0,
+        });
+        await c.putPermission({
+          accountId: 'acc_1',
+          waUser: '14155550100',
+          kind: 'permanent',
+          expiresAt: null,
+          updatedAt: T0 + 1,
+        });
+        expect(await c.permission('acc_1', '14155550100')).toEqual({
+          accountId: 'acc_1',
+          waUser: '14155550100',
+          kind: 'permanent',
+          expiresAt: null,
+          updatedAt: T0 + 1,
+        });
+        expect(await c.permission('acc_2', '14155550100')).toBeNull();
+        await c.dropPermission('acc_1', '14155550100');
+        expect(await c.permission('acc_1', '14155550100')).toBeNull();
       });
     });
 

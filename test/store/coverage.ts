@@ -7,6 +7,7 @@ import type { ReadModel } from '../../src/domain/ports/read-model.js';
 import type { SessionStore } from '../../src/domain/ports/sessions.js';
 import type { Verifications } from '../../src/domain/ports/verifications.js';
 import type { WebhookStore } from '../../src/domain/ports/webhooks.js';
+import type { WhatsAppCalls } from '../../src/domain/ports/whatsapp-calls.js';
 import type { Store } from '../../src/store/factory.js';
 import type { StoreLifecycle } from '../../src/store/lifecycle.js';
 import type { StoreHarness } from './conformance.js';
@@ -107,6 +108,20 @@ export const STORE_METHODS = {
     put: true,
     sweep: true,
   } satisfies Listed<LookupCacheStore>,
+  whatsappCalls: {
+    insert: true,
+    get: true,
+    move: true,
+    byCallId: true,
+    awaitingPermission: true,
+    due: true,
+    heldBy: true,
+    endSettled: true,
+    sweep: true,
+    permission: true,
+    putPermission: true,
+    dropPermission: true,
+  } satisfies Listed<WhatsAppCalls>,
 } as const;
 
 type Part = keyof typeof STORE_METHODS;
