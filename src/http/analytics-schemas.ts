@@ -129,6 +129,10 @@ const ContactHistoryEntry = component(
     purpose: TextOrNull,
     provider: TextOrNull,
     deliveryStatus: ref(DeliveryStatus),
+    deliveryError: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "Why the message or call was not delivered, as the provider said it (null when it was, or is under way); a WhatsApp call's starts with its reason code (`permission_rejected: …`, docs/delivery.md).",
+    }),
     createdAt: Time,
     expiresAt: Time,
     verifiedAt: Type.Union([Time, Type.Null()], {

@@ -44,6 +44,8 @@ export const rowToHistory = (r: Record<string, unknown>): ContactHistoryEntry =>
   purpose: r.purpose === null ? null : String(r.purpose),
   provider: r.provider === null ? null : String(r.provider),
   deliveryStatus: r.delivery_status as DeliveryStatus,
+  deliveryError:
+    r.delivery_error === null || r.delivery_error === undefined ? null : String(r.delivery_error),
   createdAt: num(r.created_at),
   expiresAt: num(r.expires_at),
   // Of a verified dual pair only the request whose code matched was verified (the attempt rule
@@ -120,7 +122,7 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
     // A contact's requests are those to its destination (index verifications_destination).
     history: fix(
       `SELECT id, channel, coalesce(address, destination) AS address, status, purpose, provider, delivery_status,
-         created_at, expires_at, verified_at, method, risk
+         delivery_error, created_at, expires_at, verified_at, method, risk
        FROM verifications WHERE destination = ? AND account_id = ? AND ${bool('test')}
        ORDER BY id DESC LIMIT ?`,
     ),

@@ -1804,6 +1804,8 @@ export interface components {
             purpose: string | null;
             provider: string | null;
             deliveryStatus: components["schemas"]["DeliveryStatus"];
+            /** @description Why the message or call was not delivered, as the provider said it (null when it was, or is under way); a WhatsApp call's starts with its reason code (`permission_rejected: …`, docs/delivery.md). */
+            deliveryError: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

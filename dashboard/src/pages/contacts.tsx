@@ -332,9 +332,10 @@ export function ContactPage(props: { id: string; scope: Scope }) {
                   <dt>Purpose</dt>
                   <dd data-testid="history-purpose">{h.purpose ?? '—'}</dd>
                   <dt>Delivery</dt>
-                  <dd>
-                    {h.deliveryStatus ?? '—'}
+                  <dd data-testid="history-delivery">
+                    {deliveryLabel(h.deliveryStatus)}
                     {h.provider ? ` via ${h.provider}` : ''}
+                    {h.deliveryError ? ` (${h.deliveryError})` : ''}
                   </dd>
                   <dt>Verified</dt>
                   <dd data-testid="history-verified">
@@ -385,3 +386,10 @@ function OtherScope(props: { contact: ContactProfile; scope: Scope }) {
     </>
   );
 }
+
+/**
+ * A delivery state as the API's resource names it (the store's `failed` is `undelivered`); a
+ * WhatsApp call shows each of its states: awaiting_permission, calling, answered, completed.
+ */
+const deliveryLabel = (status: string | null | undefined): string =>
+  status === 'failed' ? 'undelivered' : status ? status.replaceAll('_', ' ') : '—';

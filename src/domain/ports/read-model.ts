@@ -76,6 +76,8 @@ export interface ContactHistoryEntry {
   purpose: string | null;
   provider: string | null;
   deliveryStatus: DeliveryStatus;
+  /** Why it was not delivered (a WhatsApp call's reason code first), when it was not. */
+  deliveryError: string | null;
   createdAt: number;
   expiresAt: number;
   /** When and how it was verified: with `status: verified` only (./verification/method.ts). */

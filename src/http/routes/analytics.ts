@@ -181,6 +181,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
             purpose: h.purpose,
             provider: h.provider,
             deliveryStatus: h.deliveryStatus,
+            deliveryError: h.deliveryError,
             createdAt: iso(h.createdAt),
             expiresAt: iso(h.expiresAt),
             verifiedAt: iso(h.verifiedAt),
