@@ -6,7 +6,6 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { describeSettings } from '../../src/config/schema.js';
 import { deliveryWarnings } from '../../src/delivery/factory.js';
-import { defineProvider } from '../../src/delivery/providers/module.js';
 import { PROVIDERS, providerNames } from '../../src/delivery/providers/registry.js';
 import { parseRoutes, routeFor } from '../../src/delivery/routing.js';
 import { startTestService, testConfig } from '../support/app.js';
