@@ -30,14 +30,15 @@ describe('code-call prompts', () => {
     }
   });
 
-  it('reads the code digit by digit, twice, after the intro and after "again"', () => {
-    for (const language of promptLanguages()) {
+  it.each(promptLanguages())(
+    'reads the code digit by digit, twice, after the intro and after "again" (%s)',
+    (language) => {
       const heard = recognise(decode(codeReading('4815920736', loadPromptSet(language))), language);
       expect(heard.clips.join(' '), language).toBe('intro 4 8 1 5 9 2 0 7 3 6 again 4 8 1 5 9 2 0 7 3 6');
       // The right clip wins clearly over the next best, in every stretch.
       expect(Math.min(...heard.margins), language).toBeGreaterThan(1.2);
-    }
-  });
+    },
+  );
 
   it('hears what was said, not what was meant: a swapped or missing digit shows', () => {
     const set = loadPromptSet('en');
