@@ -107,6 +107,7 @@ export class WhatsAppCallFlow {
   private tickTimer: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private sweptAt = 0;
   private readonly languages: Set<string>;
 
   constructor(private readonly deps: CallFlowDeps) {
@@ -535,7 +536,11 @@ export class WhatsAppCallFlow {
       await this.serial(job.id, () => this.overdue(job));
     }
     for (const ended of await jobs.endSettled(this.now(), 100)) await this.closeLive(ended.id);
-    await jobs.sweep(this.now() - this.timings.retentionMs, 100);
+    // Old jobs go once a minute, not every pass.
+    if (this.now() - this.sweptAt >= 60_000) {
+      this.sweptAt = this.now();
+      await jobs.sweep(this.now() - this.timings.retentionMs, 100);
+    }
   }
 
   private async overdue(job: CallJob): Promise<void> {
