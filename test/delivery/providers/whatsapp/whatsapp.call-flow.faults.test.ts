@@ -159,6 +159,27 @@ describe('WhatsApp call: refusals, timeouts and limits', () => {
     expect(await rig.delivery(asked)).toBe('failed');
   });
 
+  it('a permission WhatsApp revoked (after unanswered calls) is found by the call: no_permission, and it is forgotten', async () => {
+    rig = await startCallRig();
+    rig.fake.addUser('14155550111', { permission: { kind: 'none', expiresAt: null } });
+    const accountId = (await rig.svc.store.accounts.listAccounts())[0]?.id as string;
+    // This service still believes in a permanent permission; WhatsApp revoked it.
+    await rig.svc.store.whatsappCalls.putPermission({
+      accountId,
+      waUser: '14155550111',
+      kind: 'permanent',
+      expiresAt: null,
+      updatedAt: Date.now(),
+    });
+    const requestId = (await rig.send('+14155550111')).body.data.requestId as string;
+    const job = await ended(rig, requestId);
+    expect(job.outcome).toBe('no_permission');
+    // The stored permission was trusted (no check first), and is dropped now.
+    expect(sends(rig, '/call_permissions')).toHaveLength(0);
+    expect(sends(rig, '/calls')).toHaveLength(1);
+    expect(await rig.svc.store.whatsappCalls.permission(accountId, '14155550111')).toBeNull();
+  });
+
   it('a call never answered is ended after the ring timeout (no_answer)', async () => {
     rig = await startCallRig({ timings: { ringTimeoutMs: 1_500 } });
     rig.fake.addUser('14155550108', { onCall: 'never', permission: { kind: 'permanent', expiresAt: null } });
