@@ -25,6 +25,8 @@ export const WHATSAPP_CALL_PROVIDER = 'whatsapp-call';
 /** Meta's error codes of its calling limits, as far as the documentation names them (docs/delivery.md). */
 const CALL_LIMIT_ERRORS = new Set([138012]);
 const REQUEST_LIMIT_ERRORS = new Set([138013]);
+/** Pauses before looking again for the request a permission reply answers (as for provider callbacks). */
+const REPLY_RETRY_MS = [100, 400, 1500];
 
 export interface CallTimings {
   /** A call not answered within this is ended (`no_answer`). */
@@ -368,7 +370,13 @@ export class WhatsAppCallFlow {
   }
 
   private async onReply(reply: PermissionReply): Promise<void> {
-    const waiting = await this.deps.jobs.awaitingPermission(reply.from);
+    let waiting = await this.deps.jobs.awaitingPermission(reply.from);
+    // A quick (or automatic) reply can outrun the record of its request: look again shortly.
+    for (const pause of REPLY_RETRY_MS) {
+      if (waiting.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      waiting = await this.deps.jobs.awaitingPermission(reply.from);
+    }
     // The reply quotes its request; an automatic reply (a standing choice) may quote none.
     const quoted = waiting.filter((j) => j.permissionMessageId === reply.requestMessageId);
     const jobs = quoted.length > 0 ? quoted : waiting;
