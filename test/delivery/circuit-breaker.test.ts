@@ -42,7 +42,11 @@ describe('circuit breaker', () => {
     expect(await smsProviders()).toEqual({ twilio: 'up', vonage: 'up', telnyx: 'up' });
     const health = await svc.get('/health');
     expect(health.body.channels.EMAIL.providers).toEqual([{ name: 'smtp', state: 'up' }]);
-    expect(health.body.channels.WHATSAPP.providers).toEqual([{ name: 'whatsapp', state: 'up' }]);
+    // No WHATSAPP_APP_SECRET here, so no WhatsApp calls: the outbox takes WHATSAPP CALL codes.
+    expect(health.body.channels.WHATSAPP.providers).toEqual([
+      { name: 'whatsapp', state: 'up' },
+      { name: 'outbox', state: 'up' },
+    ]);
     expect(health.body.channels.VOICE.providers).toEqual([
       { name: 'twilio-voice', state: 'up' },
       { name: 'vonage-voice', state: 'up' },
