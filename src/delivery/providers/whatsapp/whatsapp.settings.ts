@@ -49,7 +49,8 @@ export const whatsappSettings = {
   whatsappAppSecret: providerString('whatsapp', {
     env: 'WHATSAPP_APP_SECRET',
     secret: true,
-    description: 'Meta app secret: key of the X-Hub-Signature-256 check; webhooks are refused without it.',
+    description:
+      'Meta app secret: key of the X-Hub-Signature-256 check; webhooks are refused without it. WhatsApp calls (deliveryType CALL) need it: the permission replies and the `calls` webhook field (subscribe it beside `messages`, and enable calling on the number) come signed to /v1/callbacks/whatsapp.',
   }),
   whatsappVerifyToken: providerString('whatsapp', {
     env: 'WHATSAPP_VERIFY_TOKEN',
