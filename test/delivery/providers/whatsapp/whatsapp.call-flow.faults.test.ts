@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/domain/clock.js';
 import type { CallJob } from '../../../../src/domain/ports/whatsapp-calls.js';
+import { DEFAULT_BRANDING } from '../../../../src/domain/settings.js';
+import { verification } from '../../../store/fixtures.js';
 import { ADMIN_TOKEN } from '../../../support/app.js';
 import { WebhookReceiver } from '../../../support/webhook-receiver.js';
 import { type CallRig, startCallRig } from './support/call-service.js';
@@ -178,6 +180,55 @@ describe('WhatsApp call: refusals, timeouts and limits', () => {
     expect(sends(rig, '/call_permissions')).toHaveLength(0);
     expect(sends(rig, '/calls')).toHaveLength(1);
     expect(await rig.svc.store.whatsappCalls.permission(accountId, '14155550111')).toBeNull();
+  });
+
+  it('a job whose process died before starting it is started by the worker, and the request learns it', async () => {
+    rig = await startCallRig({ timings: { startGraceMs: 300 } });
+    rig.fake.addUser('14155550112', { onPermissionRequest: 'ignore' });
+    const flow = rig.svc.whatsappCalls;
+    if (!flow) throw new Error('WhatsApp calls are not configured');
+    const accountId = (await rig.svc.store.accounts.listAccounts())[0]?.id as string;
+    const now = Date.now();
+    const v = verification({
+      accountId,
+      channel: 'WHATSAPP',
+      destination: '+14155550112',
+      deliveryType: 'CALL',
+      createdAt: now,
+      expiresAt: now + 600_000,
+      deliveryStatus: 'queued',
+    });
+    await rig.svc.store.verifications.createVerifications([v]);
+    // The send stored the job, then died before recording it on the request and starting it.
+    const accepted = await flow.accept({
+      verificationId: v.id,
+      accountId,
+      channel: 'WHATSAPP',
+      to: '+14155550112',
+      code: '482913',
+      codeTtlSeconds: 600,
+      deliveryType: 'CALL',
+      country: 'US',
+      purpose: null,
+      customMessage: null,
+      branding: DEFAULT_BRANDING,
+      locale: 'en',
+    });
+    expect(accepted).toMatchObject({ ok: true, accepted: 'queued' });
+    const jobId = accepted.ok ? accepted.providerMessageId : '';
+    const waiting = await rig.until('the worker to start it', async () => {
+      const job = await rig?.svc.store.whatsappCalls.get(jobId);
+      return job?.state === 'awaiting_permission' ? job : null;
+    });
+    expect(waiting.sealedCode).not.toContain('482913');
+    expect(sends(rig, '/messages')).toHaveLength(1);
+    // The request names its job now: later webhooks find it.
+    const stored = await rig.svc.store.verifications.getVerification(accountId, v.id);
+    expect(stored).toMatchObject({
+      deliveryStatus: 'awaiting_permission',
+      provider: 'whatsapp-call',
+      providerMessageId: jobId,
+    });
   });
 
   it('a call never answered is ended after the ring timeout (no_answer)', async () => {
