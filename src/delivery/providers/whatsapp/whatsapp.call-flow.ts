@@ -25,6 +25,8 @@ export const WHATSAPP_CALL_PROVIDER = 'whatsapp-call';
 /** Meta's error codes of its calling limits, as far as the documentation names them (docs/delivery.md). */
 const CALL_LIMIT_ERRORS = new Set([138012]);
 const REQUEST_LIMIT_ERRORS = new Set([138013]);
+/** How long a claimed start may take before another pass takes it over (its process died). */
+const STARTING_MS = 60_000;
 /** Pauses before looking again for the request a permission reply answers (as for provider callbacks). */
 const REPLY_RETRY_MS = [100, 400, 1500];
 
@@ -171,7 +173,9 @@ export class WhatsAppCallFlow {
     const claimed = await jobs.move(
       id,
       [job.state],
-      { state: 'starting', holder: this.deps.instanceId, dueAt: this.now() + this.timings.startGraceMs },
+      // Longer than the Graph API calls of a start can take (two, each within its timeout): only a
+      // start whose process died is taken over, never one still under way.
+      { state: 'starting', holder: this.deps.instanceId, dueAt: this.now() + STARTING_MS },
       this.now(),
       { dueAt: expectDueAt === undefined ? job.dueAt : expectDueAt },
     );
