@@ -1,4 +1,12 @@
+import { isSilentChannel } from '../domain/channels/registry.js';
 import { type Clock, systemClock } from '../domain/clock.js';
+import {
+  type SilentCheck,
+  type SilentOutcome,
+  testSilentOutcome,
+  testSilentStartFailure,
+  testSilentUrl,
+} from '../domain/silent.js';
 import { CHANNELS, type Channel, type DeliveryType, type Mode } from '../domain/types.js';
 import { type BreakerPolicy, CircuitBreaker } from './circuit-breaker.js';
 import type {
@@ -78,7 +86,24 @@ export class Dispatcher implements Delivery {
       // that comes here anyway is refused by deliver(), not parked.
       return VIA_PROVIDER;
     const { content, providerMessageId } = this.outbox.prepare(request);
-    return { via: 'outbox', content, result: this.outboxResult(providerMessageId) };
+    return { via: 'outbox', content, result: this.outboxResult(providerMessageId, request) };
+  }
+
+  async checkSilent(check: SilentCheck, mode: Mode): Promise<SilentOutcome> {
+    if (mode === 'test' || check.provider === this.outbox.name) return testSilentOutcome(check.to, check.code);
+    const provider = this.providers.find((p) => p.name === check.provider && p.checkSilent);
+    if (!provider?.checkSilent)
+      return { kind: 'unavailable', reason: `the provider ${check.provider ?? '(none)'} is not configured` };
+    const breaker = this.breakers.get(provider);
+    try {
+      const outcome = await provider.checkSilent(check);
+      if (outcome.kind === 'unavailable') breaker?.failure();
+      else breaker?.success();
+      return outcome;
+    } catch (err) {
+      breaker?.failure();
+      return { kind: 'unavailable', reason: `${provider.name} failed: ${(err as Error)?.name ?? 'error'}` };
+    }
   }
 
   available(channel: Channel, mode: Mode, deliveryType: DeliveryType = 'TEXT'): boolean {
@@ -105,8 +130,19 @@ export class Dispatcher implements Delivery {
     return result;
   }
 
-  private outboxResult(providerMessageId: string): DeliveryResult {
-    return { ok: true, provider: this.outbox.name, providerMessageId, outbox: true };
+  /** What the outbox's delivery is: a SILENT request also gets its test URL, or its test number's failure. */
+  private outboxResult(providerMessageId: string, request: DeliveryRequest): DeliveryResult {
+    if (!isSilentChannel(request.channel))
+      return { ok: true, provider: this.outbox.name, providerMessageId, outbox: true };
+    const failure = testSilentStartFailure(request.to);
+    if (failure) return { ok: false, permanent: false, error: failure, provider: this.outbox.name };
+    return {
+      ok: true,
+      provider: this.outbox.name,
+      providerMessageId,
+      outbox: true,
+      silentUrl: testSilentUrl(request.verificationId),
+    };
   }
 
   async deliver(request: DeliveryRequest, mode: Mode): Promise<DeliveryResult> {
@@ -135,6 +171,7 @@ export class Dispatcher implements Delivery {
           outbox: false,
           ...(outcome.accepted ? { accepted: outcome.accepted } : {}),
           ...(outcome.recorded ? { recorded: outcome.recorded } : {}),
+          ...(outcome.silentUrl ? { silentUrl: outcome.silentUrl } : {}),
         };
       }
       if (!outcome.retryable) {
@@ -152,7 +189,7 @@ export class Dispatcher implements Delivery {
   private async viaOutbox(request: DeliveryRequest): Promise<DeliveryResult> {
     const outcome = await safeSend(this.outbox, request);
     return outcome.ok
-      ? this.outboxResult(outcome.providerMessageId)
+      ? this.outboxResult(outcome.providerMessageId, request)
       : { ok: false, permanent: false, error: outcome.error, provider: this.outbox.name };
   }
 

@@ -1,4 +1,5 @@
 import type { DeliveryRequest, ProviderState } from '../domain/ports/delivery.js';
+import type { SilentCheck, SilentOutcome } from '../domain/silent.js';
 import type { Channel, DeliveryStatus } from '../domain/types.js';
 
 // The port the domain delivers through is the domain's (src/domain/ports/delivery.ts); the
@@ -21,6 +22,8 @@ export type SendOutcome =
       /** See DeliveryResult: the state the acceptance records, and what runs once it is recorded. */
       accepted?: DeliveryStatus;
       recorded?: () => void;
+      /** SILENT: the URL the app opens on the device (Twilio's `sna.url`, Vonage's `check_url`). */
+      silentUrl?: string;
     }
   | {
       ok: false;
@@ -44,6 +47,8 @@ export interface ChannelProvider {
   check(): Promise<ProviderState>;
   /** What its last check found, in a few words for /health (`calling ENABLED`), when it says more than up or down. */
   detail?(): string | null;
+  /** SILENT providers: asks what the device proved of the verification `send` started. */
+  checkSilent?(check: SilentCheck): Promise<SilentOutcome>;
 }
 
 /** Whether a live code on a channel with no provider may be parked in the outbox (LIVE_OUTBOX). */

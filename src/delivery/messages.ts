@@ -82,6 +82,7 @@ const TEMPLATE_OF: Record<MessageFormat, keyof LocaleTemplates | null> = {
   sms: 'SMS',
   whatsapp: 'WHATSAPP',
   voice: null,
+  silent: null,
 };
 
 /** The key of branding.templates a channel's messages are written with, or null when none is. */
@@ -336,5 +337,16 @@ export function renderMessage(r: DeliveryRequest, options: RenderOptions = {}): 
       return { channel: r.channel, to: r.to, text: renderWhatsApp(r) };
     case 'voice':
       return { channel: r.channel, to: r.to, text: renderCall(r) };
+    case 'silent':
+      return { channel: r.channel, to: r.to, text: renderSilent(r) };
   }
+}
+
+/**
+ * Silent network authentication sends the device nothing to read: the outbox, standing in for the
+ * provider (test keys; live requests without one under LIVE_OUTBOX=allow), says what the app would
+ * do and the code that stands in for the device's (Vonage hands the device a code to post back).
+ */
+export function renderSilent(r: DeliveryRequest): string {
+  return `Silent network authentication of ${r.to} (no message is sent): the app opens silent.url on the device over mobile data, then calls verify-code with the requestId alone, or with the device's code ${r.code}.`;
 }

@@ -12,6 +12,7 @@ import { DomainError } from '../../src/domain/errors.js';
 import { RateLimitPolicy } from '../../src/domain/rate-limit-policy.js';
 import { validateSendRequest } from '../../src/domain/send-request.js';
 import { DEFAULT_BRANDING, deploymentDefaults } from '../../src/domain/settings.js';
+import type { SilentOutcome } from '../../src/domain/silent.js';
 import { type AuthenticatedKey, CHANNELS, type Channel } from '../../src/domain/types.js';
 import { VerificationService } from '../../src/domain/verification-service.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
@@ -30,6 +31,9 @@ class RecordingDelivery implements Delivery {
   }
   available(): boolean {
     return true;
+  }
+  async checkSilent(): Promise<SilentOutcome> {
+    return { kind: 'unavailable', reason: 'no silent provider here' };
   }
   liveRouting() {
     const delivered = { liveCodes: 'delivered' as const };

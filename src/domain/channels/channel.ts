@@ -15,7 +15,7 @@ export type DestinationKind = 'email' | 'phone';
  * The message the delivery layer renders for the channel (src/delivery/messages.ts): the same
  * content in the outbox and at the providers.
  */
-export type MessageFormat = 'email' | 'sms' | 'whatsapp' | 'voice';
+export type MessageFormat = 'email' | 'sms' | 'whatsapp' | 'voice' | 'silent';
 
 export interface ChannelSpec<N extends string = string> {
   /** Its name in the API (`channel`, `channels`, a key's channels), upper case. */
@@ -49,6 +49,12 @@ export interface ChannelSpec<N extends string = string> {
    */
   routedByCountry: boolean;
   message: MessageFormat;
+  /**
+   * How possession is proven: a code the user types back (the default), or the mobile network
+   * itself (`network`: silent network authentication, the provider is asked on verify-code and no
+   * code is delivered; the send's answer carries the URL the app opens on the device).
+   */
+  proof?: 'code' | 'network';
 }
 
 /** Declares a channel, keeping its fields as literal types (the registry's types derive from them). */

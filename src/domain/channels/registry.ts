@@ -1,5 +1,6 @@
 import type { ChannelSpec, DeliveryType, DestinationKind } from './channel.js';
 import { email } from './email.js';
+import { silent } from './silent.js';
 import { sms } from './sms.js';
 import { voice } from './voice.js';
 import { whatsapp } from './whatsapp.js';
@@ -9,7 +10,7 @@ import { whatsapp } from './whatsapp.js';
  * folder and its entry here: validation, key scopes, limits, delivery, the OpenAPI and webhook
  * documents (hence the dashboard and the client libraries' enums) follow from this list.
  */
-export const CHANNEL_SPECS = [email, sms, whatsapp, voice] as const;
+export const CHANNEL_SPECS = [email, sms, whatsapp, voice, silent] as const;
 
 type Spec = (typeof CHANNEL_SPECS)[number];
 export type Channel = Spec['name'];
@@ -71,3 +72,11 @@ export const PHONE_CHANNEL_TITLES = listed(
 
 /** Whether sends on the channel count in its country's hourly window (see ChannelSpec.countryWindow). */
 export const countsInCountryWindow = (channel: Channel): boolean => channelSpec(channel).countryWindow;
+
+/** Whether the mobile network proves possession on the channel (ChannelSpec.proof): no code is delivered. */
+export const isSilentChannel = (channel: Channel): boolean => channelSpec(channel).proof === 'network';
+
+/** The phone channels that deliver a code: what a silent request may fall back to (send-code `fallback`). */
+export const FALLBACK_CHANNELS = CHANNEL_SPECS.filter(
+  (c) => c.destination === 'phone' && (c as ChannelSpec).proof !== 'network',
+).map((c) => c.name) as Channel[];

@@ -1,4 +1,5 @@
 import type { Locale } from '../locales.js';
+import type { SilentCheck, SilentOutcome } from '../silent.js';
 import type { Branding, Channel, DeliveryStatus, DeliveryType, Mode } from '../types.js';
 
 /** Everything a provider needs to deliver one code. `code` must never be logged. */
@@ -39,6 +40,8 @@ export type DeliveryResult =
       accepted?: DeliveryStatus;
       /** Called once the acceptance is recorded on the request: the provider's work may go on. */
       recorded?: () => void;
+      /** SILENT: the URL the app opens on the device over mobile data (the send's `silent.url`). */
+      silentUrl?: string;
     }
   | { ok: false; permanent: boolean; error: string; provider: string | null };
 
@@ -72,6 +75,12 @@ export interface Delivery {
   deliver(request: DeliveryRequest, mode: Mode): Promise<DeliveryResult>;
   /** False when a live code on this channel has no provider and LIVE_OUTBOX=refuse: the send is refused. */
   available(channel: Channel, mode: Mode, deliveryType?: DeliveryType): boolean;
+  /**
+   * Asks the provider that started a SILENT request what the device proved (the outbox, and a
+   * test key, answer from the documented test numbers). Never throws: a provider that cannot be
+   * asked is `unavailable`.
+   */
+  checkSilent(check: SilentCheck, mode: Mode): Promise<SilentOutcome>;
   /** Per channel: what becomes of live codes (for /health and the start-up log). */
   liveRouting(): Record<Channel, LiveRouting>;
   /** Per channel: whether it can deliver, and each provider's state. */
