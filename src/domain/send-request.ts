@@ -5,6 +5,8 @@ import {
   channelsOffering,
   channelsTo,
   destinationField,
+  FALLBACK_CHANNELS,
+  isSilentChannel,
   listed,
 } from './channels/registry.js';
 import type { ErrorDetail } from './errors.js';
@@ -25,6 +27,7 @@ export interface SendCodeBody {
   purpose?: string;
   customMessage?: string;
   locale?: string;
+  fallback?: Channel;
 }
 
 /** A send request that passed every rule, with destinations normalised. */
@@ -51,6 +54,11 @@ export interface SendRequest {
    * given or it names no language of ours (the send then negotiates: account default, country, en).
    */
   locale: Locale | null;
+  /**
+   * SILENT only: the channel that delivers a code, as the request's dual sibling, when the silent
+   * check fails or times out (send-code `fallback`); null: none.
+   */
+  fallback: Channel | null;
 }
 
 export type SendValidation =
@@ -187,6 +195,12 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
     body.deliveryType && channels && deliveryTypeRefusal(body.deliveryType, channels);
   if (deliveryTypeProblem) details.push({ field: 'deliveryType', message: deliveryTypeProblem });
 
+  const fallback = body.fallback !== undefined && !refused.has('fallback') ? body.fallback : null;
+  if (fallback !== null && channels) {
+    const problem = fallbackRefusal(fallback, channels);
+    if (problem) details.push({ field: 'fallback', message: problem });
+  }
+
   if (details.length > 0 || channels === null) return { ok: false, details, unsupportedNumber };
   if (unsupportedNumber) return { ok: false, details: [], unsupportedNumber };
   return {
@@ -204,6 +218,16 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
       purpose: body.purpose ?? null,
       customMessage: body.customMessage ?? null,
       locale,
+      fallback,
     },
   };
+}
+
+/** A `fallback` belongs to a single send on a silent channel, and names a channel that delivers a code. */
+function fallbackRefusal(fallback: Channel, channels: readonly Channel[]): string | null {
+  const silent = channelsTo('phone').filter(isSilentChannel);
+  if (channels.length !== 1 || !isSilentChannel(channels[0] as Channel))
+    return `fallback is for a single ${listed(silent)} send (channel: "${silent[0] ?? 'SILENT'}")`;
+  if (!FALLBACK_CHANNELS.includes(fallback)) return `fallback must be one of ${listed(FALLBACK_CHANNELS)}`;
+  return null;
 }

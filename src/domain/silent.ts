@@ -11,12 +11,13 @@
  * code may follow); `invalid_number`: the carrier says the number is not in service (Twilio 60540:
  * a code would fail too, so no fallback); `unavailable`: the provider could not be asked (5xx,
  * timeout, an answer it does not document); `code`: no provider decides (the outbox): the code
- * given is checked as any code.
+ * given is checked as any code; `needs_code`: the provider checks only the code it handed the
+ * device (Vonage), and none was given.
  */
 export type SilentOutcome =
   | { kind: 'verified' }
   | { kind: 'pending' | 'rejected' | 'invalid_number' | 'unavailable'; reason: string }
-  | { kind: 'code' };
+  | { kind: 'code' | 'needs_code' };
 
 /** What verify-code asks the provider of a SILENT request. */
 export interface SilentCheck {

@@ -16,6 +16,8 @@ export const CHANGE_KINDS = [
   'failed',
   'expired',
   'canceled',
+  /** A SILENT request fell back to a code (silent_fallbacks): verification.fallback. */
+  'fallback',
   'contact.blocked',
   'contact.unblocked',
 ] as const;

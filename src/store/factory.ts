@@ -5,6 +5,7 @@ import type { KeysAndAccounts } from '../domain/ports/keys-and-accounts.js';
 import type { LookupCacheStore } from '../domain/ports/number-lookup.js';
 import type { ReadModel } from '../domain/ports/read-model.js';
 import type { SessionStore } from '../domain/ports/sessions.js';
+import type { SilentFallbacks } from '../domain/ports/silent-fallbacks.js';
 import type { Verifications } from '../domain/ports/verifications.js';
 import type { WebhookStore } from '../domain/ports/webhooks.js';
 import type { WhatsAppCalls } from '../domain/ports/whatsapp-calls.js';
@@ -28,6 +29,8 @@ export interface Store extends StoreLifecycle {
   readonly webhooks: WebhookStore;
   /** Sessions of the operator dashboard. */
   readonly sessions: SessionStore;
+  /** The fallbacks of SILENT requests, fired at once or by the timeout worker. */
+  readonly silentFallbacks: SilentFallbacks;
   /** Idempotency-Key claims of send-code. */
   readonly idempotency: IdempotencyStore;
   /** The instances serving on this database (src/store/instances/registry.ts). */

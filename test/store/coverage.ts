@@ -5,6 +5,7 @@ import type { KeysAndAccounts } from '../../src/domain/ports/keys-and-accounts.j
 import type { LookupCacheStore } from '../../src/domain/ports/number-lookup.js';
 import type { ReadModel } from '../../src/domain/ports/read-model.js';
 import type { SessionStore } from '../../src/domain/ports/sessions.js';
+import type { SilentFallbacks } from '../../src/domain/ports/silent-fallbacks.js';
 import type { Verifications } from '../../src/domain/ports/verifications.js';
 import type { WebhookStore } from '../../src/domain/ports/webhooks.js';
 import type { WhatsAppCalls } from '../../src/domain/ports/whatsapp-calls.js';
@@ -91,6 +92,14 @@ export const STORE_METHODS = {
     delete: true,
     sweep: true,
   } satisfies Listed<SessionStore>,
+  silentFallbacks: {
+    schedule: true,
+    claimDue: true,
+    claim: true,
+    finish: true,
+    get: true,
+    sweep: true,
+  } satisfies Listed<SilentFallbacks>,
   idempotency: {
     claim: true,
     complete: true,

@@ -5,8 +5,10 @@ import { smtp } from './smtp/index.js';
 import { telnyx } from './telnyx/index.js';
 import { telnyxVoice } from './telnyx-voice/index.js';
 import { twilio } from './twilio/index.js';
+import { twilioVerify } from './twilio-verify/index.js';
 import { twilioVoice } from './twilio-voice/index.js';
 import { vonage } from './vonage/index.js';
+import { vonageVerify } from './vonage-verify/index.js';
 import { vonageVoice } from './vonage-voice/index.js';
 import { whatsapp, whatsappCall } from './whatsapp/index.js';
 
@@ -26,6 +28,8 @@ export const PROVIDERS = [
   twilioVoice,
   vonageVoice,
   telnyxVoice,
+  twilioVerify,
+  vonageVerify,
 ] as const;
 
 /** A list of providers: PROVIDERS, or one that adds to it (compose and loadConfig take one). */

@@ -7,6 +7,7 @@ import type { StoreLifecycle } from '../lifecycle.js';
 import { PostgresLookupCache } from '../lookups/postgres.js';
 import type { AppliedMigration } from '../migrations.js';
 import { PostgresSessionStore } from '../sessions/postgres.js';
+import { PostgresSilentFallbacks } from '../silent-fallbacks/postgres.js';
 import { PostgresWebhookStore } from '../webhooks/postgres.js';
 import { PostgresWhatsAppCalls } from '../whatsapp-calls/postgres.js';
 import { PostgresConnection } from './connection.js';
@@ -54,6 +55,7 @@ export class PostgresStore implements StoreLifecycle {
   readonly idempotency: PostgresIdempotencyStore;
   readonly webhooks: PostgresWebhookStore;
   readonly sessions: PostgresSessionStore;
+  readonly silentFallbacks: PostgresSilentFallbacks;
   readonly instances: PostgresInstances;
   readonly lookups: PostgresLookupCache;
   readonly whatsappCalls: PostgresWhatsAppCalls;
@@ -94,6 +96,7 @@ export class PostgresStore implements StoreLifecycle {
     this.idempotency = new PostgresIdempotencyStore(this.pool);
     this.webhooks = new PostgresWebhookStore(this.pool);
     this.sessions = new PostgresSessionStore(this.pool);
+    this.silentFallbacks = new PostgresSilentFallbacks(this.pool);
     this.instances = new PostgresInstances(this.pool);
     this.lookups = new PostgresLookupCache(this.pool);
     this.whatsappCalls = new PostgresWhatsAppCalls(this.pool);

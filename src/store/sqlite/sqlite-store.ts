@@ -10,6 +10,7 @@ import type { StoreLifecycle } from '../lifecycle.js';
 import { SqliteLookupCache } from '../lookups/sqlite.js';
 import type { AppliedMigration } from '../migrations.js';
 import { SqliteSessionStore } from '../sessions/sqlite.js';
+import { SqliteSilentFallbacks } from '../silent-fallbacks/sqlite.js';
 import { SqliteWebhookStore } from '../webhooks/sqlite.js';
 import { SqliteWhatsAppCalls } from '../whatsapp-calls/sqlite.js';
 import { Checkpointer } from './checkpointer.js';
@@ -33,6 +34,7 @@ export class SqliteStore implements StoreLifecycle {
   readonly idempotency: SqliteIdempotencyStore;
   readonly webhooks: SqliteWebhookStore;
   readonly sessions: SqliteSessionStore;
+  readonly silentFallbacks: SqliteSilentFallbacks;
   readonly instances: SqliteInstances;
   readonly lookups: SqliteLookupCache;
   readonly whatsappCalls: SqliteWhatsAppCalls;
@@ -90,6 +92,7 @@ export class SqliteStore implements StoreLifecycle {
     this.idempotency = new SqliteIdempotencyStore(this.db, this.tx);
     this.webhooks = new SqliteWebhookStore(this.db, this.tx);
     this.sessions = new SqliteSessionStore(this.db, this.tx);
+    this.silentFallbacks = new SqliteSilentFallbacks(this.db, this.tx);
     this.instances = new SqliteInstances(this.db, this.tx);
     this.lookups = new SqliteLookupCache(this.db, this.tx);
     this.whatsappCalls = new SqliteWhatsAppCalls(this.db, this.tx);

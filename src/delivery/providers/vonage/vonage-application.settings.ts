@@ -1,4 +1,4 @@
-import { providerString } from '../settings.js';
+import { providerBaseUrl, providerString } from '../settings.js';
 
 /**
  * A Vonage application: its id and private key, whose JWTs (RS256) authenticate the application
@@ -19,4 +19,17 @@ export const vonageApplicationSettings = {
     description:
       "The Vonage application's private key, PEM (line breaks as they are, or written `\\n`), which signs its JWTs.",
   }),
+};
+
+/**
+ * The base URL of Vonage's application APIs (Identity Insights, Verify v2): one setting for both,
+ * described here beside the application's credentials.
+ */
+export const vonageApiBaseUrlSettings = {
+  vonageApiBaseUrl: providerBaseUrl(
+    'vonage-application',
+    'VONAGE_API_BASE_URL',
+    'https://api-eu.vonage.com',
+    'Vonage application APIs (Identity Insights, Verify v2)',
+  ),
 };

@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { providerBaseUrl, type SettingsValues } from '../../../delivery/providers/settings.js';
-import { vonageApplicationSettings } from '../../../delivery/providers/vonage/vonage-application.settings.js';
+import type { SettingsValues } from '../../../delivery/providers/settings.js';
+import {
+  vonageApiBaseUrlSettings,
+  vonageApplicationSettings,
+} from '../../../delivery/providers/vonage/vonage-application.settings.js';
 
 /**
  * Vonage Identity Insights authenticates with a Vonage application's JWT (not the SMS API's key and
@@ -8,12 +11,7 @@ import { vonageApplicationSettings } from '../../../delivery/providers/vonage/vo
  */
 export const identityInsightsSettings = {
   ...vonageApplicationSettings,
-  vonageApiBaseUrl: providerBaseUrl(
-    'vonage-application',
-    'VONAGE_API_BASE_URL',
-    'https://api-eu.vonage.com',
-    'Vonage application APIs (Identity Insights, Verify v2)',
-  ),
+  ...vonageApiBaseUrlSettings,
   vonageInsightsPurpose: Type.String({
     env: 'VONAGE_INSIGHTS_PURPOSE',
     default: 'FraudPreventionAndDetection',

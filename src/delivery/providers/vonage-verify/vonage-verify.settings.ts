@@ -1,0 +1,38 @@
+import type { KeyObject } from 'node:crypto';
+import { silentProviderSettings } from '../silent.settings.js';
+import { providerTimeout, type SettingsValues } from '../settings.js';
+import {
+  vonageApiBaseUrlSettings,
+  vonageApplicationSettings,
+} from '../vonage/vonage-application.settings.js';
+import { vonagePrivateKey } from '../vonage-voice/vonage-voice.settings.js';
+
+/** Vonage Verify v2: the application's settings (shared with Vonage Voice and Identity Insights). */
+export const vonageVerifySettings = {
+  ...vonageApplicationSettings,
+  ...vonageApiBaseUrlSettings,
+  ...silentProviderSettings,
+  vonageVerifyTimeoutMs: providerTimeout('vonage-verify', 'VONAGE_VERIFY_TIMEOUT_MS', 5000, 'Vonage Verify v2'),
+};
+
+export interface VonageVerifyOptions {
+  applicationId: string;
+  privateKey: KeyObject;
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+/** Vonage Verify's options when SILENT_PROVIDER=vonage and the application is set, else null. */
+export function vonageVerifyOptions(
+  config: SettingsValues<typeof vonageVerifySettings>,
+): VonageVerifyOptions | null {
+  if (config.silentProvider !== 'vonage' || !config.vonageApplicationId || !config.vonagePrivateKey) return null;
+  const privateKey = vonagePrivateKey(config.vonagePrivateKey);
+  if (!privateKey) return null;
+  return {
+    applicationId: config.vonageApplicationId,
+    privateKey,
+    baseUrl: config.vonageApiBaseUrl,
+    timeoutMs: config.vonageVerifyTimeoutMs,
+  };
+}
