@@ -19,6 +19,7 @@ import { Contacts } from './domain/contacts.js';
 import type { RateLimitStore } from './domain/ports/rate-limits.js';
 import { counterKeySecret, RateLimitPolicy } from './domain/rate-limit-policy.js';
 import { DEFAULT_BRANDING, deploymentDefaults } from './domain/settings.js';
+import { SilentFallbackWorker } from './domain/verification/silent-fallback-worker.js';
 import { VerificationService } from './domain/verification-service.js';
 import { AdminThrottle } from './http/admin-throttle.js';
 import { buildApp } from './http/app.js';
@@ -62,6 +63,8 @@ export interface Service {
   webhooks: WebhookWorker;
   /** The in-process fold of the change log (tests run it with runOnce). */
   folds: FoldWorker;
+  /** The timeout worker of SILENT fallbacks (tests run it with runOnce). */
+  silentFallbacks: SilentFallbackWorker;
   /** This instance's registration on the database, and what it sees of the others. */
   instances: InstanceRegistry;
   /** The WhatsApp calling flow, when WhatsApp can call (tests run its worker with runOnce). */
@@ -220,12 +223,27 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
       { name: 'instances', sweep: (now, batch) => store.instances.sweep(now - DAY_MS, batch) },
       // Carrier lookups cached in the database past both parts' freshness (src/lookup).
       { name: 'number_lookups', sweep: (now, batch) => store.lookups.sweep(now, batch) },
+      // Finished fallbacks of SILENT requests, kept as long as the requests (the resource shows them).
+      {
+        name: 'silent_fallbacks',
+        sweep: (now, batch) => store.silentFallbacks.sweep(now - config.retentionDays * DAY_MS, batch),
+      },
       {
         // Finished deliveries are kept as long as verification requests.
         name: 'webhook_deliveries',
         sweep: (now, batch) => store.webhooks.sweep(now - config.retentionDays * DAY_MS, batch),
       },
     ],
+  });
+  const silentFallbacks = new SilentFallbackWorker({
+    fallbacks: store.silentFallbacks,
+    sender: service.fallbackSender,
+    settingsFor: async (accountId) => {
+      const account = await store.accounts.getAccount(accountId);
+      return account ? service.settingsOf(account.settings) : null;
+    },
+    clock,
+    logger: options.logger,
   });
   const folds = new FoldWorker({
     readModel: store.readModel,
@@ -321,6 +339,7 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
   for (const [name, worker] of [
     ['webhook worker', webhooks],
     ['fold worker', folds],
+    ['silent fallback worker', silentFallbacks],
     ['sweeper', sweeper],
     ['key-use recorder', keyUses],
   ] as const) {
@@ -341,6 +360,7 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
     admin,
     webhooks,
     folds,
+    silentFallbacks,
     instances,
     whatsappCalls: whatsappCalls?.flow ?? null,
     generatedAdminToken,

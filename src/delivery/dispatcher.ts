@@ -90,7 +90,8 @@ export class Dispatcher implements Delivery {
   }
 
   async checkSilent(check: SilentCheck, mode: Mode): Promise<SilentOutcome> {
-    if (mode === 'test' || check.provider === this.outbox.name) return testSilentOutcome(check.to, check.code);
+    if (mode === 'test' || check.provider === this.outbox.name)
+      return testSilentOutcome(check.to, check.code);
     const provider = this.providers.find((p) => p.name === check.provider && p.checkSilent);
     if (!provider?.checkSilent)
       return { kind: 'unavailable', reason: `the provider ${check.provider ?? '(none)'} is not configured` };

@@ -1,4 +1,4 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { CodeGuess } from './ports/verifications.js';
 
 /** A code of `length` decimal digits from the CSPRNG; every value is equally likely. */
@@ -6,6 +6,12 @@ export function generateCode(length: number): string {
   // randomInt is uniform over [0, 10^length) for length <= 14; codes are at most 10 digits.
   return String(randomInt(0, 10 ** length)).padStart(length, '0');
 }
+
+/**
+ * The code of a request no code is delivered for (a SILENT request its provider checks): 128 bits
+ * in hex, so that no guess of digits can ever match it.
+ */
+export const unguessableCode = (): string => randomBytes(16).toString('hex');
 
 /**
  * The stored form of a code: HMAC-SHA-256 keyed with the server secret and bound to the request

@@ -10,6 +10,10 @@ export interface VerificationEvents {
   ): void;
   /** A request refused by a rate limit, by the limit's name (never the counter's key). */
   limited?(limit: string): void;
+  /** A SILENT request's check concluded (verify-code asked its provider). */
+  silentChecked?(outcome: string): void;
+  /** A SILENT request fell back to a code on `channel`. */
+  silentFallback?(channel: Channel, reason: string): void;
   /** The SMS-pumping breaker of an account tripped for `country`. */
   breakerTripped?(country: string): void;
   /**

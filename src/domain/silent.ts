@@ -39,8 +39,13 @@ export type FallbackReason = 'provider_failed' | 'rejected' | 'timeout';
  * with a test key (or the outbox) no provider is asked and each behaves as listed; every other
  * number verifies with the requestId alone, or with the outbox's code as the device's code.
  */
-export const SILENT_TEST_NUMBERS: Readonly<Record<string, { says: string; start?: string; check?: SilentOutcome }>> = {
-  '+447700900400': { says: 'the provider fails to start the check', start: 'test number: the silent provider is down' },
+export const SILENT_TEST_NUMBERS: Readonly<
+  Record<string, { says: string; start?: string; check?: SilentOutcome }>
+> = {
+  '+447700900400': {
+    says: 'the provider fails to start the check',
+    start: 'test number: the silent provider is down',
+  },
   '+447700900401': {
     says: 'the network proves another SIM (a fallback code follows when asked for)',
     check: { kind: 'rejected', reason: 'test number: the SIM does not match the number' },

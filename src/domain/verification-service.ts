@@ -10,6 +10,7 @@ import { ReadVerification, type VerificationResource } from './verification/reso
 import { SendCode } from './verification/send.js';
 import type { SendEntry } from './verification/send-entry.js';
 import { RequestSettings } from './verification/settings.js';
+import { SilentFallbackSender } from './verification/silent-fallback.js';
 import { VerifyCode, type VerifyResult } from './verification/verify.js';
 
 export type { VerificationEvents } from './events.js';
@@ -33,6 +34,8 @@ export class VerificationService {
   private readonly cancelVerification: CancelVerification;
   private readonly outboxSearch: OutboxSearch;
   private readonly providerStatus: ProviderStatus;
+  /** Fires the fallback codes of SILENT requests (the timeout worker uses it). */
+  readonly fallbackSender: SilentFallbackSender;
 
   constructor(deps: VerificationDeps) {
     this.settings = new RequestSettings(deps.defaults, deps.defaultsGiven);
@@ -42,6 +45,7 @@ export class VerificationService {
     this.cancelVerification = new CancelVerification(deps, this.settings);
     this.outboxSearch = new OutboxSearch(deps.store.verifications);
     this.providerStatus = new ProviderStatus(deps.store.verifications, deps.clock);
+    this.fallbackSender = new SilentFallbackSender(deps);
   }
 
   /** An account's settings over the deployment defaults (what its sends use; the branding preview). */
@@ -65,7 +69,7 @@ export class VerificationService {
   }
 
   /** verify-code (./verification/verify.ts). */
-  verify(key: AuthenticatedKey, requestId: string, code: string): Promise<VerifyResult> {
+  verify(key: AuthenticatedKey, requestId: string, code: string | null): Promise<VerifyResult> {
     return this.verifyCode.verify(key, requestId, code);
   }
 

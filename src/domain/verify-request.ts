@@ -7,9 +7,7 @@ export function verifyCodeProblems(
 ): ErrorDetail[] {
   if (refused.has('otpCode') || refused.has('code')) return [];
   const { otpCode, code } = body;
-  if (otpCode === undefined && code === undefined) {
-    return [{ field: 'otpCode', message: 'otpCode (or code) is required' }];
-  }
+  // No code at all is for a SILENT request, whose provider is asked: the domain decides.
   if (otpCode !== undefined && code !== undefined && otpCode !== code) {
     return [{ field: 'code', message: 'otpCode and code were both given with different values' }];
   }

@@ -1,6 +1,12 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { preValidationHookHandler } from 'fastify';
-import { CHANNEL_SPECS, CHANNELS, channelsTo, listed } from '../domain/channels/registry.js';
+import {
+  CHANNEL_SPECS,
+  CHANNELS,
+  channelsTo,
+  FALLBACK_CHANNELS,
+  listed,
+} from '../domain/channels/registry.js';
 import { LOCALES } from '../domain/locales.js';
 import {
   LINE_TYPE_WEIGHTS,
@@ -92,6 +98,11 @@ export const SEND_CODE_EXAMPLES = [
     summary: 'A phone call that reads the code',
     value: { channel: 'VOICE', phone: '+447911123456', locale: 'en-GB' },
   },
+  {
+    name: 'silentWithFallback',
+    summary: 'Silent network authentication, with an SMS code if it fails or times out',
+    value: { channel: 'SILENT', phone: '+447911123457', fallback: 'SMS' },
+  },
 ] as const;
 
 export const SendCodeBody = component(
@@ -136,6 +147,13 @@ export const SendCodeBody = component(
         Type.String({ maxLength: 500, description: 'Plain text added to the email body (HTML-escaped).' }),
       ),
       locale: Type.Optional(LocaleTag),
+      fallback: Type.Optional(
+        Type.Unsafe<(typeof FALLBACK_CHANNELS)[number]>({
+          type: 'string',
+          enum: [...FALLBACK_CHANNELS],
+          description: `SILENT only (\`channel: "SILENT"\`): the channel (${listed(FALLBACK_CHANNELS)}) that sends a code, as the request's dual sibling, when the silent check fails (at once) or has not succeeded within the account's \`silentTimeoutSeconds\` (default 30). The key must be enabled for it. Either requestId then verifies the code; the \`verification.fallback\` event and the resource say so. Without it, a SILENT send whose provider fails answers 502 DELIVERY_FAILED.`,
+        }),
+      ),
     },
     {
       description: 'Exactly one of `channel` and `channels`.',
@@ -219,6 +237,30 @@ const SendCodeEntryError = component(
   ),
 );
 
+const FallbackReason = enumeration(
+  'FallbackReason',
+  ['provider_failed', 'rejected', 'timeout'] as const,
+  'Why a SILENT request fell back to a code: its provider failed (to start, or to answer a check), the network proved another SIM, or the device did not complete the check within `silentTimeoutSeconds`.',
+);
+
+/** The fallback code of a SILENT request, as send-code and verify-code answer it. */
+export const SilentFallback = component(
+  'SilentFallback',
+  Type.Object(
+    {
+      requestId: Type.String({
+        format: 'uuid',
+        description: "The fallback code's request (the SILENT request's dual sibling).",
+      }),
+      channel: ref(Channel),
+      status: ref(SendCodeEntryStatus),
+      reason: ref(FallbackReason),
+      expiresAt: Type.String({ format: 'date-time' }),
+    },
+    { description: 'The code a SILENT request fell back to: verify it with either requestId.' },
+  ),
+);
+
 /** One channel's part of a send-code answer. */
 export const SendCodeEntry = component(
   'SendCodeEntry',
@@ -231,6 +273,23 @@ export const SendCodeEntry = component(
     deliveryType: Type.Optional(ref(DeliveryType, { description: `${TYPED_CHANNELS} only.` })),
     error: Type.Optional(ref(SendCodeEntryError)),
     risk: Type.Optional(ref(Risk)),
+    silent: Type.Optional(
+      Type.Object(
+        {
+          url: Type.String({
+            format: 'uri',
+            description:
+              "Open it from the app on the user's device over mobile data (not Wi-Fi): Twilio's `sna.url` or Vonage's `check_url`; then call verify-code with the requestId (and, with Vonage, the `code` the URL answered). Test keys get a URL under `silent.test.invalid` that nothing answers.",
+          }),
+        },
+        { description: 'SILENT only: how the device proves it holds the SIM.' },
+      ),
+    ),
+    fallback: Type.Optional(
+      ref(SilentFallback, {
+        description: 'SILENT with `fallback`: the code sent at once because the silent start failed.',
+      }),
+    ),
   }),
 );
 
@@ -241,8 +300,8 @@ export const SendCodeResponse = envelope(
   }),
 );
 
-const CodeField = (description: string) =>
-  Type.Optional(Type.String({ pattern: '^[0-9]{4,10}$', description, examples: ['042817'] }));
+const CodeField = (description: string, pattern = '^[0-9]{4,10}$') =>
+  Type.Optional(Type.String({ pattern, description, examples: ['042817'] }));
 
 /** Named verify-code requests. */
 export const VERIFY_CODE_EXAMPLES = [
@@ -250,6 +309,11 @@ export const VERIFY_CODE_EXAMPLES = [
     name: 'verify',
     summary: 'The code the user typed, for a requestId of send-code',
     value: { requestId: '0190a7c2-5b1e-7c3d-9f00-2b4b4c119497', otpCode: '042817' },
+  },
+  {
+    name: 'verifySilent',
+    summary: 'A SILENT request once the device opened silent.url (Twilio: no code)',
+    value: { requestId: '0190a7c2-5b1e-7c3d-9f00-2b4b4c119498' },
   },
 ] as const;
 
@@ -259,9 +323,16 @@ export const VerifyCodeBody = component(
     {
       requestId: Type.String({ format: 'uuid', description: 'A requestId from send-code.' }),
       otpCode: CodeField('The code the user entered, as a string of digits.'),
-      code: CodeField('Alternative name of `otpCode`.'),
+      code: CodeField(
+        'Alternative name of `otpCode`; for a SILENT request through Vonage, the code the device received from `silent.url` (letters and digits).',
+        '^([0-9]{4,10}|[A-Za-z0-9_-]{4,64})$',
+      ),
     },
-    { description: 'One of `otpCode` and `code`.', examples: VERIFY_CODE_EXAMPLES.map((e) => e.value) },
+    {
+      description:
+        'One of `otpCode` and `code`; a SILENT request takes none (its provider is asked: Twilio) or the code the device received (Vonage).',
+      examples: VERIFY_CODE_EXAMPLES.map((e) => e.value),
+    },
   ),
 );
 
@@ -277,6 +348,25 @@ export const VerifyCodeResult = component(
     }),
     status: ref(VerificationStatus, { description: 'State of the verification request after this call.' }),
     attemptsRemaining: Type.Integer({ minimum: 0 }),
+    silent: Type.Optional(
+      Type.Object(
+        {
+          outcome: Type.Unsafe<'verified' | 'pending' | 'rejected' | 'invalid_number' | 'unavailable'>({
+            type: 'string',
+            enum: ['verified', 'pending', 'rejected', 'invalid_number', 'unavailable'],
+            description:
+              '`pending`: the device has not completed silent.url yet (Twilio 60519; Vonage 409), call again; `rejected`: the network proved another SIM or the check failed (Twilio 605xx, a wrong Vonage code), a fallback code follows when one was asked for; `invalid_number`: the carrier says the number is not in service (Twilio 60540), no fallback; `unavailable`: the provider could not be asked.',
+          }),
+          reason: Type.Optional(
+            Type.String({ description: 'Why, in a sentence (never a code or a number).' }),
+          ),
+        },
+        { description: 'SILENT only: what the provider concluded.' },
+      ),
+    ),
+    fallback: Type.Optional(
+      ref(SilentFallback, { description: 'SILENT: the fallback code the failed check of this call sent.' }),
+    ),
   }),
 );
 

@@ -4,6 +4,7 @@ import type { VerificationEvents } from '../events.js';
 import type { Delivery } from '../ports/delivery.js';
 import type { NumberLookup } from '../ports/number-lookup.js';
 import type { ReadModel } from '../ports/read-model.js';
+import type { SilentFallbacks } from '../ports/silent-fallbacks.js';
 import type { Verifications } from '../ports/verifications.js';
 import { accountLimitScope, type RateLimitPolicy } from '../rate-limit-policy.js';
 import type { EffectiveSettings } from '../settings.js';
@@ -13,6 +14,8 @@ import type { AuthenticatedKey } from '../types.js';
 export interface VerificationStorage {
   readonly verifications: Verifications;
   readonly readModel: ReadModel;
+  /** The fallbacks of SILENT requests (send-code `fallback`). */
+  readonly silentFallbacks: SilentFallbacks;
 }
 
 /** What the verification use cases are built with (one object, shared by all of them). */
@@ -38,4 +41,5 @@ export interface VerificationDeps {
 }
 
 /** The scope of a key's limits and country windows (its account, and its mode). */
-export const limitScope = (key: AuthenticatedKey): string => accountLimitScope(key.accountId, key.mode);
+export const limitScope = (key: Pick<AuthenticatedKey, 'accountId' | 'mode'>): string =>
+  accountLimitScope(key.accountId, key.mode);

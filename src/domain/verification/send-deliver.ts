@@ -41,6 +41,7 @@ export async function deliverIssued(
     };
     const deliveryType = deliveryTypeOf(t.channel, request);
     if (deliveryType) entry.deliveryType = deliveryType;
+    if (result.ok && result.silentUrl) entry.silent = { url: result.silentUrl };
     if (!result.ok) {
       entry.error = result.permanent
         ? { code: 'INVALID_DESTINATION', message: `The provider refused the destination: ${result.error}` }
@@ -94,9 +95,9 @@ export async function deliverIssued(
 }
 
 /** Hands one message to its providers and records what became of it on its request. */
-async function deliverOne(
+export async function deliverOne(
   deps: VerificationDeps,
-  key: AuthenticatedKey,
+  key: Pick<AuthenticatedKey, 'mode'>,
   t: IssuedTarget,
 ): Promise<DeliveryResult> {
   const { delivery, events, store, clock, logger } = deps;

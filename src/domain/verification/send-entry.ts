@@ -2,6 +2,7 @@ import { timeOrderedUuid } from '../ids.js';
 import { maskDestination } from '../masking.js';
 import type { RiskAssessment } from '../risk.js';
 import type { SendRequest } from '../send-request.js';
+import type { FallbackReason } from '../silent.js';
 import type { Channel, DeliveryType } from '../types.js';
 import type { UnavailableTarget } from './send-targets.js';
 import { deliveryTypeOf } from './send-targets.js';
@@ -17,6 +18,19 @@ export interface SendEntry {
   error?: { code: 'DELIVERY_FAILED' | 'INVALID_DESTINATION' | 'CHANNEL_UNAVAILABLE'; message: string };
   /** Absent on the entry of a channel that was not attempted (CHANNEL_UNAVAILABLE). */
   risk?: RiskAssessment;
+  /** SILENT: the URL the app opens on the device over mobile data. */
+  silent?: { url: string };
+  /** SILENT with `fallback`: the code sent at once because the silent start failed. */
+  fallback?: FallbackEntry;
+}
+
+/** The fallback code of a SILENT send, as its answer (and the resource) shows it. */
+export interface FallbackEntry {
+  requestId: string;
+  channel: Channel;
+  status: 'pending' | 'undelivered';
+  reason: FallbackReason;
+  expiresAt: string;
 }
 
 /** The entry of a dual send's channel that was refused as unavailable: no request was created for it. */

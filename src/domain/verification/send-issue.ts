@@ -1,5 +1,5 @@
-import { channelSpec } from '../channels/registry.js';
-import { generateCode, hashCode } from '../codes.js';
+import { channelSpec, isSilentChannel } from '../channels/registry.js';
+import { generateCode, hashCode, unguessableCode } from '../codes.js';
 import { timeOrderedUuid } from '../ids.js';
 import { negotiateLocale } from '../locales.js';
 import type { DeliveryPlan, DeliveryRequest } from '../ports/delivery.js';
@@ -19,6 +19,12 @@ export type IssuedTarget = ScreenedTarget & {
   plan: DeliveryPlan;
 };
 
+/** What issuing reads of a send request (a fallback's is rebuilt from what its SILENT send kept). */
+export type IssueRequest = Pick<
+  SendRequest,
+  'phone' | 'country' | 'locale' | 'deliveryType' | 'purpose' | 'customMessage'
+>;
+
 /**
  * Makes a code per target and stores the requests, durable before any provider is called; the
  * requests of a dual send share a group, named by the first. Delivery plans each message first:
@@ -27,11 +33,13 @@ export type IssuedTarget = ScreenedTarget & {
  */
 export async function issueCodes(
   deps: VerificationDeps,
-  key: AuthenticatedKey,
-  request: SendRequest,
+  key: Pick<AuthenticatedKey, 'accountId' | 'mode'>,
+  request: IssueRequest,
   targets: ScreenedTarget[],
   s: EffectiveSettings,
   now: number,
+  /** The group the requests join (a fallback code joins its SILENT request's); else the first's id. */
+  groupId?: string,
 ): Promise<{ issued: IssuedTarget[]; expiresAt: number }> {
   const expiresAt = now + s.codeTtlSeconds * 1000;
   const locale = negotiateLocale({
@@ -61,15 +69,19 @@ export async function issueCodes(
       ...(text && s.webOtpHost !== null ? { webOtpHost: s.webOtpHost } : {}),
       ...(text && s.appHash !== null ? { appHash: s.appHash } : {}),
     };
-    return { ...t, requestId, delivery, plan: deps.delivery.plan(delivery, key.mode) };
+    const plan = deps.delivery.plan(delivery, key.mode);
+    // A provider checks a silent request: its row keeps a code no guess can match. The outbox
+    // stands in for the provider with a code of digits, as the device's code (docs/silent.md).
+    if (isSilentChannel(t.channel) && plan.via === 'provider') delivery.code = unguessableCode();
+    return { ...t, requestId, delivery, plan };
   });
-  const groupId = issued[0]?.requestId ?? '';
+  const group = groupId ?? issued[0]?.requestId ?? '';
   const rows = issued.map((t): NewVerification => {
     const outbox = t.plan.via === 'outbox' ? t.plan : null;
     return {
       id: t.requestId,
       accountId: key.accountId,
-      groupId,
+      groupId: group,
       channel: t.channel,
       destination: t.destination,
       address: t.address === t.destination ? null : t.address,

@@ -28,6 +28,19 @@ export function wantedTargets(
       })),
     );
   }
+  if (request.fallback && !key.channels.includes(request.fallback)) {
+    throw new DomainError(
+      'CHANNEL_NOT_ENABLED',
+      `This API key is not enabled for ${request.fallback}, the fallback; add it to the key's channels or send without fallback.`,
+      [
+        {
+          field: 'fallback',
+          channel: request.fallback,
+          message: `${request.fallback} is not enabled for this key`,
+        },
+      ],
+    );
+  }
   const wanted = request.channels.map((channel) => targetOf(channel, request));
   const blocked = wanted.find((t) => t.country && s.allowedCountries && !s.allowedCountries.has(t.country));
   if (blocked) {
@@ -135,5 +148,20 @@ export function deliverableTargets(
 }
 
 /** The delivery type a request of the channel keeps: the request's, when the channel has types. */
-export const deliveryTypeOf = (channel: Channel, request: SendRequest): DeliveryType | null =>
-  channelSpec(channel).deliveryTypes.length > 0 ? request.deliveryType : null;
+export const deliveryTypeOf = (
+  channel: Channel,
+  request: Pick<SendRequest, 'deliveryType'>,
+): DeliveryType | null => (channelSpec(channel).deliveryTypes.length > 0 ? request.deliveryType : null);
+
+/**
+ * A fallback must be deliverable when its moment comes: a channel a live key has no provider for
+ * under LIVE_OUTBOX=refuse is refused up front (503 CHANNEL_UNAVAILABLE naming `fallback`).
+ */
+export function fallbackAvailable(delivery: Delivery, key: AuthenticatedKey, fallback: Channel): void {
+  if (delivery.available(fallback, key.mode)) return;
+  throw new DomainError(
+    'CHANNEL_UNAVAILABLE',
+    `No provider delivers ${fallback} codes on this deployment, so ${fallback} cannot be the fallback; nothing was sent.`,
+    [{ field: 'fallback', channel: fallback, message: `no provider is configured for ${fallback}` }],
+  );
+}

@@ -8,8 +8,10 @@ import { type SendEntry, unavailableEntry } from './send-entry.js';
 import { issueCodes } from './send-issue.js';
 import { type RecordRefusal, refusalsOf } from './send-refusals.js';
 import { type ScreenedTarget, screenTargets } from './send-screen.js';
-import { deliverableTargets, wantedTargets } from './send-targets.js';
+import { deliverSilentWithFallback } from './send-silent.js';
+import { deliverableTargets, fallbackAvailable, wantedTargets } from './send-targets.js';
 import type { RequestSettings } from './settings.js';
+import { SilentFallbackSender } from './silent-fallback.js';
 
 /**
  * Sending codes: a send as four steps over one record per channel (./send-targets.ts,
@@ -22,7 +24,11 @@ export class SendCode {
   constructor(
     private readonly deps: VerificationDeps,
     private readonly settings: RequestSettings,
-  ) {}
+  ) {
+    this.fallbacks = new SilentFallbackSender(deps);
+  }
+
+  private readonly fallbacks: SilentFallbackSender;
 
   /**
    * `onStarted` is called once the codes are stored, before any provider is called: from there
@@ -34,6 +40,7 @@ export class SendCode {
     const wanted = wantedTargets(key, request, s);
     const now = deps.clock.now();
     const { targets, unavailable } = deliverableTargets(deps.delivery, key, request, wanted);
+    if (request.fallback) fallbackAvailable(deps.delivery, key, request.fallback);
     const refuse = refusalsOf(deps, key, request, now);
     const { screened, charge } = await this.screenAndCharge(key, request, targets, s, now, refuse);
     await this.limit(targets, charge, refuse);
@@ -47,6 +54,20 @@ export class SendCode {
     }
     const { issued, expiresAt } = issuedCodes;
     onStarted?.();
+    const [silent] = issued;
+    if (request.fallback && silent)
+      return [
+        await deliverSilentWithFallback(
+          deps,
+          this.fallbacks,
+          key,
+          request,
+          silent,
+          request.fallback,
+          expiresAt,
+          s,
+        ),
+      ];
     const entries = await deliverIssued(deps, key, request, issued, expiresAt);
     if (unavailable.length === 0) return entries;
     // In the order of `channels`: the entry of a channel that was not sent says why.

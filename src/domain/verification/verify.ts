@@ -1,11 +1,15 @@
-import { CHANNELS, countsInCountryWindow } from '../channels/registry.js';
+import { CHANNELS, countsInCountryWindow, isSilentChannel } from '../channels/registry.js';
 import { codeGuess } from '../codes.js';
 import { DomainError } from '../errors.js';
-import type { AttemptTarget } from '../ports/verifications.js';
+import type { AttemptTarget, CodeGuess } from '../ports/verifications.js';
+import type { EffectiveSettings } from '../settings.js';
 import type { AuthenticatedKey, Channel, VerificationStatus } from '../types.js';
 import { limitScope, type VerificationDeps } from './deps.js';
 import { notFound } from './resource.js';
+import type { FallbackEntry } from './send-entry.js';
 import type { RequestSettings } from './settings.js';
+import { SilentFallbackSender } from './silent-fallback.js';
+import { SilentVerify } from './verify-silent.js';
 
 export interface VerifyResult {
   verified: boolean;
@@ -13,28 +17,90 @@ export interface VerifyResult {
   requestId: string;
   status: VerificationStatus;
   attemptsRemaining: number;
+  /** SILENT: what the provider's check concluded, and why, when it did not verify. */
+  silent?: { outcome: SilentCheckOutcome; reason?: string };
+  /** SILENT: the fallback code this call's failed check sent. */
+  fallback?: FallbackEntry;
 }
+
+/** What verify-code reports of a silent check (SilentOutcome's kinds as the API names them). */
+export type SilentCheckOutcome = 'verified' | 'pending' | 'rejected' | 'invalid_number' | 'unavailable';
 
 /**
  * Checking a code. The attempt is counted atomically before the comparison, so parallel guesses
  * can never evaluate more codes than the attempts allow; success consumes the whole group.
  */
 export class VerifyCode {
+  private readonly silent: SilentVerify;
+
   constructor(
     private readonly deps: VerificationDeps,
     private readonly settings: RequestSettings,
-  ) {}
+  ) {
+    this.silent = new SilentVerify(deps, this, new SilentFallbackSender(deps), () => this.secrets());
+  }
 
-  async verify(key: AuthenticatedKey, requestId: string, code: string): Promise<VerifyResult> {
-    const { store, clock, codeSecret, limits } = this.deps;
+  /**
+   * `code` null: no code was given, which only a SILENT request takes (its provider is asked). A
+   * SILENT request's provider is asked first in any case; a code it does not accept is then checked
+   * as any code, since the group may hold its fallback code.
+   */
+  async verify(key: AuthenticatedKey, requestId: string, code: string | null): Promise<VerifyResult> {
+    const { limits } = this.deps;
     const s = this.settings.forKey(key);
     await limits.checkKeyRate('verify', key.id, s);
+    const request = await this.silentRequest(key, requestId);
+    if (request) return this.silent.verify(key, request, code, s);
+    if (code === null)
+      throw new DomainError('VALIDATION_ERROR', 'otpCode (or code) is required.', [
+        {
+          field: 'otpCode',
+          message: 'otpCode (or code) is required: only a SILENT request is verified without one',
+        },
+      ]);
+    // Letters are a device's code of a SILENT request (Vonage); a code this service sent is digits.
+    if (!/^[0-9]{4,10}$/.test(code))
+      throw new DomainError('VALIDATION_ERROR', 'code must be a string of 4 to 10 digits.', [
+        {
+          field: 'code',
+          message: 'code must be a string of 4 to 10 digits (letters only for a SILENT request)',
+        },
+      ]);
+    return this.attempt(key, requestId, codeGuess(this.secrets(), code), s);
+  }
 
+  private secrets(): Buffer[] {
+    return [this.deps.codeSecret, ...(this.deps.previousCodeSecrets ?? [])];
+  }
+
+  /**
+   * The request when it is a pending SILENT one the key may see; null otherwise (the attempt then
+   * decides, and answers 404 for what the key may not see). Only deployments that can hold SILENT
+   * requests pay the read: keys enabled for SILENT.
+   */
+  private async silentRequest(key: AuthenticatedKey, requestId: string) {
+    if (!key.channels.some(isSilentChannel)) return null;
+    const request = await this.deps.store.verifications.getVerification(key.accountId, requestId, key.mode);
+    if (!request || !isSilentChannel(request.channel) || !key.channels.includes(request.channel)) return null;
+    return request.status === 'pending' && request.expiresAt > this.deps.clock.now() ? request : null;
+  }
+
+  /**
+   * One counted attempt of `guess` on the request's group (src/domain/ports/verifications.ts). A
+   * silent check's conclusion reaches the store this way too: as a guess that picks the SILENT row
+   * (verified), or none (a failed check, counted as a wrong guess).
+   */
+  async attempt(
+    key: AuthenticatedKey,
+    requestId: string,
+    guess: CodeGuess,
+    s: EffectiveSettings,
+  ): Promise<VerifyResult> {
+    const { store, clock, limits } = this.deps;
     const now = clock.now();
     // Compare against every code of the group (a dual pair accepts either), under the code secret
     // and the previous ones of a rotation. A request of a channel the key is not enabled for is not
     // found (the store checks it on the request it reads).
-    const guess = codeGuess([codeSecret, ...(this.deps.previousCodeSecrets ?? [])], code);
     const scope = CHANNELS.every((c) => key.channels.includes(c)) ? undefined : key.channels;
     const outcome = await store.verifications.attempt(key.accountId, requestId, now, guess, key.mode, scope);
     const { request, counted } = outcome;

@@ -21,7 +21,8 @@ export const verifyCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) =
         description:
           'A wrong code answers 200 with `verified: false` and `status: "pending"` (or `"failed"` on the last attempt). ' +
           'Expired, canceled or already verified requests answer `verified: false` with that status and count no attempt. ' +
-          'A right code answers with the request it verified: in a dual pair, the one whose code matched (`requestId`, `channel`), the other being `canceled`.',
+          'A right code answers with the request it verified: in a dual pair, the one whose code matched (`requestId`, `channel`), the other being `canceled`. ' +
+          'A SILENT request is verified by its provider: send its requestId alone (Twilio) or with the `code` the device received from `silent.url` (Vonage); `silent.outcome` says what the provider concluded, and a failed check counts as a wrong attempt. DELIVERY_FAILED (502): the silent provider could not be asked and the request has no fallback.',
         security: [{ apiKey: [] }],
         body: ref(VerifyCodeBody),
         response: {
@@ -37,6 +38,7 @@ export const verifyCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) =
             415: 'UNSUPPORTED_MEDIA_TYPE',
             429: 'TOO_MANY_ATTEMPTS (attempts used up) or RATE_LIMITED (per-key rate), with Retry-After',
             500: 'INTERNAL',
+            502: 'DELIVERY_FAILED: the silent provider of a SILENT request could not be asked (and it has no fallback); retry',
             503: 'UNAVAILABLE',
           }),
         },
@@ -44,13 +46,9 @@ export const verifyCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) =
     },
     async (request) => {
       const body = validatedBody<Static<typeof VerifyCodeBody>>(request, verifyCodeProblems);
-      // Past this point the schema accepted requestId and one of the code fields.
+      // Past this point the schema accepted requestId and at most one code; none is for SILENT.
       const requestId = body.requestId.toLowerCase();
-      const data = await deps.service.verify(
-        request.apiKey,
-        requestId,
-        (body.otpCode ?? body.code) as string,
-      );
+      const data = await deps.service.verify(request.apiKey, requestId, body.otpCode ?? body.code ?? null);
       return { data };
     },
   );

@@ -59,7 +59,9 @@ export class PostgresSilentFallbacks implements SilentFallbacks {
   }
 
   async claim(requestId: string, now: number, leaseMs: number) {
-    const row = (await this.query(SQL.claim, [now + leaseMs, requestId, now])).rows[0] as FallbackRow | undefined;
+    const row = (await this.query(SQL.claim, [now + leaseMs, requestId, now])).rows[0] as
+      | FallbackRow
+      | undefined;
     return row ? rowToFallback(row) : null;
   }
 

@@ -83,7 +83,11 @@ export class TwilioVerifyProvider implements ChannelProvider {
     const code = Number(field(answer.json, 'code'));
     if (answer.status >= 400 && answer.status < 500 && DESTINATION_ERRORS.has(code))
       return refused(this.name, `Twilio error ${code}`);
-    return httpFailure(this.name, answer.status, Number.isFinite(code) && code > 0 ? `error ${code}` : undefined);
+    return httpFailure(
+      this.name,
+      answer.status,
+      Number.isFinite(code) && code > 0 ? `error ${code}` : undefined,
+    );
   }
 
   async checkSilent(check: SilentCheck): Promise<SilentOutcome> {
@@ -118,10 +122,14 @@ export class TwilioVerifyProvider implements ChannelProvider {
     }
     const code = Number(field(json, 'code'));
     if (status === 404)
-      return { kind: 'rejected', reason: 'Twilio no longer has this verification (expired or already checked)' };
+      return {
+        kind: 'rejected',
+        reason: 'Twilio no longer has this verification (expired or already checked)',
+      };
     if (code >= 60500 && code < 60600) return snaOutcome(code);
     // 60202: max check attempts reached.
-    if (status === 429 && code === 60202) return { kind: 'rejected', reason: 'Twilio: max check attempts reached' };
+    if (status === 429 && code === 60202)
+      return { kind: 'rejected', reason: 'Twilio: max check attempts reached' };
     const detail = Number.isFinite(code) && code > 0 ? ` (error ${code})` : '';
     return { kind: 'unavailable', reason: `${this.name} answered HTTP ${status}${detail}` };
   }
@@ -129,6 +137,10 @@ export class TwilioVerifyProvider implements ChannelProvider {
   /** Reads the Verify service, sending nothing. */
   check() {
     const o = this.options;
-    return probe(this.name, { url: this.url(''), headers: { authorization: basicAuth(o) }, timeoutMs: o.timeoutMs });
+    return probe(this.name, {
+      url: this.url(''),
+      headers: { authorization: basicAuth(o) },
+      timeoutMs: o.timeoutMs,
+    });
   }
 }

@@ -1,5 +1,5 @@
-import { silentProviderSettings } from '../silent.settings.js';
 import { providerBaseUrl, providerString, type SettingsValues } from '../settings.js';
+import { silentProviderSettings } from '../silent.settings.js';
 import { type TwilioAccount, twilioAccount, twilioSettings } from '../twilio/twilio.settings.js';
 
 /** Twilio Verify SNA: the account's settings (shared with Twilio SMS and Voice) and the Verify service's. */

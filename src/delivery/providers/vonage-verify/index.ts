@@ -7,7 +7,7 @@ import { vonageVerifyOptions, vonageVerifySettings } from './vonage-verify.setti
 export const vonageVerify = defineProvider({
   name: 'vonage-verify',
   title: 'Vonage Verify silent_auth',
-  api: 'Vonage Verify v2, `POST /v2/verify` with a `silent_auth` workflow, then `POST /v2/verify/{request_id}` with the device\'s code (JWT of the application)',
+  api: "Vonage Verify v2, `POST /v2/verify` with a `silent_auth` workflow, then `POST /v2/verify/{request_id}` with the device's code (JWT of the application)",
   setup: 'SILENT_PROVIDER=vonage with VONAGE_APPLICATION_ID and VONAGE_PRIVATE_KEY',
   channel: 'SILENT',
   settings: vonageVerifySettings,

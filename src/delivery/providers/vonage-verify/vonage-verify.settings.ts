@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
-import { silentProviderSettings } from '../silent.settings.js';
 import { providerTimeout, type SettingsValues } from '../settings.js';
+import { silentProviderSettings } from '../silent.settings.js';
 import {
   vonageApiBaseUrlSettings,
   vonageApplicationSettings,
@@ -12,7 +12,12 @@ export const vonageVerifySettings = {
   ...vonageApplicationSettings,
   ...vonageApiBaseUrlSettings,
   ...silentProviderSettings,
-  vonageVerifyTimeoutMs: providerTimeout('vonage-verify', 'VONAGE_VERIFY_TIMEOUT_MS', 5000, 'Vonage Verify v2'),
+  vonageVerifyTimeoutMs: providerTimeout(
+    'vonage-verify',
+    'VONAGE_VERIFY_TIMEOUT_MS',
+    5000,
+    'Vonage Verify v2',
+  ),
 };
 
 export interface VonageVerifyOptions {
@@ -26,7 +31,8 @@ export interface VonageVerifyOptions {
 export function vonageVerifyOptions(
   config: SettingsValues<typeof vonageVerifySettings>,
 ): VonageVerifyOptions | null {
-  if (config.silentProvider !== 'vonage' || !config.vonageApplicationId || !config.vonagePrivateKey) return null;
+  if (config.silentProvider !== 'vonage' || !config.vonageApplicationId || !config.vonagePrivateKey)
+    return null;
   const privateKey = vonagePrivateKey(config.vonagePrivateKey);
   if (!privateKey) return null;
   return {
