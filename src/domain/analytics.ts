@@ -23,6 +23,8 @@ export interface AnalyticsBucket {
   /** verified / sent, 0 when nothing was sent. */
   conversionRate: number;
   wrongCodes: number;
+  /** SILENT requests that fell back to a code (send-code `fallback`): a failed or timed-out silent check. */
+  fellBack: number;
   /** Sends refused by a rate limit or the SMS-pumping breaker. */
   limited: number;
   limitedBy: Record<string, number>;
@@ -73,6 +75,7 @@ export function assembleBuckets(rows: AnalyticsRows, grouped: boolean): Analytic
     expired: 0,
     canceled: 0,
     wrongCodes: 0,
+    fellBack: 0,
   });
   for (const b of rows.buckets) sums.set(key(b.start, b.group), b);
   for (const r of rows.refusals)
@@ -113,6 +116,7 @@ export function assembleBuckets(rows: AnalyticsRows, grouped: boolean): Analytic
         canceled: b.canceled,
         conversionRate: b.sent > 0 ? Math.round((b.verified / b.sent) * 10_000) / 10_000 : 0,
         wrongCodes: b.wrongCodes,
+        fellBack: b.fellBack,
         limited: Object.values(limitedBy).reduce((a, c) => a + c, 0),
         limitedBy,
         riskRefused: refusedBy.risk ?? 0,

@@ -42,6 +42,10 @@ const AnalyticsBucket = component(
     canceled: Type.Integer(),
     conversionRate: Type.Number({ description: 'verified / sent' }),
     wrongCodes: Type.Integer(),
+    fellBack: Type.Integer({
+      description:
+        'SILENT requests that fell back to a code (send-code `fallback`): their silent check failed or timed out. With groupBy=channel, the SILENT bucket reads: verified (silent succeeded), failed and undelivered (it did not), fellBack.',
+    }),
     limited: Type.Integer({ description: 'Sends refused by a rate limit or the SMS-pumping breaker.' }),
     limitedBy: Type.Record(Type.String(), Type.Integer(), { description: 'limited, by limit.' }),
     riskRefused: Type.Integer({ description: "Sends refused by the account's riskThreshold." }),

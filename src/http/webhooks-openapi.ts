@@ -18,6 +18,8 @@ const DESCRIPTIONS: Record<WebhookEventType, string> = {
   'verification.expired': "The code's lifetime ended while pending (written by the expiry sweeper).",
   'verification.canceled':
     'Superseded by a newer send to the same destination, canceled through the API (one event per request of the pair), or its dual sibling was verified.',
+  'verification.fallback':
+    "A SILENT request fell back to a code (send-code `fallback`): its silent start or check failed, or it timed out (the account's `silentTimeoutSeconds`). `fallback` names the code's channel, its request (the dual sibling) and why.",
   'contact.blocked': 'An operator blocked a destination.',
   'contact.unblocked': 'An operator lifted a block.',
 };
@@ -31,6 +33,7 @@ const STATUS_AFTER: Record<string, string> = {
   'verification.failed': 'failed',
   'verification.expired': 'expired',
   'verification.canceled': 'canceled',
+  'verification.fallback': 'pending',
 };
 
 const EventData = {
@@ -70,6 +73,19 @@ const EventData = {
       )
         .map((r) => `\`${r}\``)
         .join(', ')} (docs/delivery.md, "WhatsApp calls").`,
+    fallback: {
+      type: 'object',
+      required: ['channel'],
+      description: 'verification.fallback only: the code the SILENT request fell back to.',
+      properties: {
+        channel: { type: 'string', enum: [...CHANNELS] },
+        requestId: {
+          type: 'string',
+          format: 'uuid',
+          description: "The fallback code's request (the dual sibling).",
+        },
+        reason: { type: 'string', enum: ['provider_failed', 'rejected', 'timeout'] },
+      },
     },
   },
 };
@@ -126,20 +142,33 @@ export function openApiWebhooks(): Record<string, unknown> {
                     timestamp: '2026-11-24T12:00:00.000Z',
                     accountId: 'acc_default',
                     test: false,
-                    ...(type.startsWith('contact.')
+                    ...(type === 'verification.fallback'
                       ? {
-                          contactId: '3f2a9c1e-7b4d-8e21-9c3a-5d6e7f8a9b0c',
-                          channel: 'EMAIL',
-                          to: 'j***@example.com',
-                        }
-                      : {
                           requestId: '0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c',
-                          channel: 'EMAIL',
-                          to: 'j***@example.com',
-                          purpose: 'signup',
-                          status: STATUS_AFTER[type],
-                          provider: EXAMPLE_EMAIL_PROVIDER,
-                        }),
+                          groupId: '0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c',
+                          channel: 'SILENT',
+                          to: '+44*******457',
+                          status: 'pending',
+                          fallback: {
+                            channel: 'SMS',
+                            requestId: '0193a1b2-d9e0-7e5f-8a7b-8c9d0e1f2a3d',
+                            reason: 'timeout',
+                          },
+                        }
+                      : type.startsWith('contact.')
+                        ? {
+                            contactId: '3f2a9c1e-7b4d-8e21-9c3a-5d6e7f8a9b0c',
+                            channel: 'EMAIL',
+                            to: 'j***@example.com',
+                          }
+                        : {
+                            requestId: '0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c',
+                            channel: 'EMAIL',
+                            to: 'j***@example.com',
+                            purpose: 'signup',
+                            status: STATUS_AFTER[type],
+                            provider: EXAMPLE_EMAIL_PROVIDER,
+                          }),
                   },
                 },
               },

@@ -34,7 +34,7 @@ export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) 
   const width = daily ? DAY_MS : HOUR_MS;
   const cohort = `v.created_at - v.created_at % ${width}`;
   const live = (grp: string, from: string, where: string) =>
-    `SELECT ${cohort} AS ${time}, ${grp} AS grp, 0, 0, 0, 0, 0, 0, 0, v.wrong_codes
+    `SELECT ${cohort} AS ${time}, ${grp} AS grp, 0, 0, 0, 0, 0, 0, 0, v.wrong_codes, 0
      FROM ${from} WHERE ${where} AND v.wrong_codes > 0
        AND (? IS NULL OR v.account_id = ?) AND v.test = ? AND ${cohort} >= ? AND ${cohort} < ?`;
   const liveGroup = (provider: string) =>
@@ -52,10 +52,11 @@ export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) 
     buckets: fix(
       `SELECT ${start(time)} AS start, grp, sum(sent)${cast} AS sent, sum(delivered)${cast} AS delivered,
          sum(undelivered)${cast} AS undelivered, sum(verified)${cast} AS verified, sum(failed)${cast} AS failed,
-         sum(expired)${cast} AS expired, sum(canceled)${cast} AS canceled, sum(wrong_codes)${cast} AS wrong_codes
+         sum(expired)${cast} AS expired, sum(canceled)${cast} AS canceled, sum(wrong_codes)${cast} AS wrong_codes,
+         sum(fell_back)${cast} AS fell_back
        FROM (
          SELECT ${time}, ${group('hourly')} AS grp, sent, delivered, undelivered, verified, failed, expired, canceled,
-           wrong_codes
+           wrong_codes, fell_back
          FROM ${sums} WHERE ${whereOf(time)}
          UNION ALL
          ${live(liveGroup("coalesce(v.provider, '')"), 'verifications v', "v.status = 'pending' AND v.expires_at > ?")}
@@ -64,6 +65,7 @@ export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) 
        -- A send moved to the provider that took it leaves a bucket of zeros behind.
        HAVING sum(sent) <> 0 OR sum(delivered) <> 0 OR sum(undelivered) <> 0 OR sum(verified) <> 0
          OR sum(failed) <> 0 OR sum(expired) <> 0 OR sum(canceled) <> 0 OR sum(wrong_codes) <> 0
+         OR sum(fell_back) <> 0
        ORDER BY 1, 2`,
     ),
     ttv: fix(
@@ -96,6 +98,7 @@ export function rowsToAnalytics(
       expired: num(r.expired),
       canceled: num(r.canceled),
       wrongCodes: num(r.wrong_codes),
+      fellBack: num(r.fell_back),
     })),
     ttv: ttv.map((r) => ({
       start: num(r.start),

@@ -5,7 +5,18 @@ import { SETTLED_KINDS } from './changes.js';
 import { rowMode } from './mode.js';
 
 /** The counters of an analytics bucket, in the tables' column order. */
-const SUMS = ['sent', 'delivered', 'undelivered', 'verified', 'failed', 'expired', 'canceled', 'wrong_codes'];
+const SUMS = [
+  'sent',
+  'delivered',
+  'undelivered',
+  'verified',
+  'failed',
+  'expired',
+  'canceled',
+  'wrong_codes',
+  // SILENT requests that fell back to a code (migration 176).
+  'fell_back',
+];
 /** An analytics bucket's key after its time column. */
 const BUCKET = 'channel, country, purpose, provider';
 /** The columns of a batch's hourly counts (`sumsByHour`), and of its hourly histogram (`ttvByHour`). */
@@ -46,9 +57,10 @@ export function foldSql(
   const provider = `CASE WHEN c.kind = 'dispatched' AND s.side = 0 THEN '' ELSE coalesce(c.provider, '') END AS provider`;
   const sent = `sum(CASE WHEN c.kind = 'created' THEN 1 WHEN c.kind = 'dispatched' THEN 2 * s.side - 1 ELSE 0 END) AS sent`;
   const sumsByHour = `SELECT ${key}, ${provider}, ${sent}, ${count('delivered')}, ${count('undelivered')},
-       ${count('verified')}, ${count('failed')}, ${count('expired')}, ${count('canceled')}, ${wrongCodes}
+       ${count('verified')}, ${count('failed')}, ${count('expired')}, ${count('canceled')}, ${wrongCodes},
+       sum(CASE WHEN c.kind = 'fallback' THEN 1 ELSE 0 END) AS fell_back
      FROM ${rows} JOIN verifications v ON v.id = c.request_id ${sides}
-     WHERE c.kind IN ('created', 'dispatched', 'delivered', 'undelivered', ${SETTLED_KINDS})
+     WHERE c.kind IN ('created', 'dispatched', 'delivered', 'undelivered', 'fallback', ${SETTLED_KINDS})
      GROUP BY ${firstColumns(7)}`;
   /** The rows of `source` (hourly) as buckets `width` wide: as they are, or added up per day. */
   const buckets = (source: string, width: number, counters: string[], extraKey = '') => {
@@ -122,9 +134,11 @@ export function foldSql(
        coalesce(v.account_id, k.account_id) AS account_id, coalesce(v.test, k.test) AS test, v.group_id,
        coalesce(v.channel, k.channel) AS channel, v.country, v.purpose, v.locale, coalesce(v.masked, k.masked) AS masked,
        coalesce(k.id, ${madeContacts ? 'm.id, ' : ''}d.id) AS contact_id, v.status,
-       v.delivery_status, v.delivery_error
+       v.delivery_status, v.delivery_error,
+       f.channel AS fallback_channel, f.sibling_id AS fallback_request_id, f.reason AS fallback_reason
      FROM ${rows}
      LEFT JOIN verifications v ON v.id = c.request_id
+     LEFT JOIN silent_fallbacks f ON c.kind = 'fallback' AND f.request_id = c.request_id
      LEFT JOIN contacts d ON ${sameContact('d')}
      ${madeContacts ? `LEFT JOIN ${madeContacts} m ON ${sameContact('m')}` : ''}
      LEFT JOIN contacts k ON k.id = c.contact_id
@@ -169,6 +183,14 @@ export function rowToWebhookEvent(r: Record<string, unknown>, id: string): Webho
     // What a delivery event says of the delivery (read at the fold: the state it is in by then).
     deliveryStatus: deliveryKind(kind) ? publicDeliveryStatus(str(r.delivery_status)) : null,
     deliveryError: kind === 'undelivered' ? str(r.delivery_error) : null,
+    fallback:
+      kind === 'fallback' && r.fallback_channel
+        ? {
+            channel: String(r.fallback_channel),
+            requestId: str(r.fallback_request_id),
+            reason: str(r.fallback_reason),
+          }
+        : null,
     createdAt: Number(r.at),
   };
 }

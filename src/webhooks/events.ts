@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'verification.failed',
   'verification.expired',
   'verification.canceled',
+  'verification.fallback',
   'contact.blocked',
   'contact.unblocked',
 ] as const;
@@ -44,6 +45,8 @@ export interface WebhookEvent {
    */
   deliveryStatus: string | null;
   deliveryError: string | null;
+  /** verification.fallback: the code the SILENT request fell back to, and why. */
+  fallback?: { channel: string; requestId: string | null; reason: string | null } | null;
   /** When the change was made, epoch ms. */
   createdAt: number;
 }
@@ -67,6 +70,8 @@ export interface WebhookEventData {
   provider?: string;
   deliveryStatus?: string;
   deliveryError?: string;
+  /** verification.fallback: the fallback code's channel, its request (the dual sibling) and why. */
+  fallback?: { channel: string; requestId?: string; reason?: string };
 }
 
 /**
@@ -98,5 +103,9 @@ export function webhookPayload(event: WebhookEvent): string {
   ];
   for (const [key, value] of optional)
     if (value !== null) (data as unknown as Record<string, unknown>)[key] = value;
+  if (event.fallback) {
+    const { channel, requestId, reason } = event.fallback;
+    data.fallback = { channel, ...(requestId ? { requestId } : {}), ...(reason ? { reason } : {}) };
+  }
   return JSON.stringify({ type: event.type, timestamp, data });
 }

@@ -29,6 +29,8 @@ export interface BucketSums {
   expired: number;
   canceled: number;
   wrongCodes: number;
+  /** SILENT requests that fell back to a code. */
+  fellBack: number;
 }
 
 export interface AnalyticsRows {
