@@ -35,26 +35,27 @@ export interface SilentCheck {
 export type FallbackReason = 'provider_failed' | 'rejected' | 'timeout';
 
 /**
- * Test numbers of the SILENT channel, in Ofcom's drama range like the lookups' (docs/silent.md):
+ * Test numbers of the SILENT channel, in the Australian regulator's (ACMA) range of mobile
+ * numbers for fiction, valid mobiles that reach no one (docs/silent.md):
  * with a test key (or the outbox) no provider is asked and each behaves as listed; every other
  * number verifies with the requestId alone, or with the outbox's code as the device's code.
  */
 export const SILENT_TEST_NUMBERS: Readonly<
   Record<string, { says: string; start?: string; check?: SilentOutcome }>
 > = {
-  '+447700900400': {
+  '+61491570156': {
     says: 'the provider fails to start the check',
     start: 'test number: the silent provider is down',
   },
-  '+447700900401': {
+  '+61491570157': {
     says: 'the network proves another SIM (a fallback code follows when asked for)',
     check: { kind: 'rejected', reason: 'test number: the SIM does not match the number' },
   },
-  '+447700900402': {
+  '+61491570158': {
     says: 'the device never completes the check (a timeout fallback follows when asked for)',
     check: { kind: 'pending', reason: 'test number: the device has not opened silent.url' },
   },
-  '+447700900403': {
+  '+61491570159': {
     says: 'the carrier says the number is not in service (no fallback)',
     check: { kind: 'invalid_number', reason: 'test number: the carrier says the number is invalid' },
   },

@@ -46,14 +46,16 @@ export class SilentVerify {
     code: string | null,
     s: EffectiveSettings,
   ): Promise<VerifyResult> {
-    const { delivery, events } = this.deps;
+    const { delivery, events, clock } = this.deps;
+    const withCode = (guess: CodeGuess) => this.attempts.attempt(key, request.id, guess, s);
+    const asCode = () => (code === null ? NO_MATCH : codeGuess(this.secrets(), code));
+    // Settled or expired: nothing to ask; the attempt answers its state and counts nothing.
+    if (request.status !== 'pending' || request.expiresAt <= clock.now()) return withCode(asCode());
     const outcome = await delivery.checkSilent(
       { provider: request.provider, reference: request.providerMessageId, to: request.destination, code },
       key.mode,
     );
     events?.silentChecked?.(outcome.kind);
-    const withCode = (guess: CodeGuess) => this.attempts.attempt(key, request.id, guess, s);
-    const asCode = () => (code === null ? NO_MATCH : codeGuess(this.secrets(), code));
     switch (outcome.kind) {
       case 'verified': {
         const result = await withCode(theRow(request.id));
@@ -61,10 +63,12 @@ export class SilentVerify {
         return { ...result, silent: { outcome: 'verified' } };
       }
       case 'code': {
-        // The outbox stands in for the provider: its code is the device's.
+        // No provider decides (the outbox stands in for one, its code the device's; or a provider
+        // that takes no code was given one: a fallback's): the code is checked as any code.
         const result = await withCode(asCode());
-        if (result.verified && result.channel === request.channel) await this.dropFallback(request.id);
-        return { ...result, silent: { outcome: result.verified ? 'verified' : 'rejected' } };
+        if (!result.verified || result.channel !== request.channel) return result;
+        await this.dropFallback(request.id);
+        return { ...result, silent: { outcome: 'verified' } };
       }
       case 'needs_code':
         throw new DomainError(

@@ -74,15 +74,15 @@ export class VerifyCode {
   }
 
   /**
-   * The request when it is a pending SILENT one the key may see; null otherwise (the attempt then
-   * decides, and answers 404 for what the key may not see). Only deployments that can hold SILENT
+   * The request when it is a SILENT one the key may see; null otherwise (the attempt then decides,
+   * and answers 404 for what the key may not see). Only deployments that can hold SILENT
    * requests pay the read: keys enabled for SILENT.
    */
   private async silentRequest(key: AuthenticatedKey, requestId: string) {
     if (!key.channels.some(isSilentChannel)) return null;
     const request = await this.deps.store.verifications.getVerification(key.accountId, requestId, key.mode);
     if (!request || !isSilentChannel(request.channel) || !key.channels.includes(request.channel)) return null;
-    return request.status === 'pending' && request.expiresAt > this.deps.clock.now() ? request : null;
+    return request;
   }
 
   /**

@@ -91,6 +91,8 @@ export class TwilioVerifyProvider implements ChannelProvider {
   }
 
   async checkSilent(check: SilentCheck): Promise<SilentOutcome> {
+    // SNA hands the device no code: a code given is a fallback code, this service's to check.
+    if (check.code !== null) return { kind: 'code' };
     const o = this.options;
     // The Verification's sid names it exactly; `To` would find the latest of the number's.
     const form = check.reference
