@@ -9,7 +9,7 @@ import type { ProviderContext, ProviderModule, WhatsAppCallsRuntime } from './pr
 import { PROVIDERS, type ProviderList, providerNames } from './providers/registry.js';
 import { processStateSeal, type StateSeal } from './providers/state-seal.js';
 import { parseRoutes, routedType, routedTypes, routeFor } from './routing.js';
-import { type DeliverySettings, DeliverySettingsError, routesValue } from './settings.js';
+import { type DeliverySettings, DeliverySettingsError, mayBuild, routesValue } from './settings.js';
 
 /** Whether `module` serves `channel` (and, when given, that delivery type of the channel). */
 const serves = (module: ProviderModule, channel: Channel, deliveryType?: DeliveryType) =>
@@ -78,6 +78,7 @@ export function buildDelivery(
     whatsappCalls,
   };
   const built = providers.flatMap((module) => {
+    if (!mayBuild(module, config)) return [];
     const provider = module.create(config, context);
     return provider ? [{ module, provider }] : [];
   });

@@ -22,7 +22,7 @@ export type SendOutcome =
       /** See DeliveryResult: the state the acceptance records, and what runs once it is recorded. */
       accepted?: DeliveryStatus;
       recorded?: () => void;
-      /** SILENT: the URL the app opens on the device (Twilio's `sna.url`, Vonage's `check_url`). */
+      /** SILENT: the URL the app opens on the device (docs/silent.md names each provider's). */
       silentUrl?: string;
     }
   | {

@@ -345,7 +345,7 @@ export function renderMessage(r: DeliveryRequest, options: RenderOptions = {}): 
 /**
  * Silent network authentication sends the device nothing to read: the outbox, standing in for the
  * provider (test keys; live requests without one under LIVE_OUTBOX=allow), says what the app would
- * do and the code that stands in for the device's (Vonage hands the device a code to post back).
+ * do and the code that stands in for the device's (a provider that hands the device a code has it posted back).
  */
 export function renderSilent(r: DeliveryRequest): string {
   return `Silent network authentication of ${r.to} (no message is sent): the app opens silent.url on the device over mobile data, then calls verify-code with the requestId alone, or with the device's code ${r.code}.`;

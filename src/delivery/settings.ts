@@ -1,6 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ROUTED_CHANNELS, type RoutedChannel } from '../domain/channels/registry.js';
 import type { LiveOutbox } from './interface.js';
+import type { ProviderModule } from './providers/module.js';
 import {
   PROVIDERS,
   type ProviderList,
@@ -33,9 +34,35 @@ const routesSettings = (providers: ProviderList): RoutesSettings =>
     ROUTED_CHANNELS.map((c) => [routesKey(c), routesSetting(c, providers)]),
   ) as RoutesSettings;
 
+/**
+ * SILENT_PROVIDER: which of the SILENT channel's providers carries it, by the `choice` each one
+ * declares (their folders name their vendors; this names none).
+ */
+function silentProviderSetting(providers: ProviderList) {
+  const chosen = providers.filter((p) => p.channel === 'SILENT' && p.choice);
+  return Type.Optional(
+    Type.Union(
+      chosen.map((p) => Type.Literal(p.choice as string)),
+      {
+        env: 'SILENT_PROVIDER',
+        description: `The provider of the SILENT channel (silent network authentication): ${chosen
+          .map((p) => `\`${p.choice}\` (${p.title}: ${p.setup ?? 'its settings'})`)
+          .join(
+            ', or ',
+          )}. Unset: SILENT requests of live keys go to the outbox, or are refused under LIVE_OUTBOX=refuse (docs/silent.md).`,
+      },
+    ),
+  );
+}
+
+/** Whether `module` may be built: a provider chosen by a setting only when that setting names it. */
+export const mayBuild = (module: ProviderModule, config: { silentProvider?: string }): boolean =>
+  module.choice === undefined || config.silentProvider === module.choice;
+
 /** Delivery settings shared by the providers: routing, breaker, public URL, branding. */
 const commonSettings = (providers: ProviderList) => ({
   ...routesSettings(providers),
+  silentProvider: silentProviderSetting(providers),
   smsWebOtpDomain: Type.Optional(
     Type.String({
       env: 'SMS_WEBOTP_DOMAIN',
@@ -140,6 +167,9 @@ export function deliveryConfigProblems(
   );
   // A provider's own mistakes say more than the half-configured provider they may leave behind.
   const own = providers.flatMap((p) => p.problems?.(config, context) ?? []);
+  for (const p of providers)
+    if (p.choice !== undefined && config.silentProvider === p.choice && !p.configured(config, context))
+      own.push(`SILENT_PROVIDER=${p.choice}: ${p.title} needs ${p.setup ?? 'its settings'}`);
   if (problems.length > 0 || own.length > 0) return [...own, ...problems];
   return ROUTED_CHANNELS.flatMap((channel) => {
     const value = routesValue(config, channel);

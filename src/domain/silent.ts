@@ -1,18 +1,18 @@
 /**
  * Silent network authentication (the SILENT channel): what a provider's check can conclude, the
  * documented test numbers that stand in for a provider (test keys, and the outbox), and the URL a
- * test request hands the app. The providers are in src/delivery/providers (twilio-verify,
- * vonage-verify); the send and verify use cases in ./verification.
+ * test request hands the app. The providers are folders of src/delivery/providers (channel
+ * SILENT); the send and verify use cases in ./verification.
  */
 
 /**
- * What asking the provider concluded. `pending`: the device has not completed the check (Twilio
- * 60519), try again; `rejected`: the network proved another SIM, or the check failed (a fallback
- * code may follow); `invalid_number`: the carrier says the number is not in service (Twilio 60540:
- * a code would fail too, so no fallback); `unavailable`: the provider could not be asked (5xx,
+ * What asking the provider concluded. `pending`: the device has not completed the check (a pending
+ * result), try again; `rejected`: the network proved another SIM, or the check failed (a fallback
+ * code may follow); `invalid_number`: the carrier says the number is not in service (a code
+ * would fail too, so no fallback); `unavailable`: the provider could not be asked (5xx,
  * timeout, an answer it does not document); `code`: no provider decides (the outbox): the code
  * given is checked as any code; `needs_code`: the provider checks only the code it handed the
- * device (Vonage), and none was given.
+ * device, and none was given.
  */
 export type SilentOutcome =
   | { kind: 'verified' }
@@ -23,11 +23,11 @@ export type SilentOutcome =
 export interface SilentCheck {
   /** The provider that started it ('outbox' when none did). */
   provider: string | null;
-  /** The provider's id of the silent verification (Twilio's VE… sid, Vonage's request_id). */
+  /** The provider's id of the silent verification (its verification's sid or request id). */
   reference: string | null;
   /** The number, E.164. */
   to: string;
-  /** The code the device received (Vonage), or null (Twilio). */
+  /** The code the device received (when its provider hands one out), or null. */
   code: string | null;
 }
 

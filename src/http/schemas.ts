@@ -279,7 +279,7 @@ export const SendCodeEntry = component(
           url: Type.String({
             format: 'uri',
             description:
-              "Open it from the app on the user's device over mobile data (not Wi-Fi): Twilio's `sna.url` or Vonage's `check_url`; then call verify-code with the requestId (and, with Vonage, the `code` the URL answered). Test keys get a URL under `silent.test.invalid` that nothing answers.",
+              "Open it from the app on the user's device over mobile data (not Wi-Fi): the provider's URL (docs/silent.md); then call verify-code with the requestId (and the `code` the URL answered, when the provider hands one out). Test keys get a URL under `silent.test.invalid` that nothing answers.",
           }),
         },
         { description: 'SILENT only: how the device proves it holds the SIM.' },
@@ -312,7 +312,7 @@ export const VERIFY_CODE_EXAMPLES = [
   },
   {
     name: 'verifySilent',
-    summary: 'A SILENT request once the device opened silent.url (Twilio: no code)',
+    summary: 'A SILENT request once the device opened silent.url (a provider that hands out no code)',
     value: { requestId: '0190a7c2-5b1e-7c3d-9f00-2b4b4c119498' },
   },
 ] as const;
@@ -324,13 +324,13 @@ export const VerifyCodeBody = component(
       requestId: Type.String({ format: 'uuid', description: 'A requestId from send-code.' }),
       otpCode: CodeField('The code the user entered, as a string of digits.'),
       code: CodeField(
-        'Alternative name of `otpCode`; for a SILENT request through Vonage, the code the device received from `silent.url` (letters and digits).',
+        'Alternative name of `otpCode`; for a SILENT request whose provider hands one out, the code the device received from `silent.url` (letters and digits).',
         '^([0-9]{4,10}|[A-Za-z0-9_-]{4,64})$',
       ),
     },
     {
       description:
-        'One of `otpCode` and `code`; a SILENT request takes none (its provider is asked: Twilio) or the code the device received (Vonage).',
+        'One of `otpCode` and `code`; a SILENT request takes none (its provider is asked) or the code the device received from `silent.url`, when its provider hands one out.',
       examples: VERIFY_CODE_EXAMPLES.map((e) => e.value),
     },
   ),
@@ -355,7 +355,7 @@ export const VerifyCodeResult = component(
             type: 'string',
             enum: ['verified', 'pending', 'rejected', 'invalid_number', 'unavailable'],
             description:
-              '`pending`: the device has not completed silent.url yet (Twilio 60519; Vonage 409), call again; `rejected`: the network proved another SIM or the check failed (Twilio 605xx, a wrong Vonage code), a fallback code follows when one was asked for; `invalid_number`: the carrier says the number is not in service (Twilio 60540), no fallback; `unavailable`: the provider could not be asked.',
+              "`pending`: the device has not completed silent.url yet (docs/silent.md maps each provider's answers), call again; `rejected`: the network proved another SIM or the check failed (or the device's code was wrong), a fallback code follows when one was asked for; `invalid_number`: the carrier says the number is not in service, no fallback; `unavailable`: the provider could not be asked.",
           }),
           reason: Type.Optional(
             Type.String({ description: 'Why, in a sentence (never a code or a number).' }),

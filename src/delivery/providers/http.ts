@@ -1,3 +1,4 @@
+import type { SilentOutcome } from '../../domain/silent.js';
 import type { ProviderState, SendOutcome } from '../interface.js';
 
 /** A provider API's answer, with its body parsed as JSON when it is JSON. */
@@ -101,3 +102,9 @@ export function field(json: unknown, ...path: Array<string | number>): unknown {
 
 /** Joins a configured base URL and a path without doubling or losing the slash. */
 export const joinUrl = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`;
+
+/** A silent check's call that got no answer (a timeout, a refused connection): the provider is unavailable. */
+export const unanswered = (outcome: SendOutcome): SilentOutcome => ({
+  kind: 'unavailable',
+  reason: outcome.ok ? 'no answer' : outcome.error,
+});

@@ -98,6 +98,11 @@ export interface ProviderModule<S extends Record<string, TSchema> = Record<strin
   /** What configures it, in words, when the settings alone do not say (start-up warnings). */
   setup?: string;
   channel: Channel;
+  /**
+   * For a channel whose provider the operator chooses with `<CHANNEL>_PROVIDER` (SILENT_PROVIDER):
+   * the value that chooses this one. Such a provider is built only when chosen.
+   */
+  choice?: string;
   /** For a channel with delivery types (ChannelSpec.deliveryTypes): the one it serves (TEXT when absent). */
   deliveryType?: DeliveryType;
   settings: S;

@@ -4,7 +4,7 @@ export const silent = defineChannel({
   name: 'SILENT',
   title: 'Silent network authentication',
   description:
-    'silent network authentication of `phone` (Twilio Verify SNA or Vonage Verify silent_auth): the app opens `silent.url` on the device over mobile data, then verify-code asks the provider; no code to type',
+    'silent network authentication of `phone` (SILENT_PROVIDER): the app opens `silent.url` on the device over mobile data, then verify-code asks the provider; no code to type',
   destination: 'phone',
   deliveryTypes: [],
   carrier: 'message',

@@ -7,7 +7,7 @@ import type { AuthenticatedKey, Verification } from '../types.js';
 import type { VerificationDeps } from './deps.js';
 import type { FallbackEntry } from './send-entry.js';
 import type { SilentFallbackSender } from './silent-fallback.js';
-import type { SilentCheckOutcome, VerifyResult } from './verify.js';
+import type { SilentCheckOutcome, VerifyResult } from './verify-result.js';
 
 /** What verify-code's counting attempt is (./verify.ts VerifyCode.attempt). */
 interface Attempts {
@@ -92,7 +92,7 @@ export class SilentVerify {
         return this.described(await withCode(asCode()), outcome, fallback);
       }
       case 'invalid_number':
-        // A code would not reach an invalid number either (Twilio 60540): no fallback.
+        // A code would not reach an invalid number either (the carrier said so): no fallback.
         await this.dropFallback(request.id);
         return this.described(await withCode(asCode()), outcome);
       case 'unavailable': {

@@ -6,25 +6,12 @@ import type { EffectiveSettings } from '../settings.js';
 import type { AuthenticatedKey, Channel, VerificationStatus } from '../types.js';
 import { limitScope, type VerificationDeps } from './deps.js';
 import { notFound } from './resource.js';
-import type { FallbackEntry } from './send-entry.js';
 import type { RequestSettings } from './settings.js';
 import { SilentFallbackSender } from './silent-fallback.js';
+import type { VerifyResult } from './verify-result.js';
 import { SilentVerify } from './verify-silent.js';
 
-export interface VerifyResult {
-  verified: boolean;
-  channel: Channel;
-  requestId: string;
-  status: VerificationStatus;
-  attemptsRemaining: number;
-  /** SILENT: what the provider's check concluded, and why, when it did not verify. */
-  silent?: { outcome: SilentCheckOutcome; reason?: string };
-  /** SILENT: the fallback code this call's failed check sent. */
-  fallback?: FallbackEntry;
-}
-
-/** What verify-code reports of a silent check (SilentOutcome's kinds as the API names them). */
-export type SilentCheckOutcome = 'verified' | 'pending' | 'rejected' | 'invalid_number' | 'unavailable';
+export type { SilentCheckOutcome, VerifyResult } from './verify-result.js';
 
 /**
  * Checking a code. The attempt is counted atomically before the comparison, so parallel guesses
@@ -58,7 +45,7 @@ export class VerifyCode {
           message: 'otpCode (or code) is required: only a SILENT request is verified without one',
         },
       ]);
-    // Letters are a device's code of a SILENT request (Vonage); a code this service sent is digits.
+    // Letters are a device's code of a SILENT request (a provider that hands one out); a code this service sent is digits.
     if (!/^[0-9]{4,10}$/.test(code))
       throw new DomainError('VALIDATION_ERROR', 'code must be a string of 4 to 10 digits.', [
         {

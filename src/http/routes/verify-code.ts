@@ -22,7 +22,7 @@ export const verifyCodeRoute = (deps: AppDeps) => async (app: FastifyInstance) =
           'A wrong code answers 200 with `verified: false` and `status: "pending"` (or `"failed"` on the last attempt). ' +
           'Expired, canceled or already verified requests answer `verified: false` with that status and count no attempt. ' +
           'A right code answers with the request it verified: in a dual pair, the one whose code matched (`requestId`, `channel`), the other being `canceled`. ' +
-          'A SILENT request is verified by its provider: send its requestId alone (Twilio) or with the `code` the device received from `silent.url` (Vonage); `silent.outcome` says what the provider concluded, and a failed check counts as a wrong attempt. DELIVERY_FAILED (502): the silent provider could not be asked and the request has no fallback.',
+          'A SILENT request is verified by its provider: send its requestId alone, or with the `code` the device received from `silent.url` when its provider hands one out (docs/silent.md); `silent.outcome` says what the provider concluded, and a failed check counts as a wrong attempt. DELIVERY_FAILED (502): the silent provider could not be asked and the request has no fallback.',
         security: [{ apiKey: [] }],
         body: ref(VerifyCodeBody),
         response: {

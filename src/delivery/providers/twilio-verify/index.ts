@@ -7,16 +7,12 @@ export const twilioVerify = defineProvider({
   name: 'twilio-verify',
   title: 'Twilio Verify SNA',
   api: 'Twilio Verify v2 Silent Network Auth, `POST /v2/Services/{ServiceSid}/Verifications` with `Channel=sna`, then `POST …/VerificationCheck`',
-  setup: 'SILENT_PROVIDER=twilio with TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_VERIFY_SERVICE_SID',
+  setup:
+    'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_VERIFY_SERVICE_SID (a Verify service approved for SNA)',
   channel: 'SILENT',
+  choice: 'twilio',
   settings: twilioVerifySettings,
   configured: (config) => twilioVerifyOptions(config) !== null,
-  problems: (config) =>
-    config.silentProvider === 'twilio' && twilioVerifyOptions(config) === null
-      ? [
-          'SILENT_PROVIDER=twilio: Twilio Verify SNA needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_VERIFY_SERVICE_SID',
-        ]
-      : [],
   create(config) {
     const options = twilioVerifyOptions(config);
     return options ? new TwilioVerifyProvider(options) : null;

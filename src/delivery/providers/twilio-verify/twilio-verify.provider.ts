@@ -1,7 +1,7 @@
 import type { SilentCheck, SilentOutcome } from '../../../domain/silent.js';
 import type { Channel } from '../../../domain/types.js';
 import type { ChannelProvider, DeliveryRequest, SendOutcome } from '../../interface.js';
-import { type ApiAnswer, callApi, field, httpFailure, joinUrl, probe, refused } from '../http.js';
+import { type ApiAnswer, callApi, field, httpFailure, joinUrl, probe, refused, unanswered } from '../http.js';
 import { basicAuth } from '../twilio/twilio.provider.js';
 import type { TwilioVerifyOptions } from './twilio-verify.settings.js';
 
@@ -26,12 +26,6 @@ const SNA_ERRORS: Readonly<Record<number, string>> = {
   60520: 'the device could not invoke the SNA URL',
   60540: 'the carrier says the phone number is invalid',
 };
-
-/** A call that did not get an answer (timeout, refused connection) as a check's outcome. */
-export const unavailable = (outcome: SendOutcome): SilentOutcome => ({
-  kind: 'unavailable',
-  reason: outcome.ok ? 'no answer' : outcome.error,
-});
 
 const describe = (code: number) => SNA_ERRORS[code] ?? `Twilio SNA error ${code}`;
 
@@ -105,7 +99,7 @@ export class TwilioVerifyProvider implements ChannelProvider {
       body: form,
       timeoutMs: o.timeoutMs,
     });
-    if (!result.ok) return unavailable(result.outcome);
+    if (!result.ok) return unanswered(result.outcome);
     return this.checked(result.answer);
   }
 

@@ -1,11 +1,9 @@
 import { providerBaseUrl, providerString, type SettingsValues } from '../settings.js';
-import { silentProviderSettings } from '../silent.settings.js';
 import { type TwilioAccount, twilioAccount, twilioSettings } from '../twilio/twilio.settings.js';
 
 /** Twilio Verify SNA: the account's settings (shared with Twilio SMS and Voice) and the Verify service's. */
 export const twilioVerifySettings = {
   ...twilioSettings,
-  ...silentProviderSettings,
   twilioVerifyServiceSid: providerString('twilio-verify', {
     env: 'TWILIO_VERIFY_SERVICE_SID',
     required: true,
@@ -26,11 +24,11 @@ export interface TwilioVerifyOptions extends TwilioAccount {
   verifyBaseUrl: string;
 }
 
-/** Twilio Verify's options when SILENT_PROVIDER=twilio and the account and the service are set, else null. */
+/** Twilio Verify's options when the account and the service are set, else null. */
 export function twilioVerifyOptions(
   config: SettingsValues<typeof twilioVerifySettings>,
 ): TwilioVerifyOptions | null {
   const account = twilioAccount(config);
-  if (config.silentProvider !== 'twilio' || !account || !config.twilioVerifyServiceSid) return null;
+  if (!account || !config.twilioVerifyServiceSid) return null;
   return { ...account, serviceSid: config.twilioVerifyServiceSid, verifyBaseUrl: config.twilioVerifyBaseUrl };
 }

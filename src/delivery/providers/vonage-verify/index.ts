@@ -1,5 +1,4 @@
 import { defineProvider } from '../module.js';
-import { vonagePrivateKey } from '../vonage-voice/vonage-voice.settings.js';
 import { VonageVerifyProvider } from './vonage-verify.provider.js';
 import { vonageVerifyOptions, vonageVerifySettings } from './vonage-verify.settings.js';
 
@@ -8,17 +7,11 @@ export const vonageVerify = defineProvider({
   name: 'vonage-verify',
   title: 'Vonage Verify silent_auth',
   api: "Vonage Verify v2, `POST /v2/verify` with a `silent_auth` workflow, then `POST /v2/verify/{request_id}` with the device's code (JWT of the application)",
-  setup: 'SILENT_PROVIDER=vonage with VONAGE_APPLICATION_ID and VONAGE_PRIVATE_KEY',
+  setup: 'VONAGE_APPLICATION_ID and VONAGE_PRIVATE_KEY (a PEM private key) of an application with Verify',
   channel: 'SILENT',
+  choice: 'vonage',
   settings: vonageVerifySettings,
   configured: (config) => vonageVerifyOptions(config) !== null,
-  problems: (config) =>
-    config.silentProvider === 'vonage' &&
-    !(config.vonageApplicationId && config.vonagePrivateKey && vonagePrivateKey(config.vonagePrivateKey))
-      ? [
-          'SILENT_PROVIDER=vonage: Vonage Verify needs VONAGE_APPLICATION_ID and VONAGE_PRIVATE_KEY (a PEM private key)',
-        ]
-      : [],
   create(config) {
     const options = vonageVerifyOptions(config);
     return options ? new VonageVerifyProvider(options) : null;

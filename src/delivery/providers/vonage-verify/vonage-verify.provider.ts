@@ -1,9 +1,8 @@
 import type { SilentCheck, SilentOutcome } from '../../../domain/silent.js';
 import type { Channel } from '../../../domain/types.js';
 import type { ChannelProvider, DeliveryRequest, SendOutcome } from '../../interface.js';
-import { type ApiAnswer, callApi, field, httpFailure, joinUrl, probe, refused } from '../http.js';
-import { unavailable } from '../twilio-verify/twilio-verify.provider.js';
-import { applicationJwt } from '../vonage-voice/vonage-voice.jwt.js';
+import { type ApiAnswer, callApi, field, httpFailure, joinUrl, probe, refused, unanswered } from '../http.js';
+import { applicationJwt } from '../vonage/vonage-application.js';
 import type { VonageVerifyOptions } from './vonage-verify.settings.js';
 
 /** Vonage's problem bodies (RFC 7807) name a parameter in `invalid_parameters[].name`. */
@@ -76,7 +75,7 @@ export class VonageVerifyProvider implements ChannelProvider {
       body: { code: check.code },
       timeoutMs: o.timeoutMs,
     });
-    if (!result.ok) return unavailable(result.outcome);
+    if (!result.ok) return unanswered(result.outcome);
     return this.checked(result.answer);
   }
 

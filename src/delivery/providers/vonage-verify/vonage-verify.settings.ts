@@ -1,17 +1,15 @@
 import type { KeyObject } from 'node:crypto';
 import { providerTimeout, type SettingsValues } from '../settings.js';
-import { silentProviderSettings } from '../silent.settings.js';
+import { vonagePrivateKey } from '../vonage/vonage-application.js';
 import {
   vonageApiBaseUrlSettings,
   vonageApplicationSettings,
 } from '../vonage/vonage-application.settings.js';
-import { vonagePrivateKey } from '../vonage-voice/vonage-voice.settings.js';
 
 /** Vonage Verify v2: the application's settings (shared with Vonage Voice and Identity Insights). */
 export const vonageVerifySettings = {
   ...vonageApplicationSettings,
   ...vonageApiBaseUrlSettings,
-  ...silentProviderSettings,
   vonageVerifyTimeoutMs: providerTimeout(
     'vonage-verify',
     'VONAGE_VERIFY_TIMEOUT_MS',
@@ -27,12 +25,11 @@ export interface VonageVerifyOptions {
   timeoutMs: number;
 }
 
-/** Vonage Verify's options when SILENT_PROVIDER=vonage and the application is set, else null. */
+/** Vonage Verify's options when the application is set, else null. */
 export function vonageVerifyOptions(
   config: SettingsValues<typeof vonageVerifySettings>,
 ): VonageVerifyOptions | null {
-  if (config.silentProvider !== 'vonage' || !config.vonageApplicationId || !config.vonagePrivateKey)
-    return null;
+  if (!config.vonageApplicationId || !config.vonagePrivateKey) return null;
   const privateKey = vonagePrivateKey(config.vonagePrivateKey);
   if (!privateKey) return null;
   return {

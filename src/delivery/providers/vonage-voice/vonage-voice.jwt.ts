@@ -1,22 +1,7 @@
-import { createHash, createHmac, createSign, type KeyObject, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-/**
- * The JWT of a Voice API request, as Vonage documents it: RS256 under the application's private
- * key, with `application_id`, `iat`, `exp` and a unique `jti`.
- */
-export function applicationJwt(applicationId: string, privateKey: KeyObject, nowMs: number): string {
-  const iat = Math.floor(nowMs / 1000);
-  const unsigned = `${segment({ alg: 'RS256', typ: 'JWT' })}.${segment({
-    application_id: applicationId,
-    iat,
-    exp: iat + 300,
-    jti: randomUUID(),
-  })}`;
-  const signature = createSign('RSA-SHA256').update(unsigned).sign(privateKey, 'base64url');
-  return `${unsigned}.${signature}`;
-}
+// The application's JWT is described once, beside the application's settings.
+export { applicationJwt } from '../vonage/vonage-application.js';
 
 const claimsOf = (token: string): Record<string, unknown> | null => {
   try {

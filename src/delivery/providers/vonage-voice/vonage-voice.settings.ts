@@ -1,7 +1,10 @@
-import { createPrivateKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { providerBaseUrl, providerString, providerTimeout, type SettingsValues } from '../settings.js';
 import { vonageSettings } from '../vonage/vonage.settings.js';
+import { vonagePrivateKey } from '../vonage/vonage-application.js';
 import { vonageApplicationSettings } from '../vonage/vonage-application.settings.js';
+
+export { vonagePrivateKey };
 
 /** Vonage Voice: the application's settings (shared with the number lookup) and the calls' own. */
 export const vonageVoiceSettings = {
@@ -31,18 +34,6 @@ export interface VonageVoiceOptions {
   timeoutMs: number;
   /** Where Vonage posts the call's events; null when they cannot be taken (no public URL or secret). */
   eventUrl: string | null;
-}
-
-/** The PEM as configured: an environment variable may carry its line breaks as `\n`. */
-const pemOf = (value: string) => value.replace(/\\n/g, '\n');
-
-/** The private key, or null when the setting is not a PEM private key. */
-export function vonagePrivateKey(value: string): KeyObject | null {
-  try {
-    return createPrivateKey(pemOf(value));
-  } catch {
-    return null;
-  }
 }
 
 export function vonageVoiceOptions(
