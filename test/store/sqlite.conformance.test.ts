@@ -9,6 +9,7 @@ import { attemptRuleConformance } from './attempt.conformance.js';
 import { storeConformance } from './conformance.js';
 import { coverageOf } from './coverage.js';
 import { foldConformance } from './fold.conformance.js';
+import { silentFallbacksConformance } from './silent-fallbacks.conformance.js';
 
 // The methods the suites call, recorded on the :memory: runs: each must be called by some test.
 const coverage = coverageOf({
@@ -29,4 +30,5 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 foldConformance('SQLite :memory:', coverage.harness);
 aggregatesConformance('SQLite :memory:', coverage.harness);
 attemptRuleConformance('SQLite :memory:', coverage.harness);
+silentFallbacksConformance('SQLite :memory:', coverage.harness);
 coverage.everyMethodExercised();
