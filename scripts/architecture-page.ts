@@ -61,7 +61,8 @@ const DESCRIPTIONS: Record<string, string> = {
   'src/store/lookups': 'the carrier lookups’ cache where no Redis keeps it, per database',
   'src/store/postgres': 'the PostgreSQL store: per-turn batches, migrations, statements',
   'src/store/sessions': 'dashboard sessions, per database',
-  'src/store/silent-fallbacks': 'the fallbacks of SILENT requests (their timeouts and what became of them), per database',
+  'src/store/silent-fallbacks':
+    'the fallbacks of SILENT requests (their timeouts and what became of them), per database',
   'src/store/sqlite': 'the SQLite store: group commit, checkpoints, migrations',
   'src/store/webhooks': 'webhook endpoints and deliveries, per database',
   'src/store/whatsapp-calls':

@@ -44,7 +44,11 @@ export const Channel = {
   SMS: 'SMS',
   WHATSAPP: 'WHATSAPP',
   VOICE: 'VOICE',
-} as const satisfies Exactly<{ EMAIL: 'EMAIL'; SMS: 'SMS'; WHATSAPP: 'WHATSAPP'; VOICE: 'VOICE' }, Channel>;
+  SILENT: 'SILENT',
+} as const satisfies Exactly<
+  { EMAIL: 'EMAIL'; SMS: 'SMS'; WHATSAPP: 'WHATSAPP'; VOICE: 'VOICE'; SILENT: 'SILENT' },
+  Channel
+>;
 export type DeliveryType = Schemas['DeliveryType'];
 /** How a WHATSAPP code is delivered: a message (`TEXT`, the default) or a call read out (`CALL`). */
 export const DeliveryType = { TEXT: 'TEXT', CALL: 'CALL' } as const satisfies Exactly<

@@ -36,15 +36,19 @@ export class VerifyCode {
     const { limits } = this.deps;
     const s = this.settings.forKey(key);
     await limits.checkKeyRate('verify', key.id, s);
-    const request = await this.silentRequest(key, requestId);
-    if (request) return this.silent.verify(key, request, code, s);
-    if (code === null)
+    // Only keys that may see SILENT requests, or a call without a code, pay this read.
+    const request =
+      code === null || key.channels.some(isSilentChannel) ? await this.visible(key, requestId) : null;
+    if (request && isSilentChannel(request.channel)) return this.silent.verify(key, request, code, s);
+    if (code === null) {
+      if (!request) throw notFound();
       throw new DomainError('VALIDATION_ERROR', 'otpCode (or code) is required.', [
         {
           field: 'otpCode',
           message: 'otpCode (or code) is required: only a SILENT request is verified without one',
         },
       ]);
+    }
     // Letters are a device's code of a SILENT request (a provider that hands one out); a code this service sent is digits.
     if (!/^[0-9]{4,10}$/.test(code))
       throw new DomainError('VALIDATION_ERROR', 'code must be a string of 4 to 10 digits.', [
@@ -60,16 +64,10 @@ export class VerifyCode {
     return [this.deps.codeSecret, ...(this.deps.previousCodeSecrets ?? [])];
   }
 
-  /**
-   * The request when it is a SILENT one the key may see; null otherwise (the attempt then decides,
-   * and answers 404 for what the key may not see). Only deployments that can hold SILENT
-   * requests pay the read: keys enabled for SILENT.
-   */
-  private async silentRequest(key: AuthenticatedKey, requestId: string) {
-    if (!key.channels.some(isSilentChannel)) return null;
+  /** The request when the key may see it (its account, mode and channels); else null. */
+  private async visible(key: AuthenticatedKey, requestId: string) {
     const request = await this.deps.store.verifications.getVerification(key.accountId, requestId, key.mode);
-    if (!request || !isSilentChannel(request.channel) || !key.channels.includes(request.channel)) return null;
-    return request;
+    return request && key.channels.includes(request.channel) ? request : null;
   }
 
   /**

@@ -148,7 +148,7 @@ eachStore('the VOICE channel', (start) => {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
       expect(res.body.error.details).toEqual([
-        { field: 'phone', message: expect.stringContaining('required for SMS, WHATSAPP and VOICE') },
+        { field: 'phone', message: expect.stringContaining('required for SMS, WHATSAPP, VOICE and SILENT') },
       ]);
     }
     const noType = await send({ channel: 'VOICE', phone: US, deliveryType: 'CALL' });
