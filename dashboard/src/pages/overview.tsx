@@ -27,6 +27,10 @@ export interface Totals {
   /** Every refusal of the risk screen by reason (the buckets' refusedBy, summed). */
   refusedBy: Record<string, number>;
   wrongCodes: number;
+  /** SILENT requests that fell back to a code. */
+  fellBack: number;
+  /** Requests that ended failed (attempts used up) or expired. */
+  failed: number;
   limitedBy: Record<string, number>;
   medianSecondsToVerify: number | null;
 }
@@ -43,6 +47,8 @@ export function totals(buckets: Bucket[]): Totals {
     lookupRefused: 0,
     refusedBy: {},
     wrongCodes: 0,
+    fellBack: 0,
+    failed: 0,
     limitedBy: {},
     medianSecondsToVerify: null,
   };
@@ -59,6 +65,8 @@ export function totals(buckets: Bucket[]): Totals {
       if (LOOKUP_REASONS.includes(reason)) sum.lookupRefused += count;
     }
     sum.wrongCodes += b.wrongCodes;
+    sum.fellBack += b.fellBack;
+    sum.failed += b.failed + b.expired;
     for (const [name, count] of Object.entries(b.limitedBy))
       sum.limitedBy[name] = (sum.limitedBy[name] ?? 0) + count;
     if (b.medianSecondsToVerify !== null && b.verified > 0)
@@ -224,6 +232,7 @@ export function OverviewPage(props: { scope: Scope }) {
         <Charts buckets={buckets} interval={interval} groupBy={groupBy} range={range} />
       )}
       {groupBy && buckets.length > 0 && <GroupTable buckets={buckets} />}
+      <SilentOutcomes accountId={account.id} mode={mode} range={range} />
       <Breakers scope={props.scope} />
     </>
   );
@@ -411,6 +420,35 @@ function Charts(props: {
   );
 }
 
+/**
+ * How silent network authentication fared in the range: SILENT requests started, proven by the
+ * network, failed (undelivered, failed or expired) and fallen back to a code. Shown only when
+ * the account made SILENT requests in the range.
+ */
+function SilentOutcomes(props: { accountId: string; mode: string; range: { from: string; to: string } }) {
+  const { accountId, mode, range } = props;
+  const byChannel = useLoad(
+    () =>
+      get<{ data: { buckets: Bucket[] } }>(
+        `/v1/admin/analytics${query({ accountId, mode, interval: 'day', groupBy: 'channel', ...range })}`,
+      ).then((r) => r.data.buckets.filter((b) => b.group === 'SILENT')),
+    [accountId, mode, range],
+  );
+  const silent = totals(byChannel.data ?? []);
+  if (silent.sent === 0) return null;
+  return (
+    <Card title="Silent network authentication">
+      <div class="kpis" data-testid="silent-outcomes">
+        <Kpi name="Started" count={silent.sent} testId="silent-started" />
+        <Kpi name="Proven by the network" count={silent.verified} testId="silent-verified" />
+        <Kpi name="Success rate" value={percent(silent.verified / silent.sent)} testId="silent-rate" />
+        <Kpi name="Failed" count={silent.undelivered + silent.failed} testId="silent-failed" tone="bad" />
+        <Kpi name="Fell back to a code" count={silent.fellBack} testId="silent-fell-back" tone="warn" />
+      </div>
+    </Card>
+  );
+}
+
 function GroupTable(props: { buckets: Bucket[] }) {
   const rows = useMemo(() => {
     const groups = new Map<string, Bucket[]>();
@@ -433,6 +471,7 @@ function GroupTable(props: { buckets: Bucket[] }) {
           'Undelivered',
           'Rate-limited',
           'Risk refused',
+          'Fell back',
           'Median to verify',
         ]}
       >
@@ -445,6 +484,7 @@ function GroupTable(props: { buckets: Bucket[] }) {
             <td>{integer(r.undelivered)}</td>
             <td>{integer(r.limited)}</td>
             <td>{integer(r.riskRefused)}</td>
+            <td>{integer(r.fellBack)}</td>
             <td>{duration(r.medianSecondsToVerify)}</td>
           </tr>
         ))}

@@ -137,6 +137,7 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
     appHash: account.settings.appHash ?? '',
   }));
   const [lookupValues, setLookupValues] = useState<LookupValues>(() => lookupValuesOf(account.settings));
+  const [silentTimeout, setSilentTimeout] = useState(toText(account.settings.silentTimeoutSeconds));
   const [saved, setSaved] = useState(false);
   const action = useAction();
 
@@ -160,6 +161,8 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
       if (text !== (account.settings[key] ?? '')) body[key] = text === '' ? null : text;
     }
     Object.assign(body, lookupPatch(account.settings, lookupValues));
+    if (silentTimeout.trim() !== toText(account.settings.silentTimeoutSeconds))
+      body.silentTimeoutSeconds = silentTimeout.trim() === '' ? null : Number(silentTimeout.trim());
     action
       .run(() => patch(`/v1/admin/accounts/${encodeURIComponent(account.id)}/settings`, body))
       .then((ok) => {
@@ -237,6 +240,15 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
               inForce={inForce.numberIntelligence}
               values={lookupValues}
               onChange={(next) => setLookupValues({ ...lookupValues, ...next })}
+            />
+          )}
+        </Card>
+        <Card title="Silent network authentication">
+          {inForce && (
+            <SilentSettings
+              inForce={inForce.numberIntelligence.find((n) => n.name === 'silentTimeoutSeconds')}
+              value={silentTimeout}
+              onChange={setSilentTimeout}
             />
           )}
         </Card>
@@ -430,6 +442,46 @@ function LookupSettings(props: {
           </tr>
         );
       })}
+    </DataTable>
+  );
+}
+
+/** SILENT's timeout: how long the device may take before the fallback code (send-code `fallback`) goes. */
+function SilentSettings(props: {
+  inForce: NumberIntelligenceInForce | undefined;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const s = props.inForce;
+  if (!s) return null;
+  const label = 'Silent check timeout (s)';
+  return (
+    <DataTable columns={['Setting', 'In force', 'From', 'Override for this account']}>
+      <tr data-setting="silentTimeoutSeconds">
+        <td>
+          <strong>{label}</strong>
+          <div class="field-hint">{s.description}</div>
+        </td>
+        <td class="number" data-testid="in-force">
+          {String(s.value)}
+        </td>
+        <td data-testid="source">
+          <SourceBadge source={s.source} />
+        </td>
+        <td>
+          <input
+            type="number"
+            name="silentTimeoutSeconds"
+            aria-label={label}
+            step="1"
+            min={s.min ?? undefined}
+            max={s.max ?? undefined}
+            placeholder={`${String(s.default)} (${s.min}–${s.max})`}
+            value={props.value}
+            onInput={(e) => props.onChange(e.currentTarget.value)}
+          />
+        </td>
+      </tr>
     </DataTable>
   );
 }
