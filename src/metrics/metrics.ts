@@ -63,6 +63,20 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  private readonly silentChecks = new Counter({
+    name: 'contact_verify_silent_checks_total',
+    help: 'SILENT checks asked of the provider by verify-code, by what it concluded (verified, pending, rejected, invalid_number, unavailable, code, needs_code).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly silentFallbacks = new Counter({
+    name: 'contact_verify_silent_fallbacks_total',
+    help: "SILENT requests that fell back to a code, by the code's channel and why (provider_failed, rejected, timeout).",
+    labelNames: ['channel', 'reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
     joinClusterMetrics(this.registry);
@@ -86,6 +100,8 @@ export class ServiceMetrics {
     limited: (limit) => this.refusals.inc({ limit }),
     breakerTripped: (country) => this.breakerTrips.inc({ country }),
     lookedUp: (outcome) => this.lookups.inc({ outcome }),
+    silentChecked: (outcome) => this.silentChecks.inc({ outcome }),
+    silentFallback: (channel, reason) => this.silentFallbacks.inc({ channel, reason }),
   };
 
   /** A gauge of the SMS-pumping breakers tripped now, read from the shared state at each scrape. */
