@@ -167,7 +167,7 @@ describe('the TypeScript client', () => {
   it('offers its enums as values and as types', () => {
     const status: VerificationStatus = VerificationStatus.VERIFIED;
     assert.equal(status, 'verified');
-    assert.deepEqual(Object.values(Channel), ['EMAIL', 'SMS', 'WHATSAPP', 'VOICE']);
+    assert.deepEqual(Object.values(Channel), ['EMAIL', 'SMS', 'WHATSAPP', 'VOICE', 'SILENT']);
   });
 });
 
