@@ -30,6 +30,7 @@ const delivery: Delivery = {
   },
   plan: (): DeliveryPlan => ({ via: 'provider' }),
   available: () => true,
+  checkSilent: async () => ({ kind: 'unavailable', reason: 'no silent provider here' }),
   liveRouting() {
     const delivered = { liveCodes: 'delivered' as const };
     return Object.fromEntries(CHANNELS.map((c) => [c, delivered])) as Record<Channel, typeof delivered>;
