@@ -26,7 +26,7 @@ let n = 0;
 /** A fresh UK mobile number for each send (no cooldown, no supersede between tests). */
 const nextPhone = () => `+447911${String(100000 + ++n).slice(-6)}`;
 
-eachStore('SILENT through Twilio Verify SNA', (start) => {
+eachStore('SILENT through Twilio Verify SNA', (start, dialect) => {
   let svc: TestService;
   let key: string;
   const clock = new ManualClock(Date.parse('2026-12-06T08:00:00Z'));
@@ -176,6 +176,24 @@ eachStore('SILENT through Twilio Verify SNA', (start) => {
     expect(analytics.status).toBe(200);
     const silent = analytics.body.data.buckets.find((b: { group: string }) => b.group === 'SILENT');
     expect(silent.fellBack).toBeGreaterThanOrEqual(1);
+  });
+
+  it('two instances on one database: a due fallback fires on exactly one of them', async (context) => {
+    // Two in-memory SQLite services share nothing: only PostgreSQL has two instances on one database.
+    if (dialect !== 'postgres') return context.skip('two instances share a database on PostgreSQL only');
+    const other = await start({ ...twilioSilentEnv(fake), RESEND_COOLDOWN_SECONDS: '0' }, { clock });
+    try {
+      const phone = nextPhone();
+      const sent = await svc.post(SEND, { channel: 'SILENT', phone, fallback: 'SMS' }, key);
+      expect(sent.status).toBe(200);
+      clock.advance(31_000);
+      const claimed = await Promise.all([svc.silentFallbacks.runOnce(), other.silentFallbacks.runOnce()]);
+      expect(claimed[0] + claimed[1]).toBe(1);
+      const outbox = await svc.get(`/v1/admin/outbox?to=${encodeURIComponent(phone)}`, ADMIN_TOKEN);
+      expect(outbox.body.data.filter((m: { channel: string }) => m.channel === 'SMS')).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
   });
 
   it('a silent success drops the scheduled fallback', async () => {
