@@ -83,6 +83,33 @@ export const Verification = component(
             'The other request of a dual send (read it to learn how the pair ended); absent for one channel.',
         }),
       ),
+      fallback: Type.Optional(
+        Type.Object(
+          {
+            channel: ref(Channel),
+            state: Type.Unsafe<'scheduled' | 'fired' | 'dropped'>({
+              type: 'string',
+              enum: ['scheduled', 'fired', 'dropped'],
+              description:
+                '`scheduled`: waiting for `silentTimeoutSeconds`; `fired`: its code was sent (`requestId`, the sibling); `dropped`: not needed (the SILENT request settled first).',
+            }),
+            reason: Type.Optional(
+              Type.Unsafe<'provider_failed' | 'rejected' | 'timeout'>({
+                type: 'string',
+                enum: ['provider_failed', 'rejected', 'timeout'],
+                description: 'Why it fired.',
+              }),
+            ),
+            requestId: Type.Optional(
+              Type.String({ format: 'uuid', description: "The fallback code's request, once fired." }),
+            ),
+          },
+          {
+            description:
+              'SILENT with send-code `fallback`: the fallback and what became of it (docs/silent.md).',
+          },
+        ),
+      ),
       delivery: ref(Delivery),
     },
     {

@@ -51,7 +51,11 @@ export const rowToHistory = (r: Record<string, unknown>): ContactHistoryEntry =>
   // Of a verified dual pair only the request whose code matched was verified (the attempt rule
   // stamps the time on both rows), as the resource says.
   verifiedAt: r.status === 'verified' && r.verified_at !== null ? num(r.verified_at) : null,
-  method: methodOf(String(r.status), r.method === null || r.method === undefined ? null : String(r.method)),
+  method: methodOf(
+    String(r.status),
+    r.method === null || r.method === undefined ? null : String(r.method),
+    String(r.channel),
+  ),
   risk: r.risk === null || r.risk === undefined ? null : String(r.risk),
 });
 

@@ -222,7 +222,7 @@ export const rowToOutboxEntry = (r: Record<string, unknown>): OutboxEntry => ({
   // Of a verified dual pair only the request whose code matched was verified (the attempt rule
   // stamps the time on both rows): the other shows no time, as on the resource.
   verifiedAt: r.status === 'verified' ? numOrNull(r.verified_at) : null,
-  method: methodOf(String(r.status), strOrNull(r.method)),
+  method: methodOf(String(r.status), strOrNull(r.method), String(r.channel)),
   channel: r.channel as Channel,
   to: String(r.destination),
   content: String(r.outbox),

@@ -1,3 +1,5 @@
+import { isChannel, isSilentChannel } from '../channels/registry.js';
+
 /**
  * How a verification request was verified, described once: the resource, the events and the
  * OpenAPI document read this list. A new way to prove control of a destination (a magic link, a
@@ -6,6 +8,10 @@
  */
 export const VERIFICATION_METHOD_SPECS = {
   code: { description: 'the code the user typed, checked by verify-code' },
+  silent: {
+    description:
+      'the mobile network, through the provider of a SILENT request (silent network authentication)',
+  },
 } as const;
 
 export type VerificationMethod = keyof typeof VERIFICATION_METHOD_SPECS;
@@ -25,5 +31,13 @@ export const isVerificationMethod = (name: string): name is VerificationMethod =
  * verified; a row verified before methods were kept (null) was verified by a code, the only way
  * then. A name a newer version wrote is passed on as it is.
  */
-export const methodOf = (status: string, stored: string | null): VerificationMethod | null =>
-  status === 'verified' ? ((stored ?? 'code') as VerificationMethod) : null;
+export const methodOf = (
+  status: string,
+  stored: string | null,
+  /** A SILENT request is verified by the network only: the code its row keeps stands in for the device's. */
+  channel?: string,
+): VerificationMethod | null => {
+  if (status !== 'verified') return null;
+  if (channel !== undefined && isChannel(channel) && isSilentChannel(channel)) return 'silent';
+  return (stored ?? 'code') as VerificationMethod;
+};

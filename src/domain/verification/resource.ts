@@ -1,7 +1,9 @@
+import { isSilentChannel } from '../channels/registry.js';
 import { type ShownDeliveryStatus, shownDeliveryStatus } from '../delivery-states.js';
 import { DomainError } from '../errors.js';
 import { maskDestination } from '../masking.js';
 import type { Verifications } from '../ports/verifications.js';
+import type { FallbackReason } from '../silent.js';
 import type {
   AuthenticatedKey,
   Channel,
@@ -30,6 +32,16 @@ export interface VerificationResource {
   method?: VerificationMethod;
   /** The other request of a dual send. */
   siblingRequestId?: string;
+  /**
+   * SILENT with send-code `fallback`: the fallback and what became of it (`scheduled`: waiting for
+   * the timeout; `fired`: its code was sent as `requestId`, the sibling; `dropped`: not needed).
+   */
+  fallback?: {
+    channel: Channel;
+    state: 'scheduled' | 'fired' | 'dropped';
+    reason?: FallbackReason;
+    requestId?: string;
+  };
   delivery: { status: ShownDeliveryStatus; provider?: string; updatedAt: string };
 }
 
@@ -56,7 +68,20 @@ export class ReadVerification {
 
   async get(key: AuthenticatedKey, requestId: string): Promise<VerificationResource> {
     await this.deps.limits.checkKeyRate('verify', key.id, this.settings.forKey(key));
-    return readResource(this.deps.store.verifications, key, requestId, this.deps.clock.now());
+    const resource = await readResource(this.deps.store.verifications, key, requestId, this.deps.clock.now());
+    if (!isSilentChannel(resource.channel)) return resource;
+    // A SILENT request's fallback, if it asked for one (its sibling is the fallback's code).
+    const f = await this.deps.store.silentFallbacks.get(resource.requestId);
+    if (!f) return resource;
+    return {
+      ...resource,
+      fallback: {
+        channel: f.channel,
+        state: f.state,
+        ...(f.reason ? { reason: f.reason } : {}),
+        ...(f.siblingId ? { requestId: f.siblingId } : {}),
+      },
+    };
   }
 }
 
@@ -109,7 +134,7 @@ export function toResource(group: Verification[], requestId: string, now: number
     // Only the request that was verified carries how and when: a dual pair's other request
     // settled as `canceled` (its code was not the one used).
     ...(status === 'verified' && request.verifiedAt !== null ? { verifiedAt: iso(request.verifiedAt) } : {}),
-    ...(status === 'verified' ? { method: methodOf(status, request.method) ?? 'code' } : {}),
+    ...(status === 'verified' ? { method: methodOf(status, request.method, request.channel) ?? 'code' } : {}),
     ...(sibling ? { siblingRequestId: sibling.id } : {}),
     delivery: {
       status: shownDeliveryStatus(request.deliveryStatus),

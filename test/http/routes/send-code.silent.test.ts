@@ -57,6 +57,9 @@ eachStore('SILENT through Twilio Verify SNA', (start, dialect) => {
     const check = fake.twilio.sends().at(-1);
     expect(check?.path).toMatch(/\/VerificationCheck$/);
     expect(new URLSearchParams(check?.body).get('VerificationSid')).toMatch(/^VE[0-9a-f]{32}$/);
+    // The resource says how: the network (method silent).
+    const resource = await svc.get(`/v1/contact/verifications/${sent.body.data.requestId}`, key);
+    expect(resource.body.data).toMatchObject({ status: 'verified', method: 'silent', channel: 'SILENT' });
     // Consumed: a second call changes nothing and asks no provider.
     const calls = fake.twilio.sends().length;
     const again = await svc.post(VERIFY, { requestId: sent.body.data.requestId }, key);
@@ -161,6 +164,15 @@ eachStore('SILENT through Twilio Verify SNA', (start, dialect) => {
     expect(await svc.silentFallbacks.runOnce()).toBe(1);
     const message = await svc.lastMessage(phone);
     expect(message.channel).toBe('SMS');
+    // The resource shows the fallback and its code's request, the sibling.
+    const resource = await svc.get(`/v1/contact/verifications/${sent.body.data.requestId}`, key);
+    expect(resource.body.data.fallback).toEqual({
+      channel: 'SMS',
+      state: 'fired',
+      reason: 'timeout',
+      requestId: message.requestId,
+    });
+    expect(resource.body.data.siblingRequestId).toBe(message.requestId);
     // Fired once: another run finds nothing.
     expect(await svc.silentFallbacks.runOnce()).toBe(0);
     const code = await svc.lastCode(phone);
