@@ -17,6 +17,7 @@ export const serviceLabel = (key: string): string =>
 /** How a request was verified, as a sentence ends "Verified by …". */
 export const METHOD_LABELS: Record<VerificationMethod, string> = {
   code: 'code',
+  silent: 'the mobile network (silent)',
 };
 
 /** The words for a method; an unknown one (a newer service) as it is. */
