@@ -73,6 +73,7 @@ const EventData = {
       )
         .map((r) => `\`${r}\``)
         .join(', ')} (docs/delivery.md, "WhatsApp calls").`,
+    },
     fallback: {
       type: 'object',
       required: ['channel'],

@@ -48,7 +48,7 @@ export interface paths {
         put?: never;
         /**
          * Check a code against a requestId (either id of a dual pair accepts either code)
-         * @description A wrong code answers 200 with `verified: false` and `status: "pending"` (or `"failed"` on the last attempt). Expired, canceled or already verified requests answer `verified: false` with that status and count no attempt. A right code answers with the request it verified: in a dual pair, the one whose code matched (`requestId`, `channel`), the other being `canceled`.
+         * @description A wrong code answers 200 with `verified: false` and `status: "pending"` (or `"failed"` on the last attempt). Expired, canceled or already verified requests answer `verified: false` with that status and count no attempt. A right code answers with the request it verified: in a dual pair, the one whose code matched (`requestId`, `channel`), the other being `canceled`. A SILENT request is verified by its provider: send its requestId alone, or with the `code` the device received from `silent.url` when its provider hands one out (docs/silent.md); `silent.outcome` says what the provider concluded, and a failed check counts as a wrong attempt. DELIVERY_FAILED (502): the silent provider could not be asked and the request has no fallback.
          */
         post: operations["verifyCode"];
         delete?: never;
@@ -819,6 +819,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "verification.fallback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * verification.fallback
+         * @description A SILENT request fell back to a code (send-code `fallback`): its silent start or check failed, or it timed out (the account's `silentTimeoutSeconds`). `fallback` names the code's channel, its request (the dual sibling) and why. Retried with backoff over about a day until a 2xx answer; see docs/webhooks.md. It carries no credentials: check its `webhook-signature` with the endpoint's secret before trusting it.
+         */
+        post: operations["onVerificationFallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "contact.blocked": {
         parameters: {
             query?: never;
@@ -863,10 +883,10 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
-         * @description Delivery channel: `EMAIL`, an email with the code, to `email`; `SMS`, a text message with the code, to `phone`; `WHATSAPP`, a WhatsApp message with the code (deliveryType TEXT), or a WhatsApp call that speaks it (deliveryType CALL, after the user grants call permission), to `phone`; `VOICE`, a phone call to `phone` that reads the code, digit by digit, twice.
+         * @description Delivery channel: `EMAIL`, an email with the code, to `email`; `SMS`, a text message with the code, to `phone`; `WHATSAPP`, a WhatsApp message with the code (deliveryType TEXT), or a WhatsApp call that speaks it (deliveryType CALL, after the user grants call permission), to `phone`; `VOICE`, a phone call to `phone` that reads the code, digit by digit, twice; `SILENT`, silent network authentication of `phone` (SILENT_PROVIDER): the app opens `silent.url` on the device over mobile data, then verify-code asks the provider; no code to type.
          * @enum {string}
          */
-        Channel: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
+        Channel: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
         /**
          * @description How a WHATSAPP code is delivered: TEXT (a message, the default) or CALL (a WhatsApp call that speaks the code twice in the request's locale; without the user's call permission WhatsApp's permission request is sent first and the delivery is `awaiting_permission`; a reject, no reply or no answer before the code expires makes it `undelivered` with a reason). The send answers 200 `pending` at once; the call follows. A phone call to any number is the VOICE channel.
          * @enum {string}
@@ -913,6 +933,11 @@ export interface components {
          *       "phone": "+447911123456",
          *       "locale": "en-GB"
          *     }
+         * @example {
+         *       "channel": "SILENT",
+         *       "phone": "+447911123457",
+         *       "fallback": "SMS"
+         *     }
          */
         SendCodeRequest: {
             /** @description One channel. */
@@ -925,7 +950,7 @@ export interface components {
              */
             email?: string;
             /**
-             * @description Required when SMS, WHATSAPP or VOICE is used: + and country code. The code goes to the number as given; blocks, limits and contacts hold for the subscriber it reaches (an Argentine mobile dialled without its 9, `+541112345678`, is `+5491112345678`).
+             * @description Required when SMS, WHATSAPP, VOICE or SILENT is used: + and country code. The code goes to the number as given; blocks, limits and contacts hold for the subscriber it reaches (an Argentine mobile dialled without its 9, `+541112345678`, is `+5491112345678`).
              * @example +14155552671
              */
             phone?: string;
@@ -952,6 +977,11 @@ export interface components {
              * @example pt-BR
              */
             locale?: string;
+            /**
+             * @description SILENT only (`channel: "SILENT"`): the channel (SMS, WHATSAPP and VOICE) that sends a code, as the request's dual sibling, when the silent check fails (at once) or has not succeeded within the account's `silentTimeoutSeconds` (default 30). The key must be enabled for it. Either requestId then verifies the code; the `verification.fallback` event and the resource say so. Without it, a SILENT send whose provider fails answers 502 DELIVERY_FAILED.
+             * @enum {string}
+             */
+            fallback?: "SMS" | "WHATSAPP" | "VOICE";
         };
         /**
          * @description The band of the score.
@@ -998,6 +1028,24 @@ export interface components {
             code: "DELIVERY_FAILED" | "INVALID_DESTINATION" | "CHANNEL_UNAVAILABLE";
             message: string;
         };
+        /**
+         * @description Why a SILENT request fell back to a code: its provider failed (to start, or to answer a check), the network proved another SIM, or the device did not complete the check within `silentTimeoutSeconds`.
+         * @enum {string}
+         */
+        FallbackReason: "provider_failed" | "rejected" | "timeout";
+        /** @description The code a SILENT request fell back to: verify it with either requestId. */
+        SilentFallback: {
+            /**
+             * Format: uuid
+             * @description The fallback code's request (the SILENT request's dual sibling).
+             */
+            requestId: string;
+            channel: components["schemas"]["Channel"];
+            status: components["schemas"]["SendCodeEntryStatus"];
+            reason: components["schemas"]["FallbackReason"];
+            /** Format: date-time */
+            expiresAt: string;
+        };
         SendCodeEntry: {
             /**
              * Format: uuid
@@ -1014,16 +1062,29 @@ export interface components {
             deliveryType?: components["schemas"]["DeliveryType"];
             error?: components["schemas"]["SendCodeEntryError"];
             risk?: components["schemas"]["Risk"];
+            /** @description SILENT only: how the device proves it holds the SIM. */
+            silent?: {
+                /**
+                 * Format: uri
+                 * @description Open it from the app on the user's device over mobile data (not Wi-Fi): the provider's URL (docs/silent.md); then call verify-code with the requestId (and the `code` the URL answered, when the provider hands one out). Test keys get a URL under `silent.test.invalid` that nothing answers.
+                 */
+                url: string;
+            };
+            /** @description SILENT with `fallback`: the code sent at once because the silent start failed. */
+            fallback?: components["schemas"]["SilentFallback"];
         };
         SendCodeResponse: {
             /** @description An object for one channel; an array in the order of `channels` for two. */
             data: components["schemas"]["SendCodeEntry"] | components["schemas"]["SendCodeEntry"][];
         };
         /**
-         * @description One of `otpCode` and `code`.
+         * @description One of `otpCode` and `code`; a SILENT request takes none (its provider is asked) or the code the device received from `silent.url`, when its provider hands one out.
          * @example {
          *       "requestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119497",
          *       "otpCode": "042817"
+         *     }
+         * @example {
+         *       "requestId": "0190a7c2-5b1e-7c3d-9f00-2b4b4c119498"
          *     }
          */
         VerifyCodeRequest: {
@@ -1038,7 +1099,7 @@ export interface components {
              */
             otpCode?: string;
             /**
-             * @description Alternative name of `otpCode`.
+             * @description Alternative name of `otpCode`; for a SILENT request whose provider hands one out, the code the device received from `silent.url` (letters and digits).
              * @example 042817
              */
             code?: string;
@@ -1056,6 +1117,18 @@ export interface components {
             /** @description State of the verification request after this call. */
             status: components["schemas"]["VerificationStatus"];
             attemptsRemaining: number;
+            /** @description SILENT only: what the provider concluded. */
+            silent?: {
+                /**
+                 * @description `pending`: the device has not completed silent.url yet (docs/silent.md maps each provider's answers), call again; `rejected`: the network proved another SIM or the check failed (or the device's code was wrong), a fallback code follows when one was asked for; `invalid_number`: the carrier says the number is not in service, no fallback; `unavailable`: the provider could not be asked.
+                 * @enum {string}
+                 */
+                outcome: "verified" | "pending" | "rejected" | "invalid_number" | "unavailable";
+                /** @description Why, in a sentence (never a code or a number). */
+                reason?: string;
+            };
+            /** @description SILENT: the fallback code the failed check of this call sent. */
+            fallback?: components["schemas"]["SilentFallback"];
         };
         VerifyCodeResponse: {
             data: components["schemas"]["VerifyCodeResult"];
@@ -1155,7 +1228,7 @@ export interface components {
                 database: components["schemas"]["ServiceState"];
                 rateLimitStore: components["schemas"]["ServiceState"];
             };
-            /** @description Per channel (EMAIL, SMS, WHATSAPP, VOICE). */
+            /** @description Per channel (EMAIL, SMS, WHATSAPP, VOICE, SILENT). */
             channels: {
                 [key: string]: components["schemas"]["ChannelHealth"];
             };
@@ -1289,10 +1362,10 @@ export interface components {
             logo?: components["schemas"]["Logo"];
         };
         /**
-         * @description How a request was verified: `code`, the code the user typed, checked by verify-code.
+         * @description How a request was verified: `code`, the code the user typed, checked by verify-code; `silent`, the mobile network, through the provider of a SILENT request (silent network authentication).
          * @enum {string}
          */
-        VerificationMethod: "code";
+        VerificationMethod: "code" | "silent";
         /**
          * @description Where the message that carries the code is: `queued` (not handed to a provider yet), `sent` (a provider took it; the built-in outbox, `provider: "outbox"`, is shown so), `delivered` (the provider reported it delivered), `undelivered` (every provider refused it, or a provider reported it undelivered, or a call was busy, not answered or failed). Calls: `awaiting_permission` (a WhatsApp call waits for the user to allow calls), `calling`, `answered` (the code is being read), `completed`.
          * @enum {string}
@@ -1372,6 +1445,25 @@ export interface components {
              * @description The other request of a dual send (read it to learn how the pair ended); absent for one channel.
              */
             siblingRequestId?: string;
+            /** @description SILENT with send-code `fallback`: the fallback and what became of it (docs/silent.md). */
+            fallback?: {
+                channel: components["schemas"]["Channel"];
+                /**
+                 * @description `scheduled`: waiting for `silentTimeoutSeconds`; `fired`: its code was sent (`requestId`, the sibling); `dropped`: not needed (the SILENT request settled first).
+                 * @enum {string}
+                 */
+                state: "scheduled" | "fired" | "dropped";
+                /**
+                 * @description Why it fired.
+                 * @enum {string}
+                 */
+                reason?: "provider_failed" | "rejected" | "timeout";
+                /**
+                 * Format: uuid
+                 * @description The fallback code's request, once fired.
+                 */
+                requestId?: string;
+            };
             delivery: components["schemas"]["VerificationDelivery"];
         };
         VerificationResponse: {
@@ -1453,7 +1545,7 @@ export interface components {
             webOtpHost?: string;
             /** @description The Android app's 11-character SMS Retriever hash: SMS carry it on the line before the WebOTP line (or last), so the app reads the code without the user typing it. */
             appHash?: string;
-            /** @description ISO 3166-1 alpha-2 codes SMS, WhatsApp and Voice call may reach; `*` or absent: every country. */
+            /** @description ISO 3166-1 alpha-2 codes SMS, WhatsApp, Voice call and Silent network authentication may reach; `*` or absent: every country. */
             allowedCountries?: string[];
             branding?: components["schemas"]["Branding"];
         };
@@ -1732,6 +1824,8 @@ export interface components {
             /** @description verified / sent */
             conversionRate: number;
             wrongCodes: number;
+            /** @description SILENT requests that fell back to a code (send-code `fallback`): their silent check failed or timed out. With groupBy=channel, the SILENT bucket reads: verified (silent succeeded), failed and undelivered (it did not), fellBack. */
+            fellBack: number;
             /** @description Sends refused by a rate limit or the SMS-pumping breaker. */
             limited: number;
             /** @description limited, by limit. */
@@ -1920,7 +2014,7 @@ export interface components {
          * @description An event the service POSTs to registered endpoints (see `webhooks`).
          * @enum {string}
          */
-        WebhookEventType: "verification.created" | "verification.delivered" | "verification.undelivered" | "verification.verified" | "verification.failed" | "verification.expired" | "verification.canceled" | "contact.blocked" | "contact.unblocked";
+        WebhookEventType: "verification.created" | "verification.delivered" | "verification.undelivered" | "verification.verified" | "verification.failed" | "verification.expired" | "verification.canceled" | "verification.fallback" | "contact.blocked" | "contact.unblocked";
         /**
          * @example {
          *       "url": "https://example.com/hooks/verify",
@@ -2262,6 +2356,15 @@ export interface operations {
             };
             /** @description INTERNAL */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description DELIVERY_FAILED: the silent provider of a SILENT request could not be asked (and it has no fallback); retry */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4921,7 +5024,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -4939,6 +5042,18 @@ export interface operations {
                         deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
                         /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
                         deliveryError?: string;
+                        /** @description verification.fallback only: the code the SILENT request fell back to. */
+                        fallback?: {
+                            /** @enum {string} */
+                            channel: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
+                            /**
+                             * Format: uuid
+                             * @description The fallback code's request (the dual sibling).
+                             */
+                            requestId?: string;
+                            /** @enum {string} */
+                            reason?: "provider_failed" | "rejected" | "timeout";
+                        };
                     };
                 };
             };
@@ -5011,7 +5126,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -5029,6 +5144,18 @@ export interface operations {
                         deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
                         /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
                         deliveryError?: string;
+                        /** @description verification.fallback only: the code the SILENT request fell back to. */
+                        fallback?: {
+                            /** @enum {string} */
+                            channel: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
+                            /**
+                             * Format: uuid
+                             * @description The fallback code's request (the dual sibling).
+                             */
+                            requestId?: string;
+                            /** @enum {string} */
+                            reason?: "provider_failed" | "rejected" | "timeout";
+                        };
                     };
                 };
             };
@@ -5101,7 +5228,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -5119,6 +5246,18 @@ export interface operations {
                         deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
                         /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
                         deliveryError?: string;
+                        /** @description verification.fallback only: the code the SILENT request fell back to. */
+                        fallback?: {
+                            /** @enum {string} */
+                            channel: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
+                            /**
+                             * Format: uuid
+                             * @description The fallback code's request (the dual sibling).
+                             */
+                            requestId?: string;
+                            /** @enum {string} */
+                            reason?: "provider_failed" | "rejected" | "timeout";
+                        };
                     };
                 };
             };
@@ -5191,7 +5330,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -5209,6 +5348,18 @@ export interface operations {
                         deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
                         /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
                         deliveryError?: string;
+                        /** @description verification.fallback only: the code the SILENT request fell back to. */
+                        fallback?: {
+                            /** @enum {string} */
+                            channel: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
+                            /**
+                             * Format: uuid
+                             * @description The fallback code's request (the dual sibling).
+                             */
+                            requestId?: string;
+                            /** @enum {string} */
+                            reason?: "provider_failed" | "rejected" | "timeout";
+                        };
                     };
                 };
             };
@@ -5281,7 +5432,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -5299,6 +5450,18 @@ export interface operations {
                         deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
                         /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
                         deliveryError?: string;
+                        /** @description verification.fallback only: the code the SILENT request fell back to. */
+                        fallback?: {
+                            /** @enum {string} */
+                            channel: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
+                            /**
+                             * Format: uuid
+                             * @description The fallback code's request (the dual sibling).
+                             */
+                            requestId?: string;
+                            /** @enum {string} */
+                            reason?: "provider_failed" | "rejected" | "timeout";
+                        };
                     };
                 };
             };
@@ -5371,7 +5534,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -5389,6 +5552,18 @@ export interface operations {
                         deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
                         /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
                         deliveryError?: string;
+                        /** @description verification.fallback only: the code the SILENT request fell back to. */
+                        fallback?: {
+                            /** @enum {string} */
+                            channel: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
+                            /**
+                             * Format: uuid
+                             * @description The fallback code's request (the dual sibling).
+                             */
+                            requestId?: string;
+                            /** @enum {string} */
+                            reason?: "provider_failed" | "rejected" | "timeout";
+                        };
                     };
                 };
             };
@@ -5461,7 +5636,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -5479,6 +5654,124 @@ export interface operations {
                         deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
                         /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
                         deliveryError?: string;
+                        /** @description verification.fallback only: the code the SILENT request fell back to. */
+                        fallback?: {
+                            /** @enum {string} */
+                            channel: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
+                            /**
+                             * Format: uuid
+                             * @description The fallback code's request (the dual sibling).
+                             */
+                            requestId?: string;
+                            /** @enum {string} */
+                            reason?: "provider_failed" | "rejected" | "timeout";
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within the timeout) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onVerificationFallback: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry; de-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse times far from now. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint secret (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "verification.fallback",
+                 *       "timestamp": "2026-11-24T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3b",
+                 *         "type": "verification.fallback",
+                 *         "timestamp": "2026-11-24T12:00:00.000Z",
+                 *         "accountId": "acc_default",
+                 *         "test": false,
+                 *         "requestId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
+                 *         "groupId": "0193a1b2-c3d4-7e5f-8a7b-8c9d0e1f2a3c",
+                 *         "channel": "SILENT",
+                 *         "to": "+44*******457",
+                 *         "status": "pending",
+                 *         "fallback": {
+                 *           "channel": "SMS",
+                 *           "requestId": "0193a1b2-d9e0-7e5f-8a7b-8c9d0e1f2a3d",
+                 *           "reason": "timeout"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "verification.fallback";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description Event id (UUIDv7); also the webhook-id header.
+                         */
+                        id: string;
+                        type: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        accountId: string;
+                        /** @description True for events of test-mode keys. */
+                        test: boolean;
+                        /** Format: uuid */
+                        requestId?: string;
+                        /** @description Shared by both requests of a dual send. */
+                        groupId?: string;
+                        contactId?: string;
+                        /** @enum {string} */
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
+                        /** @description Masked destination, as in send-code answers. */
+                        to?: string;
+                        country?: string;
+                        purpose?: string;
+                        /** @description Verification events: the locale the message was written in (a Locale tag); absent for requests made before locales were kept. */
+                        locale?: string;
+                        /** @description State of the verification request after the event. */
+                        status?: string;
+                        /** @description The delivery provider, where there is one. */
+                        provider?: string;
+                        /**
+                         * @description verification.delivered and verification.undelivered: where the message or call is when the event is made (`answered` or `completed` for a call; `undelivered` when it failed).
+                         * @enum {string}
+                         */
+                        deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
+                        /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
+                        deliveryError?: string;
+                        /** @description verification.fallback only: the code the SILENT request fell back to. */
+                        fallback?: {
+                            /** @enum {string} */
+                            channel: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
+                            /**
+                             * Format: uuid
+                             * @description The fallback code's request (the dual sibling).
+                             */
+                            requestId?: string;
+                            /** @enum {string} */
+                            reason?: "provider_failed" | "rejected" | "timeout";
+                        };
                     };
                 };
             };
@@ -5548,7 +5841,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -5566,6 +5859,18 @@ export interface operations {
                         deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
                         /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
                         deliveryError?: string;
+                        /** @description verification.fallback only: the code the SILENT request fell back to. */
+                        fallback?: {
+                            /** @enum {string} */
+                            channel: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
+                            /**
+                             * Format: uuid
+                             * @description The fallback code's request (the dual sibling).
+                             */
+                            requestId?: string;
+                            /** @enum {string} */
+                            reason?: "provider_failed" | "rejected" | "timeout";
+                        };
                     };
                 };
             };
@@ -5635,7 +5940,7 @@ export interface operations {
                         groupId?: string;
                         contactId?: string;
                         /** @enum {string} */
-                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE";
+                        channel?: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
                         /** @description Masked destination, as in send-code answers. */
                         to?: string;
                         country?: string;
@@ -5653,6 +5958,18 @@ export interface operations {
                         deliveryStatus?: "queued" | "outbox" | "sent" | "awaiting_permission" | "calling" | "answered" | "delivered" | "completed" | "undelivered";
                         /** @description verification.undelivered: why. For a WhatsApp call it starts with a reason code and a colon: `permission_rejected`, `permission_not_answered`, `permission_request_limit`, `permission_request_failed`, `call_limit`, `no_permission`, `rejected`, `no_answer`, `call_failed`, `media_failed`, `code_expired` (docs/delivery.md, "WhatsApp calls"). */
                         deliveryError?: string;
+                        /** @description verification.fallback only: the code the SILENT request fell back to. */
+                        fallback?: {
+                            /** @enum {string} */
+                            channel: "EMAIL" | "SMS" | "WHATSAPP" | "VOICE" | "SILENT";
+                            /**
+                             * Format: uuid
+                             * @description The fallback code's request (the dual sibling).
+                             */
+                            requestId?: string;
+                            /** @enum {string} */
+                            reason?: "provider_failed" | "rejected" | "timeout";
+                        };
                     };
                 };
             };
