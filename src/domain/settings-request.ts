@@ -1,4 +1,5 @@
 import type { ErrorDetail } from './errors.js';
+import { linkOriginProblems } from './link-settings.js';
 import { isKnownCountry } from './phone.js';
 import { templatesProblems } from './templates.js';
 
@@ -14,11 +15,13 @@ export function brandingProblems(branding: unknown, path: string): ErrorDetail[]
  * already (not checked again); `path`: where the settings sit in the body (`settings.`).
  */
 export function settingsProblems(
-  settings: { allowedCountries?: unknown; branding?: unknown } | null | undefined,
+  settings: { allowedCountries?: unknown; branding?: unknown; linkRedirectOrigins?: unknown } | null | undefined,
   refused: ReadonlySet<string>,
   path = '',
 ): ErrorDetail[] {
   const problems = brandingProblems(settings?.branding, `${path}branding`);
+  if (!refused.has('linkRedirectOrigins'))
+    problems.push(...linkOriginProblems(settings?.linkRedirectOrigins, `${path}linkRedirectOrigins`));
   const countries = settings?.allowedCountries;
   if (Array.isArray(countries) && !refused.has('allowedCountries')) {
     const unknown = countries.filter(

@@ -6,6 +6,7 @@ import {
   type AccountOnlyValues,
   accountOnlyDefaults,
 } from './account-limits.js';
+import { LINK_SETTINGS, type LinkSettings, linkRedirectOriginsOf } from './link-settings.js';
 import { MESSAGE_SETTINGS, type MessageSettingName, type MessageSettings } from './message-settings.js';
 import type { NumberIntelligenceSettings } from './number-facts.js';
 import {
@@ -23,7 +24,8 @@ export interface EffectiveSettings
   extends AccountLimits,
     AccountOnlyValues,
     NumberIntelligenceSettings,
-    MessageSettings {
+    MessageSettings,
+    LinkSettings {
   /** null: every country. */
   allowedCountries: ReadonlySet<string> | null;
   branding: Branding;
@@ -62,6 +64,7 @@ export function deploymentDefaults(
     locale: null,
     webOtpHost: config.smsWebOtpDomain ?? null,
     appHash: null,
+    linkRedirectOrigins: [],
   };
 }
 
@@ -72,7 +75,7 @@ const MESSAGE_SETTING_NAMES = Object.keys(MESSAGE_SETTINGS) as MessageSettingNam
  * allow-list, never widen it.
  */
 export function effectiveSettings(defaults: EffectiveSettings, account: AccountSettings): EffectiveSettings {
-  const { allowedCountries, branding, ...numbers } = account;
+  const { allowedCountries, branding, linkRedirectOrigins, ...numbers } = account;
   const merged: EffectiveSettings = { ...defaults };
   for (const [name, value] of Object.entries(numbers)) {
     if (typeof value === 'number') (merged as unknown as Record<string, unknown>)[name] = value;
@@ -83,6 +86,8 @@ export function effectiveSettings(defaults: EffectiveSettings, account: AccountS
     const value = account[name];
     if (typeof value === 'string') (merged as unknown as Record<string, unknown>)[name] = value;
   }
+  const origins = linkRedirectOriginsOf(linkRedirectOrigins);
+  if (origins !== undefined) merged.linkRedirectOrigins = origins;
   if (allowedCountries) {
     const own = parseCountryList(allowedCountries);
     merged.allowedCountries =
@@ -142,12 +147,24 @@ export interface MessageSettingInForce {
   description: string;
 }
 
+/** The magic links' setting (src/domain/link-settings.ts) as it holds for an account. */
+export interface LinkSettingInForce {
+  name: keyof typeof LINK_SETTINGS;
+  value: readonly string[];
+  /** `default` or `account`: it has no deployment variable. */
+  source: SettingSource;
+  default: readonly string[];
+  description: string;
+}
+
 export interface SettingsInForce {
   limits: SettingInForce[];
   /** Lookups, their refusals and SILENT's timeout. */
   numberIntelligence: NumberIntelligenceSettingInForce[];
   /** The default locale and the SMS one-tap lines. */
   messages: MessageSettingInForce[];
+  /** Where magic links may redirect. */
+  links: LinkSettingInForce[];
   /** null: every country. */
   allowedCountries: { value: string[] | null; source: SettingSource; deployment: string[] | null };
 }
@@ -225,10 +242,20 @@ export function settingsInForce(
     };
   });
   const narrowed = account.allowedCountries && parseCountryList(account.allowedCountries) !== null;
+  const links: LinkSettingInForce[] = [
+    {
+      name: 'linkRedirectOrigins',
+      value: inForce.linkRedirectOrigins,
+      source: Array.isArray(own.linkRedirectOrigins) ? 'account' : 'default',
+      default: [],
+      description: LINK_SETTINGS.linkRedirectOrigins.description,
+    },
+  ];
   return {
     limits,
     numberIntelligence,
     messages,
+    links,
     allowedCountries: {
       value: sortedList(inForce.allowedCountries),
       source: narrowed ? 'account' : given.has('allowedCountries') ? 'environment' : 'default',

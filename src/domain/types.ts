@@ -2,6 +2,7 @@ import type { AccountLimitOverrides, AccountOnlyOverrides } from './account-limi
 import type { DeliveryType } from './channels/channel.js';
 import type { Channel } from './channels/registry.js';
 import type { DeliveryStatus } from './delivery-states.js';
+import type { LinkSettingOverrides } from './link-settings.js';
 import type { Locale } from './locales.js';
 import type { MessageSettingOverrides } from './message-settings.js';
 import type { BrandingTemplates } from './templates.js';
@@ -54,7 +55,8 @@ export interface Branding {
 export interface AccountSettings
   extends AccountLimitOverrides,
     AccountOnlyOverrides,
-    MessageSettingOverrides {
+    MessageSettingOverrides,
+    LinkSettingOverrides {
   /** ISO 3166-1 alpha-2 codes allowed for SMS/WhatsApp; absent or ['*'] means every country. */
   allowedCountries?: string[];
   branding?: Partial<Branding>;

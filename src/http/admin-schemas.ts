@@ -1,6 +1,7 @@
 import { type TInteger, type TSchema, Type } from '@sinclair/typebox';
 import { ACCOUNT_LIMITS, ACCOUNT_ONLY_SETTINGS, type AccountLimitName } from '../domain/account-limits.js';
 import { CHANNELS, PHONE_CHANNEL_TITLES } from '../domain/channels/registry.js';
+import { LINK_SETTINGS } from '../domain/link-settings.js';
 import { MESSAGE_SETTINGS } from '../domain/message-settings.js';
 import {
   NUMBER_INTELLIGENCE_SETTING_NAMES,
@@ -78,6 +79,13 @@ const messageSettings = <T>(wrap: (schema: TSchema) => T) =>
     ]),
   ) as Record<keyof typeof MESSAGE_SETTINGS, T>;
 
+/** The origins a magic link may redirect to, from their one description (link-settings.ts). */
+const { linkRedirectOrigins: linkOrigins } = LINK_SETTINGS;
+const LinkRedirectOrigins = Type.Array(
+  Type.String({ minLength: 1, maxLength: linkOrigins.maxLength, examples: ['https://app.example.com'] }),
+  { maxItems: linkOrigins.maxItems, uniqueItems: true, description: linkOrigins.description },
+);
+
 const CountryList = Type.Array(Type.String({ pattern: '^([A-Za-z]{2}|\\*)$' }), {
   maxItems: 250,
   description: `ISO 3166-1 alpha-2 codes ${PHONE_CHANNEL_TITLES} may reach; \`*\` or absent: every country.`,
@@ -92,6 +100,7 @@ export const AccountSettingsPatch = component(
       ...accountOnlyOverrides,
       ...numberIntelligenceSettings(nullable),
       ...messageSettings(nullable),
+      linkRedirectOrigins: nullable(LinkRedirectOrigins),
       allowedCountries: nullable(CountryList),
       branding: nullable(ref(BrandingPatch)),
     },
@@ -125,6 +134,7 @@ const AccountSettings = component(
       ),
       ...numberIntelligenceSettings(Type.Optional),
       ...messageSettings(Type.Optional),
+      linkRedirectOrigins: Type.Optional(LinkRedirectOrigins),
       allowedCountries: Type.Optional(CountryList),
       branding: Type.Optional(ref(BrandingSchema)),
     },
@@ -325,6 +335,17 @@ const MessageSettingInForce = component(
   }),
 );
 
+const LinkSettingInForce = component(
+  'LinkSettingInForce',
+  Type.Object({
+    name: Type.String({ enum: Object.keys(LINK_SETTINGS), description: 'linkRedirectOrigins.' }),
+    value: Type.Array(Type.String(), { description: 'In force, each origin as browsers write it.' }),
+    source: ref(SettingSource),
+    default: Type.Array(Type.String()),
+    description: Type.String(),
+  }),
+);
+
 /** The settings an account may override, each with the value in force and where it comes from. */
 const AccountLimits = component(
   'AccountLimits',
@@ -337,6 +358,9 @@ const AccountLimits = component(
     }),
     messages: Type.Array(ref(MessageSettingInForce), {
       description: 'The default locale and the SMS one-tap lines (webOtpHost, appHash).',
+    }),
+    links: Type.Array(ref(LinkSettingInForce), {
+      description: 'Where magic links may redirect: set only by the account (`source` is `default` or `account`).',
     }),
     allowedCountries: Type.Object({
       value: CountriesOrNull,
