@@ -199,6 +199,7 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
     clock,
     codeSecret,
     previousCodeSecrets,
+    linkBaseUrl: config.publicBaseUrl ?? null,
     defaults: deploymentDefaults(config, {
       ...DEFAULT_BRANDING,
       brandName: config.brandName ?? DEFAULT_BRANDING.brandName,

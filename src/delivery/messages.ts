@@ -110,6 +110,18 @@ const paragraph = (text: string) => escapeHtml(text).replace(/\r?\n/g, '<br>');
 /** A value inside a sentence, isolated so that its own direction cannot reorder the words around it. */
 const isolated = (text: string) => `<bdi>${escapeHtml(text)}</bdi>`;
 
+/**
+ * The link's button: a bulletproof button (a table cell with the colour, the link inside it), which
+ * Outlook and the webmails draw as a button without CSS support; then the sentence that says the
+ * code below works too.
+ */
+function linkButton(link: string, t: LocaleTexts['email'], color: string, start: string): string {
+  const href = escapeHtml(link);
+  return `<p style="margin:0 0 12px;text-align:${start}">${escapeHtml(t.linkIntro)}</p>
+<table role="presentation" cellspacing="0" cellpadding="0" style="margin:8px 0 8px"><tr><td style="border-radius:6px;background:${color}"><a href="${href}" style="display:inline-block;padding:12px 20px;font-size:16px;font-weight:bold;color:#ffffff;text-decoration:none;border-radius:6px">${escapeHtml(t.linkButton)}</a></td></tr></table>
+`;
+}
+
 export function renderEmail(
   r: DeliveryRequest,
   options: RenderOptions = {},
@@ -127,8 +139,12 @@ export function renderEmail(
   const body = custom
     ? [fill(custom.text)]
     : [fill(t.text), '', r.purpose ? `${t.requestedFor}${t.colon}${r.purpose}` : null];
+  // A magic link (docs/links.md) goes beside the code, never instead of it: a mail client that
+  // strips links, or a user on another device, still has the code.
+  const linkLine = r.link ? t.linkText.replace('{link}', r.link) : null;
   const lines = [
     ...body,
+    linkLine,
     r.customMessage ? r.customMessage : null,
     custom ? null : expires,
     supportUrl ? `${t.help}${t.colon}${supportUrl}` : null,
@@ -158,11 +174,12 @@ export function renderEmail(
 <table role="presentation" dir="${dir}" width="100%" style="max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
 <tr><td style="text-align:${start}">
 ${logoTag}<h1 style="font-size:18px;margin:0 0 16px">${heading}</h1>
-${custom ? '' : purposeLine}<p dir="ltr" style="font-size:32px;letter-spacing:6px;font-weight:bold;margin:16px 0;text-align:${start};color:${color}">${escapeHtml(r.code)}</p>
+${custom ? '' : purposeLine}${r.link ? linkButton(r.link, t, color, start) : ''}<p dir="ltr" style="font-size:32px;letter-spacing:6px;font-weight:bold;margin:16px 0;text-align:${start};color:${color}">${escapeHtml(r.code)}</p>
 ${custom ? `<p style="margin:0 0 12px">${paragraph(fill(custom.text))}</p>\n` : ''}${r.customMessage ? `<p style="margin:0 0 12px">${paragraph(r.customMessage)}</p>` : ''}
 ${custom ? '' : `<p style="font-size:13px;color:#52525b;margin:16px 0 0">${escapeHtml(expires)}</p>`}
 ${supportUrl ? `<p style="font-size:13px;margin:8px 0 0"><a href="${escapeHtml(supportUrl)}" style="color:${color}">${escapeHtml(t.help)}</a></p>` : ''}
 ${emailFooter ? `<p style="font-size:12px;color:#71717a;margin:16px 0 0">${paragraph(emailFooter)}</p>` : ''}
+${r.link ? `<p style="font-size:12px;color:#71717a;margin:16px 0 0;word-break:break-all">${escapeHtml(t.linkText).replace('{link}', `<a href="${escapeHtml(r.link)}" style="color:${color}">${escapeHtml(r.link)}</a>`)}</p>` : ''}
 </td></tr></table></body></html>`;
   return { subject, text: lines.join('\n'), html };
 }

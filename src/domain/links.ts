@@ -14,7 +14,8 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 export const generateLinkToken = (): string => randomBytes(32).toString('base64url');
 
 /** Whether `value` has the shape of a token (checked before any hash is computed or row read). */
-export const isLinkToken = (value: string): boolean => value.length === LINK_TOKEN_LENGTH && TOKEN.test(value);
+export const isLinkToken = (value: string): boolean =>
+  value.length === LINK_TOKEN_LENGTH && TOKEN.test(value);
 
 /**
  * The stored form of a token: HMAC-SHA-256 under the code secret, in a domain of its own (`link`)
@@ -35,7 +36,8 @@ export const MAX_REDIRECT_URL_LENGTH = 2000;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-const UNSAFE_CHARACTERS = /[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
+const UNSAFE_CHARACTERS =
+  /[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
 
 /**
  * The origin `value` names when it is one an account may list (`https://host[:port]`, or

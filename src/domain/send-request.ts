@@ -1,5 +1,6 @@
 import { DELIVERY_TYPES, type DeliveryType } from './channels/channel.js';
 import {
+  CHANNELS,
   type Channel,
   channelSpec,
   channelsOffering,
@@ -28,6 +29,7 @@ export interface SendCodeBody {
   customMessage?: string;
   locale?: string;
   fallback?: Channel;
+  link?: { redirectUrl?: string };
 }
 
 /** A send request that passed every rule, with destinations normalised. */
@@ -59,6 +61,11 @@ export interface SendRequest {
    * check fails or times out (send-code `fallback`); null: none.
    */
   fallback: Channel | null;
+  /**
+   * A magic link beside the code (EMAIL only, docs/links.md); `redirectUrl` as given, checked
+   * against the account's linkRedirectOrigins when the send is made. null: no link.
+   */
+  link: { redirectUrl: string | null } | null;
 }
 
 export type SendValidation =
@@ -69,6 +76,7 @@ const PHONE_FIELDS = ['phone', 'whatsappNumber', 'phoneNumber'] as const;
 
 const EMAIL_CHANNELS = listed(channelsTo('email'));
 const PHONE_CHANNELS = listed(channelsTo('phone'));
+const LINKABLE_CHANNELS = CHANNELS.filter((c) => channelSpec(c).linkable);
 
 /**
  * A deliveryType other than the default TEXT must be one a requested channel offers
@@ -200,6 +208,17 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
     const problem = fallbackRefusal(fallback, channels);
     if (problem) details.push({ field: 'fallback', message: problem });
   }
+  let link: SendRequest['link'] = null;
+  if (body.link !== undefined && !refused.has('link') && channels) {
+    if (!channels.some((c) => channelSpec(c).linkable)) {
+      details.push({
+        field: 'link',
+        message: `link needs the ${listed(LINKABLE_CHANNELS)} channel among the channels`,
+      });
+    } else {
+      link = { redirectUrl: body.link.redirectUrl ?? null };
+    }
+  }
 
   if (details.length > 0 || channels === null) return { ok: false, details, unsupportedNumber };
   if (unsupportedNumber) return { ok: false, details: [], unsupportedNumber };
@@ -219,6 +238,7 @@ export function validateSendRequest(body: SendCodeBody, refused: ReadonlySet<str
       customMessage: body.customMessage ?? null,
       locale,
       fallback,
+      link,
     },
   };
 }

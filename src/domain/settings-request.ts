@@ -15,7 +15,10 @@ export function brandingProblems(branding: unknown, path: string): ErrorDetail[]
  * already (not checked again); `path`: where the settings sit in the body (`settings.`).
  */
 export function settingsProblems(
-  settings: { allowedCountries?: unknown; branding?: unknown; linkRedirectOrigins?: unknown } | null | undefined,
+  settings:
+    | { allowedCountries?: unknown; branding?: unknown; linkRedirectOrigins?: unknown }
+    | null
+    | undefined,
   refused: ReadonlySet<string>,
   path = '',
 ): ErrorDetail[] {

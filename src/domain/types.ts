@@ -139,6 +139,10 @@ export type NewVerification = Omit<
   risk?: string | null;
   /** The email address as given when it is not `destination` (its canonical mailbox); else null. */
   address?: string | null;
+  /** The keyed hash of its magic link's token (src/domain/links.ts); null or absent: no link. */
+  linkHash?: Buffer | null;
+  /** Where its link's POST redirects (checked, normalised); null: the service's "verified" page. */
+  linkRedirect?: string | null;
 };
 
 /** A message as its recipient sees it; what the outbox stores and providers send. */

@@ -4,6 +4,7 @@ import type { EffectiveSettings, SettingsInForce } from './settings.js';
 import type { AccountSettings, AuthenticatedKey, DeliveryStatus } from './types.js';
 import { CancelVerification } from './verification/cancel.js';
 import type { VerificationDeps } from './verification/deps.js';
+import { type LinkPage, VerifyLink } from './verification/link.js';
 import { OutboxSearch } from './verification/outbox.js';
 import { ProviderStatus } from './verification/provider-status.js';
 import { ReadVerification, type VerificationResource } from './verification/resource.js';
@@ -15,6 +16,7 @@ import { VerifyCode, type VerifyResult } from './verification/verify.js';
 
 export type { VerificationEvents } from './events.js';
 export type { VerificationDeps, VerificationStorage } from './verification/deps.js';
+export type { LinkPage } from './verification/link.js';
 export { outboxDestination } from './verification/outbox.js';
 export type { VerificationResource } from './verification/resource.js';
 export type { SendEntry } from './verification/send-entry.js';
@@ -32,6 +34,7 @@ export class VerificationService {
   private readonly verifyCode: VerifyCode;
   private readonly readVerification: ReadVerification;
   private readonly cancelVerification: CancelVerification;
+  private readonly verifyLink: VerifyLink;
   private readonly outboxSearch: OutboxSearch;
   private readonly providerStatus: ProviderStatus;
   /** Fires the fallback codes of SILENT requests (the timeout worker uses it). */
@@ -43,6 +46,7 @@ export class VerificationService {
     this.verifyCode = new VerifyCode(deps, this.settings);
     this.readVerification = new ReadVerification(deps, this.settings);
     this.cancelVerification = new CancelVerification(deps, this.settings);
+    this.verifyLink = new VerifyLink(deps, this.settings);
     this.outboxSearch = new OutboxSearch(deps.store.verifications);
     this.providerStatus = new ProviderStatus(deps.store.verifications, deps.clock);
     this.fallbackSender = new SilentFallbackSender(deps);
@@ -81,6 +85,16 @@ export class VerificationService {
   /** Cancels a pending request and its dual sibling; idempotent (./verification/cancel.ts). */
   cancel(key: AuthenticatedKey, requestId: string): Promise<VerificationResource> {
     return this.cancelVerification.cancel(key, requestId);
+  }
+
+  /** GET of a magic link: the page it shows, changing nothing (./verification/link.ts). */
+  openLink(token: string): Promise<LinkPage> {
+    return this.verifyLink.open(token);
+  }
+
+  /** POST of a magic link: verifies its request once (./verification/link.ts). */
+  useLink(token: string): Promise<LinkPage> {
+    return this.verifyLink.use(token);
   }
 
   /** The outbox's messages (./verification/outbox.ts). */

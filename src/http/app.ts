@@ -28,6 +28,7 @@ import { analyticsRoutes } from './routes/analytics.js';
 import { publicLogoRoute } from './routes/branding.js';
 import { DASHBOARD_DIR, dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
+import { linkRoutes } from './routes/links.js';
 import { sendCodeRoute } from './routes/send-code.js';
 import { verificationRoutes } from './routes/verifications.js';
 import { verifyCodeRoute } from './routes/verify-code.js';
@@ -129,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(sendCodeRoute(deps));
   await app.register(verifyCodeRoute(deps));
   await app.register(verificationRoutes(deps));
+  await app.register(linkRoutes(deps));
   await app.register(
     async (admin) => {
       // A change to keys or accounts takes effect at once in this process's key cache.

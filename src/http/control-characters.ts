@@ -13,6 +13,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 const CALLBACKS = '/v1/callbacks/';
+/** A magic link's token is checked by its shape (anything else is the 404 page) and its body ignored. */
+const LINKS = '/v1/links/';
 
 /**
  * Fields whose value is free text shown as paragraphs: line breaks and tabs are allowed there (an
@@ -77,7 +79,7 @@ export function refuseControlCharacters(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
     // A provider's callback is the provider's text (an error detail may span lines), checked by
     // its signature: refusing it would lose a delivery report, and nothing of it is shown as is.
-    if (request.url.startsWith(CALLBACKS)) return done();
+    if (request.url.startsWith(CALLBACKS) || request.url.startsWith(LINKS)) return done();
     const details: ErrorDetail[] = [];
     findControls(request.params, details);
     findControls(request.query, details);

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import { ApiError, renderError } from './errors.js';
 import { jsonBodyProblem } from './json-body.js';
+import { notFoundPage, pageLocale } from './link-pages.js';
 
 /** Timeouts against slow clients (a socket trickling its headers or body holds memory and a slot). */
 export interface HttpTimeouts {
@@ -79,7 +80,13 @@ export function hardenedServerOptions(
   const send = (reply: FastifyReply, error: ApiError) =>
     reply.code(error.status).headers(headers).type('application/json').send(renderError(error));
   const options: Partial<FastifyServerOptions> = {
-    frameworkErrors: (error: FastifyError, _request, reply) => {
+    frameworkErrors: (error: FastifyError, request, reply) => {
+      // A magic link's URL that cannot be routed (an over-long or badly encoded token) is a link
+      // no request has: its page, not an API error.
+      if (request.url.startsWith('/v1/links/')) {
+        const page = notFoundPage(pageLocale(request.headers['accept-language']));
+        return (reply as FastifyReply).code(page.status).headers({ ...headers, ...page.headers }).send(page.html);
+      }
       if (error.code === 'FST_ERR_BAD_URL') {
         return send(
           reply,

@@ -104,6 +104,11 @@ Verification requests move \`pending\` → \`verified\` | \`expired\` | \`failed
           description:
             'Accounts (settings, branding, logo, message preview), API keys and the outbox (ADMIN_TOKEN).',
         },
+        {
+          name: 'links',
+          description:
+            "Magic links (send-code's `link`): HTML pages the email's recipient opens in a browser, public (the token is the credential); see docs/links.md.",
+        },
         { name: 'branding', description: "An account's uploaded logo, public: emails link to it." },
         { name: 'operations', description: 'Health and metrics.' },
         {

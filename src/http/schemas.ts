@@ -7,6 +7,7 @@ import {
   FALLBACK_CHANNELS,
   listed,
 } from '../domain/channels/registry.js';
+import { MAX_REDIRECT_URL_LENGTH } from '../domain/links.js';
 import { LOCALES } from '../domain/locales.js';
 import {
   LINE_TYPE_WEIGHTS,
@@ -105,6 +106,29 @@ export const SEND_CODE_EXAMPLES = [
   },
 ] as const;
 
+/** send-code's `link`: a magic link beside the code in the email (docs/links.md). */
+const SendLink = component(
+  'SendLink',
+  Type.Object(
+    {
+      redirectUrl: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: MAX_REDIRECT_URL_LENGTH,
+          examples: ['https://app.example.com/welcome'],
+          description:
+            "Where the link's browser goes once it verified, with `requestId` and `status=verified` added to its query: `https:` (or `http:` on localhost), no user name or password, and an origin that is exactly one of the account's `linkRedirectOrigins`. Absent: the service's own \"verified\" page.",
+        }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'EMAIL only (single or dual): the email carries a link `<PUBLIC_BASE_URL>/v1/links/<token>` beside the code, valid as long as the code and used up with it (whichever is used first consumes both, and the dual sibling). Opening the link shows a confirmation page; its button verifies. `{}`: a link without a redirect. Needs PUBLIC_BASE_URL.',
+    },
+  ),
+);
+
 export const SendCodeBody = component(
   'SendCodeRequest',
   Type.Object(
@@ -154,6 +178,7 @@ export const SendCodeBody = component(
           description: `SILENT only (\`channel: "SILENT"\`): the channel (${listed(FALLBACK_CHANNELS)}) that sends a code, as the request's dual sibling, when the silent check fails (at once) or has not succeeded within the account's \`silentTimeoutSeconds\` (default 30). The key must be enabled for it. Either requestId then verifies the code; the \`verification.fallback\` event and the resource say so. Without it, a SILENT send whose provider fails answers 502 DELIVERY_FAILED.`,
         }),
       ),
+      link: Type.Optional(ref(SendLink)),
     },
     {
       description: 'Exactly one of `channel` and `channels`.',

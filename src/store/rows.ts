@@ -5,6 +5,7 @@ import type {
   AttemptTarget,
   CodeGuess,
   CountedAttempt,
+  LinkedRequest,
   LiveCode,
   OutboxEntry,
 } from '../domain/ports/verifications.js';
@@ -204,6 +205,23 @@ export function attemptOutcome(
   const consumed = guessed !== null && decided.some((r) => r.id === guessed && r.status === 'verified');
   return { request, counted, winnerId: counted ? guessed : null, consumed };
 }
+
+/** The columns rowToLinkedRequest reads. */
+export const LINKED_SELECT = `id, account_id, group_id, channel, masked, status, expires_at, locale, test,
+  link_redirect`;
+
+export const rowToLinkedRequest = (r: Record<string, unknown>): LinkedRequest => ({
+  id: String(r.id),
+  accountId: String(r.account_id),
+  groupId: String(r.group_id),
+  channel: r.channel as Channel,
+  masked: String(r.masked ?? ''),
+  status: r.status as VerificationStatus,
+  expiresAt: num(r.expires_at),
+  locale: asStoredLocale(r.locale),
+  mode: rowMode(r.test),
+  redirectUrl: strOrNull(r.link_redirect),
+});
 
 /**
  * The columns rowToOutboxEntry reads, from `verifications` (unaliased): the dual sibling is the

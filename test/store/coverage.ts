@@ -38,6 +38,8 @@ export const STORE_METHODS = {
     recordDeliveryByProviderId: true,
     addOutboxMessage: true,
     listOutbox: true,
+    findLink: true,
+    consumeLink: true,
     sweep: true,
   } satisfies Listed<Verifications>,
   accounts: {

@@ -31,6 +31,8 @@ interface StoredContent {
      * had two locales: read as pt-BR.
      */
     locale?: string;
+    /** The magic link with its token masked: the outbox keeps no way to use it. */
+    link?: string;
   };
   /** The WebOTP host the message was sent with (the account's, or the deployment's). */
   webOtpDomain?: string;
@@ -49,6 +51,7 @@ export function encodeOutboxContent(request: DeliveryRequest, options: RenderOpt
   if (customMessage !== null) content.request.customMessage = customMessage;
   // English, the default, is left out: most messages are kept as they were before locales.
   if (locale !== 'en') content.request.locale = locale;
+  if (request.link) content.request.link = maskLink(request.link);
   const webOtpHost = request.webOtpHost ?? options.webOtpDomain;
   // The one-tap lines belong to a text message.
   const text = channelSpec(channel).message === 'sms';
@@ -92,6 +95,9 @@ function trimBranding(branding: Branding, locale: Locale, channel: DeliveryReque
 /** The locale of a kept message: the one it was sent in; `pt` (kept before the split) is pt-BR. */
 const storedLocale = (locale: string | undefined): Locale =>
   locale === undefined ? 'en' : locale === 'pt' ? 'pt-BR' : (asLocale(locale) ?? 'en');
+
+/** A magic link as the outbox keeps it: its token (the last path segment) masked. */
+export const maskLink = (link: string) => link.replace(/[^/]+$/, (token) => '*'.repeat(token.length));
 
 /** A code as a settled message shows it. */
 export const maskCode = (code: string) => '*'.repeat(code.length);

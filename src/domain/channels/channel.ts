@@ -55,6 +55,8 @@ export interface ChannelSpec<N extends string = string> {
    * code is delivered; the send's answer carries the URL the app opens on the device).
    */
   proof?: 'code' | 'network';
+  /** Its message can carry a magic link beside the code (send-code's `link`, docs/links.md). */
+  linkable?: boolean;
 }
 
 /** Declares a channel, keeping its fields as literal types (the registry's types derive from them). */

@@ -10,4 +10,5 @@ export const email = defineChannel({
   countryWindow: false,
   routedByCountry: false,
   message: 'email',
+  linkable: true,
 });

@@ -22,6 +22,8 @@ export interface DeliveryRequest {
   webOtpHost?: string;
   /** SMS: the account's `appHash` (Android SMS Retriever). */
   appHash?: string;
+  /** EMAIL: the magic link (`<PUBLIC_BASE_URL>/v1/links/<token>`) shown beside the code; a secret like the code. */
+  link?: string;
 }
 
 export type ProviderState = 'up' | 'down' | 'unknown';

@@ -1,5 +1,6 @@
 import { destinationField } from '../channels/registry.js';
 import { DomainError } from '../errors.js';
+import type { Locale } from '../locales.js';
 import type {
   Channel,
   DeliveryStatus,
@@ -114,6 +115,22 @@ export const contactBlocked = (channel: Channel): DomainError =>
     { field: destinationField(channel), channel, message: 'blocked' },
   ]);
 
+/** A request as its magic link finds it (src/domain/verification/link.ts). */
+export interface LinkedRequest {
+  id: string;
+  accountId: string;
+  groupId: string;
+  channel: Channel;
+  /** The destination masked as send-code answers show it. */
+  masked: string;
+  status: VerificationStatus;
+  expiresAt: number;
+  locale: Locale | null;
+  mode: Mode;
+  /** Where the link's POST redirects; null: the service's "verified" page. */
+  redirectUrl: string | null;
+}
+
 export interface SweepResult {
   expired: number;
   deleted: number;
@@ -190,6 +207,21 @@ export interface Verifications {
    * page after that message.
    */
   listOutbox(filter: OutboxFilter): Promise<OutboxEntry[]>;
+  /**
+   * The request whose magic link's token hashes to one of `hashes` (one per accepted secret), as it
+   * is now; null when none has. Changes nothing: a GET of a link (a mail scanner's) consumes nothing.
+   */
+  findLink(hashes: readonly Buffer[]): Promise<LinkedRequest | null>;
+  /**
+   * Uses a magic link, in one atomic unit: when its request is pending and unexpired at `now`, it
+   * is verified (`verified_at` now, no attempt counted) and the other pending rows of its group
+   * canceled, each appending its change; `consumed` is true for exactly one of parallel callers,
+   * on every instance. `request` is the request as it was before; null: no request has the link.
+   */
+  consumeLink(
+    hashes: readonly Buffer[],
+    now: number,
+  ): Promise<{ request: LinkedRequest; consumed: boolean } | null>;
   /** Marks overdue pending requests expired and deletes rows older than the retention, in batches. */
   sweep(now: number, retentionMs: number, batchSize: number): Promise<SweepResult>;
 }

@@ -1,12 +1,14 @@
 import { channelSpec, isSilentChannel } from '../channels/registry.js';
 import { generateCode, hashCode, unguessableCode } from '../codes.js';
 import { timeOrderedUuid } from '../ids.js';
+import { generateLinkToken, hashLinkToken } from '../links.js';
 import { negotiateLocale } from '../locales.js';
 import type { DeliveryPlan, DeliveryRequest } from '../ports/delivery.js';
 import type { SendRequest } from '../send-request.js';
 import type { EffectiveSettings } from '../settings.js';
 import type { AuthenticatedKey, NewVerification } from '../types.js';
 import type { VerificationDeps } from './deps.js';
+import type { CheckedLink } from './send-link.js';
 import type { ScreenedTarget } from './send-screen.js';
 import { deliveryTypeOf } from './send-targets.js';
 
@@ -17,6 +19,8 @@ export type IssuedTarget = ScreenedTarget & {
   delivery: DeliveryRequest;
   /** The outbox took it already, or a provider delivers it now. */
   plan: DeliveryPlan;
+  /** The keyed hash of its magic link's token; null: its message carries none. */
+  linkHash: Buffer | null;
 };
 
 /** What issuing reads of a send request (a fallback's is rebuilt from what its SILENT send kept). */
@@ -40,6 +44,8 @@ export async function issueCodes(
   now: number,
   /** The group the requests join (a fallback code joins its SILENT request's); else the first's id. */
   groupId?: string,
+  /** The checked `link` of the send (./send-link.ts); null: none. */
+  link: CheckedLink | null = null,
 ): Promise<{ issued: IssuedTarget[]; expiresAt: number }> {
   const expiresAt = now + s.codeTtlSeconds * 1000;
   const locale = negotiateLocale({
@@ -52,6 +58,8 @@ export async function issueCodes(
     // The one-tap lines (WebOTP host, Android app hash) belong to a text message.
     const text = channelSpec(t.channel).message === 'sms';
     const requestId = timeOrderedUuid(now);
+    // A link only in the message that can carry one (EMAIL), never in its dual sibling's.
+    const token = link && channelSpec(t.channel).linkable ? generateLinkToken() : null;
     const delivery: DeliveryRequest = {
       verificationId: requestId,
       accountId: key.accountId,
@@ -68,12 +76,14 @@ export async function issueCodes(
       locale,
       ...(text && s.webOtpHost !== null ? { webOtpHost: s.webOtpHost } : {}),
       ...(text && s.appHash !== null ? { appHash: s.appHash } : {}),
+      ...(token && link ? { link: `${link.baseUrl}/v1/links/${token}` } : {}),
     };
     const plan = deps.delivery.plan(delivery, key.mode);
     // A provider checks a silent request: its row keeps a code no guess can match. The outbox
     // stands in for the provider with a code of digits, as the device's code (docs/silent.md).
     if (isSilentChannel(t.channel) && plan.via === 'provider') delivery.code = unguessableCode();
-    return { ...t, requestId, delivery, plan };
+    const linkHash = token ? hashLinkToken(deps.codeSecret, token) : null;
+    return { ...t, requestId, delivery, linkHash, plan };
   });
   const group = groupId ?? issued[0]?.requestId ?? '';
   const rows = issued.map((t): NewVerification => {
@@ -98,6 +108,7 @@ export async function issueCodes(
       mode: key.mode,
       risk: JSON.stringify(t.risk),
       locale,
+      ...(t.linkHash ? { linkHash: t.linkHash, linkRedirect: link?.redirectUrl ?? null } : {}),
     };
   });
   await deps.store.verifications.createVerifications(rows);

@@ -6,6 +6,7 @@ import { limitScope, type VerificationDeps } from './deps.js';
 import { deliverIssued } from './send-deliver.js';
 import { type SendEntry, unavailableEntry } from './send-entry.js';
 import { issueCodes } from './send-issue.js';
+import { checkSendLink } from './send-link.js';
 import { type RecordRefusal, refusalsOf } from './send-refusals.js';
 import { type ScreenedTarget, screenTargets } from './send-screen.js';
 import { deliverSilentWithFallback } from './send-silent.js';
@@ -37,6 +38,7 @@ export class SendCode {
   async send(key: AuthenticatedKey, request: SendRequest, onStarted?: () => void): Promise<SendEntry[]> {
     const { deps } = this;
     const s = this.settings.forKey(key);
+    const link = checkSendLink(request, deps.linkBaseUrl, s);
     const wanted = wantedTargets(key, request, s);
     const now = deps.clock.now();
     const { targets, unavailable } = deliverableTargets(deps.delivery, key, request, wanted);
@@ -46,7 +48,7 @@ export class SendCode {
     await this.limit(targets, charge, refuse);
     let issuedCodes: Awaited<ReturnType<typeof issueCodes>>;
     try {
-      issuedCodes = await issueCodes(deps, key, request, screened, s, now);
+      issuedCodes = await issueCodes(deps, key, request, screened, s, now, undefined, link);
     } catch (err) {
       // No code stored: the send does not count in its country's window.
       await charge.giveBackSends().catch(() => {});

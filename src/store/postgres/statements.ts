@@ -1,7 +1,7 @@
 import { type AttemptDialect, attemptCountsSql, attemptSetSql, columnsOf } from '../attempt-sql.js';
 import { breakerColumns, historyColumns } from '../contacts.js';
 import { deliveryChangeSql, progressSql } from '../delivery-sql.js';
-import { ATTEMPT_READ_SELECT, OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
+import { ATTEMPT_READ_SELECT, LINKED_SELECT, OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
 
 /** The attempted request's columns (see attemptRead). */
 const ATTEMPT_READ = ATTEMPT_READ_SELECT('verifications');
@@ -114,6 +114,35 @@ export const SQL = {
   // looks its contact up in contacts_destination (OFFSET 0, as for the predecessor).
   supersedeAndInsertCheckingBlocks: named('send_checked', sendSql(true)),
   getVerification: `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2 AND test = $3`,
+  // A magic link's request, by the keyed hashes of its token ($1: the current secret's, then a
+  // previous one's during a rotation), through verifications_link.
+  findLink: named(
+    'find_link',
+    `SELECT ${LINKED_SELECT} FROM verifications WHERE link_hash = ANY ($1::bytea[]) AND link_hash IS NOT NULL LIMIT 1`,
+  ),
+  // A used link, one statement: the link's request is locked while it is pending and unexpired at
+  // $2 (a parallel use waits for the lock, then finds it verified and changes nothing), verified
+  // with no attempt counted, the other pending rows of its group canceled, every settled row's
+  // outbox code erased, and each settled row's change appended. The request comes back as it was
+  // before, with \`consumed\` true when this statement verified it.
+  consumeLink: named(
+    'consume_link',
+    `WITH live AS (
+      SELECT id, group_id FROM verifications
+      WHERE link_hash = ANY ($1::bytea[]) AND link_hash IS NOT NULL AND status = 'pending' AND expires_at > $2
+      FOR UPDATE
+    ), settled AS (
+      UPDATE verifications v
+      SET status = CASE WHEN v.id = live.id THEN 'verified' ELSE 'canceled' END,
+        verified_at = CASE WHEN v.id = live.id THEN $2::bigint ELSE v.verified_at END, outbox_code = NULL
+      FROM live WHERE v.group_id = live.group_id AND ${GROUP_PENDING('v.')}
+      RETURNING v.id, v.status, v.provider
+    ), logged AS (
+      INSERT INTO changes (kind, request_id, at, provider) SELECT status, id, $2, provider FROM settled
+    )
+    SELECT ${LINKED_SELECT}, EXISTS (SELECT 1 FROM settled WHERE status = 'verified') AS consumed
+    FROM verifications WHERE link_hash = ANY ($1::bytea[]) AND link_hash IS NOT NULL LIMIT 1`,
+  ),
   // The first half of a verify attempt: the request ($1 id, $2 account, $3 mode), and, when it is
   // pending and unexpired at $4, the live rows of its group, whose codes the caller compares with
   // the guess. Nothing is counted here: countOrConsume decides under the rows' locks.
@@ -380,8 +409,9 @@ function signalsSql(phone: boolean): string {
 function sendSql(checkBlocks: boolean): string {
   const unnest = `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
         $8::text[], $9::bytea[], $10::int[], $11::bigint[], $12::bigint[], $13::text[], $14::text[],
-        $15::boolean[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])`;
-  const columns = `${VERIFICATION_COLUMNS}, outbox_code, masked, risk, address, locale`;
+        $15::boolean[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::bytea[],
+        $22::text[])`;
+  const columns = `${VERIFICATION_COLUMNS}, outbox_code, masked, risk, address, locale, link_hash, link_redirect`;
   const fresh = checkBlocks
     ? `given AS (
       SELECT * FROM ${unnest}
@@ -418,7 +448,8 @@ function sendSql(checkBlocks: boolean): string {
       RETURNING v.id, v.provider
     ), inserted AS (
       INSERT INTO verifications (${columns})
-      SELECT ${VERIFICATION_COLUMNS.replace(/(\w+)/g, 'f.$1')}, f.outbox_code, f.masked, f.risk, f.address, f.locale
+      SELECT ${VERIFICATION_COLUMNS.replace(/(\w+)/g, 'f.$1')}, f.outbox_code, f.masked, f.risk, f.address, f.locale,
+        f.link_hash, f.link_redirect
       FROM fresh f WHERE (SELECT count(*) FROM superseded) >= 0
       RETURNING id, created_at, delivery_status
     )${checkBlocks ? `, logged AS (${logged}) SELECT n FROM blocked` : ` ${logged}`}`;

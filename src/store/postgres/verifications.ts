@@ -4,6 +4,7 @@ import type {
   AttemptOutcome,
   CodeGuess,
   DeliveryRecord,
+  LinkedRequest,
   OutboxEntry,
   OutboxFilter,
   SweepResult,
@@ -19,6 +20,7 @@ import {
   attemptReadFor,
   noRequestForOutbox,
   pickWinner,
+  rowToLinkedRequest,
   rowToOutboxEntry,
   rowToVerification,
 } from '../rows.js';
@@ -180,6 +182,8 @@ export class PostgresVerifications implements Verifications {
       rows.map((v) => v.risk ?? null),
       rows.map((v) => v.address ?? null),
       rows.map((v) => v.locale ?? null),
+      rows.map((v) => v.linkHash ?? null),
+      rows.map((v) => (v.linkHash ? (v.linkRedirect ?? null) : null)),
     ]);
     return new Set(blocked.map((b) => rows[Number(b.n) - 1] as NewVerification));
   }
@@ -326,6 +330,16 @@ export class PostgresVerifications implements Verifications {
   async getGroup(accountId: string, id: string, mode: Mode = 'live') {
     const { rows } = await this.db.query(SQL.getGroup, [id, accountId, postgresMode(mode)]);
     return rows.map(rowToVerification);
+  }
+
+  async findLink(hashes: readonly Buffer[]): Promise<LinkedRequest | null> {
+    const row = (await this.db.query(SQL.findLink, [hashes])).rows[0];
+    return row ? rowToLinkedRequest(row) : null;
+  }
+
+  async consumeLink(hashes: readonly Buffer[], now: number) {
+    const row = (await this.db.query(SQL.consumeLink, [hashes, now])).rows[0];
+    return row ? { request: rowToLinkedRequest(row), consumed: row.consumed === true } : null;
   }
 
   async settleGroup(groupId: string, status: 'expired' | 'failed' | 'canceled', now: number) {

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { refusalSql } from '../analytics.js';
 import { type AttemptDialect, attemptCountsSql, attemptSetSql, columnsOf } from '../attempt-sql.js';
 import { APPEND_CHANGE_SQL } from '../changes.js';
-import { ATTEMPT_READ_SELECT, OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
+import { ATTEMPT_READ_SELECT, LINKED_SELECT, OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
 
 /** The statements of the SQLite store's aggregates, prepared once on its connection. */
 export type Statements = ReturnType<typeof prepare>;
@@ -68,8 +68,21 @@ export function prepare(db: Database) {
     insertVerification: s(
       `INSERT INTO verifications (id, account_id, group_id, channel, destination, delivery_type, country, purpose,
          code_hash, max_attempts, created_at, expires_at, delivery_status, outbox, outbox_code, masked, risk, test,
-         address, locale)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         address, locale, link_hash, link_redirect)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    // A magic link's request, by the keyed hash of its token (verifications_link; at most two
+    // hashes during a rotation of CODE_SECRET: the current one, then the previous).
+    findLink: s(
+      `SELECT ${LINKED_SELECT} FROM verifications WHERE link_hash IS NOT NULL AND link_hash IN (@current, @previous) LIMIT 1`,
+    ),
+    // A used link: the request verified (no attempt counted), the other pending rows of its group
+    // canceled, every settled row's outbox code erased; in the one writer's unit, after findLink.
+    consumeLink: s(
+      `UPDATE verifications SET status = CASE WHEN id = @id THEN 'verified' ELSE 'canceled' END,
+         verified_at = CASE WHEN id = @id THEN @now ELSE verified_at END, outbox_code = NULL
+       WHERE group_id = @group AND status = 'pending'
+       RETURNING id, status, provider`,
     ),
     getVerification: s(
       `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = ? AND account_id = ? AND test = ?`,

@@ -5,6 +5,7 @@ import type {
   AttemptOutcome,
   CodeGuess,
   DeliveryRecord,
+  LinkedRequest,
   OutboxEntry,
   OutboxFilter,
   SweepResult,
@@ -21,6 +22,7 @@ import {
   attemptReadFor,
   noRequestForOutbox,
   pickWinner,
+  rowToLinkedRequest,
   rowToOutboxEntry,
   rowToVerification,
 } from '../rows.js';
@@ -83,6 +85,8 @@ export class SqliteVerifications implements Verifications {
           mode,
           v.address ?? null,
           v.locale ?? null,
+          v.linkHash ?? null,
+          v.linkHash ? (v.linkRedirect ?? null) : null,
         );
         this.appendChange('created', v.id, v.createdAt, v.deliveryStatus === 'outbox' ? 'outbox' : null);
       }
@@ -151,6 +155,33 @@ export class SqliteVerifications implements Verifications {
     return this.tx.read(() => {
       const rows = this.stmts.getGroup.all(id, accountId, sqliteMode(mode)) as Array<Record<string, unknown>>;
       return rows.map(rowToVerification);
+    });
+  }
+
+  findLink(hashes: readonly Buffer[]) {
+    return this.tx.read(() => this.readLink(hashes));
+  }
+
+  private readLink(hashes: readonly Buffer[]): LinkedRequest | null {
+    const row = this.stmts.findLink.get({ current: hashes[0] ?? null, previous: hashes[1] ?? null }) as
+      | Record<string, unknown>
+      | undefined;
+    return row ? rowToLinkedRequest(row) : null;
+  }
+
+  /** The link's request read and, when it is live, its group consumed: one write unit of the one writer. */
+  consumeLink(hashes: readonly Buffer[], now: number) {
+    return this.tx.write(() => {
+      const request = this.readLink(hashes);
+      if (!request) return null;
+      if (request.status !== 'pending' || request.expiresAt <= now) return { request, consumed: false };
+      const settled = this.stmts.consumeLink.all({ id: request.id, group: request.groupId, now }) as Array<{
+        id: string;
+        status: string;
+        provider: string | null;
+      }>;
+      for (const r of settled) this.appendChange(settledKind(r.status), r.id, now, r.provider);
+      return { request, consumed: settled.some((r) => r.id === request.id && r.status === 'verified') };
     });
   }
 
