@@ -17,13 +17,24 @@ export const generateLinkToken = (): string => randomBytes(32).toString('base64u
 export const isLinkToken = (value: string): boolean =>
   value.length === LINK_TOKEN_LENGTH && TOKEN.test(value);
 
+/** The key link tokens are hashed with, derived from a code secret (so no code hash can equal one). */
+const linkKeys = new WeakMap<Buffer, Buffer>();
+function linkKeyOf(secret: Buffer): Buffer {
+  let key = linkKeys.get(secret);
+  if (key === undefined) {
+    key = createHmac('sha256', secret).update('contact-verify magic link token key').digest();
+    linkKeys.set(secret, key);
+  }
+  return key;
+}
+
 /**
- * The stored form of a token: HMAC-SHA-256 under the code secret, in a domain of its own (`link`)
- * so that no code hash can ever equal a link hash. Unlike a code's, it is not bound to the request
- * id: a link is looked up by its hash alone.
+ * The stored form of a token: HMAC-SHA-256 under a key derived from the code secret (a domain of
+ * its own: a code's hash is keyed with the secret itself). Unlike a code's, it is not bound to a
+ * request id: a link is looked up by its hash alone.
  */
 export const hashLinkToken = (secret: Buffer, token: string): Buffer =>
-  createHmac('sha256', secret).update('link\0').update(token).digest();
+  createHmac('sha256', linkKeyOf(secret)).update(token).digest();
 
 /** The hashes a token may be stored under: the current secret's, then each previous one of a rotation. */
 export const linkTokenHashes = (secrets: readonly Buffer[], token: string): Buffer[] =>
@@ -103,6 +114,9 @@ function parseAbsolute(value: string): { url: URL } | { problem: string } {
     return { problem: 'must use https:// (http:// only on localhost, 127.0.0.1 or [::1])' };
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return { problem: 'must be an absolute https:// URL (http:// only on localhost)' };
+  // A host as DNS names it (IDN in punycode, as the parser writes it), or an IP address.
+  if (!/^([a-z0-9-]+\.)*[a-z0-9-]+\.?$|^\[[0-9a-f:.]+\]$/.test(url.hostname))
+    return { problem: 'must name its host with letters, digits, hyphens and dots' };
   return { url };
 }
 
