@@ -8,6 +8,7 @@ import { attemptRuleConformance } from './attempt.conformance.js';
 import { storeConformance } from './conformance.js';
 import { coverageOf } from './coverage.js';
 import { foldConformance } from './fold.conformance.js';
+import { linksConformance } from './links.conformance.js';
 import { silentFallbacksConformance } from './silent-fallbacks.conformance.js';
 
 // One database for the file (created and dropped here), emptied before each test.
@@ -26,5 +27,6 @@ describe.runIf(hasPostgres)('PostgreSQL store', () => {
   aggregatesConformance('PostgreSQL', coverage.harness);
   attemptRuleConformance('PostgreSQL', coverage.harness);
   silentFallbacksConformance('PostgreSQL', coverage.harness);
+  linksConformance('PostgreSQL', coverage.harness);
   coverage.everyMethodExercised();
 });

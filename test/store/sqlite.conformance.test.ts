@@ -9,6 +9,7 @@ import { attemptRuleConformance } from './attempt.conformance.js';
 import { storeConformance } from './conformance.js';
 import { coverageOf } from './coverage.js';
 import { foldConformance } from './fold.conformance.js';
+import { linksConformance } from './links.conformance.js';
 import { silentFallbacksConformance } from './silent-fallbacks.conformance.js';
 
 // The methods the suites call, recorded on the :memory: runs: each must be called by some test.
@@ -31,4 +32,5 @@ foldConformance('SQLite :memory:', coverage.harness);
 aggregatesConformance('SQLite :memory:', coverage.harness);
 attemptRuleConformance('SQLite :memory:', coverage.harness);
 silentFallbacksConformance('SQLite :memory:', coverage.harness);
+linksConformance('SQLite :memory:', coverage.harness);
 coverage.everyMethodExercised();
