@@ -31,7 +31,8 @@ const AnalyticsBucket = component(
   Type.Object({
     start: Time,
     group: Type.Union([Type.String(), Type.Null()], {
-      description: 'The channel, country, purpose or provider of the bucket (with groupBy), else null.',
+      description:
+        'The channel, country, purpose, provider or method of the bucket (with groupBy), else null. The method is `link` for requests whose email carried a magic link beside the code (verified by either), `code` for code-only sends.',
     }),
     sent: Type.Integer(),
     delivered: Type.Integer(),

@@ -1,5 +1,6 @@
 import { DAY_MS, HOUR_MS } from '../domain/clock.js';
 import type { AnalyticsQuery, AnalyticsRows, Refusal } from '../domain/ports/read-model.js';
+import { OFFERED_METHOD_SQL } from './fold.js';
 import { modeColumn } from './mode.js';
 import { numbered, placeholdersFor } from './placeholders.js';
 
@@ -15,8 +16,13 @@ export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) 
   const fix = (sql: string) =>
     dialect === 'postgres' ? numbered(sql).replace(/(\$\d+) IS NULL/g, '$1::text IS NULL') : sql;
   // groupBy is one of GROUP_BY (checked by the route's schema), never free text.
+  // A refusal has no request behind it: no provider, and no method (its send never happened).
   const group = (table: 'hourly' | 'refusals') =>
-    !q.groupBy ? "''" : table === 'refusals' && q.groupBy === 'provider' ? "''" : q.groupBy;
+    !q.groupBy
+      ? "''"
+      : table === 'refusals' && (q.groupBy === 'provider' || q.groupBy === 'method')
+        ? "''"
+        : q.groupBy;
   const account = q.accountId ?? null;
   const from = q.from - (q.from % (q.intervalMs % DAY_MS === 0 ? DAY_MS : HOUR_MS));
   const params = [account, account, modeColumn(q.mode, dialect), from, q.to];
@@ -44,7 +50,9 @@ export function analyticsSql(dialect: 'sqlite' | 'postgres', q: AnalyticsQuery) 
         ? 'v.channel'
         : q.groupBy === 'provider'
           ? provider
-          : `coalesce(v.${q.groupBy}, '')`;
+          : q.groupBy === 'method'
+            ? OFFERED_METHOD_SQL('v')
+            : `coalesce(v.${q.groupBy}, '')`;
   return {
     params,
     // The pending requests are found by their partial index (verifications_pending_expiry).

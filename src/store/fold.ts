@@ -18,7 +18,14 @@ const SUMS = [
   'fell_back',
 ];
 /** An analytics bucket's key after its time column. */
-const BUCKET = 'channel, country, purpose, provider';
+const BUCKET = 'channel, country, purpose, provider, method';
+/**
+ * A request's `method` in the buckets (migration 177): `link` when its email carried a magic link
+ * beside the code, else `code`. Every count of the request goes under it, so a bucket's conversion
+ * compares link emails with code-only sends.
+ */
+export const OFFERED_METHOD_SQL = (alias: string) =>
+  `CASE WHEN ${alias}.link_hash IS NULL THEN 'code' ELSE 'link' END`;
 /** The columns of a batch's hourly counts (`sumsByHour`), and of its hourly histogram (`ttvByHour`). */
 export const HOURLY_SUMS_COLUMNS = `account_id, test, hour, ${BUCKET}, ${SUMS.join(', ')}`;
 export const HOURLY_TTV_COLUMNS = `account_id, test, hour, ${BUCKET}, bin, count`;
@@ -56,15 +63,16 @@ export function foldSql(
   const sides = `JOIN (SELECT 0 AS side UNION ALL SELECT 1) s ON s.side = 0 OR c.kind = 'dispatched'`;
   const provider = `CASE WHEN c.kind = 'dispatched' AND s.side = 0 THEN '' ELSE coalesce(c.provider, '') END AS provider`;
   const sent = `sum(CASE WHEN c.kind = 'created' THEN 1 WHEN c.kind = 'dispatched' THEN 2 * s.side - 1 ELSE 0 END) AS sent`;
-  const sumsByHour = `SELECT ${key}, ${provider}, ${sent}, ${count('delivered')}, ${count('undelivered')},
+  const method = `${OFFERED_METHOD_SQL('v')} AS method`;
+  const sumsByHour = `SELECT ${key}, ${provider}, ${method}, ${sent}, ${count('delivered')}, ${count('undelivered')},
        ${count('verified')}, ${count('failed')}, ${count('expired')}, ${count('canceled')}, ${wrongCodes},
        sum(CASE WHEN c.kind = 'fallback' THEN 1 ELSE 0 END) AS fell_back
      FROM ${rows} JOIN verifications v ON v.id = c.request_id ${sides}
      WHERE c.kind IN ('created', 'dispatched', 'delivered', 'undelivered', 'fallback', ${SETTLED_KINDS})
-     GROUP BY ${firstColumns(7)}`;
+     GROUP BY ${firstColumns(8)}`;
   /** The rows of `source` (hourly) as buckets `width` wide: as they are, or added up per day. */
   const buckets = (source: string, width: number, counters: string[], extraKey = '') => {
-    const keys = 7 + (extraKey ? 1 : 0);
+    const keys = 8 + (extraKey ? 1 : 0);
     if (width === HOUR_MS)
       return `SELECT account_id, test, hour, ${BUCKET}${extraKey}, ${counters.join(', ')} FROM ${source}`;
     return `SELECT account_id, test, hour - hour % ${width}, ${BUCKET}${extraKey}, ${counters.map((n) => `sum(${n})`).join(', ')}
@@ -73,19 +81,19 @@ export function foldSql(
   const sums = (table: string, time: string, width: number) =>
     `INSERT INTO ${table} AS a (account_id, test, ${time}, ${BUCKET}, ${SUMS.join(', ')})
      ${buckets(sources.sums, width, SUMS)}
-     ORDER BY ${firstColumns(7)}
+     ORDER BY ${firstColumns(8)}
      ON CONFLICT (account_id, test, ${time}, ${BUCKET}) DO UPDATE SET
        ${SUMS.map((n) => `${n} = a.${n} + excluded.${n}`).join(', ')}`;
   const seconds = '(v.verified_at - v.created_at) / 1000.0';
   const bin = `CASE ${TTV_BIN_EDGES.map((b, i) => `WHEN ${seconds} <= ${b} THEN ${i}`).join(' ')} ELSE ${TTV_BIN_EDGES.length} END`;
-  const ttvByHour = `SELECT ${key}, coalesce(c.provider, '') AS provider, ${bin} AS bin, count(*) AS count
+  const ttvByHour = `SELECT ${key}, coalesce(c.provider, '') AS provider, ${method}, ${bin} AS bin, count(*) AS count
      FROM ${rows} JOIN verifications v ON v.id = c.request_id
      WHERE c.kind = 'verified' AND v.verified_at IS NOT NULL
-     GROUP BY ${firstColumns(8)}`;
+     GROUP BY ${firstColumns(9)}`;
   const ttv = (table: string, time: string, width: number) =>
     `INSERT INTO ${table} AS t (account_id, test, ${time}, ${BUCKET}, bin, count)
      ${buckets(sources.ttv, width, ['count'], ', bin')}
-     ORDER BY ${firstColumns(8)}
+     ORDER BY ${firstColumns(9)}
      ON CONFLICT (account_id, test, ${time}, ${BUCKET}, bin) DO UPDATE SET count = t.count + excluded.count`;
   // A contact is one destination per account and mode, made by the first batch that names it
   // (under a new time-ordered id) and counted by every batch; the latest request of a batch sets

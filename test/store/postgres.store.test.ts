@@ -323,12 +323,21 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
         ['countOrConsume (wrong)', SQL.countOrConsume.text, ['v42', null, T0, 'v42']],
         ['expireGroup', SQL.expireGroup, ['v42', T0]],
         ['failGroup', SQL.failGroup, ['v42', T0]],
+        // A used magic link: its request by verifications_link, its group by verifications_group.
+        ['consumeLink', SQL.consumeLink.text, [[Buffer.alloc(32, 1)], T0]],
       ];
       for (const [name, sql, params] of plans) {
         const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
         const plan = JSON.stringify(rows[0]);
         expect(plan, name).toContain('verifications_group');
         expect(plan, name).not.toContain('verifications_pending_expiry');
+      }
+      for (const [name, sql, params] of [
+        ['findLink', SQL.findLink.text, [[Buffer.alloc(32, 1), Buffer.alloc(32, 2)]]],
+        ['consumeLink', SQL.consumeLink.text, [[Buffer.alloc(32, 1)], T0]],
+      ] as const) {
+        const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${sql}`, [...params]);
+        expect(JSON.stringify(rows[0]), name).toContain('verifications_link');
       }
       // A batch of sends: each fresh row finds its predecessor by verifications_one_live, which is
       // updated by primary key; never a join that reads every pending row.
@@ -363,6 +372,9 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
           batch.map(() => null),
           batch.map(() => null),
           batch.map(() => 'en'),
+          // A send without a magic link: no token hash, no redirect.
+          batch.map(() => null),
+          batch.map(() => null),
         ]);
         const plan = JSON.stringify(rows[0]);
         expect(plan, `supersedeAndInsert of ${size}`).toContain('verifications_one_live');

@@ -3,7 +3,7 @@ import type { Channel, DeliveryStatus, Mode, VerificationStatus } from '../types
 import type { VerificationMethod } from '../verification/method.js';
 
 /** What analytics may group by. */
-export const GROUP_BY = ['channel', 'country', 'purpose', 'provider'] as const;
+export const GROUP_BY = ['channel', 'country', 'purpose', 'provider', 'method'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
 
 export interface AnalyticsQuery {
