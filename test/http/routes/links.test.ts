@@ -182,6 +182,27 @@ eachStore('Magic links over HTTP', (start) => {
     expect(unknownField.status).toBe(400);
   });
 
+  it('analytics groupBy=method: link emails and code-only sends, each with its own conversion', async () => {
+    // One more of each kind, so this holds whatever the tests before sent.
+    await send('conv-link@example.com', {});
+    await svc.post('/v1/contact/send-code', { channel: 'EMAIL', email: 'conv-code@example.com' }, key);
+    const from = new Date(Date.now() - 3_600_000).toISOString();
+    const res = await svc.get(
+      `/v1/admin/analytics?from=${encodeURIComponent(from)}&interval=day&groupBy=method`,
+      ADMIN_TOKEN,
+    );
+    expect(res.status).toBe(200);
+    const byGroup = new Map<string, { sent: number; verified: number }>();
+    for (const b of res.body.data.buckets as Array<{ group: string; sent: number; verified: number }>) {
+      const seen = byGroup.get(b.group) ?? { sent: 0, verified: 0 };
+      byGroup.set(b.group, { sent: seen.sent + b.sent, verified: seen.verified + b.verified });
+    }
+    // The link emails of this file: 6 sent (the dual's email among them), 4 verified (3 by their
+    // link, 1 by its code). Code-only: the dual's SMS (canceled by the link) and the one above.
+    expect(byGroup.get('link')).toEqual({ sent: 6, verified: 4 });
+    expect(byGroup.get('code')).toEqual({ sent: 2, verified: 0 });
+  });
+
   it('GET …/limits shows linkRedirectOrigins with its source; a bad origin is refused', async () => {
     const limits = await svc.get('/v1/admin/accounts/acc_default/limits', ADMIN_TOKEN);
     expect(limits.body.data.links).toEqual([
