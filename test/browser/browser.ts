@@ -37,6 +37,8 @@ export interface Browser {
 export interface LaunchOptions {
   locale?: string;
   timezoneId?: string;
+  /** false: a browser with JavaScript off (the magic link's pages must work so). */
+  javaScriptEnabled?: boolean;
 }
 
 export async function launch(origin: string, options: LaunchOptions = {}): Promise<Browser> {
