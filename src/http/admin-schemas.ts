@@ -360,7 +360,8 @@ const AccountLimits = component(
       description: 'The default locale and the SMS one-tap lines (webOtpHost, appHash).',
     }),
     links: Type.Array(ref(LinkSettingInForce), {
-      description: 'Where magic links may redirect: set only by the account (`source` is `default` or `account`).',
+      description:
+        'Where magic links may redirect: set only by the account (`source` is `default` or `account`).',
     }),
     allowedCountries: Type.Object({
       value: CountriesOrNull,

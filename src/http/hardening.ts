@@ -85,7 +85,10 @@ export function hardenedServerOptions(
       // no request has: its page, not an API error.
       if (request.url.startsWith('/v1/links/')) {
         const page = notFoundPage(pageLocale(request.headers['accept-language']));
-        return (reply as FastifyReply).code(page.status).headers({ ...headers, ...page.headers }).send(page.html);
+        return (reply as FastifyReply)
+          .code(page.status)
+          .headers({ ...headers, ...page.headers })
+          .send(page.html);
       }
       if (error.code === 'FST_ERR_BAD_URL') {
         return send(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml, localeTexts } from '../delivery/messages.js';
 import { uploadedLogoUrl } from '../delivery/logo-url.js';
+import { escapeHtml, localeTexts } from '../delivery/messages.js';
 import { DEFAULT_LOCALE, type Locale, matchLocale, textDirection } from '../domain/locales.js';
 import type { Branding } from '../domain/types.js';
 import type { LinkPage } from '../domain/verification-service.js';
@@ -74,7 +74,8 @@ function page(
     branding?.logo && options.accountId
       ? uploadedLogoUrl(options.accountId, branding.logo, options.publicBaseUrl)
       : branding?.logoUrl;
-  const logoTag = logo && branding ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(branding.brandName)}">` : '';
+  const logoTag =
+    logo && branding ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(branding.brandName)}">` : '';
   const html = `<!doctype html>
 <html lang="${locale}" dir="${textDirection(locale)}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
@@ -121,9 +122,23 @@ export function renderLinkPage(
         { ...options, redirectOrigin: outcome.redirectOrigin },
       );
     case 'verified':
-      return page(200, locale, outcome.branding, t.verifiedTitle, `<p>${fill(t.verifiedText, { product })}</p>`, options);
+      return page(
+        200,
+        locale,
+        outcome.branding,
+        t.verifiedTitle,
+        `<p>${fill(t.verifiedText, { product })}</p>`,
+        options,
+      );
     case 'gone':
-      return page(410, locale, outcome.branding, t.goneTitle, `<p>${fill(t.goneText, { product })}</p>`, options);
+      return page(
+        410,
+        locale,
+        outcome.branding,
+        t.goneTitle,
+        `<p>${fill(t.goneText, { product })}</p>`,
+        options,
+      );
   }
 }
 

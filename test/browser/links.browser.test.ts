@@ -26,7 +26,9 @@ describe.runIf(chromiumAvailable())('magic link pages in a browser without JavaS
     // The integrator's app the link redirects to: it answers a small page and records the URL.
     app = createServer((req, res) => {
       landed.push(req.url ?? '');
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>App</title><h1>Welcome back</h1>');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>App</title><h1>Welcome back</h1>');
     });
     await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
     appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
@@ -38,8 +40,8 @@ describe.runIf(chromiumAvailable())('magic link pages in a browser without JavaS
       PUBLIC_BASE_URL: 'https://verify.example.test',
       RESEND_COOLDOWN_SECONDS: '0',
     });
-    key = (await postJson(`${server.url}/v1/admin/api-keys`, { name: 'b', channels: ['EMAIL'] }, ADMIN)).body.data
-      .key as string;
+    key = (await postJson(`${server.url}/v1/admin/api-keys`, { name: 'b', channels: ['EMAIL'] }, ADMIN)).body
+      .data.key as string;
     const patch = await fetch(`${server.url}/v1/admin/accounts/acc_default/settings`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
@@ -60,7 +62,11 @@ describe.runIf(chromiumAvailable())('magic link pages in a browser without JavaS
 
   /** Sends a code with a link and answers the link as the service serves it here. */
   async function linkFor(email: string, extra: Record<string, unknown>) {
-    const sent = await postJson(`${server.url}/v1/contact/send-code`, { channel: 'EMAIL', email, ...extra }, key);
+    const sent = await postJson(
+      `${server.url}/v1/contact/send-code`,
+      { channel: 'EMAIL', email, ...extra },
+      key,
+    );
     expect(sent.status).toBe(200);
     const text = [...smtp.mails].reverse().find((m) => m.envelopeTo.includes(email))?.mail.text ?? '';
     const token = /\/v1\/links\/([A-Za-z0-9_-]{43})/.exec(text)?.[1];
@@ -69,15 +75,21 @@ describe.runIf(chromiumAvailable())('magic link pages in a browser without JavaS
   }
 
   it('confirms, then follows the redirect to the app with requestId and status', async () => {
-    const { url, requestId } = await linkFor('ada@example.com', { link: { redirectUrl: `${appOrigin}/welcome?x=1` } });
+    const { url, requestId } = await linkFor('ada@example.com', {
+      link: { redirectUrl: `${appOrigin}/welcome?x=1` },
+    });
     const { page } = browser;
     const opened = await page.goto(url);
     expect(opened?.status()).toBe(200);
     expect(await page.locator('h1').textContent()).toBe('Confirm your email address');
-    expect(await page.locator('main p').textContent()).toMatch(/^Confirm that you want to verify a\*+@example\.com for Acme Cloud\.$/);
+    expect(await page.locator('main p').textContent()).toMatch(
+      /^Confirm that you want to verify a\*+@example\.com for Acme Cloud\.$/,
+    );
     expect(await page.locator('script').count()).toBe(0);
     // The button is the brand's colour.
-    expect(await page.locator('button').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(15, 118, 110)');
+    expect(await page.locator('button').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe(
+      'rgb(15, 118, 110)',
+    );
     await screenshot(page, 'links-confirm');
     await Promise.all([page.waitForURL(`${appOrigin}/**`), page.locator('button').click()]);
     expect(landed.at(-1)).toBe(`/welcome?x=1&requestId=${requestId}&status=verified`);
@@ -98,7 +110,9 @@ describe.runIf(chromiumAvailable())('magic link pages in a browser without JavaS
     await Promise.all([page.waitForLoadState('load'), page.locator('button').click()]);
     await page.waitForURL(url);
     expect(await page.locator('h1').textContent()).toBe('Email address verified');
-    expect(await page.locator('main p').textContent()).toBe('You can close this page and return to Acme Cloud.');
+    expect(await page.locator('main p').textContent()).toBe(
+      'You can close this page and return to Acme Cloud.',
+    );
     await screenshot(page, 'links-verified');
 
     const arabic = await linkFor('hana@example.com', { link: {}, locale: 'ar' });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hashCode } from '../../src/domain/codes.js';
 import {
   checkRedirectUrl,
   generateLinkToken,
@@ -9,7 +10,6 @@ import {
   parseRedirectOrigin,
   verifiedRedirect,
 } from '../../src/domain/links.js';
-import { hashCode } from '../../src/domain/codes.js';
 
 describe('link tokens', () => {
   it('are 32 random bytes in base64url: 43 characters, never the same twice', () => {
@@ -32,7 +32,15 @@ describe('link tokens', () => {
   });
 
   it('a shape check refuses anything but 43 base64url characters', () => {
-    for (const bad of ['', 'a'.repeat(42), 'a'.repeat(44), `${'a'.repeat(42)}=`, `${'a'.repeat(42)}+`, `${'a'.repeat(42)}/`, `${'a'.repeat(42)}\u00e9`])
+    for (const bad of [
+      '',
+      'a'.repeat(42),
+      'a'.repeat(44),
+      `${'a'.repeat(42)}=`,
+      `${'a'.repeat(42)}+`,
+      `${'a'.repeat(42)}/`,
+      `${'a'.repeat(42)}\u00e9`,
+    ])
       expect(isLinkToken(bad), bad).toBe(false);
   });
 
@@ -136,7 +144,9 @@ describe('redirect URLs', () => {
     expect(checkRedirectUrl('https://app.example.com/', [])).toEqual({
       problem: "must have an origin listed in the account's linkRedirectOrigins, which is empty",
     });
-    expect(check('https://a@app.example.com/')).toEqual({ problem: 'must not contain a user name or password' });
+    expect(check('https://a@app.example.com/')).toEqual({
+      problem: 'must not contain a user name or password',
+    });
   });
 
   it('the answer URL adds requestId and status=verified to the query, keeping the fragment', () => {

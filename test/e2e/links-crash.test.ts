@@ -47,8 +47,9 @@ function crashSuite(name: string, databaseUrl: () => Promise<string>, cleanup: (
 
     it('never verifies a request twice, and never leaves a code usable after its link', async () => {
       let server = await start();
-      const key = (await postJson(`${server.url}/v1/admin/api-keys`, { name: 'crash', channels: ['EMAIL'] }, ADMIN))
-        .body.data.key as string;
+      const key = (
+        await postJson(`${server.url}/v1/admin/api-keys`, { name: 'crash', channels: ['EMAIL'] }, ADMIN)
+      ).body.data.key as string;
       const delays = [0, 1, 2, 3, 5, 8, 13, 21];
       let verified = 0;
       /** Per round: the POST's answer as the client saw it (null: cut by the kill), and the link's state after. */
@@ -56,7 +57,11 @@ function crashSuite(name: string, databaseUrl: () => Promise<string>, cleanup: (
       const from = new Date(Date.now() - 3_600_000).toISOString();
       for (const [round, delay] of delays.entries()) {
         const email = `crash-${round}@example.com`;
-        const sent = await postJson(`${server.url}/v1/contact/send-code`, { channel: 'EMAIL', email, link: {} }, key);
+        const sent = await postJson(
+          `${server.url}/v1/contact/send-code`,
+          { channel: 'EMAIL', email, link: {} },
+          key,
+        );
         expect(sent.status).toBe(200);
         const requestId = sent.body.data.requestId as string;
         const mail = [...smtp.mails].reverse().find((m) => m.envelopeTo.includes(email));
@@ -80,7 +85,9 @@ function crashSuite(name: string, databaseUrl: () => Promise<string>, cleanup: (
         const page = await fetch(`${server.url}/v1/links/${token}`);
         if (answered === 200) expect(page.status).toBe(410);
         expect([200, 410]).toContain(page.status);
-        outcomes.push(`${delay} ms: answer ${answered ?? 'lost'}, link ${page.status === 410 ? 'used' : 'unused'}`);
+        outcomes.push(
+          `${delay} ms: answer ${answered ?? 'lost'}, link ${page.status === 410 ? 'used' : 'unused'}`,
+        );
         const check = await postJson(`${server.url}/v1/contact/verify-code`, { requestId, code }, key);
         if (page.status === 410) {
           expect(check.body.data, `round ${round}`).toMatchObject({ verified: false, status: 'verified' });
@@ -100,8 +107,9 @@ function crashSuite(name: string, databaseUrl: () => Promise<string>, cleanup: (
         `${server.url}/v1/admin/analytics?from=${encodeURIComponent(from)}&interval=day&groupBy=method`,
         { headers: { authorization: `Bearer ${ADMIN}` } },
       );
-      const buckets = ((await res.json()) as { data: { buckets: Array<{ group: string; sent: number; verified: number }> } })
-        .data.buckets;
+      const buckets = (
+        (await res.json()) as { data: { buckets: Array<{ group: string; sent: number; verified: number }> } }
+      ).data.buckets;
       const link = buckets.filter((b) => b.group === 'link');
       expect(link.reduce((a, b) => a + b.sent, 0)).toBe(delays.length);
       expect(link.reduce((a, b) => a + b.verified, 0)).toBe(verified);

@@ -29,7 +29,7 @@ const htmlAnswer = (description: string) => ({
 });
 
 const NO_KEY =
-  'No API key: the token is the credential. Opened by the email\'s recipient in a browser (and by mail scanners, which is why a GET changes nothing).';
+  "No API key: the token is the credential. Opened by the email's recipient in a browser (and by mail scanners, which is why a GET changes nothing).";
 
 /**
  * GET and POST /v1/links/{token}: a magic link's confirmation page, and its use (docs/links.md).
@@ -58,8 +58,12 @@ export const linkRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         params: tokenParam,
         response: {
           200: htmlAnswer('The confirmation page: the masked address and a Confirm button.'),
-          404: htmlAnswer('No request has this link (unknown, malformed or over-long token, or another deployment\'s).'),
-          410: htmlAnswer('The link expired, was used (or its code was), or its request was canceled; the page names no address.'),
+          404: htmlAnswer(
+            "No request has this link (unknown, malformed or over-long token, or another deployment's).",
+          ),
+          410: htmlAnswer(
+            'The link expired, was used (or its code was), or its request was canceled; the page names no address.',
+          ),
         },
       },
     },
@@ -76,14 +80,14 @@ export const linkRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         tags: ['links'],
         operationId: 'useLink',
         summary: 'Use a magic link: verifies its request',
-        description: `${NO_KEY.replace('in a browser (and by mail scanners, which is why a GET changes nothing)', 'through the confirmation page\'s button')} Consumes the request atomically (no attempt counted; of parallel POSTs exactly one verifies), and its dual sibling and code with it: verify-code then answers \`verified: false\`, \`status: "verified"\`. Any body and content type is accepted and ignored. The \`verification.verified\` webhook event carries \`method: "link"\`.`,
+        description: `${NO_KEY.replace('in a browser (and by mail scanners, which is why a GET changes nothing)', "through the confirmation page's button")} Consumes the request atomically (no attempt counted; of parallel POSTs exactly one verifies), and its dual sibling and code with it: verify-code then answers \`verified: false\`, \`status: "verified"\`. Any body and content type is accepted and ignored. The \`verification.verified\` webhook event carries \`method: "link"\`.`,
         security: [],
         params: tokenParam,
         response: {
           200: htmlAnswer('Verified, and the send gave no `link.redirectUrl`: the "verified" page.'),
           303: {
             description:
-              'Verified: `Location` is the send\'s `link.redirectUrl` with `requestId` and `status=verified` added to its query.',
+              "Verified: `Location` is the send's `link.redirectUrl` with `requestId` and `status=verified` added to its query.",
             headers: { Location: { schema: { type: 'string', format: 'uri' } } },
           },
           404: htmlAnswer('No request has this link.'),

@@ -26,7 +26,12 @@ eachStore('Racing uses of a magic link', (start, dialect) => {
   let key: string;
   beforeAll(async () => {
     smtp = await startFakeSmtp();
-    const env = { SMTP_URL: smtp.url, EMAIL_FROM: 'codes@acme.test', PUBLIC_BASE_URL: BASE, RESEND_COOLDOWN_SECONDS: '0' };
+    const env = {
+      SMTP_URL: smtp.url,
+      EMAIL_FROM: 'codes@acme.test',
+      PUBLIC_BASE_URL: BASE,
+      RESEND_COOLDOWN_SECONDS: '0',
+    };
     services.push(await start(env));
     // A second instance on the same database (PostgreSQL: SQLite is one process by design).
     if (dialect === 'postgres') services.push(await start(env));
@@ -55,14 +60,19 @@ eachStore('Racing uses of a magic link', (start, dialect) => {
     const { token } = tokenOf(smtp, 'race@example.com');
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        (services[i % services.length] as TestService).app.inject({ method: 'POST', url: `/v1/links/${token}` }),
+        (services[i % services.length] as TestService).app.inject({
+          method: 'POST',
+          url: `/v1/links/${token}`,
+        }),
       ),
     );
     const statuses = answers.map((a) => a.statusCode).sort();
     expect(statuses.filter((s) => s === 303)).toHaveLength(1);
     expect(statuses.filter((s) => s === 410)).toHaveLength(19);
     const winner = answers.find((a) => a.statusCode === 303);
-    expect(winner?.headers.location).toBe(`${APP}/done?requestId=${sent.body.data.requestId}&status=verified`);
+    expect(winner?.headers.location).toBe(
+      `${APP}/done?requestId=${sent.body.data.requestId}&status=verified`,
+    );
   });
 
   it('a POST racing right codes on the other instance: exactly one of them verifies', async () => {
@@ -80,7 +90,8 @@ eachStore('Racing uses of a magic link', (start, dialect) => {
         (services[0] as TestService).app.inject({ method: 'POST', url: `/v1/links/${token}` }),
         ...Array.from({ length: 4 }, () => other.post('/v1/contact/verify-code', { requestId, code }, key)),
       ]);
-      const wins = (link?.statusCode === 200 ? 1 : 0) + codes.filter((c) => c.body.data?.verified === true).length;
+      const wins =
+        (link?.statusCode === 200 ? 1 : 0) + codes.filter((c) => c.body.data?.verified === true).length;
       expect(wins, `round ${round}`).toBe(1);
       if (link?.statusCode !== 200) expect(link?.statusCode).toBe(410);
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeSmtp, type FakeSmtp } from '../../delivery/support/fake-smtp.js';
+import { type FakeSmtp, startFakeSmtp } from '../../delivery/support/fake-smtp.js';
 import { ADMIN_TOKEN, type TestService } from '../../support/app.js';
 import { eachStore } from '../../support/each-store.js';
 
@@ -95,7 +95,11 @@ eachStore('Magic links over HTTP', (start) => {
     const { token, code } = linkOf(smtp, 'alan-link@example.com');
     const page = await get(`/v1/links/${token}`);
     expect(String(page.headers['content-security-policy'])).toContain(`form-action 'self' ${APP}`);
-    const used = await post(`/v1/links/${token}`, { 'content-type': 'application/x-www-form-urlencoded' }, 'a=1');
+    const used = await post(
+      `/v1/links/${token}`,
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      'a=1',
+    );
     expect(used.statusCode).toBe(303);
     expect(used.headers.location).toBe(`${APP}/welcome?from=mail&requestId=${requestId}&status=verified#top`);
     const again = await post(`/v1/links/${token}`);
@@ -112,7 +116,11 @@ eachStore('Magic links over HTTP', (start) => {
   it('a code used first makes the link 410', async () => {
     const sent = await send('edsger-link@example.com', {});
     const { token, code } = linkOf(smtp, 'edsger-link@example.com');
-    const verify = await svc.post('/v1/contact/verify-code', { requestId: sent.body.data.requestId, code }, key);
+    const verify = await svc.post(
+      '/v1/contact/verify-code',
+      { requestId: sent.body.data.requestId, code },
+      key,
+    );
     expect(verify.body.data.verified).toBe(true);
     expect((await post(`/v1/links/${token}`)).statusCode).toBe(410);
   });
@@ -126,9 +134,15 @@ eachStore('Magic links over HTTP', (start) => {
     expect(res.status).toBe(200);
     const [email, sms] = res.body.data as Array<{ requestId: string }>;
     const { token } = linkOf(smtp, 'dual-link@example.com');
-    expect((await post(`/v1/links/${token}`, { 'content-type': 'application/json' }, '{not json')).statusCode).toBe(200);
+    expect(
+      (await post(`/v1/links/${token}`, { 'content-type': 'application/json' }, '{not json')).statusCode,
+    ).toBe(200);
     // The SMS code was erased with its request's settling: any code now finds it canceled.
-    const viaSms = await svc.post('/v1/contact/verify-code', { requestId: sms?.requestId, code: '123456' }, key);
+    const viaSms = await svc.post(
+      '/v1/contact/verify-code',
+      { requestId: sms?.requestId, code: '123456' },
+      key,
+    );
     expect(viaSms.body.data).toMatchObject({ verified: false, status: 'canceled' });
     expect(email?.requestId).toBeDefined();
   });
@@ -153,11 +167,17 @@ eachStore('Magic links over HTTP', (start) => {
     }
     // Another deployment's link: a well-formed token hashed under another secret finds nothing.
     const other = Buffer.alloc(32, 7).toString('base64url');
-    expect((await get(`/v1/links/${other}`, { 'accept-language': 'fr-CH, en;q=0.5' })).body).toContain('Lien introuvable');
+    expect((await get(`/v1/links/${other}`, { 'accept-language': 'fr-CH, en;q=0.5' })).body).toContain(
+      'Lien introuvable',
+    );
   });
 
   it('send-code refuses a link without EMAIL, and redirects outside linkRedirectOrigins', async () => {
-    const sms = await svc.post('/v1/contact/send-code', { channel: 'SMS', phone: '+14155550124', link: {} }, key);
+    const sms = await svc.post(
+      '/v1/contact/send-code',
+      { channel: 'SMS', phone: '+14155550124', link: {} },
+      key,
+    );
     expect(sms.status).toBe(400);
     expect(sms.body.error.details[0].field).toBe('link');
     const cases = [
@@ -233,7 +253,11 @@ describe('Magic links without PUBLIC_BASE_URL', () => {
       const svc = await start();
       try {
         const key = await svc.createKey({ channels: ['EMAIL'] });
-        const res = await svc.post('/v1/contact/send-code', { channel: 'EMAIL', email: 'x@example.com', link: {} }, key);
+        const res = await svc.post(
+          '/v1/contact/send-code',
+          { channel: 'EMAIL', email: 'x@example.com', link: {} },
+          key,
+        );
         expect(res.status).toBe(400);
         expect(res.body.error.code).toBe('VALIDATION_ERROR');
         expect(res.body.error.details[0].field).toBe('link');
