@@ -86,9 +86,10 @@ export const linkRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         response: {
           200: htmlAnswer('Verified, and the send gave no `link.redirectUrl`: the "verified" page.'),
           303: {
-            description:
-              "Verified: `Location` is the send's `link.redirectUrl` with `requestId` and `status=verified` added to its query.",
-            headers: { Location: { schema: { type: 'string', format: 'uri' } } },
+            ...htmlAnswer(
+              "Verified: `Location` is the send's `link.redirectUrl` with `requestId` and `status=verified` added to its query (the body, a short page, is what a browser shows if it does not follow).",
+            ),
+            headers: { Location: { type: 'string', format: 'uri', description: 'Where the browser goes.' } },
           },
           404: htmlAnswer('No request has this link.'),
           410: htmlAnswer('Already used (by the link or its code), expired or canceled: nothing changed.'),
