@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LINK_TOKEN_LENGTH } from '../../domain/links.js';
 import type { AppDeps } from '../deps.js';
 import { methodNotAllowedPage, pageLocale, type RenderedPage, renderLinkPage } from '../link-pages.js';
+import { openToAnyone } from '../openapi.js';
 
 /** The largest body a link's POST reads (and ignores): the confirmation page's form sends none. */
 const BODY_LIMIT_BYTES = 16 * 1024;
@@ -52,9 +53,9 @@ export const linkRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         tags: ['links'],
         operationId: 'openLink',
         summary: "A magic link's confirmation page (changes nothing)",
-        description:
-          "The page the email's link opens: the account's branding, the masked address and one button, a form that POSTs to the same URL. Opening it consumes nothing, so a mail scanner that follows links (Microsoft Safe Links, Proofpoint, Gmail's prefetch) cannot use it up. Answered with `Cache-Control: no-store`, `Referrer-Policy: no-referrer`, `X-Robots-Tag: noindex` and a Content-Security-Policy that allows no script.",
-        security: [],
+        ...openToAnyone(
+          "The link's token is the credential (only its keyed hash is stored; a token of the wrong shape is not looked up). The page the email's link opens: the account's branding, the masked address and one button, a form that POSTs to the same URL. Opening it consumes nothing, so a mail scanner that follows links (Microsoft Safe Links, Proofpoint, Gmail's prefetch) cannot use it up. Answered with `Cache-Control: no-store`, `Referrer-Policy: no-referrer`, `X-Robots-Tag: noindex` and a Content-Security-Policy that allows no script.",
+        ),
         params: tokenParam,
         response: {
           200: htmlAnswer('The confirmation page: the masked address and a Confirm button.'),
@@ -80,8 +81,9 @@ export const linkRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         tags: ['links'],
         operationId: 'useLink',
         summary: 'Use a magic link: verifies its request',
-        description: `${NO_KEY.replace('in a browser (and by mail scanners, which is why a GET changes nothing)', "through the confirmation page's button")} Consumes the request atomically (no attempt counted; of parallel POSTs exactly one verifies), and its dual sibling and code with it: verify-code then answers \`verified: false\`, \`status: "verified"\`. Any body and content type is accepted and ignored. The \`verification.verified\` webhook event carries \`method: "link"\`.`,
-        security: [],
+        ...openToAnyone(
+          `The link's token is the credential, POSTed by the confirmation page's button. Consumes the request atomically (no attempt counted; of parallel POSTs exactly one verifies), and its dual sibling and code with it: verify-code then answers \`verified: false\`, \`status: "verified"\`. Any body and content type is accepted and ignored.`,
+        ),
         params: tokenParam,
         response: {
           200: htmlAnswer('Verified, and the send gave no `link.redirectUrl`: the "verified" page.'),
@@ -109,10 +111,10 @@ export const linkRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
     },
   );
 
-  // Any other method on a link: 405 with the methods it takes (HEAD is answered as a GET without
-  // its body, by Fastify's HEAD route).
+  // OPTIONS on a link: 405 with the methods it takes (HEAD is answered as a GET without its body,
+  // by Fastify's HEAD route; other methods find no route: 404).
   app.route({
-    method: ['OPTIONS', 'PUT', 'PATCH', 'DELETE'],
+    method: 'OPTIONS',
     url: `${LINKS_PREFIX}:token`,
     schema: { hide: true },
     handler: (request, reply) => send(reply, methodNotAllowedPage(locale(request))),
