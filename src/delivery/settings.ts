@@ -76,7 +76,7 @@ const commonSettings = (providers: ProviderList) => ({
       env: 'PUBLIC_BASE_URL',
       pattern: '^https?://[^\\s]+[^/\\s]$',
       description:
-        'Public URL of this service (no trailing slash). Sends then ask providers to post delivery status to `<PUBLIC_BASE_URL>/v1/callbacks/<provider>`, and signatures over the URL a provider called are checked against it.',
+        'Public URL of this service (no trailing slash). Sends then ask providers to post delivery status to `<PUBLIC_BASE_URL>/v1/callbacks/<provider>`, and signatures over the URL a provider called are checked against it. Magic links point to `<PUBLIC_BASE_URL>/v1/links/<token>`: without it send-code refuses `link` (docs/links.md).',
     }),
   ),
   brandName: Type.Optional(
