@@ -147,6 +147,9 @@ const ContactHistoryEntry = component(
       description: 'How it was verified; null unless `status` is verified.',
     }),
     risk: Type.Union([ref(Risk), Type.Null()]),
+    link: Type.Boolean({
+      description: 'Its email carried a magic link beside the code (send-code\'s `link`, docs/links.md).',
+    }),
   }),
 );
 

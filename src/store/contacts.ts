@@ -57,6 +57,7 @@ export const rowToHistory = (r: Record<string, unknown>): ContactHistoryEntry =>
     String(r.channel),
   ),
   risk: r.risk === null || r.risk === undefined ? null : String(r.risk),
+  link: r.link === true || r.link === 1,
 });
 
 /**
@@ -126,7 +127,7 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
     // A contact's requests are those to its destination (index verifications_destination).
     history: fix(
       `SELECT id, channel, coalesce(address, destination) AS address, status, purpose, provider, delivery_status,
-         delivery_error, created_at, expires_at, verified_at, method, risk
+         delivery_error, created_at, expires_at, verified_at, method, risk, link_hash IS NOT NULL AS link
        FROM verifications WHERE destination = ? AND account_id = ? AND ${bool('test')}
        ORDER BY id DESC LIMIT ?`,
     ),

@@ -1909,6 +1909,8 @@ export interface components {
             /** @description How it was verified; null unless `status` is verified. */
             method: components["schemas"]["VerificationMethod"] | null;
             risk: components["schemas"]["Risk"] | null;
+            /** @description Its email carried a magic link beside the code (send-code's `link`, docs/links.md). */
+            link: boolean;
         };
         /**
          * @description A number's line type as a carrier lookup found it, normalised from each provider's own names (docs/lookup.md).

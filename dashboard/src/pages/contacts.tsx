@@ -324,6 +324,11 @@ export function ContactPage(props: { id: string; scope: Scope }) {
                 <div class="timeline-head">
                   <Badge tone={statusTone(h.status)}>{h.status}</Badge>
                   <span>{h.channel}</span>
+                  {h.link && (
+                    <span data-testid="history-link" title="The email carried a magic link beside the code">
+                      <Badge tone="info">magic link</Badge>
+                    </span>
+                  )}
                   <When iso={h.createdAt} />
                 </div>
                 <dl class="facts">

@@ -8,7 +8,7 @@ import { useAction, useLoad } from '../hooks';
 import type { Breaker, Bucket, Scope } from '../types';
 
 type Interval = 'hour' | 'day';
-type GroupBy = '' | 'channel' | 'country' | 'purpose' | 'provider';
+type GroupBy = '' | 'channel' | 'country' | 'purpose' | 'provider' | 'method';
 
 const DAY = 86_400_000;
 /** The refusals of a carrier lookup's rules (docs/lookup.md), beside the risk threshold and blocks. */
@@ -180,6 +180,7 @@ export function OverviewPage(props: { scope: Scope }) {
             <option value="country">Country</option>
             <option value="purpose">Purpose</option>
             <option value="provider">Provider</option>
+            <option value="method">Method (magic link or code)</option>
           </select>
         </Field>
       </fieldset>

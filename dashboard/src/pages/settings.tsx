@@ -82,7 +82,7 @@ const lookupShown = (value: NumberIntelligenceInForce['value']): string => {
 };
 type NumericKey = Exclude<
   keyof AccountSettings,
-  'allowedCountries' | 'branding' | NumberIntelligenceKey | MessageKey
+  'allowedCountries' | 'branding' | 'linkRedirectOrigins' | NumberIntelligenceKey | MessageKey
 >;
 
 /** How the page names each setting; what it means, its bounds and its value come from the service. */
@@ -131,6 +131,7 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
     Object.fromEntries(NUMERIC.map((key) => [key, toText(account.settings[key])])),
   );
   const [countries, setCountries] = useState((account.settings.allowedCountries ?? []).join(', '));
+  const [origins, setOrigins] = useState((account.settings.linkRedirectOrigins ?? []).join(', '));
   const [messageValues, setMessageValues] = useState<Record<MessageKey, string>>(() => ({
     locale: account.settings.locale ?? '',
     webOtpHost: account.settings.webOtpHost ?? '',
@@ -156,6 +157,9 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
       .filter(Boolean);
     if (list.join(',') !== (account.settings.allowedCountries ?? []).join(','))
       body.allowedCountries = list.length ? list : null;
+    const originList = origins.split(/[\s,]+/).filter(Boolean);
+    if (originList.join(',') !== (account.settings.linkRedirectOrigins ?? []).join(','))
+      body.linkRedirectOrigins = originList.length ? originList : null;
     for (const key of MESSAGE_KEYS) {
       const text = messageValues[key].trim();
       if (text !== (account.settings[key] ?? '')) body[key] = text === '' ? null : text;
@@ -270,6 +274,24 @@ export function SettingsPage(props: { scope: Scope; onAccountCreated: (id: strin
               name="allowedCountries"
               value={countries}
               onInput={(e) => setCountries(e.currentTarget.value)}
+            />
+          </Field>
+        </Card>
+        <Card title="Magic links">
+          {inForce && (
+            <p data-testid="link-origins-in-force">
+              In force: <strong>{inForce.links[0]?.value.join(', ') || 'no redirect allowed'}</strong>{' '}
+              <SourceBadge source={inForce.links[0]?.source ?? 'default'} />
+            </p>
+          )}
+          <Field
+            label="Redirect origins of magic links"
+            hint="Origins a link may send the browser to once it verified (https://app.example.com; http:// only on localhost), separated by commas; empty: links end on the service's own page."
+          >
+            <input
+              name="linkRedirectOrigins"
+              value={origins}
+              onInput={(e) => setOrigins(e.currentTarget.value)}
             />
           </Field>
         </Card>

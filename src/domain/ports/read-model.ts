@@ -86,6 +86,8 @@ export interface ContactHistoryEntry {
   verifiedAt: number | null;
   method: VerificationMethod | null;
   risk: string | null;
+  /** Its email carried a magic link beside the code (docs/links.md). */
+  link: boolean;
 }
 
 /** Which contacts listContacts reads: one account, one mode or both, a page after a cursor. */

@@ -187,6 +187,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
             verifiedAt: iso(h.verifiedAt),
             method: h.method,
             risk: parseRisk(h.risk),
+            link: h.link,
           })),
           lookup: number && lookupView(number),
         },
