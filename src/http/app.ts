@@ -22,13 +22,14 @@ import {
   securityHeaders,
 } from './hardening.js';
 import { keyCacheOf } from './key-cache.js';
+import { notFoundPage, pageLocale } from './link-pages.js';
 import { docsPageOptions, openApiOptions } from './openapi.js';
 import { adminRoutes } from './routes/admin.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { publicLogoRoute } from './routes/branding.js';
 import { DASHBOARD_DIR, dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
-import { linkRoutes } from './routes/links.js';
+import { LINKS_PREFIX, linkRoutes } from './routes/links.js';
 import { sendCodeRoute } from './routes/send-code.js';
 import { verificationRoutes } from './routes/verifications.js';
 import { verifyCodeRoute } from './routes/verify-code.js';
@@ -89,6 +90,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.code(apiError.status).type('application/json').send(renderError(apiError));
   });
   app.setNotFoundHandler((request, reply) => {
+    // A magic link's URL that matches no route (no token, a path under it): the link's 404 page.
+    if (request.url.startsWith(LINKS_PREFIX)) {
+      const page = notFoundPage(pageLocale(request.headers['accept-language']));
+      return reply.code(page.status).headers(page.headers).send(page.html);
+    }
     reply
       .code(404)
       .send(

@@ -208,7 +208,7 @@ export function attemptOutcome(
 
 /** The columns rowToLinkedRequest reads. */
 export const LINKED_SELECT = `id, account_id, group_id, channel, masked, status, expires_at, locale, test,
-  link_redirect`;
+  link_redirect, (SELECT a.settings FROM accounts a WHERE a.id = account_id) AS account_settings`;
 
 export const rowToLinkedRequest = (r: Record<string, unknown>): LinkedRequest => ({
   id: String(r.id),
@@ -221,6 +221,10 @@ export const rowToLinkedRequest = (r: Record<string, unknown>): LinkedRequest =>
   locale: asStoredLocale(r.locale),
   mode: rowMode(r.test),
   redirectUrl: strOrNull(r.link_redirect),
+  accountSettings:
+    typeof r.account_settings === 'string'
+      ? (JSON.parse(r.account_settings) as AccountSettings)
+      : ((r.account_settings as AccountSettings | null) ?? {}),
 });
 
 /**

@@ -22,6 +22,7 @@ export function linksConformance(name: string, harness: StoreHarness): void {
     const status = async (id: string) => (await store.verifications.getVerification('acc_1', id))?.status;
 
     it('finds a request by either hash of its token, and nothing by another', async () => {
+      await store.accounts.createAccount({ id: 'acc_1', name: 'One', settings: { codeLength: 8 }, createdAt: T0 });
       const v = verification({
         linkHash: hashOf('a'),
         linkRedirect: 'https://app.example.com/x',
@@ -40,6 +41,8 @@ export function linksConformance(name: string, harness: StoreHarness): void {
         locale: 'de',
         mode: 'live',
         redirectUrl: 'https://app.example.com/x',
+        // Read in the same statement, for the pages' branding.
+        accountSettings: { codeLength: 8 },
       });
       expect(await store.verifications.findLink([hashOf('a')])).toMatchObject({ id: v.id });
       expect(await store.verifications.findLink([hashOf('b')])).toBeNull();

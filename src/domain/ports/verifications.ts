@@ -2,6 +2,7 @@ import { destinationField } from '../channels/registry.js';
 import { DomainError } from '../errors.js';
 import type { Locale } from '../locales.js';
 import type {
+  AccountSettings,
   Channel,
   DeliveryStatus,
   Mode,
@@ -129,6 +130,8 @@ export interface LinkedRequest {
   mode: Mode;
   /** Where the link's POST redirects; null: the service's "verified" page. */
   redirectUrl: string | null;
+  /** Its account's settings (the pages' branding), read in the same statement. */
+  accountSettings: AccountSettings;
 }
 
 export interface SweepResult {

@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { VerificationEvents } from '../events.js';
 import type { Delivery } from '../ports/delivery.js';
-import type { KeysAndAccounts } from '../ports/keys-and-accounts.js';
 import type { NumberLookup } from '../ports/number-lookup.js';
 import type { ReadModel } from '../ports/read-model.js';
 import type { SilentFallbacks } from '../ports/silent-fallbacks.js';
@@ -17,8 +16,6 @@ export interface VerificationStorage {
   readonly readModel: ReadModel;
   /** The fallbacks of SILENT requests (send-code `fallback`). */
   readonly silentFallbacks: SilentFallbacks;
-  /** The accounts, for the branding of a magic link's pages (absent: the deployment's branding). */
-  readonly accounts?: Pick<KeysAndAccounts, 'getAccount'>;
 }
 
 /** What the verification use cases are built with (one object, shared by all of them). */

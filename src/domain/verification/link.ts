@@ -49,7 +49,7 @@ export class VerifyLink {
     const request = await this.deps.store.verifications.findLink(this.hashes(token));
     if (!request) return { kind: 'not_found' };
     const live = request.status === 'pending' && request.expiresAt > this.deps.clock.now();
-    const branding = await this.brandingOf(request);
+    const branding = this.brandingOf(request);
     return live
       ? {
           kind: 'confirm',
@@ -69,7 +69,7 @@ export class VerifyLink {
     const used = await this.deps.store.verifications.consumeLink(this.hashes(token), now);
     if (!used) return { kind: 'not_found' };
     const { request, consumed } = used;
-    const branding = await this.brandingOf(request);
+    const branding = this.brandingOf(request);
     if (!consumed) {
       // A pending request found expired is settled now, as a code attempt would.
       if (request.status === 'pending' && request.expiresAt <= now)
@@ -103,8 +103,8 @@ export class VerifyLink {
     return linkTokenHashes([this.deps.codeSecret, ...(this.deps.previousCodeSecrets ?? [])], token);
   }
 
-  private async brandingOf(request: LinkedRequest): Promise<Branding> {
-    const account = await this.deps.store.accounts?.getAccount(request.accountId);
-    return this.settings.of(account?.settings ?? {}).branding;
+  /** The account's branding, from the settings its statement read with the request (no second read). */
+  private brandingOf(request: LinkedRequest): Branding {
+    return this.settings.of(request.accountSettings).branding;
   }
 }

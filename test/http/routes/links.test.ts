@@ -156,6 +156,8 @@ eachStore('Magic links over HTTP', (start) => {
       '/v1/links/%E0%A4%A',
       '/v1/links/a%00b',
       `/v1/links/${'%2F'.repeat(20)}`,
+      '/v1/links/',
+      `/v1/links/${'A'.repeat(43)}/more`,
     ];
     for (const path of paths) {
       for (const method of ['GET', 'POST'] as const) {
