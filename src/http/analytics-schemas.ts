@@ -148,7 +148,7 @@ const ContactHistoryEntry = component(
     }),
     risk: Type.Union([ref(Risk), Type.Null()]),
     link: Type.Boolean({
-      description: 'Its email carried a magic link beside the code (send-code\'s `link`, docs/links.md).',
+      description: "Its email carried a magic link beside the code (send-code's `link`, docs/links.md).",
     }),
   }),
 );

@@ -30,6 +30,19 @@ bdi{font-weight:bold}
 button{font:inherit;font-size:16px;font-weight:bold;color:#fff;background:${color};border:0;border-radius:6px;padding:12px 24px;cursor:pointer;width:100%}
 button:focus{outline:3px solid #18181b;outline-offset:2px}`;
 
+/** The style block of a colour and its CSP hash, computed once per colour (an account has one). */
+const styleCache = new Map<string, { css: string; hash: string }>();
+function stylesOf(color: string): { css: string; hash: string } {
+  let found = styleCache.get(color);
+  if (found === undefined) {
+    const css = styles(color);
+    found = { css, hash: `sha256-${createHash('sha256').update(css).digest('base64')}` };
+    if (styleCache.size >= 1024) styleCache.clear();
+    styleCache.set(color, found);
+  }
+  return found;
+}
+
 /**
  * The policy of every link page: nothing runs (no script-src, default none), the one style block
  * by its hash, images (the logo) over https or from here, no framing, and a form that may post
@@ -67,9 +80,7 @@ function page(
   body: string,
   options: { publicBaseUrl?: string | null; accountId?: string; redirectOrigin?: string | null } = {},
 ): RenderedPage {
-  const color = safeColor(branding?.color ?? '#2563eb');
-  const css = styles(color);
-  const hash = `sha256-${createHash('sha256').update(css).digest('base64')}`;
+  const { css, hash } = stylesOf(safeColor(branding?.color ?? '#2563eb'));
   const logo =
     branding?.logo && options.accountId
       ? uploadedLogoUrl(options.accountId, branding.logo, options.publicBaseUrl)

@@ -22,7 +22,12 @@ export function linksConformance(name: string, harness: StoreHarness): void {
     const status = async (id: string) => (await store.verifications.getVerification('acc_1', id))?.status;
 
     it('finds a request by either hash of its token, and nothing by another', async () => {
-      await store.accounts.createAccount({ id: 'acc_1', name: 'One', settings: { codeLength: 8 }, createdAt: T0 });
+      await store.accounts.createAccount({
+        id: 'acc_1',
+        name: 'One',
+        settings: { codeLength: 8 },
+        createdAt: T0,
+      });
       const v = verification({
         linkHash: hashOf('a'),
         linkRedirect: 'https://app.example.com/x',

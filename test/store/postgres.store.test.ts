@@ -335,6 +335,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       for (const [name, sql, params] of [
         ['findLink', SQL.findLink.text, [[Buffer.alloc(32, 1), Buffer.alloc(32, 2)]]],
         ['consumeLink', SQL.consumeLink.text, [[Buffer.alloc(32, 1)], T0]],
+        ['consumeLinks', SQL.consumeLinks.text, [[Buffer.alloc(32, 1)], [null], [T0]]],
       ] as const) {
         const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${sql}`, [...params]);
         expect(JSON.stringify(rows[0]), name).toContain('verifications_link');

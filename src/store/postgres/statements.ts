@@ -143,6 +143,35 @@ export const SQL = {
     SELECT ${LINKED_SELECT}, EXISTS (SELECT 1 FROM settled WHERE status = 'verified') AS consumed
     FROM verifications WHERE link_hash = ANY ($1::bytea[]) AND link_hash IS NOT NULL LIMIT 1`,
   ),
+  // consumeLink for the uses of one event-loop turn, one per token ($1 the current secret's hashes,
+  // $2 a previous secret's or nulls, $3 times), as verify attempts are batched: each link's
+  // request found by verifications_link, locked and re-checked while pending and unexpired, its
+  // group settled and logged as in the single form. Rows carry the use's ordinal \`n\`.
+  consumeLinks: named(
+    'consume_links',
+    `WITH given AS (
+      SELECT * FROM unnest($1::bytea[], $2::bytea[], $3::bigint[]) WITH ORDINALITY AS g(hash, previous_hash, used_at, n)
+    ), req AS (
+      SELECT g.n, g.used_at, r.* FROM given g CROSS JOIN LATERAL (
+        SELECT ${LINKED_SELECT}, group_id FROM verifications
+        WHERE link_hash IN (g.hash, g.previous_hash) AND link_hash IS NOT NULL LIMIT 1
+      ) r
+    ), live AS (
+      SELECT v.id, v.group_id, req.n, req.used_at FROM req JOIN verifications v ON v.id = req.id
+      WHERE v.status = 'pending' AND v.expires_at > req.used_at
+      FOR UPDATE OF v
+    ), settled AS (
+      UPDATE verifications v
+      SET status = CASE WHEN v.id = live.id THEN 'verified' ELSE 'canceled' END,
+        verified_at = CASE WHEN v.id = live.id THEN live.used_at ELSE v.verified_at END, outbox_code = NULL
+      FROM live WHERE v.group_id = live.group_id AND ${GROUP_PENDING('v.')}
+      RETURNING live.n, v.id, v.status, v.provider, live.used_at
+    ), logged AS (
+      INSERT INTO changes (kind, request_id, at, provider) SELECT status, id, used_at, provider FROM settled
+    )
+    SELECT req.*, EXISTS (SELECT 1 FROM settled s WHERE s.n = req.n AND s.status = 'verified') AS consumed
+    FROM req`,
+  ),
   // The first half of a verify attempt: the request ($1 id, $2 account, $3 mode), and, when it is
   // pending and unexpired at $4, the live rows of its group, whose codes the caller compares with
   // the guess. Nothing is counted here: countOrConsume decides under the rows' locks.

@@ -58,6 +58,13 @@ interface Tried {
   alone: boolean;
   decided: AttemptRow | null;
 }
+/** A magic link's use (consumeLink), batched per turn as the attempts are. */
+interface LinkCall {
+  hashes: readonly Buffer[];
+  now: number;
+  resolve: (used: { request: LinkedRequest; consumed: boolean } | null) => void;
+  reject: (err: unknown) => void;
+}
 interface DecideCall {
   groupId: string;
   /** The request the guess was made on: a wrong guess is counted on it. */
@@ -81,6 +88,8 @@ export class PostgresVerifications implements Verifications {
   private readonly reads = new TurnBatch<ReadCall>((batch) => this.readBatch(batch));
   /** The second halves of the verify attempts of one event-loop turn, decided together. */
   private readonly decisions = new TurnBatch<DecideCall>((batch) => this.decideBatch(batch));
+  /** The magic link uses of one event-loop turn, consumed together (see consumeLink). */
+  private readonly links = new TurnBatch<LinkCall>((batch) => this.linkBatch(batch));
 
   constructor(
     private readonly db: PostgresConnection,
@@ -93,6 +102,7 @@ export class PostgresVerifications implements Verifications {
     await this.tries.flush();
     await this.reads.flush();
     await this.decisions.flush();
+    await this.links.flush();
   }
 
   /**
@@ -337,9 +347,45 @@ export class PostgresVerifications implements Verifications {
     return row ? rowToLinkedRequest(row) : null;
   }
 
-  async consumeLink(hashes: readonly Buffer[], now: number) {
-    const row = (await this.db.query(SQL.consumeLink, [hashes, now])).rows[0];
-    return row ? { request: rowToLinkedRequest(row), consumed: row.consumed === true } : null;
+  /**
+   * A link's use. The uses of one event-loop turn are one statement (consumeLinks), as verify
+   * attempts are, so a burst of clicks costs what a burst of codes does; a second use of one token
+   * in the same turn runs after it, on its own, and finds the request verified.
+   */
+  consumeLink(hashes: readonly Buffer[], now: number) {
+    return new Promise<{ request: LinkedRequest; consumed: boolean } | null>((resolve, reject) =>
+      this.links.add({ hashes, now, resolve, reject }),
+    );
+  }
+
+  private async consumeOne(call: LinkCall): Promise<void> {
+    try {
+      const row = (await this.db.query(SQL.consumeLink, [call.hashes, call.now])).rows[0];
+      call.resolve(row ? { request: rowToLinkedRequest(row), consumed: row.consumed === true } : null);
+    } catch (err) {
+      call.reject(err);
+    }
+  }
+
+  private async linkBatch(batch: LinkCall[]): Promise<void> {
+    await settleBatch(
+      batch,
+      async (calls) => {
+        const { first, later } = firstPerKey(calls, (c) => c.hashes.map((h) => h.toString('hex')).join());
+        const { rows } = await this.db.query<AttemptRow & { n: string }>(SQL.consumeLinks, [
+          first.map((c) => c.hashes[0] ?? null),
+          first.map((c) => c.hashes[1] ?? null),
+          first.map((c) => c.now),
+        ]);
+        const perCall = rowsPerCall(first.length, rows);
+        for (const [i, call] of first.entries()) {
+          const row = perCall[i]?.[0];
+          call.resolve(row ? { request: rowToLinkedRequest(row), consumed: row.consumed === true } : null);
+        }
+        return later;
+      },
+      (call) => this.consumeOne(call),
+    );
   }
 
   async settleGroup(groupId: string, status: 'expired' | 'failed' | 'canceled', now: number) {
