@@ -179,7 +179,7 @@ ${custom ? `<p style="margin:0 0 12px">${paragraph(fill(custom.text))}</p>\n` : 
 ${custom ? '' : `<p style="font-size:13px;color:#52525b;margin:16px 0 0">${escapeHtml(expires)}</p>`}
 ${supportUrl ? `<p style="font-size:13px;margin:8px 0 0"><a href="${escapeHtml(supportUrl)}" style="color:${color}">${escapeHtml(t.help)}</a></p>` : ''}
 ${emailFooter ? `<p style="font-size:12px;color:#71717a;margin:16px 0 0">${paragraph(emailFooter)}</p>` : ''}
-${r.link ? `<p style="font-size:12px;color:#71717a;margin:16px 0 0;word-break:break-all">${escapeHtml(t.linkText).replace('{link}', `<a href="${escapeHtml(r.link)}" style="color:${color}">${escapeHtml(r.link)}</a>`)}</p>` : ''}
+${r.link ? `<p style="font-size:12px;color:#71717a;margin:16px 0 0;word-break:break-all">${escapeHtml(t.linkText).replace('{link}', `<a dir="ltr" href="${escapeHtml(r.link)}" style="color:${color}">${escapeHtml(r.link)}</a>`)}</p>` : ''}
 </td></tr></table></body></html>`;
   return { subject, text: lines.join('\n'), html };
 }
