@@ -147,6 +147,34 @@ eachStore('Magic links over HTTP', (start) => {
     expect(email?.requestId).toBeDefined();
   });
 
+  it('a POST takes any body and content type and ignores it; an oversized body is a clear 413', async () => {
+    const bodies: Array<[string, string]> = [
+      ['application/x-www-form-urlencoded', 'confirm=1&requestId=x'],
+      [
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--',
+      ],
+      ['text/plain', 'hello'],
+      ['application/json', '{"__proto__":{"x":1}}'],
+      ['application/octet-stream', '\u0000\u0001\u0002'],
+      ['no/such-type', ''],
+    ];
+    for (const [type, body] of bodies) {
+      const email = `body-${bodies.findIndex(([t]) => t === type)}@example.com`;
+      await send(email, {});
+      const { token } = linkOf(smtp, email);
+      const res = await post(`/v1/links/${token}`, { 'content-type': type }, body);
+      expect(res.statusCode, type).toBe(200);
+      expect(res.body, type).toContain('Email address verified');
+    }
+    await send('big-body@example.com', {});
+    const { token } = linkOf(smtp, 'big-body@example.com');
+    const big = await post(`/v1/links/${token}`, { 'content-type': 'text/plain' }, 'x'.repeat(20_000));
+    expect(big.statusCode).toBe(413);
+    // Refused before it was read: the link still works.
+    expect((await post(`/v1/links/${token}`)).statusCode).toBe(200);
+  });
+
   it('unknown, malformed, over-long and foreign tokens answer the 404 page, never an API error', async () => {
     const paths = [
       `/v1/links/${'A'.repeat(43)}`,
@@ -219,9 +247,9 @@ eachStore('Magic links over HTTP', (start) => {
       const seen = byGroup.get(b.group) ?? { sent: 0, verified: 0 };
       byGroup.set(b.group, { sent: seen.sent + b.sent, verified: seen.verified + b.verified });
     }
-    // The link emails of this file: 6 sent (the dual's email among them), 4 verified (3 by their
-    // link, 1 by its code). Code-only: the dual's SMS (canceled by the link) and the one above.
-    expect(byGroup.get('link')).toEqual({ sent: 6, verified: 4 });
+    // The link emails of this file: 13 sent (the dual's email among them), 11 verified (10 by
+    // their link, 1 by its code). Code-only: the dual's SMS (canceled by the link) and the one above.
+    expect(byGroup.get('link')).toEqual({ sent: 13, verified: 11 });
     expect(byGroup.get('code')).toEqual({ sent: 2, verified: 0 });
   });
 
