@@ -58,6 +58,11 @@ const EventData = {
         'Verification events: the locale the message was written in (a Locale tag); absent for requests made before locales were kept.',
     },
     status: { type: 'string', description: 'State of the verification request after the event.' },
+    method: {
+      type: 'string',
+      description:
+        'verification.verified: how the request was verified, `code` (verify-code) or `link` (its magic link, docs/links.md).',
+    },
     provider: { type: 'string', description: 'The delivery provider, where there is one.' },
     deliveryStatus: {
       type: 'string',

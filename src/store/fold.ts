@@ -187,6 +187,7 @@ export function rowToWebhookEvent(r: Record<string, unknown>, id: string): Webho
     // A settling change names the status it settled in; a created one, pending; a delivery
     // report, the request's status as it is.
     status: contact ? null : kind === 'created' ? 'pending' : isSettled(kind) ? kind : str(r.status),
+    method: kind === 'verified' ? str(r.method) : null,
     provider: str(r.provider),
     // What a delivery event says of the delivery (read at the fold: the state it is in by then).
     deliveryStatus: deliveryKind(kind) ? publicDeliveryStatus(str(r.delivery_status)) : null,

@@ -37,6 +37,8 @@ export interface WebhookEvent {
   locale: string | null;
   /** The request's status after the change. */
   status: string | null;
+  /** verification.verified: how the request was verified (`code`, `link`); else null. */
+  method?: string | null;
   provider: string | null;
   /**
    * Delivery events: where the message (or call) is, as the resource names it (`undelivered` for a
@@ -67,6 +69,7 @@ export interface WebhookEventData {
   purpose?: string;
   locale?: string;
   status?: string;
+  method?: string;
   provider?: string;
   deliveryStatus?: string;
   deliveryError?: string;
@@ -97,6 +100,7 @@ export function webhookPayload(event: WebhookEvent): string {
     ['purpose', event.purpose],
     ['locale', event.locale],
     ['status', event.status],
+    ['method', event.method ?? null],
     ['provider', event.provider],
     ['deliveryStatus', event.deliveryStatus],
     ['deliveryError', event.deliveryError],

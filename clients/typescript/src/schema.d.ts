@@ -5035,6 +5035,8 @@ export interface operations {
                         locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
+                        /** @description verification.verified: how the request was verified, `code` (verify-code) or `link` (its magic link, docs/links.md). */
+                        method?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
                         /**
@@ -5137,6 +5139,8 @@ export interface operations {
                         locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
+                        /** @description verification.verified: how the request was verified, `code` (verify-code) or `link` (its magic link, docs/links.md). */
+                        method?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
                         /**
@@ -5239,6 +5243,8 @@ export interface operations {
                         locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
+                        /** @description verification.verified: how the request was verified, `code` (verify-code) or `link` (its magic link, docs/links.md). */
+                        method?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
                         /**
@@ -5341,6 +5347,8 @@ export interface operations {
                         locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
+                        /** @description verification.verified: how the request was verified, `code` (verify-code) or `link` (its magic link, docs/links.md). */
+                        method?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
                         /**
@@ -5443,6 +5451,8 @@ export interface operations {
                         locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
+                        /** @description verification.verified: how the request was verified, `code` (verify-code) or `link` (its magic link, docs/links.md). */
+                        method?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
                         /**
@@ -5545,6 +5555,8 @@ export interface operations {
                         locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
+                        /** @description verification.verified: how the request was verified, `code` (verify-code) or `link` (its magic link, docs/links.md). */
+                        method?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
                         /**
@@ -5647,6 +5659,8 @@ export interface operations {
                         locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
+                        /** @description verification.verified: how the request was verified, `code` (verify-code) or `link` (its magic link, docs/links.md). */
+                        method?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
                         /**
@@ -5852,6 +5866,8 @@ export interface operations {
                         locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
+                        /** @description verification.verified: how the request was verified, `code` (verify-code) or `link` (its magic link, docs/links.md). */
+                        method?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
                         /**
@@ -5951,6 +5967,8 @@ export interface operations {
                         locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
+                        /** @description verification.verified: how the request was verified, `code` (verify-code) or `link` (its magic link, docs/links.md). */
+                        method?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
                         /**
