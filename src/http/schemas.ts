@@ -83,6 +83,11 @@ export const SEND_CODE_EXAMPLES = [
       customMessage: 'Welcome back!',
     },
   },
+  {
+    name: 'emailWithLink',
+    summary: 'Email with a magic link beside the code (needs PUBLIC_BASE_URL)',
+    value: { channel: 'EMAIL', email: 'ada@example.com', link: {} },
+  },
   { name: 'singleSms', summary: 'One channel: SMS', value: { channel: 'SMS', phone: '+14155552671' } },
   {
     name: 'dual',

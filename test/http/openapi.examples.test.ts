@@ -11,7 +11,11 @@ describe('the examples of the OpenAPI document', () => {
   let examples: Array<{ path: string; name: string; value: unknown }>;
 
   beforeAll(async () => {
-    svc = await startTestService({ RESEND_COOLDOWN_SECONDS: '0' });
+    // PUBLIC_BASE_URL: the example with a magic link needs it.
+    svc = await startTestService({
+      RESEND_COOLDOWN_SECONDS: '0',
+      PUBLIC_BASE_URL: 'https://verify.example.test',
+    });
     key = await svc.createKey();
     const doc = (await svc.get('/openapi.json')).body as { paths: Record<string, Record<string, Operation>> };
     examples = Object.entries(doc.paths).flatMap(([path, operations]) =>
@@ -30,6 +34,7 @@ describe('the examples of the OpenAPI document', () => {
     expect(examples.map((e) => `${e.path} ${e.name}`)).toEqual(
       expect.arrayContaining([
         '/v1/contact/send-code singleEmail',
+        '/v1/contact/send-code emailWithLink',
         '/v1/contact/send-code singleSms',
         '/v1/contact/send-code dual',
         '/v1/contact/send-code voiceCall',

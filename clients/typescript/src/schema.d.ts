@@ -916,6 +916,11 @@ export interface components {
          *       "customMessage": "Welcome back!"
          *     }
          * @example {
+         *       "channel": "EMAIL",
+         *       "email": "ada@example.com",
+         *       "link": {}
+         *     }
+         * @example {
          *       "channel": "SMS",
          *       "phone": "+14155552671"
          *     }
