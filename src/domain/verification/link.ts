@@ -71,17 +71,16 @@ export class VerifyLink {
     const { request, consumed } = used;
     const branding = this.brandingOf(request);
     if (!consumed) {
+      const expired = request.status === 'pending' && request.expiresAt <= now;
       // A pending request found expired is settled now, as a code attempt would.
-      if (request.status === 'pending' && request.expiresAt <= now)
-        await this.deps.store.verifications.settleGroup(request.groupId, 'expired', now);
-      this.deps.events?.verified?.(
-        request.channel,
-        request.status === 'pending'
-          ? 'expired'
-          : request.status === 'verified'
-            ? 'already_verified'
-            : request.status,
-      );
+      if (expired) await this.deps.store.verifications.settleGroup(request.groupId, 'expired', now);
+      // Read pending but not used: a parallel use (or code) verified it under the row's lock.
+      const outcome = expired
+        ? 'expired'
+        : request.status === 'pending' || request.status === 'verified'
+          ? 'already_verified'
+          : request.status;
+      this.deps.events?.verified?.(request.channel, outcome);
       return { kind: 'gone', locale: request.locale, accountId: request.accountId, branding };
     }
     this.deps.events?.verified?.(request.channel, 'verified');
