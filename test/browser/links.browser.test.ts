@@ -92,7 +92,10 @@ describe.runIf(chromiumAvailable())('magic link pages in a browser without JavaS
     );
     await screenshot(page, 'links-confirm');
     await Promise.all([page.waitForURL(`${appOrigin}/**`), page.locator('button').click()]);
-    expect(landed.at(-1)).toBe(`/welcome?x=1&requestId=${requestId}&status=verified`);
+    // (The browser may also ask the app for its favicon.)
+    expect(landed.filter((u) => u.startsWith('/welcome'))).toEqual([
+      `/welcome?x=1&requestId=${requestId}&status=verified`,
+    ]);
     expect(await page.locator('h1').textContent()).toBe('Welcome back');
     // Back to the link: it is used, and the page names no address.
     const gone = await page.goto(url);
