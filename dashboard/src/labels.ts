@@ -17,6 +17,7 @@ export const serviceLabel = (key: string): string =>
 /** How a request was verified, as a sentence ends "Verified by …". */
 export const METHOD_LABELS: Record<VerificationMethod, string> = {
   code: 'code',
+  link: 'magic link',
   silent: 'the mobile network (silent)',
 };
 

@@ -1,5 +1,6 @@
 import { TTV_BIN_EDGES } from '../domain/analytics.js';
 import { DAY_MS, HOUR_MS } from '../domain/clock.js';
+import { methodOf } from '../domain/verification/method.js';
 import type { WebhookEvent, WebhookEventType } from '../webhooks/events.js';
 import { SETTLED_KINDS } from './changes.js';
 import { rowMode } from './mode.js';
@@ -141,7 +142,7 @@ export function foldSql(
   const events = `SELECT c.seq, c.kind, c.at, c.request_id, c.provider,
        coalesce(v.account_id, k.account_id) AS account_id, coalesce(v.test, k.test) AS test, v.group_id,
        coalesce(v.channel, k.channel) AS channel, v.country, v.purpose, v.locale, coalesce(v.masked, k.masked) AS masked,
-       coalesce(k.id, ${madeContacts ? 'm.id, ' : ''}d.id) AS contact_id, v.status,
+       coalesce(k.id, ${madeContacts ? 'm.id, ' : ''}d.id) AS contact_id, v.status, v.method,
        v.delivery_status, v.delivery_error,
        f.channel AS fallback_channel, f.sibling_id AS fallback_request_id, f.reason AS fallback_reason
      FROM ${rows}
@@ -187,7 +188,8 @@ export function rowToWebhookEvent(r: Record<string, unknown>, id: string): Webho
     // A settling change names the status it settled in; a created one, pending; a delivery
     // report, the request's status as it is.
     status: contact ? null : kind === 'created' ? 'pending' : isSettled(kind) ? kind : str(r.status),
-    method: kind === 'verified' ? str(r.method) : null,
+    // How it was verified: a request verified before methods were kept was verified by a code.
+    method: kind === 'verified' ? methodOf('verified', str(r.method)) : null,
     provider: str(r.provider),
     // What a delivery event says of the delivery (read at the fold: the state it is in by then).
     deliveryStatus: deliveryKind(kind) ? publicDeliveryStatus(str(r.delivery_status)) : null,

@@ -59,6 +59,8 @@ describe('the email of a magic link', () => {
       code: '048213',
       mode: 'test',
       createdAt: 0,
+      verifiedAt: null,
+      method: null,
     };
     const shown = renderOutboxEntry(entry);
     expect(shown.text).toContain(`https://verify.example.test/v1/links/${'*'.repeat(43)}`);

@@ -66,7 +66,12 @@ export function linksConformance(name: string, harness: StoreHarness): void {
         request: { id: email.id, status: 'pending', redirectUrl: null },
       });
       const after = await store.verifications.getVerification('acc_1', email.id);
-      expect(after).toMatchObject({ status: 'verified', verifiedAt: T0 + MINUTE, attempts: 0 });
+      expect(after).toMatchObject({
+        status: 'verified',
+        verifiedAt: T0 + MINUTE,
+        attempts: 0,
+        method: 'link',
+      });
       expect(await status(sms.id)).toBe('canceled');
       const again = await store.verifications.consumeLink([hashOf('dual')], T0 + MINUTE + 1);
       expect(again).toMatchObject({ consumed: false, request: { id: email.id, status: 'verified' } });

@@ -97,6 +97,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/links/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A magic link's confirmation page (changes nothing)
+         * @description Open to anyone: no credentials. The link's token is the credential (only its keyed hash is stored; a token of the wrong shape is not looked up). The page the email's link opens: the account's branding, the masked address and one button, a form that POSTs to the same URL. Opening it consumes nothing, so a mail scanner that follows links (Microsoft Safe Links, Proofpoint, Gmail's prefetch) cannot use it up. Answered with `Cache-Control: no-store`, `Referrer-Policy: no-referrer`, `X-Robots-Tag: noindex` and a Content-Security-Policy that allows no script.
+         */
+        get: operations["openLink"];
+        put?: never;
+        /**
+         * Use a magic link: verifies its request
+         * @description Open to anyone: no credentials. The link's token is the credential, POSTed by the confirmation page's button. Consumes the request atomically (no attempt counted; of parallel POSTs exactly one verifies), and its dual sibling and code with it: verify-code then answers `verified: false`, `status: "verified"`. Any body and content type is accepted and ignored. The resource and the `verification.verified` webhook event then carry `method: "link"`.
+         */
+        post: operations["useLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/accounts": {
         parameters: {
             query?: never;
@@ -907,6 +931,14 @@ export interface components {
          * @enum {string}
          */
         Locale: "en" | "es" | "fr" | "de" | "pt-BR" | "pt-PT" | "it" | "nl" | "pl" | "sv" | "da" | "nb" | "fi" | "cs" | "ro" | "hu" | "el" | "tr" | "ru" | "uk" | "ar" | "he" | "fa" | "hi" | "bn" | "zh-CN" | "zh-TW" | "ja" | "ko" | "th" | "vi" | "id";
+        /** @description EMAIL only (single or dual): the email carries a link `<PUBLIC_BASE_URL>/v1/links/<token>` beside the code, valid as long as the code and used up with it (whichever is used first consumes both, and the dual sibling). Opening the link shows a confirmation page; its button verifies. `{}`: a link without a redirect. Needs PUBLIC_BASE_URL. */
+        SendLink: {
+            /**
+             * @description Where the link's browser goes once it verified, with `requestId` and `status=verified` added to its query: `https:` (or `http:` on localhost), no user name or password, and an origin that is exactly one of the account's `linkRedirectOrigins`. Absent: the service's own "verified" page.
+             * @example https://app.example.com/welcome
+             */
+            redirectUrl?: string;
+        };
         /**
          * @description Exactly one of `channel` and `channels`.
          * @example {
@@ -987,6 +1019,7 @@ export interface components {
              * @enum {string}
              */
             fallback?: "SMS" | "WHATSAPP" | "VOICE";
+            link?: components["schemas"]["SendLink"];
         };
         /**
          * @description The band of the score.
@@ -1367,10 +1400,10 @@ export interface components {
             logo?: components["schemas"]["Logo"];
         };
         /**
-         * @description How a request was verified: `code`, the code the user typed, checked by verify-code; `silent`, the mobile network, through the provider of a SILENT request (silent network authentication).
+         * @description How a request was verified: `code`, the code the user typed, checked by verify-code; `link`, the email's magic link, used by its confirmation page's button (docs/links.md); `silent`, the mobile network, through the provider of a SILENT request (silent network authentication).
          * @enum {string}
          */
-        VerificationMethod: "code" | "silent";
+        VerificationMethod: "code" | "link" | "silent";
         /**
          * @description Where the message that carries the code is: `queued` (not handed to a provider yet), `sent` (a provider took it; the built-in outbox, `provider: "outbox"`, is shown so), `delivered` (the provider reported it delivered), `undelivered` (every provider refused it, or a provider reported it undelivered, or a call was busy, not answered or failed). Calls: `awaiting_permission` (a WhatsApp call waits for the user to allow calls), `calling`, `answered` (the code is being read), `completed`.
          * @enum {string}
@@ -1497,6 +1530,7 @@ export interface components {
             locale?: components["schemas"]["Locale"] | null;
             webOtpHost?: string | null;
             appHash?: string | null;
+            linkRedirectOrigins?: string[] | null;
             allowedCountries?: string[] | null;
             branding?: components["schemas"]["BrandingPatch"] | null;
         };
@@ -1550,6 +1584,8 @@ export interface components {
             webOtpHost?: string;
             /** @description The Android app's 11-character SMS Retriever hash: SMS carry it on the line before the WebOTP line (or last), so the app reads the code without the user typing it. */
             appHash?: string;
+            /** @description Origins (`https://app.example.com`, or `http://localhost:3000`) a magic link may redirect to after it verified: a send's `link.redirectUrl` must have exactly one of them as its origin. Empty (the default): links end on the service's own "verified" page. */
+            linkRedirectOrigins?: string[];
             /** @description ISO 3166-1 alpha-2 codes SMS, WhatsApp, Voice call and Silent network authentication may reach; `*` or absent: every country. */
             allowedCountries?: string[];
             branding?: components["schemas"]["Branding"];
@@ -1704,6 +1740,18 @@ export interface components {
             allowed: string[] | null;
             description: string;
         };
+        LinkSettingInForce: {
+            /**
+             * @description linkRedirectOrigins.
+             * @enum {string}
+             */
+            name: "linkRedirectOrigins";
+            /** @description In force, each origin as browsers write it. */
+            value: string[];
+            source: components["schemas"]["SettingSource"];
+            default: string[];
+            description: string;
+        };
         AccountLimits: {
             accountId: string;
             limits: components["schemas"]["SettingInForce"][];
@@ -1711,6 +1759,8 @@ export interface components {
             numberIntelligence: components["schemas"]["NumberIntelligenceSettingInForce"][];
             /** @description The default locale and the SMS one-tap lines (webOtpHost, appHash). */
             messages: components["schemas"]["MessageSettingInForce"][];
+            /** @description Where magic links may redirect: set only by the account (`source` is `default` or `account`). */
+            links: components["schemas"]["LinkSettingInForce"][];
             allowedCountries: {
                 /** @description ISO 3166-1 alpha-2 codes; null: every country. */
                 value: string[] | null;
@@ -1817,7 +1867,7 @@ export interface components {
         AnalyticsBucket: {
             /** Format: date-time */
             start: string;
-            /** @description The channel, country, purpose or provider of the bucket (with groupBy), else null. */
+            /** @description The channel, country, purpose, provider or method of the bucket (with groupBy), else null. The method is `link` for requests whose email carried a magic link beside the code (verified by either), `code` for code-only sends. */
             group: string | null;
             sent: number;
             delivered: number;
@@ -2568,6 +2618,99 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    openLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's token: 43 characters of base64url. Anything else answers the 404 page. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The confirmation page: the masked address and a Confirm button. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No request has this link (unknown, malformed or over-long token, or another deployment's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired, was used (or its code was), or its request was canceled; the page names no address. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    useLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's token: 43 characters of base64url. Anything else answers the 404 page. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Verified, and the send gave no `link.redirectUrl`: the "verified" page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Verified: `Location` is the send's `link.redirectUrl` with `requestId` and `status=verified` added to its query (the body, a short page, is what a browser shows if it does not follow). */
+            303: {
+                headers: {
+                    /** @description Where the browser goes. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No request has this link. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Already used (by the link or its code), expired or canceled: nothing changed. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };
@@ -3466,7 +3609,7 @@ export interface operations {
                 /** @description End (exclusive); default now. */
                 to?: string;
                 interval?: "hour" | "day";
-                groupBy?: "channel" | "country" | "purpose" | "provider";
+                groupBy?: "channel" | "country" | "purpose" | "provider" | "method";
                 mode?: components["schemas"]["Mode"];
             };
             header?: never;
@@ -5772,6 +5915,8 @@ export interface operations {
                         locale?: string;
                         /** @description State of the verification request after the event. */
                         status?: string;
+                        /** @description verification.verified: how the request was verified, `code` (verify-code) or `link` (its magic link, docs/links.md). */
+                        method?: string;
                         /** @description The delivery provider, where there is one. */
                         provider?: string;
                         /**

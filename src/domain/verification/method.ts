@@ -8,6 +8,7 @@ import { isChannel, isSilentChannel } from '../channels/registry.js';
  */
 export const VERIFICATION_METHOD_SPECS = {
   code: { description: 'the code the user typed, checked by verify-code' },
+  link: { description: "the email's magic link, used by its confirmation page's button (docs/links.md)" },
   silent: {
     description:
       'the mobile network, through the provider of a SILENT request (silent network authentication)',

@@ -82,7 +82,7 @@ export const linkRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         operationId: 'useLink',
         summary: 'Use a magic link: verifies its request',
         ...openToAnyone(
-          `The link's token is the credential, POSTed by the confirmation page's button. Consumes the request atomically (no attempt counted; of parallel POSTs exactly one verifies), and its dual sibling and code with it: verify-code then answers \`verified: false\`, \`status: "verified"\`. Any body and content type is accepted and ignored.`,
+          `The link's token is the credential, POSTed by the confirmation page's button. Consumes the request atomically (no attempt counted; of parallel POSTs exactly one verifies), and its dual sibling and code with it: verify-code then answers \`verified: false\`, \`status: "verified"\`. Any body and content type is accepted and ignored. The resource and the \`verification.verified\` webhook event then carry \`method: "link"\`.`,
         ),
         params: tokenParam,
         response: {

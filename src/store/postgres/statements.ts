@@ -1,7 +1,11 @@
+import type { VerificationMethod } from '../../domain/verification/method.js';
 import { type AttemptDialect, attemptCountsSql, attemptSetSql, columnsOf } from '../attempt-sql.js';
 import { breakerColumns, historyColumns } from '../contacts.js';
 import { deliveryChangeSql, progressSql } from '../delivery-sql.js';
 import { ATTEMPT_READ_SELECT, LINKED_SELECT, OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
+
+/** The method a used link writes on the request it verified (src/domain/verification/method.ts). */
+const LINK: VerificationMethod = 'link';
 
 /** The attempted request's columns (see attemptRead). */
 const ATTEMPT_READ = ATTEMPT_READ_SELECT('verifications');
@@ -134,7 +138,8 @@ export const SQL = {
     ), settled AS (
       UPDATE verifications v
       SET status = CASE WHEN v.id = live.id THEN 'verified' ELSE 'canceled' END,
-        verified_at = CASE WHEN v.id = live.id THEN $2::bigint ELSE v.verified_at END, outbox_code = NULL
+        verified_at = CASE WHEN v.id = live.id THEN $2::bigint ELSE v.verified_at END,
+        method = CASE WHEN v.id = live.id THEN '${LINK}' ELSE v.method END, outbox_code = NULL
       FROM live WHERE v.group_id = live.group_id AND ${GROUP_PENDING('v.')}
       RETURNING v.id, v.status, v.provider
     ), logged AS (
@@ -163,7 +168,8 @@ export const SQL = {
     ), settled AS (
       UPDATE verifications v
       SET status = CASE WHEN v.id = live.id THEN 'verified' ELSE 'canceled' END,
-        verified_at = CASE WHEN v.id = live.id THEN live.used_at ELSE v.verified_at END, outbox_code = NULL
+        verified_at = CASE WHEN v.id = live.id THEN live.used_at ELSE v.verified_at END,
+        method = CASE WHEN v.id = live.id THEN '${LINK}' ELSE v.method END, outbox_code = NULL
       FROM live WHERE v.group_id = live.group_id AND ${GROUP_PENDING('v.')}
       RETURNING live.n, v.id, v.status, v.provider, live.used_at
     ), logged AS (

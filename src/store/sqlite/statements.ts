@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { VerificationMethod } from '../../domain/verification/method.js';
 import { refusalSql } from '../analytics.js';
 import { type AttemptDialect, attemptCountsSql, attemptSetSql, columnsOf } from '../attempt-sql.js';
 import { APPEND_CHANGE_SQL } from '../changes.js';
@@ -13,6 +14,9 @@ const SQLITE_ATTEMPT: AttemptDialect = {
   param: (name) => `@${name}`,
   pending: () => "status = 'pending'",
 };
+
+/** The method a used link writes on the request it verified (src/domain/verification/method.ts). */
+const LINK: VerificationMethod = 'link';
 
 /** What a decided attempt returns of each row it counted (see rowsToCountedAttempt). */
 const DECIDED = 'id, channel, country, attempts, max_attempts, status, provider';
@@ -80,7 +84,8 @@ export function prepare(db: Database) {
     // canceled, every settled row's outbox code erased; in the one writer's unit, after findLink.
     consumeLink: s(
       `UPDATE verifications SET status = CASE WHEN id = @id THEN 'verified' ELSE 'canceled' END,
-         verified_at = CASE WHEN id = @id THEN @now ELSE verified_at END, outbox_code = NULL
+         verified_at = CASE WHEN id = @id THEN @now ELSE verified_at END,
+         method = CASE WHEN id = @id THEN '${LINK}' ELSE method END, outbox_code = NULL
        WHERE group_id = @group AND status = 'pending'
        RETURNING id, status, provider`,
     ),

@@ -111,6 +111,9 @@ eachStore('Magic links over HTTP', (start) => {
     const verify = await svc.post('/v1/contact/verify-code', { requestId, code }, key);
     expect(verify.status).toBe(200);
     expect(verify.body.data).toMatchObject({ verified: false, status: 'verified' });
+    // The resource says how it was verified.
+    const resource = await svc.get(`/v1/contact/verifications/${requestId}`, key);
+    expect(resource.body.data).toMatchObject({ status: 'verified', method: 'link' });
   });
 
   it('a code used first makes the link 410', async () => {
