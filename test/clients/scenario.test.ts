@@ -27,7 +27,13 @@ describe('client libraries against the running service', () => {
   let testApiKey: string;
 
   beforeAll(async () => {
-    server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'verify.db')}`, ADMIN_TOKEN: ADMIN });
+    server = await startServer({
+      DATABASE_URL: `sqlite:${join(dir, 'verify.db')}`,
+      ADMIN_TOKEN: ADMIN,
+      // Magic links need a public URL to point at (send-code refuses `link` without it); the
+      // scenario sends one and never opens it.
+      PUBLIC_BASE_URL: 'https://verify.example.com',
+    });
     const key = await postJson(
       `${server.url}/v1/admin/api-keys`,
       { name: 'clients', channels: ['EMAIL', 'SMS'] },
