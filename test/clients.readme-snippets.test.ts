@@ -63,7 +63,12 @@ describe('README snippets run as written', () => {
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'verify.db')}`, ADMIN_TOKEN: ADMIN });
+    server = await startServer({
+      DATABASE_URL: `sqlite:${join(dir, 'verify.db')}`,
+      ADMIN_TOKEN: ADMIN,
+      // The READMEs show an EMAIL send with a magic link, which needs a public URL to point at.
+      PUBLIC_BASE_URL: 'https://verify.example.com',
+    });
     const key = await postJson(
       `${server.url}/v1/admin/api-keys`,
       { name: 'snippets', channels: ['EMAIL', 'SMS', 'WHATSAPP', 'VOICE'], test: true },
