@@ -12,7 +12,7 @@ import urllib.request
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "src"))
 from datetime import datetime  # noqa: E402
 
-from contact_verify import ContactVerify, ContactVerifyError, TestHelper  # noqa: E402
+from contact_verify import ContactVerify, ContactVerifyError, Link, TestHelper  # noqa: E402
 
 env = os.environ
 scenario = json.load(open(env["CV_SCENARIO"]))
@@ -83,6 +83,8 @@ def mismatch(expected, actual, at="data"):
 
 def pick(data, path):
     for key in [p for p in re.sub(r"\[(\d+)\]", r".\1", path).split(".") if p]:
+        if data is None:
+            return None
         data = data[int(key)] if isinstance(data, list) else data.get(key)
     return data
 
@@ -119,11 +121,17 @@ def run(step):
                 purpose=args.get("purpose"),
                 custom_message=args.get("customMessage"),
                 locale=args.get("locale"),
+                link=Link(redirect_url=args["link"].get("redirectUrl")) if "link" in args else None,
+                fallback=args.get("fallback"),
                 idempotency_key=args.get("idempotencyKey"),
                 max_retries=retries,
             )
         elif step["op"] == "verifyCode":
-            data = client.verify_code(args["requestId"], args["otpCode"], max_retries=retries)
+            data = client.verify_code(args["requestId"], args.get("otpCode"), max_retries=retries)
+        elif step["op"] == "getVerification":
+            data = client.get_verification(args["requestId"], max_retries=retries)
+        elif step["op"] == "cancelVerification":
+            data = client.cancel_verification(args["requestId"], max_retries=retries)
         elif step["op"] == "latestOutboxCode":
             data = {"code": outbox.latest_outbox_code(args["to"])}
         else:
@@ -144,6 +152,9 @@ def run(step):
         m = mismatch(expand(expect["ok"]), data)
         if m:
             raise AssertionError(m)
+    for path in expect.get("present", []):
+        if pick(data, path) is None:
+            raise AssertionError(f"data.{path}: expected a value, got none")
     for name, path in step.get("save", {}).items():
         vars_[name] = str(pick(data, path))
 

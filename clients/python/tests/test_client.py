@@ -17,10 +17,13 @@ from contact_verify import (  # noqa: E402
     Channel,
     ContactVerify,
     ContactVerifyError,
+    DeliveryState,
     DeliveryType,
     ErrorCode,
+    FallbackReason,
     HealthStatus,
     InvalidRequestError,
+    Link,
     NetworkError,
     NoOutboxCodeError,
     NotFoundError,
@@ -28,8 +31,10 @@ from contact_verify import (  # noqa: E402
     RiskLevel,
     SendEntryStatus,
     ServerError,
+    SilentOutcome,
     TestHelper,
     TooManyAttemptsError,
+    VerificationMethod,
     VerificationStatus,
 )
 
@@ -76,6 +81,55 @@ EVERY_FIELD = {
     "purpose": "sign-in",
     "customMessage": "Welcome back",
     "locale": "fr-FR",
+}
+RESOURCE = {
+    "data": {
+        "requestId": SENT["data"]["requestId"],
+        "channel": "EMAIL",
+        "status": "verified",
+        "to": "j***@example.com",
+        "createdAt": "2030-01-01T00:00:00.000Z",
+        "expiresAt": "2030-01-01T00:10:00.000Z",
+        "attemptsRemaining": 4,
+        "verifiedAt": "2030-01-01T00:01:00.000Z",
+        "method": "link",
+        "siblingRequestId": "0190a7c2-0000-7000-8000-000000000002",
+        "delivery": {"status": "delivered", "provider": "smtp", "updatedAt": "2030-01-01T00:00:02.000Z"},
+    }
+}
+CANCELED = {
+    "data": {
+        **{k: v for k, v in RESOURCE["data"].items() if k not in ("verifiedAt", "method", "siblingRequestId")},
+        "status": "canceled",
+        # A state this version does not know yet stays a string.
+        "delivery": {"status": "read_aloud", "updatedAt": "2030-01-01T00:00:02.000Z"},
+    }
+}
+SILENT_SENT = {
+    "data": {
+        **SENT["data"],
+        "channel": "SILENT",
+        "to": "+44*******457",
+        "silent": {"url": "https://silent.test.invalid/check/abc"},
+    }
+}
+FALLBACK = {
+    "requestId": "0190a7c2-0000-7000-8000-000000000003",
+    "channel": "SMS",
+    "status": "pending",
+    "reason": "rejected",
+    "expiresAt": "2030-01-01T00:10:00.000Z",
+}
+SILENT_REJECTED = {
+    "data": {
+        "verified": False,
+        "channel": "SILENT",
+        "requestId": SENT["data"]["requestId"],
+        "status": "pending",
+        "attemptsRemaining": 4,
+        "silent": {"outcome": "rejected", "reason": "another SIM"},
+        "fallback": FALLBACK,
+    }
 }
 ERRORS = [
     (400, "VALIDATION_ERROR", None, InvalidRequestError),
@@ -140,6 +194,64 @@ class SyncClient(Scripted):
         self.assertEqual(rotating.previous_secrets, 1)
         self.assertEqual(rotating.since, datetime(2030, 1, 1, tzinfo=timezone.utc))
         self.assertEqual(rotating.removable_after, datetime(2030, 1, 2, tzinfo=timezone.utc))
+
+    def test_get_verification_reads_the_resource_with_every_field(self):
+        s = self.serve((200, None, RESOURCE))
+        v = s.client.get_verification(SENT["data"]["requestId"])
+        self.assertEqual(s.requests[0], ("GET", f"/v1/contact/verifications/{SENT['data']['requestId']}", None))
+        self.assertEqual(s.headers[0]["Authorization"], "Bearer cvk_test_key")
+        self.assertIs(v.status, VerificationStatus.VERIFIED)
+        self.assertIs(v.method, VerificationMethod.LINK)
+        self.assertEqual(v.verified_at, datetime(2030, 1, 1, 0, 1, tzinfo=timezone.utc))
+        self.assertEqual(v.created_at, datetime(2030, 1, 1, tzinfo=timezone.utc))
+        self.assertEqual(v.sibling_request_id, "0190a7c2-0000-7000-8000-000000000002")
+        self.assertEqual(v.attempts_remaining, 4)
+        self.assertIs(v.delivery.status, DeliveryState.DELIVERED)
+        self.assertEqual(v.delivery.provider, "smtp")
+
+    def test_cancel_posts_an_empty_object_and_tolerates_unknown_values(self):
+        s = self.serve((200, None, CANCELED))
+        v = s.client.cancel_verification("0190a7c2/../x")
+        # The id is one path segment, whatever it holds.
+        self.assertEqual(s.requests[0], ("POST", "/v1/contact/verifications/0190a7c2%2F..%2Fx/cancel", {}))
+        self.assertIs(v.status, VerificationStatus.CANCELED)
+        self.assertIsNone(v.method)
+        self.assertIsNone(v.verified_at)
+        self.assertEqual(v.delivery.status, "read_aloud")
+        self.assertIsNone(v.delivery.provider)
+
+    def test_an_unknown_id_is_a_not_found_error(self):
+        s = self.serve((404, None, failure("NOT_FOUND")))
+        with self.assertRaises(NotFoundError):
+            s.client.get_verification("0190a7c2-0000-7000-8000-000000000000")
+        self.assertEqual(len(s.requests), 1)
+
+    def test_link_and_fallback_are_keywords_sent_in_the_body(self):
+        s = self.serve((200, None, SENT))
+        s.client.send_code(channel=Channel.EMAIL, email="j@example.com", link=Link())
+        s.client.send_code(channel="EMAIL", email="j@example.com", link=Link(redirect_url="https://app.example.com/in"))
+        self.assertEqual(s.requests[0][2], {"channel": "EMAIL", "email": "j@example.com", "link": {}})
+        self.assertEqual(s.requests[1][2]["link"], {"redirectUrl": "https://app.example.com/in"})
+        s = self.serve((200, None, SILENT_SENT))
+        entry = s.client.send_code(channel=Channel.SILENT, phone="+447911123457", fallback=Channel.SMS)
+        self.assertEqual(s.requests[0][2], {"channel": "SILENT", "phone": "+447911123457", "fallback": "SMS"})
+        self.assertIs(entry.channel, Channel.SILENT)
+        self.assertEqual(entry.silent.url, "https://silent.test.invalid/check/abc")
+        self.assertIsNone(entry.fallback)
+
+    def test_a_silent_request_verifies_without_a_code_and_says_what_the_provider_concluded(self):
+        s = self.serve((200, None, SILENT_REJECTED))
+        result = s.client.verify_code(SENT["data"]["requestId"])
+        self.assertEqual(s.requests[0][2], {"requestId": SENT["data"]["requestId"]})
+        self.assertFalse(result.verified)
+        self.assertIs(result.silent.outcome, SilentOutcome.REJECTED)
+        self.assertEqual(result.silent.reason, "another SIM")
+        self.assertIs(result.fallback.channel, Channel.SMS)
+        self.assertIs(result.fallback.reason, FallbackReason.REJECTED)
+        self.assertEqual(result.fallback.expires_at, datetime(2030, 1, 1, 0, 10, tzinfo=timezone.utc))
+        # Vonage hands the device a code: it goes with the id.
+        s.client.verify_code(SENT["data"]["requestId"], "Ab3_x9")
+        self.assertEqual(s.requests[1][2]["otpCode"], "Ab3_x9")
 
     def test_each_error_has_its_class_code_details_and_retry_after(self):
         for status, code, retry_after, kind in ERRORS:
@@ -221,6 +333,21 @@ class AsyncClient(unittest.IsolatedAsyncioTestCase):
         self.assertIs(entry.delivery_type, DeliveryType.CALL)
         self.assertEqual(entry.expires_at, datetime(2030, 1, 1, tzinfo=timezone.utc))
         self.assertIs(result.status, VerificationStatus.VERIFIED)
+
+    async def test_reads_and_cancels_a_verification_like_the_sync_client(self):
+        from contact_verify import AsyncContactVerify
+
+        s = self.serve((200, None, RESOURCE), (200, None, CANCELED), (200, None, SILENT_REJECTED))
+        async with AsyncContactVerify(s.url, "k") as cv:
+            read = await cv.get_verification(SENT["data"]["requestId"])
+            canceled = await cv.cancel_verification(SENT["data"]["requestId"])
+            silent = await cv.verify_code(SENT["data"]["requestId"])
+        path = f"/v1/contact/verifications/{SENT['data']['requestId']}"
+        self.assertEqual(s.requests[:2], [("GET", path, None), ("POST", f"{path}/cancel", {})])
+        self.assertEqual(s.requests[2][2], {"requestId": SENT["data"]["requestId"]})
+        self.assertIs(read.method, VerificationMethod.LINK)
+        self.assertIs(canceled.status, VerificationStatus.CANCELED)
+        self.assertIs(silent.silent.outcome, SilentOutcome.REJECTED)
 
     async def test_retries_a_503_with_one_idempotency_key_and_raises_typed_errors(self):
         from contact_verify import AsyncContactVerify

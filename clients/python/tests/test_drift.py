@@ -30,6 +30,13 @@ MODELS = {
     "InstancesHealth": cv.InstancesHealth,
     "CodeSecretRotation": cv.CodeSecretRotation,
     "OutboxMessage": cv.OutboxMessage,
+    "Verification": cv.Verification,
+    "VerificationDelivery": cv.VerificationDelivery,
+    "SendLink": cv.Link,
+    "SilentFallback": cv.SilentFallback,
+    # Objects the document spells out inside another schema: the path of the member.
+    "SendCodeEntry.silent": cv.SilentCheck,
+    "VerifyCodeResult.silent": cv.SilentResult,
 }
 ENUMS = {
     "Channel": cv.Channel,
@@ -38,6 +45,10 @@ ENUMS = {
     "SendCodeEntryStatus": cv.SendEntryStatus,
     "RiskLevel": cv.RiskLevel,
     "HealthStatus": cv.HealthStatus,
+    "VerificationMethod": cv.VerificationMethod,
+    "DeliveryState": cv.DeliveryState,
+    "FallbackReason": cv.FallbackReason,
+    "VerifyCodeResult.silent.outcome": cv.SilentOutcome,
 }
 # Fields of SendCodeRequest that send_code leaves out on purpose: other names of ``phone``.
 PHONE_ALIASES = {"whatsappNumber", "phoneNumber"}
@@ -50,6 +61,15 @@ LIBRARY_CODES = {"NETWORK_ERROR"}
 def camel(name):
     head, *rest = name.split("_")
     return head + "".join(p.title() for p in rest)
+
+
+def schema_at(schemas, path):
+    """A component schema by name, or a member's own schema inside one (``SendCodeEntry.silent``)."""
+    name, *members = path.split(".")
+    schema = schemas[name]
+    for member in members:
+        schema = schema["properties"][member]
+    return schema
 
 
 def problems(doc):
@@ -66,7 +86,7 @@ def problems(doc):
             found.append(f"{what}: the library has {', '.join(extra)}, the document does not")
 
     for name, model in MODELS.items():
-        compare(name, list(schemas[name]["properties"]), [camel(f.name) for f in dataclasses.fields(model)])
+        compare(name, list(schema_at(schemas, name)["properties"]), [camel(f.name) for f in dataclasses.fields(model)])
     for label, send_code in send_codes():
         keywords = [camel(p) for p in inspect.signature(send_code).parameters if p != "self"]
         body = [f for f in schemas["SendCodeRequest"]["properties"] if f not in PHONE_ALIASES]
@@ -75,7 +95,10 @@ def problems(doc):
     error = cv.ContactVerifyError(400, "VALIDATION_ERROR", "m")
     compare("ApiError (ContactVerifyError's attributes)", api_error, [f for f in api_error if hasattr(error, f)])
     for name, enum in ENUMS.items():
-        compare(name, schemas[name]["enum"], [m.value for m in enum])
+        compare(name, schema_at(schemas, name)["enum"], [m.value for m in enum])
+    # send_code's fallback= takes a Channel: each channel the document allows must be one.
+    fallbacks = schemas["SendCodeRequest"]["properties"]["fallback"]["enum"]
+    compare("SendCodeRequest.fallback (Channel)", fallbacks, [c for c in fallbacks if c in [m.value for m in cv.Channel]])
     codes = [m.value for m in cv.ErrorCode if m.value not in LIBRARY_CODES]
     compare("ErrorCode", schemas["ErrorCode"]["enum"], codes)
     if codes != [c for c in schemas["ErrorCode"]["enum"] if c in codes]:
@@ -111,11 +134,16 @@ class Drift(unittest.TestCase):
         schemas["OutboxMessage"]["properties"]["provider"] = {"type": "string"}
         schemas["SendCodeRequest"]["properties"]["template"] = {"type": "string"}
         schemas["ApiError"]["properties"]["docsUrl"] = {"type": "string"}
+        schemas["Verification"]["properties"]["canceledAt"] = {"type": "string"}
+        schemas["SendCodeEntry"]["properties"]["silent"]["properties"]["checkUrl"] = {"type": "string"}
+        schemas["DeliveryState"]["enum"].append("read")
+        schemas["VerificationMethod"]["enum"].append("passkey")
         schemas["VerificationStatus"]["enum"].append("locked")
         schemas["ErrorCode"]["enum"].append("PAYMENT_REQUIRED")
         schemas["Channel"]["enum"].remove("WHATSAPP")
         found = "\n".join(problems(doc))
-        for name in ("retryAt", "lockedUntil", "provider", "template", "docsUrl", "locked", "PAYMENT_REQUIRED"):
+        added = ("retryAt", "lockedUntil", "provider", "template", "docsUrl", "locked", "PAYMENT_REQUIRED")
+        for name in added + ("canceledAt", "checkUrl", "read", "passkey"):
             self.assertRegex(found, rf"the document has [^\n]*\b{name}\b")
         self.assertRegex(found, r"Channel: the library has WHATSAPP")
 

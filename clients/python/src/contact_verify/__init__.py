@@ -8,7 +8,19 @@ from typing import Any
 
 from ._core import VERSION
 from .client import ContactVerify, TestHelper
-from .enums import Channel, DeliveryType, ErrorCode, HealthStatus, RiskLevel, SendEntryStatus, VerificationStatus
+from .enums import (
+    Channel,
+    DeliveryState,
+    DeliveryType,
+    ErrorCode,
+    FallbackReason,
+    HealthStatus,
+    RiskLevel,
+    SendEntryStatus,
+    SilentOutcome,
+    VerificationMethod,
+    VerificationStatus,
+)
 from .errors import (
     AuthenticationError,
     ContactVerifyError,
@@ -26,6 +38,7 @@ from .models import (
     ErrorDetail,
     Health,
     InstancesHealth,
+    Link,
     OutboxMessage,
     ProviderHealth,
     PumpingBreakerCount,
@@ -33,6 +46,11 @@ from .models import (
     RiskSignal,
     SendEntry,
     SendEntryError,
+    SilentCheck,
+    SilentFallback,
+    SilentResult,
+    Verification,
+    VerificationDelivery,
     VerifyResult,
 )
 
@@ -49,6 +67,10 @@ __all__ = [
     "RiskLevel",
     "SendEntryStatus",
     "VerificationStatus",
+    "VerificationMethod",
+    "DeliveryState",
+    "FallbackReason",
+    "SilentOutcome",
     "ContactVerifyError",
     "NetworkError",
     "AuthenticationError",
@@ -61,6 +83,12 @@ __all__ = [
     "SendEntry",
     "SendEntryError",
     "VerifyResult",
+    "Verification",
+    "VerificationDelivery",
+    "Link",
+    "SilentCheck",
+    "SilentFallback",
+    "SilentResult",
     "Risk",
     "RiskSignal",
     "ErrorDetail",

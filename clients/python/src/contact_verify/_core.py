@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .enums import Channel, DeliveryType
 from .errors import ContactVerifyError
-from .models import ErrorDetail, OutboxMessage, SendEntry
+from .models import ErrorDetail, Link, OutboxMessage, SendEntry, Verification
 
 VERSION = "0.2.0"
 USER_AGENT = f"contact-verify-python/{VERSION}"
@@ -30,6 +30,8 @@ def send_call(
     custom_message: Optional[str],
     locale: Optional[str],
     idempotency_key: Optional[str],
+    link: Optional[Link] = None,
+    fallback: Optional[Union[Channel, str]] = None,
 ) -> Call:
     if (channel is None) == (channels is None):
         raise ValueError("give exactly one of channel= and channels=")
@@ -43,6 +45,8 @@ def send_call(
         "purpose": purpose,
         "customMessage": custom_message,
         "locale": locale,
+        "link": link.to_json() if link is not None else None,
+        "fallback": str(fallback) if fallback is not None else None,
     }
     # One key per send, kept across its retries: a retry is answered with the first send's entry.
     headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
@@ -56,8 +60,27 @@ def send_result(answer: Dict[str, Any]) -> Union[SendEntry, List[SendEntry]]:
     return SendEntry.from_json(data)
 
 
-def verify_call(request_id: str, otp_code: str) -> Call:
-    return "POST", "/v1/contact/verify-code", {"requestId": request_id, "otpCode": otp_code}, {}
+def verify_call(request_id: str, otp_code: Optional[str]) -> Call:
+    # A SILENT request whose provider hands out no code is verified by its id alone.
+    body = {"requestId": request_id, **({"otpCode": otp_code} if otp_code is not None else {})}
+    return "POST", "/v1/contact/verify-code", body, {}
+
+
+def _verification_path(request_id: str) -> str:
+    return "/v1/contact/verifications/" + urllib.parse.quote(request_id, safe="")
+
+
+def get_verification_call(request_id: str) -> Call:
+    return "GET", _verification_path(request_id), None, {}
+
+
+def cancel_verification_call(request_id: str) -> Call:
+    # An empty object: the cancel takes no field.
+    return "POST", _verification_path(request_id) + "/cancel", {}, {}
+
+
+def verification_result(answer: Dict[str, Any]) -> Verification:
+    return Verification.from_json(answer["data"])
 
 
 def outbox_call(to: str, limit: Optional[int]) -> Call:

@@ -10,7 +10,7 @@ from . import _core
 from ._core import VERSION
 from .enums import Channel, DeliveryType
 from .errors import ContactVerifyError, NoOutboxCodeError
-from .models import Health, OutboxMessage, SendEntry, VerifyResult
+from .models import Health, Link, OutboxMessage, SendEntry, Verification, VerifyResult
 
 __all__ = ["ContactVerify", "TestHelper", "VERSION"]
 
@@ -99,6 +99,8 @@ class ContactVerify:
         purpose: Optional[str] = None,
         custom_message: Optional[str] = None,
         locale: Optional[str] = None,
+        link: Optional[Link] = None,
+        fallback: Optional[Union[Channel, str]] = None,
         idempotency_key: Optional[str] = None,
         max_retries: Optional[int] = None,
     ) -> SendEntry: ...
@@ -116,6 +118,8 @@ class ContactVerify:
         purpose: Optional[str] = None,
         custom_message: Optional[str] = None,
         locale: Optional[str] = None,
+        link: Optional[Link] = None,
+        fallback: Optional[Union[Channel, str]] = None,
         idempotency_key: Optional[str] = None,
         max_retries: Optional[int] = None,
     ) -> List[SendEntry]: ...
@@ -132,19 +136,53 @@ class ContactVerify:
         purpose: Optional[str] = None,
         custom_message: Optional[str] = None,
         locale: Optional[str] = None,
+        link: Optional[Link] = None,
+        fallback: Optional[Union[Channel, str]] = None,
         idempotency_key: Optional[str] = None,
         max_retries: Optional[int] = None,
     ) -> Union[SendEntry, List[SendEntry]]:
-        """Sends a code on ``channel`` (one entry back) or on two ``channels`` (a list, in order)."""
+        """Sends a code on ``channel`` (one entry back) or on two ``channels`` (a list, in order).
+
+        ``link=Link()`` (EMAIL) adds a magic link to the email; ``fallback=`` (SILENT only: SMS,
+        WHATSAPP or VOICE) sends a code on that channel if the silent check fails or times out."""
         call = _core.send_call(
-            channel, channels, email, phone, country, delivery_type, purpose, custom_message, locale, idempotency_key
+            channel,
+            channels,
+            email,
+            phone,
+            country,
+            delivery_type,
+            purpose,
+            custom_message,
+            locale,
+            idempotency_key,
+            link,
+            fallback,
         )
         return _core.send_result(self._connection.call(call, max_retries))
 
-    def verify_code(self, request_id: str, otp_code: str, *, max_retries: Optional[int] = None) -> VerifyResult:
-        """Checks a code; a wrong code is ``verified=False``, not an error."""
+    def verify_code(
+        self, request_id: str, otp_code: Optional[str] = None, *, max_retries: Optional[int] = None
+    ) -> VerifyResult:
+        """Checks a code; a wrong code is ``verified=False``, not an error. A SILENT request takes
+        no code (its provider is asked: ``result.silent.outcome``), or the code the device received
+        from ``silent.url`` when its provider hands one out."""
         answer = self._connection.call(_core.verify_call(request_id, otp_code), max_retries)
         return VerifyResult.from_json(answer["data"])
+
+    def get_verification(self, request_id: str, *, max_retries: Optional[int] = None) -> Verification:
+        """The request as it is now: its status, how and when it was verified, its delivery.
+        Unknown (or another account's) ids raise :class:`NotFoundError`."""
+        return _core.verification_result(
+            self._connection.call(_core.get_verification_call(request_id), max_retries)
+        )
+
+    def cancel_verification(self, request_id: str, *, max_retries: Optional[int] = None) -> Verification:
+        """Cancels a pending request and its dual sibling (their codes no longer verify) and
+        returns it; a settled request is returned as it is, so a repeated cancel is safe."""
+        return _core.verification_result(
+            self._connection.call(_core.cancel_verification_call(request_id), max_retries)
+        )
 
     def health(self, *, max_retries: Optional[int] = None) -> Health:
         """The service's health (no key needed)."""

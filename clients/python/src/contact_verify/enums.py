@@ -28,6 +28,9 @@ class Channel(WireEnum):
     WHATSAPP = "WHATSAPP"
     VOICE = "VOICE"
     """A phone call that reads the code."""
+    SILENT = "SILENT"
+    """Silent network authentication: the app opens ``entry.silent.url`` on the device over mobile
+    data, then ``verify_code(request_id)`` asks the provider; no code to type."""
 
 
 class DeliveryType(WireEnum):
@@ -45,6 +48,46 @@ class VerificationStatus(WireEnum):
     EXPIRED = "expired"
     FAILED = "failed"
     CANCELED = "canceled"
+
+
+class VerificationMethod(WireEnum):
+    """How a request was verified: the code typed, its email's magic link, or the mobile network."""
+
+    CODE = "code"
+    LINK = "link"
+    SILENT = "silent"
+
+
+class DeliveryState(WireEnum):
+    """Where the message (or call) that carries the code is; the last four are calls'."""
+
+    QUEUED = "queued"
+    SENT = "sent"
+    DELIVERED = "delivered"
+    UNDELIVERED = "undelivered"
+    AWAITING_PERMISSION = "awaiting_permission"
+    CALLING = "calling"
+    ANSWERED = "answered"
+    COMPLETED = "completed"
+
+
+class FallbackReason(WireEnum):
+    """Why a SILENT request fell back to a code."""
+
+    PROVIDER_FAILED = "provider_failed"
+    REJECTED = "rejected"
+    TIMEOUT = "timeout"
+
+
+class SilentOutcome(WireEnum):
+    """What the provider concluded of a SILENT request's check (``VerifyResult.silent.outcome``)."""
+
+    VERIFIED = "verified"
+    PENDING = "pending"
+    """The device has not completed ``silent.url`` yet: call again."""
+    REJECTED = "rejected"
+    INVALID_NUMBER = "invalid_number"
+    UNAVAILABLE = "unavailable"
 
 
 class SendEntryStatus(WireEnum):

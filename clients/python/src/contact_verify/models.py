@@ -8,7 +8,18 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Dict, List, Optional, Union
 
-from .enums import Channel, DeliveryType, HealthStatus, RiskLevel, SendEntryStatus, VerificationStatus
+from .enums import (
+    Channel,
+    DeliveryState,
+    DeliveryType,
+    FallbackReason,
+    HealthStatus,
+    RiskLevel,
+    SendEntryStatus,
+    SilentOutcome,
+    VerificationMethod,
+    VerificationStatus,
+)
 
 
 def parse_time(text: str) -> datetime:
@@ -60,6 +71,58 @@ class SendEntryError:
 
 
 @dataclass(frozen=True)
+class Link:
+    """send_code's ``link=``: the EMAIL also carries a magic link, used up with the code. Without
+    ``redirect_url`` the link ends on the service's own "verified" page; with one (an origin of the
+    account's ``linkRedirectOrigins``), the browser goes there with ``requestId`` and
+    ``status=verified`` in its query. The service needs PUBLIC_BASE_URL."""
+
+    redirect_url: Optional[str] = None
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"redirectUrl": self.redirect_url} if self.redirect_url is not None else {}
+
+
+@dataclass(frozen=True)
+class SilentCheck:
+    """A SILENT entry's ``silent``: open ``url`` from the app on the user's device over mobile
+    data (not Wi-Fi), then call ``verify_code(request_id)`` (with the code the URL answered, when
+    the provider hands one out)."""
+
+    url: str
+
+
+@dataclass(frozen=True)
+class SilentFallback:
+    """The code a SILENT request fell back to (send_code's ``fallback=``): either request id
+    verifies it."""
+
+    request_id: str
+    channel: Union[Channel, str]
+    status: Union[SendEntryStatus, str]
+    reason: Union[FallbackReason, str]
+    expires_at: datetime
+
+    @staticmethod
+    def from_json(d: Dict[str, Any]) -> "SilentFallback":
+        return SilentFallback(
+            request_id=d["requestId"],
+            channel=Channel.parse(d["channel"]),
+            status=SendEntryStatus.parse(d["status"]),
+            reason=FallbackReason.parse(d["reason"]),
+            expires_at=parse_time(d["expiresAt"]),
+        )
+
+
+@dataclass(frozen=True)
+class SilentResult:
+    """What the provider concluded of a SILENT request's check; ``PENDING``: call again."""
+
+    outcome: Union[SilentOutcome, str]
+    reason: Optional[str] = None
+
+
+@dataclass(frozen=True)
 class SendEntry:
     """One channel of a send: keep ``request_id`` to verify the code."""
 
@@ -71,6 +134,8 @@ class SendEntry:
     delivery_type: Optional[Union[DeliveryType, str]] = None
     error: Optional[SendEntryError] = None
     risk: Optional[Risk] = None
+    silent: Optional[SilentCheck] = None
+    fallback: Optional[SilentFallback] = None
 
     @property
     def pending(self) -> bool:
@@ -88,6 +153,8 @@ class SendEntry:
             delivery_type=DeliveryType.parse(d["deliveryType"]) if d.get("deliveryType") else None,
             error=SendEntryError(error["code"], error["message"]) if error else None,
             risk=Risk.from_json(d["risk"]) if d.get("risk") else None,
+            silent=SilentCheck(d["silent"]["url"]) if d.get("silent") else None,
+            fallback=SilentFallback.from_json(d["fallback"]) if d.get("fallback") else None,
         )
 
 
@@ -100,15 +167,70 @@ class VerifyResult:
     request_id: str
     status: Union[VerificationStatus, str]
     attempts_remaining: int
+    silent: Optional[SilentResult] = None
+    fallback: Optional[SilentFallback] = None
 
     @staticmethod
     def from_json(d: Dict[str, Any]) -> "VerifyResult":
+        silent = d.get("silent")
         return VerifyResult(
             verified=d["verified"],
             channel=Channel.parse(d["channel"]),
             request_id=d["requestId"],
             status=VerificationStatus.parse(d["status"]),
             attempts_remaining=d["attemptsRemaining"],
+            silent=SilentResult(SilentOutcome.parse(silent["outcome"]), silent.get("reason")) if silent else None,
+            fallback=SilentFallback.from_json(d["fallback"]) if d.get("fallback") else None,
+        )
+
+
+@dataclass(frozen=True)
+class VerificationDelivery:
+    """What became of the message (or call) that carries the code; ``provider`` is None before
+    one took it (``outbox`` for the built-in outbox)."""
+
+    status: Union[DeliveryState, str]
+    updated_at: datetime
+    provider: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Verification:
+    """A verification request as it is now (get_verification, cancel_verification). ``verified_at``
+    and ``method`` are set only when ``status`` is verified; ``sibling_request_id`` names the other
+    request of a dual send."""
+
+    request_id: str
+    channel: Union[Channel, str]
+    status: Union[VerificationStatus, str]
+    to: str
+    created_at: datetime
+    expires_at: datetime
+    attempts_remaining: int
+    delivery: VerificationDelivery
+    delivery_type: Optional[Union[DeliveryType, str]] = None
+    verified_at: Optional[datetime] = None
+    method: Optional[Union[VerificationMethod, str]] = None
+    sibling_request_id: Optional[str] = None
+
+    @staticmethod
+    def from_json(d: Dict[str, Any]) -> "Verification":
+        delivery = d["delivery"]
+        return Verification(
+            request_id=d["requestId"],
+            channel=Channel.parse(d["channel"]),
+            status=VerificationStatus.parse(d["status"]),
+            to=d["to"],
+            created_at=parse_time(d["createdAt"]),
+            expires_at=parse_time(d["expiresAt"]),
+            attempts_remaining=d["attemptsRemaining"],
+            delivery=VerificationDelivery(
+                DeliveryState.parse(delivery["status"]), parse_time(delivery["updatedAt"]), delivery.get("provider")
+            ),
+            delivery_type=DeliveryType.parse(d["deliveryType"]) if d.get("deliveryType") else None,
+            verified_at=parse_time(d["verifiedAt"]) if d.get("verifiedAt") else None,
+            method=VerificationMethod.parse(d["method"]) if d.get("method") else None,
+            sibling_request_id=d.get("siblingRequestId"),
         )
 
 
@@ -197,7 +319,8 @@ class Health:
 @dataclass(frozen=True)
 class OutboxMessage:
     """A message the service's outbox keeps; ``status`` is its request's state now, and ``code`` is
-    set for a pending test-mode request. ``group_id`` is shared by both requests of a dual send, and
+    set for a pending test-mode request; ``verified_at`` and ``method`` say when and how it was
+    verified. ``group_id`` is shared by both requests of a dual send, and
     ``sibling_request_id`` is the other request of one (None for a single send)."""
 
     id: str
@@ -213,6 +336,8 @@ class OutboxMessage:
     html: Optional[str] = None
     code: Optional[str] = None
     sibling_request_id: Optional[str] = None
+    verified_at: Optional[datetime] = None
+    method: Optional[Union[VerificationMethod, str]] = None
 
     @staticmethod
     def from_json(d: Dict[str, Any]) -> "OutboxMessage":
@@ -231,4 +356,6 @@ class OutboxMessage:
             subject=d.get("subject"),
             html=d.get("html"),
             code=d.get("code"),
+            verified_at=parse_time(d["verifiedAt"]) if d.get("verifiedAt") else None,
+            method=VerificationMethod.parse(d["method"]) if d.get("method") else None,
         )
