@@ -1,5 +1,6 @@
 // Package contactverify is a client of the contact verification service: it sends one-time codes
-// by EMAIL, SMS or WHATSAPP and verifies them.
+// by EMAIL, SMS, WHATSAPP or VOICE, checks SILENT requests through the mobile network, verifies
+// them, and reads or cancels a request (GetVerification, CancelVerification).
 //
 // Every call takes a context.Context first. A failed call returns an *Error (use errors.As or
 // IsCode) carrying the HTTP status, the contract's ErrorCode, the message, the details and the
@@ -102,14 +103,44 @@ func (c *Client) send(ctx context.Context, req SendCodeRequest, out any, optFns 
 	return c.call(ctx, http.MethodPost, "/v1/contact/send-code", req, out, optFns, key)
 }
 
-// VerifyCode checks the code the user typed for requestID (any entry's, for a dual send).
+// VerifyCode checks the code the user typed for requestID (any entry's, for a dual send). For a
+// SILENT request pass an empty otpCode (its provider is asked: see the result's Silent.Outcome), or
+// the code the device received from Silent.URL when its provider hands one out.
 func (c *Client) VerifyCode(ctx context.Context, requestID, otpCode string, optFns ...func(*Options)) (*VerifyCodeResult, error) {
 	var out struct{ Data VerifyCodeResult }
-	body := map[string]string{"requestId": requestID, "otpCode": otpCode}
+	body := map[string]string{"requestId": requestID}
+	if otpCode != "" {
+		body["otpCode"] = otpCode
+	}
 	if err := c.call(ctx, http.MethodPost, "/v1/contact/verify-code", body, &out, optFns, ""); err != nil {
 		return nil, err
 	}
 	return &out.Data, nil
+}
+
+// GetVerification reads a request as it is now: its status, how and when it was verified, its
+// delivery. An unknown id (or another account's) is a 404 NOT_FOUND *Error.
+func (c *Client) GetVerification(ctx context.Context, requestID string, optFns ...func(*Options)) (*Verification, error) {
+	var out struct{ Data Verification }
+	if err := c.call(ctx, http.MethodGet, verificationPath(requestID), nil, &out, optFns, ""); err != nil {
+		return nil, err
+	}
+	return &out.Data, nil
+}
+
+// CancelVerification cancels a pending request and its dual sibling (their codes no longer
+// verify) and returns it; a settled request is returned as it is, so a repeated cancel is safe.
+func (c *Client) CancelVerification(ctx context.Context, requestID string, optFns ...func(*Options)) (*Verification, error) {
+	var out struct{ Data Verification }
+	// An empty object: the cancel takes no field.
+	if err := c.call(ctx, http.MethodPost, verificationPath(requestID)+"/cancel", struct{}{}, &out, optFns, ""); err != nil {
+		return nil, err
+	}
+	return &out.Data, nil
+}
+
+func verificationPath(requestID string) string {
+	return "/v1/contact/verifications/" + url.PathEscape(requestID)
 }
 
 // Health reads the service's health (no key needed).

@@ -14,6 +14,9 @@ const (
 	ChannelWhatsApp Channel = "WHATSAPP"
 	// ChannelVoice is a phone call that reads the code.
 	ChannelVoice Channel = "VOICE"
+	// ChannelSilent is silent network authentication: the app opens the entry's Silent.URL on the
+	// device over mobile data, then VerifyCode(ctx, requestID, "") asks the provider.
+	ChannelSilent Channel = "SILENT"
 )
 
 // DeliveryType is how a WHATSAPP code is delivered (schema DeliveryType): a message or a call.
@@ -35,6 +38,54 @@ const (
 	StatusExpired  VerificationStatus = "expired"
 	StatusFailed   VerificationStatus = "failed"
 	StatusCanceled VerificationStatus = "canceled"
+)
+
+// VerificationMethod is how a request was verified (schema VerificationMethod): the code typed,
+// the email's magic link, or the mobile network (SILENT). A value this version does not know is
+// kept as it came.
+type VerificationMethod string
+
+const (
+	MethodCode   VerificationMethod = "code"
+	MethodLink   VerificationMethod = "link"
+	MethodSilent VerificationMethod = "silent"
+)
+
+// DeliveryState is where the message (or call) that carries the code is (schema DeliveryState);
+// the last four are calls'.
+type DeliveryState string
+
+const (
+	DeliveryQueued             DeliveryState = "queued"
+	DeliverySent               DeliveryState = "sent"
+	DeliveryDelivered          DeliveryState = "delivered"
+	DeliveryUndelivered        DeliveryState = "undelivered"
+	DeliveryAwaitingPermission DeliveryState = "awaiting_permission"
+	DeliveryCalling            DeliveryState = "calling"
+	DeliveryAnswered           DeliveryState = "answered"
+	DeliveryCompleted          DeliveryState = "completed"
+)
+
+// FallbackReason is why a SILENT request fell back to a code (schema FallbackReason).
+type FallbackReason string
+
+const (
+	FallbackProviderFailed FallbackReason = "provider_failed"
+	FallbackRejected       FallbackReason = "rejected"
+	FallbackTimeout        FallbackReason = "timeout"
+)
+
+// SilentOutcome is what the provider concluded of a SILENT request's check
+// (VerifyCodeResult.Silent.Outcome): SilentPending means the device has not completed the URL
+// yet, call again.
+type SilentOutcome string
+
+const (
+	SilentVerified      SilentOutcome = "verified"
+	SilentPending       SilentOutcome = "pending"
+	SilentRejected      SilentOutcome = "rejected"
+	SilentInvalidNumber SilentOutcome = "invalid_number"
+	SilentUnavailable   SilentOutcome = "unavailable"
 )
 
 // EntryStatus is the state of one channel of a send (schema SendCodeEntryStatus): undelivered only
@@ -97,7 +148,7 @@ type SendCodeRequest struct {
 	Channels []Channel `json:"channels,omitempty"`
 	// Email is required when EMAIL is used.
 	Email string `json:"email,omitempty"`
-	// Phone is required when SMS or WHATSAPP is used: + and the country code.
+	// Phone is required when SMS, WHATSAPP, VOICE or SILENT is used: + and the country code.
 	Phone string `json:"phone,omitempty"`
 	// Country is ISO 3166-1 alpha-2; inferred from the number when empty.
 	Country string `json:"country,omitempty"`
@@ -108,11 +159,24 @@ type SendCodeRequest struct {
 	CustomMessage string `json:"customMessage,omitempty"`
 	// Locale is the recipient's BCP 47 language tag (es, pt-BR, de-AT); English when unsupported.
 	Locale string `json:"locale,omitempty"`
+	// Link (EMAIL only): the email also carries a magic link, used up with the code; &Link{} ends
+	// on the service's own "verified" page. The service needs PUBLIC_BASE_URL.
+	Link *Link `json:"link,omitempty"`
+	// Fallback (SILENT only: SMS, WHATSAPP or VOICE) sends a code on that channel, as the
+	// request's dual sibling, when the silent check fails or times out.
+	Fallback Channel `json:"fallback,omitempty"`
 
 	// IdempotencyKey is sent as the Idempotency-Key header, not in the body: the same key and
 	// body within 24 h replays the first answer instead of sending a second code. Empty: a
 	// random key per send, kept across its retries.
 	IdempotencyKey string `json:"-"`
+}
+
+// Link is SendCodeRequest.Link (schema SendLink). RedirectURL, when set, must be an origin of the
+// account's linkRedirectOrigins: the browser goes there, with requestId and status=verified in its
+// query, once the link verified.
+type Link struct {
+	RedirectURL string `json:"redirectUrl,omitempty"`
 }
 
 // SendCodeEntry is one channel of a send; keep RequestID to verify the code.
@@ -125,6 +189,27 @@ type SendCodeEntry struct {
 	DeliveryType DeliveryType        `json:"deliveryType,omitempty"`
 	Error        *SendCodeEntryError `json:"error,omitempty"`
 	Risk         *Risk               `json:"risk,omitempty"`
+	// Silent (SILENT only) holds the URL the app opens on the device.
+	Silent *SilentCheck `json:"silent,omitempty"`
+	// Fallback (SILENT with Fallback) is the code sent at once because the silent start failed.
+	Fallback *SilentFallback `json:"fallback,omitempty"`
+}
+
+// SilentCheck is how the device proves it holds the SIM: open URL from the app over mobile data
+// (not Wi-Fi), then call VerifyCode with the request's id (and the code the URL answered, when the
+// provider hands one out).
+type SilentCheck struct {
+	URL string `json:"url"`
+}
+
+// SilentFallback is the code a SILENT request fell back to (schema SilentFallback): either request
+// id verifies it.
+type SilentFallback struct {
+	RequestID string         `json:"requestId"`
+	Channel   Channel        `json:"channel"`
+	Status    EntryStatus    `json:"status"`
+	Reason    FallbackReason `json:"reason"`
+	ExpiresAt time.Time      `json:"expiresAt"`
 }
 
 // SendCodeEntryError says why one channel of a dual send was not delivered.
@@ -157,6 +242,42 @@ type VerifyCodeResult struct {
 	// Status is the state of the request after this call.
 	Status            VerificationStatus `json:"status"`
 	AttemptsRemaining int                `json:"attemptsRemaining"`
+	// Silent (SILENT only) is what the provider concluded.
+	Silent *SilentResult `json:"silent,omitempty"`
+	// Fallback (SILENT) is the fallback code the failed check of this call sent.
+	Fallback *SilentFallback `json:"fallback,omitempty"`
+}
+
+// SilentResult is what the provider concluded of a SILENT check, and why, in a sentence.
+type SilentResult struct {
+	Outcome SilentOutcome `json:"outcome"`
+	Reason  string        `json:"reason,omitempty"`
+}
+
+// Verification is a verification request as it is now (GetVerification, CancelVerification).
+// VerifiedAt and Method are set only when Status is verified; SiblingRequestID names the other
+// request of a dual send.
+type Verification struct {
+	RequestID         string             `json:"requestId"`
+	Channel           Channel            `json:"channel"`
+	Status            VerificationStatus `json:"status"`
+	To                string             `json:"to"` // masked
+	CreatedAt         time.Time          `json:"createdAt"`
+	ExpiresAt         time.Time          `json:"expiresAt"`
+	AttemptsRemaining int                `json:"attemptsRemaining"`
+	DeliveryType      DeliveryType       `json:"deliveryType,omitempty"`
+	VerifiedAt        *time.Time         `json:"verifiedAt,omitempty"`
+	Method            VerificationMethod `json:"method,omitempty"`
+	SiblingRequestID  string             `json:"siblingRequestId,omitempty"`
+	Delivery          Delivery           `json:"delivery"`
+}
+
+// Delivery is what became of the message (or call) that carries the code (schema
+// VerificationDelivery); Provider is empty before one took it ("outbox" for the built-in outbox).
+type Delivery struct {
+	Status    DeliveryState `json:"status"`
+	Provider  string        `json:"provider,omitempty"`
+	UpdatedAt time.Time     `json:"updatedAt"`
 }
 
 // Health is the answer of GET /health.
@@ -236,4 +357,7 @@ type OutboxMessage struct {
 	HTML      string             `json:"html,omitempty"`
 	Code      string             `json:"code,omitempty"`
 	CreatedAt time.Time          `json:"createdAt"`
+	// VerifiedAt and Method say when and how the request was verified (nil and empty otherwise).
+	VerifiedAt *time.Time         `json:"verifiedAt,omitempty"`
+	Method     VerificationMethod `json:"method,omitempty"`
 }

@@ -99,6 +99,8 @@ func pick(data any, path string) any {
 			data = t[i]
 		case map[string]any:
 			data = t[key]
+		default:
+			return nil
 		}
 	}
 	return data
@@ -162,7 +164,10 @@ func run(s step, pattern string, clients map[string]*contactverify.Client, outbo
 			Channel: contactverify.Channel(str(args, "channel")), Email: str(args, "email"), Phone: str(args, "phone"),
 			Country: str(args, "country"), DeliveryType: contactverify.DeliveryType(str(args, "deliveryType")),
 			Purpose: str(args, "purpose"), CustomMessage: str(args, "customMessage"), Locale: str(args, "locale"),
-			IdempotencyKey: str(args, "idempotencyKey"),
+			IdempotencyKey: str(args, "idempotencyKey"), Fallback: contactverify.Channel(str(args, "fallback")),
+		}
+		if link, ok := args["link"].(map[string]any); ok {
+			req.Link = &contactverify.Link{RedirectURL: str(link, "redirectUrl")}
 		}
 		if list, ok := args["channels"].([]any); ok {
 			for _, c := range list {
@@ -174,6 +179,10 @@ func run(s step, pattern string, clients map[string]*contactverify.Client, outbo
 		}
 	case "verifyCode":
 		data, err = client.VerifyCode(ctx, str(args, "requestId"), str(args, "otpCode"), opts...)
+	case "getVerification":
+		data, err = client.GetVerification(ctx, str(args, "requestId"), opts...)
+	case "cancelVerification":
+		data, err = client.CancelVerification(ctx, str(args, "requestId"), opts...)
 	case "latestOutboxCode":
 		var code string
 		if code, err = outbox.LatestOutboxCode(ctx, str(args, "to")); err == nil {
@@ -204,6 +213,13 @@ func run(s step, pattern string, clients map[string]*contactverify.Client, outbo
 	if ok, present := s.Expect["ok"]; present {
 		if m := mismatch(expand(ok), answer, "data"); m != "" {
 			return errors.New(m)
+		}
+	}
+	if present, ok := s.Expect["present"].([]any); ok {
+		for _, path := range present {
+			if pick(answer, path.(string)) == nil {
+				return fmt.Errorf("data.%v: expected a value, got none", path)
+			}
 		}
 	}
 	for name, path := range s.Save {
