@@ -1,6 +1,6 @@
 //! Runs clients/scenario.json with this library against a running service (see clients/README.md).
 
-use contact_verify::{Channel, Client, DeliveryType, SendCode, TestOutbox};
+use contact_verify::{Channel, Client, DeliveryType, Link, SendCode, TestOutbox};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::env;
@@ -155,6 +155,14 @@ fn send_request(args: &Value) -> Result<SendCode, String> {
     if let Some(locale) = text(args, "locale") {
         request = request.locale(locale);
     }
+    if let Some(link) = args.get("link") {
+        request = request.link(Link {
+            redirect_url: text(link, "redirectUrl"),
+        });
+    }
+    if let Some(fallback) = parsed::<Channel>(args, "fallback")? {
+        request = request.fallback(fallback);
+    }
     if let Some(key) = text(args, "idempotencyKey") {
         request = request.idempotency_key(key);
     }
@@ -183,11 +191,18 @@ fn run(step: &Value, world: &World, vars: &mut HashMap<String, String>) -> Resul
                 client.send_code_dual(request).map(json_of)
             }
         }
-        "verifyCode" => client
-            .verify_code(
-                &text(&args, "requestId").unwrap_or_default(),
-                &text(&args, "otpCode").unwrap_or_default(),
-            )
+        "verifyCode" => {
+            let request_id = text(&args, "requestId").unwrap_or_default();
+            match text(&args, "otpCode") {
+                Some(code) => client.verify_code(&request_id, &code).map(json_of),
+                None => client.verify_silent(&request_id).map(json_of),
+            }
+        }
+        "getVerification" => client
+            .get_verification(&text(&args, "requestId").unwrap_or_default())
+            .map(json_of),
+        "cancelVerification" => client
+            .cancel_verification(&text(&args, "requestId").unwrap_or_default())
             .map(json_of),
         "latestOutboxCode" => world
             .outbox
@@ -220,6 +235,14 @@ fn run(step: &Value, world: &World, vars: &mut HashMap<String, String>) -> Resul
             if let Some(ok) = expect.get("ok") {
                 if let Some(m) = mismatch(&expand(ok, vars), &answer, "data") {
                     return Err(m);
+                }
+            }
+            if let Some(present) = expect.get("present").and_then(Value::as_array) {
+                for path in present {
+                    let path = path.as_str().unwrap_or("");
+                    if pick(&answer, path).is_null() {
+                        return Err(format!("data.{}: expected a value, got none", path));
+                    }
                 }
             }
             save(step, &answer, vars)

@@ -4,7 +4,9 @@
 //! blocking client on tokio's blocking thread pool (`spawn_blocking`): the runtime's workers are
 //! never blocked, at the cost of one pooled thread per call in flight.
 
-use crate::{Client, Error, Health, OutboxMessage, Result, SendCode, SendCodeEntry, TestOutbox, VerifyCodeResult};
+use crate::{
+    Client, Error, Health, OutboxMessage, Result, SendCode, SendCodeEntry, TestOutbox, Verification, VerifyCodeResult,
+};
 
 async fn blocking<T, F>(call: F) -> Result<T>
 where
@@ -61,6 +63,24 @@ impl AsyncClient {
     pub async fn verify_code(&self, request_id: &str, otp_code: &str) -> Result<VerifyCodeResult> {
         let (client, request_id, otp_code) = (self.inner.clone(), request_id.to_string(), otp_code.to_string());
         blocking(move || client.verify_code(&request_id, &otp_code)).await
+    }
+
+    /// See [`Client::verify_silent`].
+    pub async fn verify_silent(&self, request_id: &str) -> Result<VerifyCodeResult> {
+        let (client, request_id) = (self.inner.clone(), request_id.to_string());
+        blocking(move || client.verify_silent(&request_id)).await
+    }
+
+    /// See [`Client::get_verification`].
+    pub async fn get_verification(&self, request_id: &str) -> Result<Verification> {
+        let (client, request_id) = (self.inner.clone(), request_id.to_string());
+        blocking(move || client.get_verification(&request_id)).await
+    }
+
+    /// See [`Client::cancel_verification`].
+    pub async fn cancel_verification(&self, request_id: &str) -> Result<Verification> {
+        let (client, request_id) = (self.inner.clone(), request_id.to_string());
+        blocking(move || client.cancel_verification(&request_id)).await
     }
 
     /// See [`Client::health`].

@@ -1,5 +1,6 @@
-//! Client of the contact verification service: send one-time codes by EMAIL, SMS or WHATSAPP
-//! and verify them.
+//! Client of the contact verification service: send one-time codes by EMAIL, SMS, WHATSAPP or
+//! VOICE, check SILENT requests through the mobile network, verify them, and read or cancel a
+//! request.
 //!
 //! ```no_run
 //! use contact_verify::{Client, SendCode};
@@ -197,6 +198,32 @@ impl Client {
             .map(|e: Envelope<VerifyCodeResult>| e.data)
     }
 
+    /// Checks a SILENT request whose provider hands out no code: the provider is asked whether
+    /// the device completed `silent.url` (`result.silent.outcome`; `Pending`: call again). A
+    /// provider that hands the device a code takes [`verify_code`](Self::verify_code) with it.
+    pub fn verify_silent(&self, request_id: &str) -> Result<VerifyCodeResult> {
+        let body = serde_json::to_vec(&serde_json::json!({ "requestId": request_id })).expect("JSON");
+        self.call("POST", "/v1/contact/verify-code", Some(body), None)
+            .map(|e: Envelope<VerifyCodeResult>| e.data)
+    }
+
+    /// A request as it is now: its status, how and when it was verified, its delivery. An
+    /// unknown id (or another account's) is [`ErrorCode::NotFound`].
+    pub fn get_verification(&self, request_id: &str) -> Result<Verification> {
+        let path = format!("/v1/contact/verifications/{}", percent_encode(request_id));
+        self.call("GET", &path, None, None)
+            .map(|e: Envelope<Verification>| e.data)
+    }
+
+    /// Cancels a pending request and its dual sibling (their codes no longer verify) and returns
+    /// it; a settled request is returned as it is, so a repeated cancel is safe.
+    pub fn cancel_verification(&self, request_id: &str) -> Result<Verification> {
+        let path = format!("/v1/contact/verifications/{}/cancel", percent_encode(request_id));
+        // An empty object: the cancel takes no field.
+        self.call("POST", &path, Some(b"{}".to_vec()), None)
+            .map(|e: Envelope<Verification>| e.data)
+    }
+
     /// The service's health (no key needed).
     pub fn health(&self) -> Result<Health> {
         self.call("GET", "/health", None, None)
@@ -363,7 +390,7 @@ impl TestOutbox {
     }
 }
 
-/// Percent-encodes a query value (everything but unreserved characters).
+/// Percent-encodes a query value or a path segment (everything but unreserved characters).
 fn percent_encode(value: &str) -> String {
     value
         .bytes()

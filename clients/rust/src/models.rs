@@ -26,9 +26,31 @@ impl fmt::Display for UnknownValue {
 impl std::error::Error for UnknownValue {}
 
 /// An enum of the document's string values: `as_str`, `Display`, `FromStr`, serde as that
-/// string, and `ALL` (every variant, in the document's order).
+/// string, and `ALL` (every variant, in the document's order). `Name (else Unknown) { .. }` makes
+/// an open enum: a value this version does not know yet deserializes as `Unknown` (the answer
+/// still parses) where a closed enum's answer is refused; `FromStr` stays strict for both.
 macro_rules! string_enum {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $value:literal,)+ }) => {
+        string_enum!(@base $(#[$meta])* $name { $($(#[$vmeta])* $variant = $value,)+ });
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let s = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+                s.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+    ($(#[$meta:meta])* $name:ident (else $fallback:ident) { $($(#[$vmeta:meta])* $variant:ident = $value:literal,)+ }) => {
+        string_enum!(@base $(#[$meta])* $name { $($(#[$vmeta])* $variant = $value,)+ });
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let s = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+                Ok(s.parse().unwrap_or($name::$fallback))
+            }
+        }
+    };
+    (@base $(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $value:literal,)+ }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
@@ -69,13 +91,6 @@ macro_rules! string_enum {
                 serializer.serialize_str(self.as_str())
             }
         }
-
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let s = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
-                s.parse().map_err(serde::de::Error::custom)
-            }
-        }
     };
 }
 
@@ -86,6 +101,10 @@ string_enum! {
         Sms = "SMS",
         WhatsApp = "WHATSAPP",
         Voice = "VOICE",
+        /// Silent network authentication: the app opens the entry's `silent.url` on the device
+        /// over mobile data, then [`Client::verify_silent`](crate::Client::verify_silent) asks
+        /// the provider.
+        Silent = "SILENT",
     }
 }
 
@@ -106,6 +125,60 @@ string_enum! {
         Expired = "expired",
         Failed = "failed",
         Canceled = "canceled",
+    }
+}
+
+string_enum! {
+    /// How a request was verified (schema `VerificationMethod`): the code typed, the email's
+    /// magic link, or the mobile network (SILENT).
+    VerificationMethod (else Unknown) {
+        Code = "code",
+        Link = "link",
+        Silent = "silent",
+        /// A method this version does not know yet.
+        Unknown = "unknown",
+    }
+}
+
+string_enum! {
+    /// Where the message (or call) that carries the code is (schema `DeliveryState`); the last
+    /// four are calls'.
+    DeliveryState (else Unknown) {
+        Queued = "queued",
+        Sent = "sent",
+        Delivered = "delivered",
+        Undelivered = "undelivered",
+        AwaitingPermission = "awaiting_permission",
+        Calling = "calling",
+        Answered = "answered",
+        Completed = "completed",
+        /// A state this version does not know yet.
+        Unknown = "unknown",
+    }
+}
+
+string_enum! {
+    /// Why a SILENT request fell back to a code (schema `FallbackReason`).
+    FallbackReason (else Unknown) {
+        ProviderFailed = "provider_failed",
+        Rejected = "rejected",
+        Timeout = "timeout",
+        /// A reason this version does not know yet.
+        Unknown = "unknown",
+    }
+}
+
+string_enum! {
+    /// What the provider concluded of a SILENT check (`VerifyCodeResult.silent.outcome`):
+    /// `Pending`, the device has not completed `silent.url` yet, call again.
+    SilentOutcome (else Unknown) {
+        Verified = "verified",
+        Pending = "pending",
+        Rejected = "rejected",
+        InvalidNumber = "invalid_number",
+        Unavailable = "unavailable",
+        /// An outcome this version does not know yet.
+        Unknown = "unknown",
     }
 }
 
@@ -262,6 +335,89 @@ pub struct SendCodeEntry {
     pub error: Option<SendCodeEntryError>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub risk: Option<Risk>,
+    /// SILENT only: the URL the app opens on the device.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub silent: Option<SilentCheck>,
+    /// SILENT with a fallback: the code sent at once because the silent start failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<SilentFallback>,
+}
+
+/// How the device proves it holds the SIM: open `url` from the app over mobile data (not Wi-Fi),
+/// then [`Client::verify_silent`](crate::Client::verify_silent) (or
+/// [`verify_code`](crate::Client::verify_code) with the code the URL answered, when the provider
+/// hands one out).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SilentCheck {
+    pub url: String,
+}
+
+/// The code a SILENT request fell back to (schema `SilentFallback`): either request id verifies it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SilentFallback {
+    pub request_id: String,
+    pub channel: Channel,
+    pub status: EntryStatus,
+    pub reason: FallbackReason,
+    #[serde(with = "time::serde::rfc3339")]
+    pub expires_at: OffsetDateTime,
+}
+
+/// What the provider concluded of a SILENT check, and why in a sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SilentResult {
+    pub outcome: SilentOutcome,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// A verification request as it is now (schema `Verification`), from
+/// [`Client::get_verification`](crate::Client::get_verification) and
+/// [`Client::cancel_verification`](crate::Client::cancel_verification). `verified_at` and
+/// `method` are set only when `status` is verified.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Verification {
+    pub request_id: String,
+    pub channel: Channel,
+    pub status: VerificationStatus,
+    /// The masked destination.
+    pub to: String,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    pub expires_at: OffsetDateTime,
+    /// Checks left (shared by both requests of a dual pair).
+    pub attempts_remaining: u32,
+    /// WHATSAPP only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery_type: Option<DeliveryType>,
+    #[serde(
+        default,
+        with = "time::serde::rfc3339::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub verified_at: Option<OffsetDateTime>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<VerificationMethod>,
+    /// The other request of a dual send.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sibling_request_id: Option<String>,
+    pub delivery: VerificationDelivery,
+}
+
+/// What became of the message (or call) that carries the code (schema `VerificationDelivery`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VerificationDelivery {
+    pub status: DeliveryState,
+    /// The provider that took the message (`outbox` for the built-in outbox); `None` before one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    /// When the delivery state last moved.
+    #[serde(with = "time::serde::rfc3339")]
+    pub updated_at: OffsetDateTime,
 }
 
 /// The answer to a code check. A wrong code is `verified: false`, not an error.
@@ -276,6 +432,12 @@ pub struct VerifyCodeResult {
     /// The request's state after this call.
     pub status: VerificationStatus,
     pub attempts_remaining: u32,
+    /// SILENT only: what the provider concluded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub silent: Option<SilentResult>,
+    /// SILENT: the fallback code the failed check of this call sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<SilentFallback>,
 }
 
 /// One problem with one field of a request.
@@ -396,6 +558,37 @@ pub struct OutboxMessage {
     pub code: Option<String>,
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: OffsetDateTime,
+    /// When the request was verified; `None` unless it is.
+    #[serde(
+        default,
+        with = "time::serde::rfc3339::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub verified_at: Option<OffsetDateTime>,
+    /// How the request was verified; `None` unless it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<VerificationMethod>,
+}
+
+/// A send's magic link (schema `SendLink`, EMAIL only): the email also carries a link, used up
+/// with the code. `Link::default()` ends on the service's own "verified" page;
+/// `Link::redirect_to(url)` sends the browser to `url` (an origin of the account's
+/// `linkRedirectOrigins`) with `requestId` and `status=verified` in its query. The service needs
+/// `PUBLIC_BASE_URL`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Link {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redirect_url: Option<String>,
+}
+
+impl Link {
+    /// A link whose browser ends at `url` once it verified.
+    pub fn redirect_to(url: impl Into<String>) -> Self {
+        Link {
+            redirect_url: Some(url.into()),
+        }
+    }
 }
 
 /// A code to send (schema `SendCodeRequest`), built from its channel:
@@ -424,7 +617,7 @@ pub struct SendCode {
     /// Required with EMAIL.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    /// Required with SMS or WHATSAPP: `+` and the country code.
+    /// Required with SMS, WHATSAPP, VOICE or SILENT: `+` and the country code.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
     /// ISO 3166-1 alpha-2; inferred from the number when omitted.
@@ -442,6 +635,13 @@ pub struct SendCode {
     /// The recipient's BCP 47 language tag (`es`, `pt-BR`); English when unsupported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub locale: Option<String>,
+    /// EMAIL only: a magic link in the email beside the code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<Link>,
+    /// SILENT only (SMS, WHATSAPP or VOICE): the channel of a code sent, as the request's dual
+    /// sibling, when the silent check fails or times out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<Channel>,
     /// Your own `Idempotency-Key` for this send (a random one otherwise); not part of the body.
     #[serde(skip)]
     pub idempotency_key: Option<String>,
@@ -488,6 +688,15 @@ impl SendCode {
     pub fn voice(phone: impl Into<String>) -> Self {
         SendCode {
             channel: Some(Channel::Voice),
+            phone: Some(phone.into()),
+            ..Default::default()
+        }
+    }
+
+    /// Silent network authentication of `phone` (`+` and the country code): no code to type.
+    pub fn silent(phone: impl Into<String>) -> Self {
+        SendCode {
+            channel: Some(Channel::Silent),
             phone: Some(phone.into()),
             ..Default::default()
         }
@@ -541,6 +750,18 @@ impl SendCode {
     /// Sets the recipient's language.
     pub fn locale(mut self, locale: impl Into<String>) -> Self {
         self.locale = Some(locale.into());
+        self
+    }
+
+    /// Adds a magic link to the email (EMAIL): `.link(Link::default())`.
+    pub fn link(mut self, link: Link) -> Self {
+        self.link = Some(link);
+        self
+    }
+
+    /// Sets the channel a SILENT request falls back to (SMS, WHATSAPP or VOICE).
+    pub fn fallback(mut self, channel: Channel) -> Self {
+        self.fallback = Some(channel);
         self
     }
 

@@ -73,3 +73,38 @@ fn the_async_client_sends_verifies_and_reads_the_outbox() {
         ]
     );
 }
+
+#[test]
+fn the_async_client_reads_and_cancels_a_verification_and_checks_a_silent_one() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let resource = r#"{"data":{"requestId":"r-1","channel":"SMS","status":"canceled","to":"+1***71","createdAt":"2030-01-01T00:00:00Z","expiresAt":"2030-01-01T00:10:00Z","attemptsRemaining":5,"delivery":{"status":"sent","provider":"outbox","updatedAt":"2030-01-01T00:00:00Z"}}}"#;
+    let answers = Answers(
+        Mutex::new(vec![
+            (200, resource),
+            (200, resource),
+            (
+                200,
+                r#"{"data":{"verified":true,"channel":"SILENT","requestId":"r-2","status":"verified","attemptsRemaining":4,"silent":{"outcome":"verified"}}}"#,
+            ),
+        ]),
+        seen.clone(),
+    );
+    let cv = AsyncClient::from(Client::builder("http://cv.test", "k").transport(answers).build());
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    runtime.block_on(async {
+        let read = cv.get_verification("r-1").await.unwrap();
+        let canceled = cv.cancel_verification("r-1").await.unwrap();
+        assert_eq!(read, canceled);
+        assert_eq!(canceled.delivery.status, DeliveryState::Sent);
+        let silent = cv.verify_silent("r-2").await.unwrap();
+        assert_eq!(silent.silent.map(|s| s.outcome), Some(SilentOutcome::Verified));
+    });
+    assert_eq!(
+        *seen.lock().unwrap(),
+        vec![
+            "GET /v1/contact/verifications/r-1",
+            "POST /v1/contact/verifications/r-1/cancel",
+            "POST /v1/contact/verify-code"
+        ]
+    );
+}

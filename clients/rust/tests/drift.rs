@@ -141,6 +141,20 @@ fn entry() -> SendCodeEntry {
                 detail: "a VOIP number".into(),
             }],
         }),
+        silent: Some(SilentCheck {
+            url: "https://silent.test.invalid/check/abc".into(),
+        }),
+        fallback: Some(fallback()),
+    }
+}
+
+fn fallback() -> SilentFallback {
+    SilentFallback {
+        request_id: "0190a7c2-0000-7000-8000-000000000002".into(),
+        channel: Channel::Sms,
+        status: EntryStatus::Pending,
+        reason: FallbackReason::ProviderFailed,
+        expires_at: when(),
     }
 }
 
@@ -159,6 +173,8 @@ fn models_have_the_fields_of_the_document() {
         purpose: Some("sign-in".into()),
         custom_message: Some("Welcome back".into()),
         locale: Some("es-MX".into()),
+        link: Some(Link::redirect_to("https://app.example.com/welcome")),
+        fallback: Some(Channel::Sms),
         idempotency_key: Some("a header, not a field of the body".into()),
     };
     // Other names of `phone` the service accepts; the library offers `phone` only.
@@ -179,8 +195,38 @@ fn models_have_the_fields_of_the_document() {
         request_id: "0190a7c2-0000-7000-8000-000000000001".into(),
         status: VerificationStatus::Verified,
         attempts_remaining: 4,
+        silent: Some(SilentResult {
+            outcome: SilentOutcome::Rejected,
+            reason: Some("another SIM".into()),
+        }),
+        fallback: Some(fallback()),
     };
     model(&doc, "VerifyCodeResult", &verify, &[], &mut problems);
+    let value = model(&doc, "SilentFallback", &fallback(), &[], &mut problems);
+    check_times::<SilentFallback>(&doc, "SilentFallback", &value, &mut problems);
+
+    let resource = Verification {
+        request_id: "0190a7c2-0000-7000-8000-000000000001".into(),
+        channel: Channel::WhatsApp,
+        status: VerificationStatus::Verified,
+        to: "+44******456".into(),
+        created_at: when(),
+        expires_at: when(),
+        attempts_remaining: 4,
+        delivery_type: Some(DeliveryType::Text),
+        verified_at: Some(when()),
+        method: Some(VerificationMethod::Code),
+        sibling_request_id: Some("0190a7c2-0000-7000-8000-000000000002".into()),
+        delivery: VerificationDelivery {
+            status: DeliveryState::Delivered,
+            provider: Some("twilio".into()),
+            updated_at: when(),
+        },
+    };
+    let value = model(&doc, "Verification", &resource, &[], &mut problems);
+    check_times::<Verification>(&doc, "Verification", &value, &mut problems);
+    check_times::<VerificationDelivery>(&doc, "VerificationDelivery", &value["delivery"], &mut problems);
+    assert_eq!(serde_json::from_value::<Verification>(value).unwrap(), resource);
 
     let detail = ErrorDetail {
         field: "email".into(),
@@ -249,6 +295,8 @@ fn models_have_the_fields_of_the_document() {
         html: Some("<p>042817</p>".into()),
         code: Some("042817".into()),
         created_at: when(),
+        verified_at: Some(when()),
+        method: Some(VerificationMethod::Link),
     };
     let value = model(&doc, "OutboxMessage", &message, &[], &mut problems);
     check_times::<OutboxMessage>(&doc, "OutboxMessage", &value, &mut problems);
@@ -354,6 +402,50 @@ fn enums_and_error_codes_are_the_documents() {
         &mut p,
     );
     enum_matches(d, "LiveCodes", schema(d, "LiveCodes"), LiveCodes::ALL, &[], &mut p);
+    // Open enums: `Unknown` stands for a value this version does not know yet.
+    enum_matches(
+        d,
+        "VerificationMethod",
+        schema(d, "VerificationMethod"),
+        VerificationMethod::ALL,
+        &[VerificationMethod::Unknown],
+        &mut p,
+    );
+    enum_matches(
+        d,
+        "DeliveryState",
+        schema(d, "DeliveryState"),
+        DeliveryState::ALL,
+        &[DeliveryState::Unknown],
+        &mut p,
+    );
+    enum_matches(
+        d,
+        "FallbackReason",
+        schema(d, "FallbackReason"),
+        FallbackReason::ALL,
+        &[FallbackReason::Unknown],
+        &mut p,
+    );
+    let outcome = &schema(d, "VerifyCodeResult")["properties"]["silent"]["properties"]["outcome"];
+    enum_matches(
+        d,
+        "SilentOutcome",
+        outcome,
+        SilentOutcome::ALL,
+        &[SilentOutcome::Unknown],
+        &mut p,
+    );
+    // send's fallback takes a Channel: each channel the document allows must be one.
+    let fallbacks = &schema(d, "SendCodeRequest")["properties"]["fallback"];
+    for value in fallbacks["enum"]
+        .as_array()
+        .expect("SendCodeRequest.fallback is an enum")
+    {
+        if value.as_str().unwrap().parse::<Channel>().is_err() {
+            p.push(format!("SendCodeRequest.fallback {} is not a Channel", value));
+        }
+    }
     enum_matches(
         d,
         "ErrorCode",
@@ -430,6 +522,8 @@ fn a_field_or_value_added_to_the_document_fails() {
         html: None,
         code: None,
         created_at: when(),
+        verified_at: None,
+        method: None,
     })
     .unwrap();
     check_times::<OutboxMessage>(&times, "OutboxMessage", &value, &mut problems);
