@@ -7,12 +7,20 @@ import { ContactVerify, ContactVerifyError, type SendCodeRequest, TestOutbox } f
 
 interface Step {
   name: string;
-  op: 'health' | 'sendCode' | 'verifyCode' | 'latestOutboxCode' | 'outboxCode';
+  op:
+    | 'health'
+    | 'sendCode'
+    | 'verifyCode'
+    | 'getVerification'
+    | 'cancelVerification'
+    | 'latestOutboxCode'
+    | 'outboxCode';
   client?: 'default' | 'badKey' | 'stub' | 'test';
   retries?: number;
   args?: Record<string, unknown>;
   expect?: {
     ok?: unknown;
+    present?: string[];
     error?: { status: number; code: string; retryAfterAtLeast?: number };
   };
   save?: Record<string, string>;
@@ -106,10 +114,18 @@ async function run(step: Step): Promise<void> {
         ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
       });
     } else if (step.op === 'verifyCode')
+      // No otpCode: a SILENT request's check, by its id alone.
       data = await client.verifyCode(
-        { requestId: args.requestId ?? '', otpCode: args.otpCode ?? '' },
+        {
+          requestId: args.requestId ?? '',
+          ...(args.otpCode === undefined ? {} : { otpCode: args.otpCode }),
+        },
         options,
       );
+    else if (step.op === 'getVerification')
+      data = await client.getVerification(args.requestId ?? '', options);
+    else if (step.op === 'cancelVerification')
+      data = await client.cancelVerification(args.requestId ?? '', options);
     else if (step.op === 'latestOutboxCode') data = { code: await outbox.latestOutboxCode(args.to ?? '') };
     else data = await outboxCode(args.to ?? '');
   } catch (err) {
@@ -126,6 +142,9 @@ async function run(step: Step): Promise<void> {
     const m = mismatch(expand(step.expect.ok), data);
     if (m) throw new Error(m);
   }
+  for (const path of step.expect?.present ?? [])
+    if (pick(data, path) === undefined || pick(data, path) === null)
+      throw new Error(`data.${path}: expected a value, got none`);
   for (const [name, path] of Object.entries(step.save ?? {})) vars[name] = String(pick(data, path));
 }
 

@@ -31,6 +31,19 @@ export type VerifyResult = Schemas['VerifyCodeResult'];
 export type Health = Schemas['Health'];
 /** A message the service's outbox keeps; `code` is set for a pending test-mode request. */
 export type OutboxMessage = Schemas['OutboxMessage'];
+/**
+ * A verification request as it is now (`getVerification`, `cancelVerification`): `status`,
+ * `verifiedAt` and `method` (only when verified), `siblingRequestId` (dual sends), `delivery`.
+ */
+export type Verification = Schemas['Verification'];
+/** What became of the message (or call) that carries the code: `status`, `provider`, `updatedAt`. */
+export type VerificationDelivery = Schemas['VerificationDelivery'];
+/** send-code's `link` (EMAIL): `{}`, or `{ redirectUrl }` (an origin of the account's `linkRedirectOrigins`). */
+export type SendLink = Schemas['SendLink'];
+/** The code a SILENT request fell back to (send-code's `fallback`): either requestId verifies it. */
+export type SilentFallback = Schemas['SilentFallback'];
+/** What the provider concluded of a SILENT check (`VerifyResult.silent.outcome`); `pending`: call again. */
+export type SilentOutcome = NonNullable<VerifyResult['silent']>['outcome'];
 
 /** Fails to compile unless `T`'s values are exactly the members of the union `U`. */
 type Exactly<T extends Record<string, U>, U extends string> = [Exclude<U, T[keyof T]>] extends [never]
@@ -44,6 +57,7 @@ export const Channel = {
   SMS: 'SMS',
   WHATSAPP: 'WHATSAPP',
   VOICE: 'VOICE',
+  /** Silent network authentication: open the entry's `silent.url` on the device, then `verifyCode({ requestId })`. */
   SILENT: 'SILENT',
 } as const satisfies Exactly<
   { EMAIL: 'EMAIL'; SMS: 'SMS'; WHATSAPP: 'WHATSAPP'; VOICE: 'VOICE'; SILENT: 'SILENT' },
@@ -66,6 +80,50 @@ export const VerificationStatus = {
 } as const satisfies Exactly<
   { PENDING: 'pending'; VERIFIED: 'verified'; EXPIRED: 'expired'; FAILED: 'failed'; CANCELED: 'canceled' },
   VerificationStatus
+>;
+export type VerificationMethod = Schemas['VerificationMethod'];
+/**
+ * How a request was verified (`Verification.method`): the code typed, the email's magic link, or
+ * the mobile network. As every enum here, the values this version knows: a newer service may
+ * answer another string, so give a `switch` on it a `default`.
+ */
+export const VerificationMethod = { CODE: 'code', LINK: 'link', SILENT: 'silent' } as const satisfies Exactly<
+  { CODE: 'code'; LINK: 'link'; SILENT: 'silent' },
+  VerificationMethod
+>;
+export type DeliveryState = Schemas['DeliveryState'];
+/** Where the message (or call) that carries the code is (`Verification.delivery.status`); the last four are calls'. */
+export const DeliveryState = {
+  QUEUED: 'queued',
+  SENT: 'sent',
+  DELIVERED: 'delivered',
+  UNDELIVERED: 'undelivered',
+  AWAITING_PERMISSION: 'awaiting_permission',
+  CALLING: 'calling',
+  ANSWERED: 'answered',
+  COMPLETED: 'completed',
+} as const satisfies Exactly<
+  {
+    QUEUED: 'queued';
+    SENT: 'sent';
+    DELIVERED: 'delivered';
+    UNDELIVERED: 'undelivered';
+    AWAITING_PERMISSION: 'awaiting_permission';
+    CALLING: 'calling';
+    ANSWERED: 'answered';
+    COMPLETED: 'completed';
+  },
+  DeliveryState
+>;
+export type FallbackReason = Schemas['FallbackReason'];
+/** Why a SILENT request fell back to a code. */
+export const FallbackReason = {
+  PROVIDER_FAILED: 'provider_failed',
+  REJECTED: 'rejected',
+  TIMEOUT: 'timeout',
+} as const satisfies Exactly<
+  { PROVIDER_FAILED: 'provider_failed'; REJECTED: 'rejected'; TIMEOUT: 'timeout' },
+  FallbackReason
 >;
 export type SendEntryStatus = Schemas['SendCodeEntryStatus'];
 /** A send entry's status: `pending` (sent), or `undelivered` (one channel of a dual send failed). */
@@ -126,6 +184,9 @@ export type DualSendRequest = Omit<SendCodeRequest, 'channel' | 'channels'> & {
   channels: [Channel, Channel];
   channel?: never;
 };
+
+/** The resource's path; the id is one path segment, whatever it holds. */
+const verificationPath = (requestId: string) => `/v1/contact/verifications/${encodeURIComponent(requestId)}`;
 
 /** One HTTP exchange with the service: the parsed JSON answer, or a typed error. */
 async function exchange(
@@ -196,7 +257,9 @@ export class ContactVerify {
   /**
    * Sends a code on one channel (an entry back) or on two at once (a list, in the order of
    * `channels`). Every option of the API is a member of `request`: `purpose`, `customMessage`,
-   * `locale`, `deliveryType`, `country`; the caller's `idempotencyKey` goes in `options`.
+   * `locale`, `deliveryType`, `country`, `link` (EMAIL: `{}` or `{ redirectUrl }`, a magic link
+   * in the email) and `fallback` (SILENT: the channel of a code sent if the silent check fails);
+   * the caller's `idempotencyKey` goes in `options`.
    */
   sendCode(request: SingleSendRequest, options?: SendOptions): Promise<SendEntry>;
   sendCode(request: DualSendRequest, options?: SendOptions): Promise<SendEntry[]>;
@@ -209,10 +272,33 @@ export class ContactVerify {
     return (body as Schemas['SendCodeResponse']).data;
   }
 
-  /** Checks a code; a wrong code is `verified: false`, not an error. */
+  /**
+   * Checks a code; a wrong code is `verified: false`, not an error. A SILENT request takes its
+   * `requestId` alone (its provider is asked: `result.silent.outcome`), or with the `code` the
+   * device received from `silent.url` when its provider hands one out.
+   */
   async verifyCode(request: VerifyCodeRequest, options: CallOptions = {}): Promise<VerifyResult> {
     const body = await this.call('POST', '/v1/contact/verify-code', request, options);
     return (body as Schemas['VerifyCodeResponse']).data;
+  }
+
+  /**
+   * A request as it is now: its status, how and when it was verified, its delivery. An unknown id
+   * (or another account's) throws `NotFoundError`.
+   */
+  async getVerification(requestId: string, options: CallOptions = {}): Promise<Verification> {
+    const body = await this.call('GET', verificationPath(requestId), undefined, options);
+    return (body as Schemas['VerificationResponse']).data;
+  }
+
+  /**
+   * Cancels a pending request and its dual sibling (their codes no longer verify) and returns it;
+   * a settled request is returned as it is, so a repeated cancel is safe.
+   */
+  async cancelVerification(requestId: string, options: CallOptions = {}): Promise<Verification> {
+    // An empty object: the cancel takes no field.
+    const body = await this.call('POST', `${verificationPath(requestId)}/cancel`, {}, options);
+    return (body as Schemas['VerificationResponse']).data;
   }
 
   /** The service's health (no key needed). */

@@ -11,7 +11,9 @@ import {
   Channel,
   ContactVerify,
   ContactVerifyError,
+  DeliveryState,
   DeliveryType,
+  FallbackReason,
   type FetchLike,
   InvalidRequestError,
   NetworkError,
@@ -19,8 +21,11 @@ import {
   NotFoundError,
   RateLimitError,
   ServerError,
+  type SilentOutcome,
   TestOutbox,
   TooManyAttemptsError,
+  type Verification,
+  VerificationMethod,
   VerificationStatus,
 } from '../src/index.js';
 
@@ -168,6 +173,108 @@ describe('the TypeScript client', () => {
     const status: VerificationStatus = VerificationStatus.VERIFIED;
     assert.equal(status, 'verified');
     assert.deepEqual(Object.values(Channel), ['EMAIL', 'SMS', 'WHATSAPP', 'VOICE', 'SILENT']);
+    const method: VerificationMethod = VerificationMethod.LINK;
+    assert.equal(method, 'link');
+  });
+
+  const RESOURCE = {
+    requestId: ENTRY.requestId,
+    channel: 'EMAIL',
+    status: 'verified',
+    to: 'j***@example.com',
+    createdAt: '2030-01-01T00:00:00.000Z',
+    expiresAt: '2030-01-01T00:10:00.000Z',
+    attemptsRemaining: 4,
+    verifiedAt: '2030-01-01T00:01:00.000Z',
+    method: 'link',
+    siblingRequestId: '0190a7c2-0000-7000-8000-000000000002',
+    delivery: { status: 'delivered', provider: 'smtp', updatedAt: '2030-01-01T00:00:02.000Z' },
+  };
+
+  it('reads a verification as a resource', async () => {
+    const s = scripted(200, { data: RESOURCE });
+    const cv = new ContactVerify({ baseUrl: 'http://cv.test', apiKey: 'k', fetch: s.fetch });
+    const v: Verification = await cv.getVerification(ENTRY.requestId);
+    assert.deepEqual(v, RESOURCE);
+    assert.equal(v.method, VerificationMethod.LINK);
+    assert.equal(v.delivery.status, DeliveryState.DELIVERED);
+    const [req] = s.seen;
+    assert.equal(req?.url, `http://cv.test/v1/contact/verifications/${ENTRY.requestId}`);
+    assert.equal(req?.method, 'GET');
+    assert.equal(req?.body, undefined);
+  });
+
+  it('cancels with an empty object, the id as one path segment', async () => {
+    const canceled = { ...RESOURCE, status: 'canceled', method: undefined, verifiedAt: undefined };
+    const s = scripted(200, { data: canceled });
+    const cv = new ContactVerify({ baseUrl: 'http://cv.test', apiKey: 'k', fetch: s.fetch });
+    const v = await cv.cancelVerification('r/1');
+    assert.equal(v.status, VerificationStatus.CANCELED);
+    const [req] = s.seen;
+    assert.equal(req?.url, 'http://cv.test/v1/contact/verifications/r%2F1/cancel');
+    assert.equal(req?.method, 'POST');
+    assert.deepEqual(req?.body, {});
+    assert.equal(req?.headers.get('content-type'), 'application/json');
+  });
+
+  it('throws NotFoundError for an unknown id, at once', async () => {
+    const s = scripted(404, { error: { code: 'NOT_FOUND', message: 'no such request' } });
+    const cv = new ContactVerify({ baseUrl: 'http://cv.test', apiKey: 'k', fetch: s.fetch });
+    await assert.rejects(cv.getVerification(ENTRY.requestId), NotFoundError);
+    assert.equal(s.seen.length, 1);
+  });
+
+  it('sends link and fallback in the body, and reads a SILENT entry and check', async () => {
+    const s = scripted(200, { data: ENTRY });
+    const cv = new ContactVerify({ baseUrl: 'http://cv.test', apiKey: 'k', fetch: s.fetch });
+    await cv.sendCode({ channel: 'EMAIL', email: 'j@x.io', link: {} });
+    await cv.sendCode({
+      channel: 'EMAIL',
+      email: 'j@x.io',
+      link: { redirectUrl: 'https://app.example.com/in' },
+    });
+    assert.deepEqual(s.seen[0]?.body, { channel: 'EMAIL', email: 'j@x.io', link: {} });
+    assert.deepEqual(s.seen[1]?.body, {
+      channel: 'EMAIL',
+      email: 'j@x.io',
+      link: { redirectUrl: 'https://app.example.com/in' },
+    });
+
+    const silentEntry = {
+      ...ENTRY,
+      channel: 'SILENT',
+      silent: { url: 'https://silent.test.invalid/check/abc' },
+    };
+    const silent = scripted(200, { data: silentEntry });
+    const sc = new ContactVerify({ baseUrl: 'http://cv.test', apiKey: 'k', fetch: silent.fetch });
+    const entry = await sc.sendCode({ channel: Channel.SILENT, phone: '+447911123457', fallback: 'SMS' });
+    assert.deepEqual(silent.seen[0]?.body, { channel: 'SILENT', phone: '+447911123457', fallback: 'SMS' });
+    assert.equal(entry.silent?.url, 'https://silent.test.invalid/check/abc');
+
+    const fallback = {
+      requestId: '0190a7c2-0000-7000-8000-000000000003',
+      channel: 'SMS',
+      status: 'pending',
+      reason: 'rejected',
+      expiresAt: '2030-01-01T00:10:00.000Z',
+    };
+    const check = scripted(200, {
+      data: {
+        verified: false,
+        channel: 'SILENT',
+        requestId: ENTRY.requestId,
+        status: 'pending',
+        attemptsRemaining: 4,
+        silent: { outcome: 'rejected', reason: 'another SIM' },
+        fallback,
+      },
+    });
+    const cc = new ContactVerify({ baseUrl: 'http://cv.test', apiKey: 'k', fetch: check.fetch });
+    const result = await cc.verifyCode({ requestId: ENTRY.requestId });
+    assert.deepEqual(check.seen[0]?.body, { requestId: ENTRY.requestId });
+    const outcome: SilentOutcome | undefined = result.silent?.outcome;
+    assert.equal(outcome, 'rejected');
+    assert.equal(result.fallback?.reason, FallbackReason.REJECTED);
   });
 });
 

@@ -10,11 +10,14 @@ import { describe, it } from 'node:test';
 import { typesFor } from '../../../scripts/openapi-types.js';
 import {
   Channel,
+  DeliveryState,
   DeliveryType,
   ERROR_CODES,
+  FallbackReason,
   HealthStatus,
   RiskLevel,
   SendEntryStatus,
+  VerificationMethod,
   VerificationStatus,
 } from '../src/index.js';
 
@@ -34,6 +37,9 @@ const ENUMS: Record<string, readonly string[]> = {
   SendCodeEntryStatus: Object.values(SendEntryStatus),
   RiskLevel: Object.values(RiskLevel),
   HealthStatus: Object.values(HealthStatus),
+  VerificationMethod: Object.values(VerificationMethod),
+  DeliveryState: Object.values(DeliveryState),
+  FallbackReason: Object.values(FallbackReason),
   ErrorCode: ERROR_CODES,
 };
 
