@@ -123,6 +123,17 @@ describe('the TypeScript client', () => {
     expect(s.requests[0]?.get('idempotency-key')).toBe('order-42');
   });
 
+  it('retries a lost read or cancel of a verification (a cancel is idempotent), never its NOT_FOUND', async () => {
+    const resource = { data: { ...SENT.data, status: 'canceled', createdAt: SENT.data.expiresAt } };
+    let s = scripted([503, '0', failure('UNAVAILABLE')], [200, null, resource]);
+    expect((await s.client.cancelVerification(SENT.data.requestId)).status).toBe('canceled');
+    expect(s.requests).toHaveLength(2);
+    s = scripted([404, null, failure('NOT_FOUND')]);
+    const err = await caught(s.client.getVerification(SENT.data.requestId));
+    expect([err.status, err.code]).toEqual([404, 'NOT_FOUND']);
+    expect(s.requests).toHaveLength(1);
+  });
+
   it('names itself in the user agent and sends the key', async () => {
     const s = scripted([200, null, { status: 'ok' }]);
     await s.client.health();
