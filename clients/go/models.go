@@ -329,6 +329,8 @@ type ChannelHealth struct {
 type ProviderHealth struct {
 	Name  string        `json:"name"`
 	State ProviderState `json:"state"`
+	// Detail is what its last check found beyond its state (whatsapp-call: "calling ENABLED").
+	Detail string `json:"detail,omitempty"`
 }
 
 // PumpingBreakerCount is how many SMS-pumping breakers (over every account and mode) stop sends

@@ -464,6 +464,9 @@ pub struct ProviderHealth {
     /// e.g. `twilio`, or `outbox`.
     pub name: String,
     pub state: ProviderState,
+    /// What its last check found beyond its state (`whatsapp-call`: `calling ENABLED`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }
 
 /// One channel's health.

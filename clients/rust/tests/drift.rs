@@ -247,6 +247,7 @@ fn models_have_the_fields_of_the_document() {
             providers: vec![ProviderHealth {
                 name: "outbox".into(),
                 state: ProviderState::Up,
+                detail: Some("calling ENABLED".into()),
             }],
             live_codes: LiveCodes::Outbox,
             note: Some("live codes stay in the outbox".into()),

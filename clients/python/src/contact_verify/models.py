@@ -238,6 +238,8 @@ class Verification:
 class ProviderHealth:
     name: str
     state: str  # up, down or unknown
+    #: What its last check found beyond its state (whatsapp-call: ``calling ENABLED``), or None.
+    detail: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -249,7 +251,7 @@ class ChannelHealth:
 
     @staticmethod
     def from_json(d: Dict[str, Any]) -> "ChannelHealth":
-        providers = [ProviderHealth(p["name"], p["state"]) for p in d.get("providers", [])]
+        providers = [ProviderHealth(p["name"], p["state"], p.get("detail")) for p in d.get("providers", [])]
         return ChannelHealth(d["operational"], providers, d.get("liveCodes", ""), d.get("note"))
 
 
