@@ -84,7 +84,7 @@ var enums = map[string]string{
 	"ErrorCode": "ErrorCode", "VerificationMethod": "VerificationMethod", "DeliveryState": "DeliveryState",
 	"FallbackReason": "FallbackReason",
 	// An enum the document spells out inside another schema: the path of the member.
-	"SilentOutcome": "VerifyCodeResult.silent.outcome",
+	"SilentOutcome": "VerifyCodeResult.silent.outcome", "FallbackState": "Verification.fallback.state",
 }
 
 // schemaAt is a component schema by name, or a member's own schema inside one

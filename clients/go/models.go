@@ -75,6 +75,16 @@ const (
 	FallbackTimeout        FallbackReason = "timeout"
 )
 
+// FallbackState is what became of a SILENT request's fallback (Verification.Fallback.State):
+// scheduled (waiting for silentTimeoutSeconds), fired (its code was sent) or dropped (not needed).
+type FallbackState string
+
+const (
+	FallbackScheduled FallbackState = "scheduled"
+	FallbackFired     FallbackState = "fired"
+	FallbackDropped   FallbackState = "dropped"
+)
+
 // SilentOutcome is what the provider concluded of a SILENT request's check
 // (VerifyCodeResult.Silent.Outcome): SilentPending means the device has not completed the URL
 // yet, call again.
@@ -270,6 +280,17 @@ type Verification struct {
 	Method            VerificationMethod `json:"method,omitempty"`
 	SiblingRequestID  string             `json:"siblingRequestId,omitempty"`
 	Delivery          Delivery           `json:"delivery"`
+	// Fallback (SILENT with a fallback) is the fallback and what became of it.
+	Fallback *VerificationFallback `json:"fallback,omitempty"`
+}
+
+// VerificationFallback is a SILENT request's fallback: Reason and RequestID (the fallback code's
+// request) are set once it fired.
+type VerificationFallback struct {
+	Channel   Channel        `json:"channel"`
+	State     FallbackState  `json:"state"`
+	Reason    FallbackReason `json:"reason,omitempty"`
+	RequestID string         `json:"requestId,omitempty"`
 }
 
 // Delivery is what became of the message (or call) that carries the code (schema

@@ -10,7 +10,8 @@ import (
 const resource = `{"data":{"requestId":"r1","channel":"EMAIL","status":"verified","to":"j***@example.com",
 	"createdAt":"2030-01-01T00:00:00.000Z","expiresAt":"2030-01-01T00:10:00.000Z","attemptsRemaining":4,
 	"verifiedAt":"2030-01-01T00:01:00.000Z","method":"link","siblingRequestId":"r2",
-	"delivery":{"status":"delivered","provider":"smtp","updatedAt":"2030-01-01T00:00:02.000Z"}}}`
+	"delivery":{"status":"delivered","provider":"smtp","updatedAt":"2030-01-01T00:00:02.000Z"},
+	"fallback":{"channel":"SMS","state":"fired","reason":"timeout","requestId":"r3"}}}`
 
 func TestGetVerificationReadsTheResource(t *testing.T) {
 	rt := &recorder{status: 200, body: resource}
@@ -31,6 +32,9 @@ func TestGetVerificationReadsTheResource(t *testing.T) {
 	if v.Delivery.Status != DeliveryDelivered || v.Delivery.Provider != "smtp" ||
 		!v.Delivery.UpdatedAt.Equal(time.Date(2030, 1, 1, 0, 0, 2, 0, time.UTC)) {
 		t.Fatalf("delivery: %+v", v.Delivery)
+	}
+	if f := v.Fallback; f == nil || f.Channel != ChannelSMS || f.State != FallbackFired || f.Reason != FallbackTimeout || f.RequestID != "r3" {
+		t.Fatalf("fallback: %+v", v.Fallback)
 	}
 	rt.status, rt.body = 404, fail("NOT_FOUND")
 	if _, err := cv.GetVerification(context.Background(), "unknown"); !IsCode(err, CodeNotFound) || len(rt.seen) != 2 {

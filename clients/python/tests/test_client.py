@@ -21,6 +21,7 @@ from contact_verify import (  # noqa: E402
     DeliveryType,
     ErrorCode,
     FallbackReason,
+    FallbackState,
     HealthStatus,
     InvalidRequestError,
     Link,
@@ -95,11 +96,12 @@ RESOURCE = {
         "method": "link",
         "siblingRequestId": "0190a7c2-0000-7000-8000-000000000002",
         "delivery": {"status": "delivered", "provider": "smtp", "updatedAt": "2030-01-01T00:00:02.000Z"},
+        "fallback": {"channel": "SMS", "state": "dropped"},
     }
 }
 CANCELED = {
     "data": {
-        **{k: v for k, v in RESOURCE["data"].items() if k not in ("verifiedAt", "method", "siblingRequestId")},
+        **{k: v for k, v in RESOURCE["data"].items() if k not in ("verifiedAt", "method", "siblingRequestId", "fallback")},
         "status": "canceled",
         # A state this version does not know yet stays a string.
         "delivery": {"status": "read_aloud", "updatedAt": "2030-01-01T00:00:02.000Z"},
@@ -208,6 +210,9 @@ class SyncClient(Scripted):
         self.assertEqual(v.attempts_remaining, 4)
         self.assertIs(v.delivery.status, DeliveryState.DELIVERED)
         self.assertEqual(v.delivery.provider, "smtp")
+        self.assertIs(v.fallback.channel, Channel.SMS)
+        self.assertIs(v.fallback.state, FallbackState.DROPPED)
+        self.assertIsNone(v.fallback.request_id)
 
     def test_cancel_posts_an_empty_object_and_tolerates_unknown_values(self):
         s = self.serve((200, None, CANCELED))

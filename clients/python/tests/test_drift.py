@@ -37,6 +37,7 @@ MODELS = {
     # Objects the document spells out inside another schema: the path of the member.
     "SendCodeEntry.silent": cv.SilentCheck,
     "VerifyCodeResult.silent": cv.SilentResult,
+    "Verification.fallback": cv.VerificationFallback,
 }
 ENUMS = {
     "Channel": cv.Channel,
@@ -49,6 +50,7 @@ ENUMS = {
     "DeliveryState": cv.DeliveryState,
     "FallbackReason": cv.FallbackReason,
     "VerifyCodeResult.silent.outcome": cv.SilentOutcome,
+    "Verification.fallback.state": cv.FallbackState,
 }
 # Fields of SendCodeRequest that send_code leaves out on purpose: other names of ``phone``.
 PHONE_ALIASES = {"whatsappNumber", "phoneNumber"}

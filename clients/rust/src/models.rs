@@ -169,6 +169,18 @@ string_enum! {
 }
 
 string_enum! {
+    /// What became of a SILENT request's fallback (`Verification.fallback.state`): waiting for
+    /// `silentTimeoutSeconds`, its code sent, or not needed.
+    FallbackState (else Unknown) {
+        Scheduled = "scheduled",
+        Fired = "fired",
+        Dropped = "dropped",
+        /// A state this version does not know yet.
+        Unknown = "unknown",
+    }
+}
+
+string_enum! {
     /// What the provider concluded of a SILENT check (`VerifyCodeResult.silent.outcome`):
     /// `Pending`, the device has not completed `silent.url` yet, call again.
     SilentOutcome (else Unknown) {
@@ -405,6 +417,22 @@ pub struct Verification {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sibling_request_id: Option<String>,
     pub delivery: VerificationDelivery,
+    /// SILENT with a fallback: the fallback and what became of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<VerificationFallback>,
+}
+
+/// A SILENT request's fallback: `reason` and `request_id` (the fallback code's request) once it
+/// fired.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VerificationFallback {
+    pub channel: Channel,
+    pub state: FallbackState,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<FallbackReason>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 /// What became of the message (or call) that carries the code (schema `VerificationDelivery`).

@@ -222,6 +222,12 @@ fn models_have_the_fields_of_the_document() {
             provider: Some("twilio".into()),
             updated_at: when(),
         },
+        fallback: Some(VerificationFallback {
+            channel: Channel::Sms,
+            state: FallbackState::Fired,
+            reason: Some(FallbackReason::Timeout),
+            request_id: Some("0190a7c2-0000-7000-8000-000000000002".into()),
+        }),
     };
     let value = model(&doc, "Verification", &resource, &[], &mut problems);
     check_times::<Verification>(&doc, "Verification", &value, &mut problems);
@@ -426,6 +432,15 @@ fn enums_and_error_codes_are_the_documents() {
         schema(d, "FallbackReason"),
         FallbackReason::ALL,
         &[FallbackReason::Unknown],
+        &mut p,
+    );
+    let state = &schema(d, "Verification")["properties"]["fallback"]["properties"]["state"];
+    enum_matches(
+        d,
+        "FallbackState",
+        state,
+        FallbackState::ALL,
+        &[FallbackState::Unknown],
         &mut p,
     );
     let outcome = &schema(d, "VerifyCodeResult")["properties"]["silent"]["properties"]["outcome"];

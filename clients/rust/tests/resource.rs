@@ -56,7 +56,8 @@ fn resource() -> Value {
         "requestId": REQUEST_ID, "channel": "EMAIL", "status": "verified", "to": "j***@example.com",
         "createdAt": "2030-01-01T00:00:00.000Z", "expiresAt": "2030-01-01T00:10:00.000Z", "attemptsRemaining": 4,
         "verifiedAt": "2030-01-01T00:01:00.000Z", "method": "link", "siblingRequestId": "r2",
-        "delivery": { "status": "delivered", "provider": "smtp", "updatedAt": "2030-01-01T00:00:02.000Z" } } })
+        "delivery": { "status": "delivered", "provider": "smtp", "updatedAt": "2030-01-01T00:00:02.000Z" },
+        "fallback": { "channel": "SMS", "state": "dropped" } } })
 }
 
 #[test]
@@ -81,6 +82,12 @@ fn get_verification_reads_every_field_of_the_resource() {
     assert_eq!(v.delivery.status, DeliveryState::Delivered);
     assert_eq!(v.delivery.provider.as_deref(), Some("smtp"));
     assert_eq!(v.delivery.updated_at.unix_timestamp(), 1_893_456_002);
+    let fallback = v.fallback.unwrap();
+    assert_eq!(
+        (fallback.channel, fallback.state),
+        (Channel::Sms, FallbackState::Dropped)
+    );
+    assert_eq!((fallback.reason, fallback.request_id), (None, None));
 }
 
 #[test]

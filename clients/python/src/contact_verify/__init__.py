@@ -14,6 +14,7 @@ from .enums import (
     DeliveryType,
     ErrorCode,
     FallbackReason,
+    FallbackState,
     HealthStatus,
     RiskLevel,
     SendEntryStatus,
@@ -51,6 +52,7 @@ from .models import (
     SilentResult,
     Verification,
     VerificationDelivery,
+    VerificationFallback,
     VerifyResult,
 )
 
@@ -70,6 +72,7 @@ __all__ = [
     "VerificationMethod",
     "DeliveryState",
     "FallbackReason",
+    "FallbackState",
     "SilentOutcome",
     "ContactVerifyError",
     "NetworkError",
@@ -85,6 +88,7 @@ __all__ = [
     "VerifyResult",
     "Verification",
     "VerificationDelivery",
+    "VerificationFallback",
     "Link",
     "SilentCheck",
     "SilentFallback",

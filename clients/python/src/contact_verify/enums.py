@@ -79,6 +79,17 @@ class FallbackReason(WireEnum):
     TIMEOUT = "timeout"
 
 
+class FallbackState(WireEnum):
+    """What became of a SILENT request's fallback (``Verification.fallback.state``)."""
+
+    SCHEDULED = "scheduled"
+    """Waiting for the account's ``silentTimeoutSeconds``."""
+    FIRED = "fired"
+    """Its code was sent (``request_id``: the sibling)."""
+    DROPPED = "dropped"
+    """Not needed: the SILENT request settled first."""
+
+
 class SilentOutcome(WireEnum):
     """What the provider concluded of a SILENT request's check (``VerifyResult.silent.outcome``)."""
 

@@ -13,6 +13,7 @@ from .enums import (
     DeliveryState,
     DeliveryType,
     FallbackReason,
+    FallbackState,
     HealthStatus,
     RiskLevel,
     SendEntryStatus,
@@ -195,6 +196,26 @@ class VerificationDelivery:
 
 
 @dataclass(frozen=True)
+class VerificationFallback:
+    """A SILENT request's fallback (send_code's ``fallback=``) and what became of it: ``reason``
+    and ``request_id`` (the fallback code's request) once it fired."""
+
+    channel: Union[Channel, str]
+    state: Union[FallbackState, str]
+    reason: Optional[Union[FallbackReason, str]] = None
+    request_id: Optional[str] = None
+
+    @staticmethod
+    def from_json(d: Dict[str, Any]) -> "VerificationFallback":
+        return VerificationFallback(
+            channel=Channel.parse(d["channel"]),
+            state=FallbackState.parse(d["state"]),
+            reason=FallbackReason.parse(d["reason"]) if d.get("reason") else None,
+            request_id=d.get("requestId"),
+        )
+
+
+@dataclass(frozen=True)
 class Verification:
     """A verification request as it is now (get_verification, cancel_verification). ``verified_at``
     and ``method`` are set only when ``status`` is verified; ``sibling_request_id`` names the other
@@ -212,6 +233,7 @@ class Verification:
     verified_at: Optional[datetime] = None
     method: Optional[Union[VerificationMethod, str]] = None
     sibling_request_id: Optional[str] = None
+    fallback: Optional[VerificationFallback] = None
 
     @staticmethod
     def from_json(d: Dict[str, Any]) -> "Verification":
@@ -231,6 +253,7 @@ class Verification:
             verified_at=parse_time(d["verifiedAt"]) if d.get("verifiedAt") else None,
             method=VerificationMethod.parse(d["method"]) if d.get("method") else None,
             sibling_request_id=d.get("siblingRequestId"),
+            fallback=VerificationFallback.from_json(d["fallback"]) if d.get("fallback") else None,
         )
 
 
