@@ -43,7 +43,7 @@ describe('client libraries against the running service', () => {
     apiKey = key.body.data.key;
     const testKey = await postJson(
       `${server.url}/v1/admin/api-keys`,
-      { name: 'clients-test-mode', channels: ['EMAIL', 'SMS', 'VOICE'], test: true },
+      { name: 'clients-test-mode', channels: ['EMAIL', 'SMS', 'VOICE', 'SILENT'], test: true },
       ADMIN,
     );
     expect(testKey.status).toBe(201);
