@@ -2,6 +2,7 @@ import com.contactverify.Channel;
 import com.contactverify.ContactVerifyClient;
 import com.contactverify.ContactVerifyException;
 import com.contactverify.DeliveryType;
+import com.contactverify.Models;
 import com.contactverify.SendCode;
 import com.contactverify.TestOutbox;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -137,10 +138,15 @@ public final class Scenario {
           request = request.withEmail(text(args, "email")).withPhone(text(args, "phone")).country(text(args, "country"))
               .deliveryType(args.has("deliveryType") ? DeliveryType.valueOf(text(args, "deliveryType")) : null)
               .purpose(text(args, "purpose")).customMessage(text(args, "customMessage")).locale(text(args, "locale"))
-              .idempotencyKey(text(args, "idempotencyKey"));
+              .idempotencyKey(text(args, "idempotencyKey"))
+              .link(args.has("link") ? new Models.SendLink(text(args.get("link"), "redirectUrl")) : null)
+              .fallback(args.has("fallback") ? Channel.valueOf(text(args, "fallback")) : null);
           data = args.has("channels") ? client.sendCodeDual(request) : client.sendCode(request);
         }
-        case "verifyCode" -> data = client.verifyCode(text(args, "requestId"), text(args, "otpCode"));
+        case "verifyCode" -> data = args.has("otpCode")
+            ? client.verifyCode(text(args, "requestId"), text(args, "otpCode")) : client.verifyCode(text(args, "requestId"));
+        case "getVerification" -> data = client.getVerification(text(args, "requestId"));
+        case "cancelVerification" -> data = client.cancelVerification(text(args, "requestId"));
         case "latestOutboxCode" -> data = Map.of("code",
             new TestOutbox(base, System.getenv("CV_ADMIN_TOKEN")).latestOutboxCode(text(args, "to")));
         case "outboxCode" -> data = outboxCode(base, text(args, "to"), pattern);

@@ -8,7 +8,12 @@ public enum Channel {
   SMS("SMS"),
   WHATSAPP("WHATSAPP"),
   /** A phone call that reads the code. */
-  VOICE("VOICE");
+  VOICE("VOICE"),
+  /**
+   * Silent network authentication: the app opens the entry's silent().url() on the device over
+   * mobile data, then {@code verifyCode(requestId)} asks the provider; no code to type.
+   */
+  SILENT("SILENT");
 
   private final String value;
 

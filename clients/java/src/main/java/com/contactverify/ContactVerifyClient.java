@@ -2,9 +2,12 @@ package com.contactverify;
 
 import com.contactverify.Models.Health;
 import com.contactverify.Models.SendEntry;
+import com.contactverify.Models.Verification;
 import com.contactverify.Models.VerifyResult;
 import com.fasterxml.jackson.core.type.TypeReference;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,15 +71,58 @@ public final class ContactVerifyClient {
         .thenApply(answer -> answer.get("data"));
   }
 
-  /** Checks a code; a wrong code is {@code verified() == false}, not an exception. */
+  /**
+   * Checks a code; a wrong code is {@code verified() == false}, not an exception. A code of digits
+   * goes as otpCode; any other (the code a SILENT provider's URL handed the device) as code.
+   */
   public VerifyResult verifyCode(String requestId, String otpCode) { return Transport.join(verifyCodeAsync(requestId, otpCode)); }
 
   public CompletableFuture<VerifyResult> verifyCodeAsync(String requestId, String otpCode) {
+    Objects.requireNonNull(otpCode, "otpCode (verifyCode(requestId) checks a SILENT request without one)");
+    return verify(requestId, otpCode);
+  }
+
+  /**
+   * Checks a SILENT request without a code: the service asks the provider whether the device
+   * completed silent().url(); silent().outcome() says what it concluded (PENDING: call again).
+   */
+  public VerifyResult verifyCode(String requestId) { return Transport.join(verifyCodeAsync(requestId)); }
+
+  public CompletableFuture<VerifyResult> verifyCodeAsync(String requestId) { return verify(requestId, null); }
+
+  private CompletableFuture<VerifyResult> verify(String requestId, String code) {
     Map<String, String> body = new LinkedHashMap<>();
     body.put("requestId", Objects.requireNonNull(requestId, "requestId"));
-    body.put("otpCode", Objects.requireNonNull(otpCode, "otpCode"));
+    if (code != null) body.put(code.matches("[0-9]+") ? "otpCode" : "code", code);
     return transport.call("POST", "/v1/contact/verify-code", body, null)
         .thenApply(answer -> Json.MAPPER.convertValue(answer.get("data"), VerifyResult.class));
+  }
+
+  /**
+   * A verification request as it is now: its status, how it was verified, what became of its
+   * message. Another account's, another mode's or an unknown id is a NOT_FOUND.
+   */
+  public Verification getVerification(String requestId) { return Transport.join(getVerificationAsync(requestId)); }
+
+  public CompletableFuture<Verification> getVerificationAsync(String requestId) {
+    return transport.call("GET", verificationPath(requestId), null, null)
+        .thenApply(answer -> Json.MAPPER.convertValue(answer.get("data"), Verification.class));
+  }
+
+  /**
+   * Cancels a pending request (and its dual sibling): its code no longer verifies. A request
+   * already settled is answered as it is, unchanged, so a repeated cancel is harmless.
+   */
+  public Verification cancelVerification(String requestId) { return Transport.join(cancelVerificationAsync(requestId)); }
+
+  public CompletableFuture<Verification> cancelVerificationAsync(String requestId) {
+    return transport.call("POST", verificationPath(requestId) + "/cancel", null, null)
+        .thenApply(answer -> Json.MAPPER.convertValue(answer.get("data"), Verification.class));
+  }
+
+  private static String verificationPath(String requestId) {
+    String id = URLEncoder.encode(Objects.requireNonNull(requestId, "requestId"), StandardCharsets.UTF_8).replace("+", "%20");
+    return "/v1/contact/verifications/" + id;
   }
 
   /** The service's health (no key needed). */

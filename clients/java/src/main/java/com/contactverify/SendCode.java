@@ -9,7 +9,9 @@ import java.util.Objects;
  * A send-code request, built fluently:
  * {@code SendCode.email("jane@example.com").purpose("sign-in").locale("es-MX")},
  * {@code SendCode.sms("+33612345678").deliveryType(DeliveryType.CALL).country("FR")},
- * {@code SendCode.dual(Channel.EMAIL, Channel.SMS).withEmail(e).withPhone(p)}. Each setter returns a new
+ * {@code SendCode.dual(Channel.EMAIL, Channel.SMS).withEmail(e).withPhone(p)},
+ * {@code SendCode.email(e).link(SendLink.toServicePage())},
+ * {@code SendCode.silent(p).fallback(Channel.SMS)}. Each setter returns a new
  * request, so a base request can be shared.
  */
 public final class SendCode {
@@ -42,6 +44,13 @@ public final class SendCode {
 
   /** A phone call to {@code phone} (+ and country code) that reads the code. */
   public static SendCode voice(String phone) { return one(Channel.VOICE, "phone", phone); }
+
+  /**
+   * Silent network authentication of {@code phone} (+ and country code): the entry's silent().url()
+   * is opened by your app on the device, then verifyCode(requestId) asks the provider. Add
+   * {@link #fallback(Channel)} to send a code when the silent check fails.
+   */
+  public static SendCode silent(String phone) { return one(Channel.SILENT, "phone", phone); }
 
   /** A code on one channel; set its destination with {@link #withEmail(String)} or {@link #withPhone(String)}. */
   public static SendCode on(Channel channel) {
@@ -89,6 +98,19 @@ public final class SendCode {
 
   /** The recipient's BCP 47 language tag (es, pt-BR, de-AT); English when unsupported. */
   public SendCode locale(String locale) { return with("locale", locale); }
+
+  /**
+   * EMAIL only: the email carries a magic link beside the code ({@code SendLink.toServicePage()},
+   * or {@code SendLink.redirectTo("https://app.example.com/welcome")}); needs the service's
+   * PUBLIC_BASE_URL.
+   */
+  public SendCode link(Models.SendLink link) { return with("link", link); }
+
+  /**
+   * SILENT only: the channel (SMS, WHATSAPP or VOICE) that sends a code, as the request's dual
+   * sibling, when the silent check fails or does not succeed in time; either requestId verifies it.
+   */
+  public SendCode fallback(Channel fallback) { return with("fallback", fallback); }
 
   /**
    * Your own Idempotency-Key for this send (a retry of yours with the same key gets the first

@@ -112,6 +112,113 @@ class ClientTest {
     assertEquals(Map.of("requestId", "r", "otpCode", "000000"), JSON.convertValue(body(0), Map.class));
   }
 
+  private static final String VERIFICATION = "{\"data\":{\"requestId\":\"0190a7c2-0000-7000-8000-000000000001\",\"channel\":\"EMAIL\","
+      + "\"status\":\"verified\",\"to\":\"j***@example.com\",\"createdAt\":\"2030-01-01T00:00:00.000Z\","
+      + "\"expiresAt\":\"2030-01-01T00:10:00.000Z\",\"attemptsRemaining\":4,\"verifiedAt\":\"2030-01-01T00:01:12.000Z\","
+      + "\"method\":\"link\",\"siblingRequestId\":\"0190a7c2-0000-7000-8000-000000000002\","
+      + "\"delivery\":{\"status\":\"delivered\",\"provider\":\"smtp\",\"updatedAt\":\"2030-01-01T00:00:02.000Z\"}}}";
+
+  @Test
+  void getVerificationReadsEveryFieldOfTheResource() throws Exception {
+    server.answer(200, VERIFICATION);
+    Models.Verification v = cv.getVerification("0190a7c2-0000-7000-8000-000000000001");
+    ScriptedServer.Seen request = server.seen.get(0);
+    assertEquals("GET", request.method());
+    assertEquals("/v1/contact/verifications/0190a7c2-0000-7000-8000-000000000001", request.pathAndQuery());
+    assertEquals("Bearer cv_live_key", request.header("Authorization"));
+    assertEquals("", request.body());
+    assertEquals(Channel.EMAIL, v.channel());
+    assertEquals(VerificationStatus.VERIFIED, v.status());
+    assertEquals("j***@example.com", v.to());
+    assertEquals(Instant.parse("2030-01-01T00:00:00Z"), v.createdAt());
+    assertEquals(Instant.parse("2030-01-01T00:10:00Z"), v.expiresAt());
+    assertEquals(4, v.attemptsRemaining());
+    assertNull(v.deliveryType());
+    assertEquals(Instant.parse("2030-01-01T00:01:12Z"), v.verifiedAt());
+    assertEquals(VerificationMethod.LINK, v.method());
+    assertEquals("0190a7c2-0000-7000-8000-000000000002", v.siblingRequestId());
+    assertEquals(DeliveryState.DELIVERED, v.delivery().status());
+    assertEquals("smtp", v.delivery().provider());
+    assertEquals(Instant.parse("2030-01-01T00:00:02Z"), v.delivery().updatedAt());
+  }
+
+  @Test
+  void aMethodOrDeliveryStateNewerThanTheLibraryReadsAsNull() {
+    server.answer(200, VERIFICATION.replace("\"link\"", "\"passkey\"").replace("\"delivered\"", "\"read\""));
+    Models.Verification v = cv.getVerification("0190a7c2-0000-7000-8000-000000000001");
+    assertNull(v.method());
+    assertNull(v.delivery().status());
+    assertEquals(VerificationStatus.VERIFIED, v.status());
+  }
+
+  @Test
+  void cancelVerificationPostsToItsCancelPathAndReadsTheResource() throws Exception {
+    server.answer(200, VERIFICATION.replace("\"verified\"", "\"canceled\"").replace(",\"verifiedAt\":\"2030-01-01T00:01:12.000Z\",\"method\":\"link\"", "")
+        .replace("\"delivered\",\"provider\":\"smtp\"", "\"queued\""));
+    Models.Verification v = cv.cancelVerificationAsync("0190a7c2-0000-7000-8000-000000000001").get();
+    ScriptedServer.Seen request = server.seen.get(0);
+    assertEquals("POST", request.method());
+    assertEquals("/v1/contact/verifications/0190a7c2-0000-7000-8000-000000000001/cancel", request.pathAndQuery());
+    assertEquals(VerificationStatus.CANCELED, v.status());
+    assertNull(v.method());
+    assertNull(v.verifiedAt());
+    assertEquals(DeliveryState.QUEUED, v.delivery().status());
+    assertNull(v.delivery().provider());
+  }
+
+  @Test
+  void anIdIsOnePathSegmentAndAnUnknownOneIsATypedNotFound() {
+    server.answer(404, "{\"error\":{\"code\":\"NOT_FOUND\",\"message\":\"no such request\"}}");
+    ContactVerifyException e = assertThrows(ContactVerifyException.class, () -> cv.getVerification("../admin/outbox?x=1 2"));
+    assertEquals("/v1/contact/verifications/..%2Fadmin%2Foutbox%3Fx%3D1%202", server.seen.get(0).pathAndQuery());
+    assertEquals(404, e.status());
+    assertTrue(e.is(ErrorCode.NOT_FOUND));
+    assertEquals(1, server.seen.size(), "a 404 is not retried");
+  }
+
+  @Test
+  void theLinkOptionWithAndWithoutARedirect() throws Exception {
+    server.answer(200, ENTRY).answer(200, ENTRY).answer(200, "{\"data\":[]}");
+    cv.sendCode(SendCode.email("j@example.com").link(Models.SendLink.toServicePage()));
+    cv.sendCode(SendCode.email("j@example.com").link(Models.SendLink.redirectTo("https://app.example.com/welcome")));
+    cv.sendCodeDual(SendCode.dual(Channel.EMAIL, Channel.SMS).withEmail("j@example.com").withPhone("+33612345678")
+        .link(Models.SendLink.toServicePage()));
+    assertEquals("{\"channel\":\"EMAIL\",\"email\":\"j@example.com\",\"link\":{}}", server.seen.get(0).body());
+    assertEquals("{\"channel\":\"EMAIL\",\"email\":\"j@example.com\",\"link\":{\"redirectUrl\":\"https://app.example.com/welcome\"}}",
+        server.seen.get(1).body());
+    assertEquals("{}", body(2).get("link").toString());
+    assertThrows(NullPointerException.class, () -> Models.SendLink.redirectTo(null));
+  }
+
+  @Test
+  void aSilentSendWithAFallbackAndItsChecks() throws Exception {
+    server.answer(200, "{\"data\":{\"requestId\":\"s\",\"channel\":\"SILENT\",\"status\":\"pending\",\"expiresAt\":\"2030-01-01T00:10:00Z\","
+        + "\"to\":\"+1******2671\",\"silent\":{\"url\":\"https://silent.test.invalid/check/s\"}}}");
+    SendEntry entry = cv.sendCode(SendCode.silent("+14155552671").fallback(Channel.SMS));
+    assertEquals(Map.of("channel", "SILENT", "phone", "+14155552671", "fallback", "SMS"), JSON.convertValue(body(0), Map.class));
+    assertEquals(Channel.SILENT, entry.channel());
+    assertEquals("https://silent.test.invalid/check/s", entry.silent().url());
+    assertNull(entry.fallback());
+
+    server.answer(200, "{\"data\":{\"verified\":false,\"channel\":\"SILENT\",\"requestId\":\"s\",\"status\":\"pending\",\"attemptsRemaining\":4,"
+        + "\"silent\":{\"outcome\":\"rejected\",\"reason\":\"another SIM\"},"
+        + "\"fallback\":{\"requestId\":\"f\",\"channel\":\"SMS\",\"status\":\"pending\",\"reason\":\"rejected\",\"expiresAt\":\"2030-01-01T00:10:00Z\"}}}");
+    VerifyResult check = cv.verifyCode("s");
+    assertEquals(Map.of("requestId", "s"), JSON.convertValue(body(1), Map.class), "no code at all");
+    assertEquals(SilentOutcome.REJECTED, check.silent().outcome());
+    assertEquals("another SIM", check.silent().reason());
+    assertEquals("f", check.fallback().requestId());
+    assertEquals(Channel.SMS, check.fallback().channel());
+    assertEquals(FallbackReason.REJECTED, check.fallback().reason());
+
+    server.answer(200, "{\"data\":{\"verified\":true,\"channel\":\"SILENT\",\"requestId\":\"s\",\"status\":\"verified\",\"attemptsRemaining\":4,"
+        + "\"silent\":{\"outcome\":\"verified\"}}}");
+    assertTrue(cv.verifyCodeAsync("s", "Ab3_x-9Z").get().verified());
+    assertEquals(Map.of("requestId", "s", "code", "Ab3_x-9Z"), JSON.convertValue(body(2), Map.class),
+        "a device code of letters goes as code, the document's name for it");
+    assertThrows(NullPointerException.class, () -> cv.verifyCode("s", null));
+  }
+
   @Test
   void errorsAreTypedWithDetailsAndRetryAfter() {
     server.answer(400, "{\"error\":{\"code\":\"VALIDATION_ERROR\",\"message\":\"bad\",\"details\":[{\"field\":\"email\",\"message\":\"not an email\",\"channel\":\"EMAIL\"}]}}");

@@ -52,6 +52,10 @@ class DriftTest {
     MODELS.put("InstancesHealth", Models.InstancesHealth.class);
     MODELS.put("CodeSecretRotation", Models.CodeSecretRotation.class);
     MODELS.put("OutboxMessage", Models.OutboxMessage.class);
+    MODELS.put("Verification", Models.Verification.class);
+    MODELS.put("VerificationDelivery", Models.VerificationDelivery.class);
+    MODELS.put("SendLink", Models.SendLink.class);
+    MODELS.put("SilentFallback", Models.SilentFallback.class);
     ENUMS.put("Channel", Channel.class);
     ENUMS.put("DeliveryType", DeliveryType.class);
     ENUMS.put("VerificationStatus", VerificationStatus.class);
@@ -62,6 +66,9 @@ class DriftTest {
     ENUMS.put("ProviderState", ProviderState.class);
     ENUMS.put("LiveCodes", LiveCodes.class);
     ENUMS.put("ErrorCode", ErrorCode.class);
+    ENUMS.put("VerificationMethod", VerificationMethod.class);
+    ENUMS.put("DeliveryState", DeliveryState.class);
+    ENUMS.put("FallbackReason", FallbackReason.class);
   }
 
   /** Values of the library's own, not the service's. */
