@@ -110,6 +110,7 @@ public final class Scenario {
   private static JsonNode pick(JsonNode data, String path) {
     for (String key : path.replaceAll("\\[(\\d+)\\]", ".$1").split("\\.")) {
       if (key.isEmpty()) continue;
+      if (data == null) return null;
       data = data.isArray() ? data.get(Integer.parseInt(key)) : data.get(key);
     }
     return data;
@@ -166,6 +167,12 @@ public final class Scenario {
     if (expect.has("ok")) {
       String m = mismatch(expand(expect.get("ok")), answer, "data");
       if (m != null) throw new AssertionError(m);
+    }
+    if (expect.has("present")) {
+      for (JsonNode path : expect.get("present")) {
+        JsonNode value = pick(answer, path.asText());
+        if (value == null || value.isNull()) throw new AssertionError("data." + path.asText() + " is missing");
+      }
     }
     if (step.has("save")) step.get("save").fields().forEachRemaining(e -> VARS.put(e.getKey(), pick(answer, e.getValue().asText()).asText()));
   }
