@@ -57,6 +57,8 @@ end
 
 pick = lambda do |data, path|
   path.gsub(/\[(\d+)\]/, '.\1').split(".").reject(&:empty?).reduce(data) do |v, key|
+    next nil if v.nil?
+
     v.is_a?(Array) ? v[key.to_i] : v[key]
   end
 end
@@ -79,6 +81,8 @@ send_code = lambda do |cv, args, retries|
                email: args["email"], phone: args["phone"], country: args["country"],
                delivery_type: symbol.call(args["deliveryType"]), purpose: args["purpose"],
                custom_message: args["customMessage"], locale: args["locale"],
+               link: args["link"] && { redirect_url: args["link"]["redirectUrl"] },
+               fallback: symbol.call(args["fallback"]),
                idempotency_key: args["idempotencyKey"], max_retries: retries)
 end
 
@@ -94,6 +98,8 @@ scenario["steps"].each do |step|
              when "sendCode" then send_code.call(cv, args, step["retries"])
              when "verifyCode"
                cv.verify_code(request_id: args["requestId"], otp_code: args["otpCode"], max_retries: step["retries"])
+             when "getVerification" then cv.get_verification(args["requestId"], max_retries: step["retries"])
+             when "cancelVerification" then cv.cancel_verification(args["requestId"], max_retries: step["retries"])
              when "latestOutboxCode" then { "code" => outbox.latest_outbox_code(args["to"]) }
              when "outboxCode" then outbox_code.call(args["to"])
              else raise "unknown op #{step['op']}"
@@ -112,6 +118,9 @@ scenario["steps"].each do |step|
     if expect.key?("ok")
       m = mismatch.call(expand.call(expect["ok"]), answer, "data")
       raise m if m
+    end
+    (expect["present"] || []).each do |path|
+      raise "data.#{path} is missing" if pick.call(answer, path).nil?
     end
     (step["save"] || {}).each { |name, path| vars[name] = pick.call(answer, path).to_s }
     puts "ok   #{step['name']}"

@@ -67,7 +67,7 @@ class ClientTest < Minitest::Test
     assert_raises(ArgumentError) { cv.send_code(email: "j@x.io") }
     assert_raises(ArgumentError) { cv.send_code(channel: :email, channels: %i[email sms]) }
     error = assert_raises(ArgumentError) { cv.send_code(channel: :emial, email: "j@x.io") }
-    assert_match(/:email, :sms, :whatsapp/, error.message)
+    assert_match(/:email, :sms, :whatsapp, :voice, :silent/, error.message)
     assert_raises(ArgumentError) { cv.send_code(channel: :whatsapp, delivery_type: :fax) }
     assert_empty @seen
   end
@@ -90,6 +90,99 @@ class ClientTest < Minitest::Test
                .verify_code(request_id: "r", otp_code: "1")
     assert_predicate verified, :verified?
     assert_equal "verified", verified.status.to_s
+  end
+
+  VERIFICATION = { "requestId" => "0190a7c2-0000-7000-8000-000000000001", "channel" => "EMAIL", "status" => "verified",
+                   "to" => "j***@example.com", "createdAt" => "2030-01-01T00:00:00.000Z",
+                   "expiresAt" => "2030-01-01T00:10:00.000Z", "attemptsRemaining" => 4,
+                   "verifiedAt" => "2030-01-01T00:01:12.000Z", "method" => "link",
+                   "siblingRequestId" => "0190a7c2-0000-7000-8000-000000000002",
+                   "delivery" => { "status" => "delivered", "provider" => "smtp",
+                                   "updatedAt" => "2030-01-01T00:00:02.000Z" } }.freeze
+
+  def test_get_verification_reads_every_field_of_the_resource
+    v = client([200, { "data" => VERIFICATION }]).get_verification("0190a7c2-0000-7000-8000-000000000001")
+    request = @seen.fetch(0)
+    assert_equal [:get, "https://cv.example/v1/contact/verifications/0190a7c2-0000-7000-8000-000000000001"],
+                 [request.verb, request.url]
+    assert_nil request.body
+    assert_equal "Bearer cvk_test_k", request.headers["Authorization"]
+    assert_equal [:email, :verified, "j***@example.com", 4], [v.channel, v.status, v.to, v.attempts_remaining]
+    assert_predicate v, :verified?
+    refute_predicate v, :pending?
+    assert_equal Time.utc(2030, 1, 1), v.created_at
+    assert_equal Time.utc(2030, 1, 1, 0, 10), v.expires_at
+    assert_equal Time.utc(2030, 1, 1, 0, 1, 12), v.verified_at
+    assert_equal :link, v.method
+    assert_nil v.delivery_type
+    assert_equal "0190a7c2-0000-7000-8000-000000000002", v.sibling_request_id
+    assert_equal [:delivered, "smtp", Time.utc(2030, 1, 1, 0, 0, 2)],
+                 [v.delivery.status, v.delivery.provider, v.delivery.updated_at]
+    assert_predicate v, :frozen?
+  end
+
+  def test_a_method_or_delivery_state_newer_than_the_library_reads_as_its_symbol
+    answer = VERIFICATION.merge("method" => "passkey", "delivery" => { "status" => "read", "updatedAt" => "2030-01-01T00:00:02Z" })
+    v = client([200, { "data" => answer }]).get_verification("r")
+    assert_equal [:passkey, :read], [v.method, v.delivery.status]
+    assert_nil v.delivery.provider
+  end
+
+  def test_cancel_verification_posts_to_its_cancel_path
+    canceled = VERIFICATION.merge("status" => "canceled", "delivery" => { "status" => "queued", "updatedAt" => "2030-01-01T00:00:00Z" })
+    canceled = canceled.reject { |k, _| %w[verifiedAt method].include?(k) }
+    v = client([200, { "data" => canceled }]).cancel_verification("0190a7c2-0000-7000-8000-000000000001")
+    assert_equal [:post, "https://cv.example/v1/contact/verifications/0190a7c2-0000-7000-8000-000000000001/cancel"],
+                 [@seen[0].verb, @seen[0].url]
+    assert_predicate v, :canceled?
+    assert_nil v.method
+    assert_nil v.verified_at
+    assert_equal :queued, v.delivery.status
+  end
+
+  def test_an_id_is_one_path_segment_and_an_unknown_one_is_a_typed_not_found
+    cv = client([404, { "error" => { "code" => "NOT_FOUND", "message" => "no such request" } }])
+    error = assert_raises(ContactVerify::NotFoundError) { cv.get_verification("../admin/outbox?x=1 2") }
+    assert_equal "https://cv.example/v1/contact/verifications/..%2Fadmin%2Foutbox%3Fx%3D1%202", @seen[0].url
+    assert_equal [404, "NOT_FOUND"], [error.status, error.code]
+    assert_equal 1, @seen.size, "a 404 is not retried"
+    assert_raises(ArgumentError) { cv.cancel_verification("") }
+  end
+
+  def test_the_link_option_with_and_without_a_redirect
+    cv = client([200, { "data" => ENTRY }], [200, { "data" => ENTRY }], [200, { "data" => [ENTRY, ENTRY] }])
+    cv.send_code(channel: :email, email: "j@x.io", link: true)
+    cv.send_code(channel: :email, email: "j@x.io", link: { redirect_url: "https://app.example.com/welcome" })
+    cv.send_code(channels: %i[email sms], email: "j@x.io", phone: "+14155552671", link: {})
+    assert_equal({ "channel" => "EMAIL", "email" => "j@x.io", "link" => {} }, JSON.parse(@seen[0].body))
+    assert_equal({ "redirectUrl" => "https://app.example.com/welcome" }, JSON.parse(@seen[1].body)["link"])
+    assert_equal({}, JSON.parse(@seen[2].body)["link"])
+    assert_raises(ArgumentError) { cv.send_code(channel: :email, email: "j@x.io", link: "https://app.example.com") }
+    assert_equal 3, @seen.size
+  end
+
+  def test_a_silent_send_with_a_fallback_and_its_checks
+    silent = { "requestId" => "s", "channel" => "SILENT", "status" => "pending", "expiresAt" => "2030-01-01T00:10:00Z",
+               "to" => "+1******2671", "silent" => { "url" => "https://silent.test.invalid/check/s" } }
+    rejected = { "verified" => false, "channel" => "SILENT", "requestId" => "s", "status" => "pending",
+                 "attemptsRemaining" => 4, "silent" => { "outcome" => "rejected", "reason" => "another SIM" },
+                 "fallback" => { "requestId" => "f", "channel" => "SMS", "status" => "pending", "reason" => "rejected",
+                                 "expiresAt" => "2030-01-01T00:10:00Z" } }
+    verified = { "verified" => true, "channel" => "SILENT", "requestId" => "s", "status" => "verified",
+                 "attemptsRemaining" => 4, "silent" => { "outcome" => "verified" } }
+    cv = client([200, { "data" => silent }], [200, { "data" => rejected }], [200, { "data" => verified }])
+    entry = cv.send_code(channel: :silent, phone: "+14155552671", fallback: :sms)
+    assert_equal({ "channel" => "SILENT", "phone" => "+14155552671", "fallback" => "SMS" }, JSON.parse(@seen[0].body))
+    assert_equal [:silent, "https://silent.test.invalid/check/s"], [entry.channel, entry.silent.url]
+    assert_nil entry.fallback
+    check = cv.verify_code(request_id: "s")
+    assert_equal({ "requestId" => "s" }, JSON.parse(@seen[1].body), "no code at all")
+    assert_equal [:rejected, "another SIM"], [check.silent.outcome, check.silent.reason]
+    assert_equal ["f", :sms, :rejected, :pending], [check.fallback.request_id, check.fallback.channel,
+                                                    check.fallback.reason, check.fallback.status]
+    assert_predicate cv.verify_code(request_id: "s", otp_code: "Ab3_x-9Z"), :verified?
+    assert_equal({ "requestId" => "s", "code" => "Ab3_x-9Z" }, JSON.parse(@seen[2].body),
+                 "a device code of letters goes as code, the document's name for it")
   end
 
   def test_health_reads_nested_values

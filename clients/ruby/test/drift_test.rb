@@ -15,11 +15,18 @@ module Drift
     "ErrorDetail" => CV::ErrorDetail, "Health" => CV::Health, "ChannelHealth" => CV::ChannelHealth,
     "ProviderHealth" => CV::ProviderHealth, "PumpingBreakerCount" => CV::PumpingBreakerCount,
     "InstancesHealth" => CV::InstancesHealth, "CodeSecretRotation" => CV::CodeSecretRotation,
-    "OutboxMessage" => CV::OutboxMessage
+    "OutboxMessage" => CV::OutboxMessage, "Verification" => CV::Verification,
+    "VerificationDelivery" => CV::VerificationDelivery, "SilentFallback" => CV::SilentFallback
   }.freeze
   ENUMS = {
     "Channel" => CV::Channel, "DeliveryType" => CV::DeliveryType, "VerificationStatus" => CV::VerificationStatus,
-    "SendCodeEntryStatus" => CV::SendCodeEntryStatus, "RiskLevel" => CV::RiskLevel, "HealthStatus" => CV::HealthStatus
+    "SendCodeEntryStatus" => CV::SendCodeEntryStatus, "RiskLevel" => CV::RiskLevel, "HealthStatus" => CV::HealthStatus,
+    "VerificationMethod" => CV::VerificationMethod, "DeliveryState" => CV::DeliveryState,
+    "FallbackReason" => CV::FallbackReason
+  }.freeze
+  # Inline objects of the document and the Struct that stands for each.
+  INLINE = {
+    %w[SendCodeEntry silent] => CV::SilentStart, %w[VerifyCodeResult silent] => CV::SilentCheck
   }.freeze
   # Fields of SendCodeRequest that send_code leaves out on purpose: other names of +phone+.
   PHONE_ALIASES = %w[whatsappNumber phoneNumber].freeze
@@ -38,6 +45,12 @@ module Drift
       found << "#{what}: the library has #{extra.join(', ')}, the document does not" unless extra.empty?
     end
     MODELS.each { |name, model| compare.call(name, fields.call(name), model.members.map { |m| CV::Model.camel(m) }) }
+    INLINE.each do |(name, field), model|
+      compare.call("#{name}.#{field}", schemas.fetch(name).fetch("properties").fetch(field).fetch("properties").keys,
+                   model.members.map { |m| CV::Model.camel(m) })
+    end
+    # send_code's link: its Hash's one key, redirect_url.
+    compare.call("SendLink (send_code's link: Hash)", fields.call("SendLink"), %w[redirectUrl])
     keywords = CV::Client.instance_method(:send_code).parameters.map { |_, n| CV::Model.camel(n) }
     compare.call("SendCodeRequest (send_code's keywords)", fields.call("SendCodeRequest") - PHONE_ALIASES,
                  keywords - NOT_IN_BODY)

@@ -38,10 +38,10 @@ module ContactVerify
     end
   end
 
-  # Delivery channel.
+  # Delivery channel. +:silent+ is silent network authentication: no code to type (see Client#verify_code).
   module Channel
     extend Enum
-    values "EMAIL", "SMS", "WHATSAPP", "VOICE"
+    values "EMAIL", "SMS", "WHATSAPP", "VOICE", "SILENT"
   end
 
   # How a WHATSAPP code is delivered: a message (the default) or read out in a call.
@@ -73,6 +73,35 @@ module ContactVerify
   module HealthStatus
     extend Enum
     values "ok", "degraded", "down"
+  end
+
+  # How a request was verified (Verification#method): the code typed, the email's magic link, or
+  # silent network authentication. A newer method reads as its own Symbol.
+  module VerificationMethod
+    extend Enum
+    values "code", "link", "silent"
+  end
+
+  # Where the message (or call) that carries the code is (Verification#delivery.status): +:queued+,
+  # +:sent+, +:delivered+, +:undelivered+, and for calls +:awaiting_permission+, +:calling+,
+  # +:answered+, +:completed+. A newer state reads as its own Symbol.
+  module DeliveryState
+    extend Enum
+    values "queued", "sent", "delivered", "undelivered", "awaiting_permission", "calling", "answered", "completed"
+  end
+
+  # Why a SILENT request fell back to a code: its provider failed, the network proved another SIM,
+  # or the device did not finish in time.
+  module FallbackReason
+    extend Enum
+    values "provider_failed", "rejected", "timeout"
+  end
+
+  # What the provider concluded about a SILENT check (VerifyCodeResult#silent.outcome); +:pending+:
+  # the device has not opened the URL yet, ask again.
+  module SilentOutcome
+    extend Enum
+    values "verified", "pending", "rejected", "invalid_number", "unavailable"
   end
 
   # The contract's error codes, as the service spells them (Error#code is one of these Strings).

@@ -56,13 +56,33 @@ module ContactVerify
   # Why the channel of an undelivered entry of a dual send was not delivered.
   SendCodeEntryError = Struct.new(:code, :message, keyword_init: true) { extend Model }
 
+  # SILENT only: open +url+ from the app on the user's device over mobile data (not Wi-Fi), then call
+  # Client#verify_code with the request id alone (or with the code the URL answered, when the
+  # provider hands one out).
+  SilentStart = Struct.new(:url, keyword_init: true) { extend Model }
+
+  # The code a SILENT request fell back to (send_code's +fallback:+): either request id verifies it.
+  SilentFallback = Struct.new(:request_id, :channel, :status, :reason, :expires_at, keyword_init: true) do
+    extend Model
+    convert channel: Model.enum(Channel), status: Model.enum(SendCodeEntryStatus), reason: Model.enum(FallbackReason),
+            expires_at: Model::TIME
+  end
+
+  # SILENT only: what the provider concluded (+outcome+, a SilentOutcome Symbol) and why, in a sentence.
+  SilentCheck = Struct.new(:outcome, :reason, keyword_init: true) do
+    extend Model
+    convert outcome: Model.enum(SilentOutcome)
+  end
+
   # One channel of a send: keep +request_id+ to verify the code. +expires_at+ is a Time, +channel+,
-  # +status+ and +delivery_type+ Symbols (+:email+, +:pending+, +:call+).
+  # +status+ and +delivery_type+ Symbols (+:email+, +:pending+, +:call+). +silent+ (a SilentStart)
+  # for SILENT only; +fallback+ (a SilentFallback) when its silent start failed at once.
   SendCodeEntry = Struct.new(:request_id, :channel, :status, :expires_at, :to, :delivery_type, :error, :risk,
-                             keyword_init: true) do
+                             :silent, :fallback, keyword_init: true) do
     extend Model
     convert channel: Model.enum(Channel), status: Model.enum(SendCodeEntryStatus), expires_at: Model::TIME,
-            delivery_type: Model.enum(DeliveryType), error: SendCodeEntryError, risk: Risk
+            delivery_type: Model.enum(DeliveryType), error: SendCodeEntryError, risk: Risk,
+            silent: SilentStart, fallback: SilentFallback
 
     def pending?
       status == SendCodeEntryStatus::PENDING
@@ -74,10 +94,13 @@ module ContactVerify
   end
 
   # The answer to a verify: a wrong code is +verified?+ false with +attempts_remaining+, not an error.
-  VerifyCodeResult = Struct.new(:verified, :channel, :request_id, :status, :attempts_remaining,
+  # For SILENT, +silent+ (a SilentCheck) says what the provider concluded, and +fallback+ (a
+  # SilentFallback) is the code a failed check sent.
+  VerifyCodeResult = Struct.new(:verified, :channel, :request_id, :status, :attempts_remaining, :silent, :fallback,
                                 keyword_init: true) do
     extend Model
-    convert channel: Model.enum(Channel), status: Model.enum(VerificationStatus)
+    convert channel: Model.enum(Channel), status: Model.enum(VerificationStatus), silent: SilentCheck,
+            fallback: SilentFallback
 
     # True only on the call that consumed the code.
     def verified?
@@ -85,6 +108,30 @@ module ContactVerify
     end
 
     VerificationStatus::ALL.reject { |s| s == :verified }.each do |state|
+      define_method(:"#{state}?") { status == state }
+    end
+  end
+
+  # What became of the message (or call) that carries the code: +status+ a DeliveryState Symbol,
+  # +provider+ nil before one took it, +updated_at+ a Time.
+  VerificationDelivery = Struct.new(:status, :provider, :updated_at, keyword_init: true) do
+    extend Model
+    convert status: Model.enum(DeliveryState), updated_at: Model::TIME
+  end
+
+  # A verification request as a resource (Client#get_verification, Client#cancel_verification).
+  # +verified_at+ (a Time) and +method+ (a VerificationMethod Symbol) once it is verified,
+  # +delivery_type+ for WHATSAPP, +sibling_request_id+ for a dual send; +delivery+ a VerificationDelivery.
+  # (+method+ is the API's name: Object#method is not available on a Verification.)
+  Verification = Struct.new(:request_id, :channel, :status, :to, :created_at, :expires_at, :attempts_remaining,
+                            :delivery_type, :verified_at, :method, :sibling_request_id, :delivery,
+                            keyword_init: true) do
+    extend Model
+    convert channel: Model.enum(Channel), status: Model.enum(VerificationStatus), created_at: Model::TIME,
+            expires_at: Model::TIME, delivery_type: Model.enum(DeliveryType), verified_at: Model::TIME,
+            method: Model.enum(VerificationMethod), delivery: VerificationDelivery
+
+    VerificationStatus::ALL.each do |state|
       define_method(:"#{state}?") { status == state }
     end
   end
@@ -144,9 +191,12 @@ module ContactVerify
   # test-mode request while it is pending.
   # +status+ is the state of its request now (a VerificationStatus Symbol). +group_id+ is shared by
   # both requests of a dual send, and +sibling_request_id+ is the other request of one (nil otherwise).
-  OutboxMessage = Struct.new(:id, :account_id, :request_id, :group_id, :sibling_request_id, :status, :channel,
-                             :to, :subject, :text, :html, :code, :created_at, keyword_init: true) do
+  # +verified_at+ (a Time) and +method+ (a VerificationMethod Symbol) once its request is verified.
+  OutboxMessage = Struct.new(:id, :account_id, :request_id, :group_id, :sibling_request_id, :status, :verified_at,
+                             :method, :channel, :to, :subject, :text, :html, :code, :created_at,
+                             keyword_init: true) do
     extend Model
-    convert channel: Model.enum(Channel), status: Model.enum(VerificationStatus), created_at: Model::TIME
+    convert channel: Model.enum(Channel), status: Model.enum(VerificationStatus), created_at: Model::TIME,
+            verified_at: Model::TIME, method: Model.enum(VerificationMethod)
   end
 end
