@@ -15,6 +15,7 @@ use ContactVerify\Channel;
 use ContactVerify\Client;
 use ContactVerify\DeliveryType;
 use ContactVerify\Exception\ApiException;
+use ContactVerify\SendLink;
 use ContactVerify\TestHelper;
 
 $scenario = json_decode((string) file_get_contents(getenv('CV_SCENARIO')), true, 512, JSON_THROW_ON_ERROR);
@@ -87,12 +88,17 @@ $sendCode = static function (Client $client, array $args, ?int $retries) {
         'purpose' => $args['purpose'] ?? null,
         'customMessage' => $args['customMessage'] ?? null,
         'locale' => $args['locale'] ?? null,
+        'link' => isset($args['link']) ? new SendLink($args['link']['redirectUrl'] ?? null) : null,
         'idempotencyKey' => $args['idempotencyKey'] ?? null,
         'maxRetries' => $retries,
     ];
     return isset($args['channels'])
         ? $client->sendDualCode(array_map(Channel::from(...), $args['channels']), ...$options)
-        : $client->sendCode(Channel::from($args['channel']), ...$options);
+        : $client->sendCode(
+            Channel::from($args['channel']),
+            ...$options,
+            fallback: isset($args['fallback']) ? Channel::from($args['fallback']) : null,
+        );
 };
 
 $failed = 0;
@@ -106,7 +112,9 @@ foreach ($scenario['steps'] as $step) {
             $data = match ($step['op']) {
                 'health' => $client->health($retries),
                 'sendCode' => $sendCode($client, $args, $retries),
-                'verifyCode' => $client->verifyCode($args['requestId'], $args['otpCode'], $retries),
+                'verifyCode' => $client->verifyCode($args['requestId'], $args['otpCode'] ?? null, $retries),
+                'getVerification' => $client->getVerification($args['requestId'], $retries),
+                'cancelVerification' => $client->cancelVerification($args['requestId'], $retries),
                 'latestOutboxCode' => ['code' => $outbox->latestOutboxCode($args['to'])],
                 'outboxCode' => $outboxCode($args['to']),
             };
@@ -129,6 +137,11 @@ foreach ($scenario['steps'] as $step) {
         $data = json_decode(json_encode($data, JSON_THROW_ON_ERROR), true, 512, JSON_THROW_ON_ERROR);
         if (array_key_exists('ok', $expect) && ($m = $mismatch($expand($expect['ok']), $data, 'data'))) {
             throw new RuntimeException($m);
+        }
+        foreach ($expect['present'] ?? [] as $path) {
+            if ($pick($data, $path) === null) {
+                throw new RuntimeException("data.{$path} is missing");
+            }
         }
         foreach ($step['save'] ?? [] as $name => $path) {
             $vars[$name] = (string) $pick($data, $path);

@@ -12,4 +12,6 @@ enum Channel: string
     case WhatsApp = 'WHATSAPP';
     /** A phone call that reads the code. */
     case Voice = 'VOICE';
+    /** Silent network authentication: no code to type (see Client::verifyCode()). */
+    case Silent = 'SILENT';
 }

@@ -16,6 +16,7 @@ use ContactVerify\Internal\Wire;
  *     $cv = new Client(baseUrl: getenv('CV_BASE_URL'), apiKey: getenv('CV_API_KEY'));
  *     $sent = $cv->sendCode(Channel::Email, email: 'jane@example.com');
  *     $cv->verifyCode($sent->requestId, '042817')->verified;
+ *     $cv->getVerification($sent->requestId)->status;
  *
  * Retries 503 and 429 RATE_LIMITED answers with a Retry-After of at most $maxRetryAfter seconds,
  * at most $maxRetries times; never TOO_MANY_ATTEMPTS, another 4xx or a ConnectionException. Each
@@ -46,6 +47,9 @@ final class Client
      * Sends a code on one channel. $country is ISO 3166-1 alpha-2 (inferred from $phone when
      * null); $locale the recipient's BCP 47 tag ('pt-BR'); $idempotencyKey your own key for this
      * send (a random one otherwise): a send repeated with it is answered as the first was.
+     * $link (EMAIL only; the service needs PUBLIC_BASE_URL): a magic link beside the code, see
+     * SendLink. $fallback (SILENT only: Sms, WhatsApp or Voice): the channel that sends a code when
+     * the silent check fails or does not succeed in time; either request id then verifies it.
      *
      * @throws ApiException
      */
@@ -58,10 +62,14 @@ final class Client
         ?string $purpose = null,
         ?string $customMessage = null,
         ?string $locale = null,
+        ?SendLink $link = null,
+        ?Channel $fallback = null,
         ?string $idempotencyKey = null,
         ?int $maxRetries = null,
     ): SendCodeEntry {
-        $body = ['channel' => $channel->value] + $this->options($email, $phone, $country, $deliveryType, $purpose, $customMessage, $locale);
+        $body = ['channel' => $channel->value]
+            + $this->options($email, $phone, $country, $deliveryType, $purpose, $customMessage, $locale, $link)
+            + Wire::compact(['fallback' => $fallback?->value]);
         return SendCodeEntry::fromArray($this->send($body, $idempotencyKey, $maxRetries));
     }
 
@@ -82,27 +90,63 @@ final class Client
         ?string $purpose = null,
         ?string $customMessage = null,
         ?string $locale = null,
+        ?SendLink $link = null,
         ?string $idempotencyKey = null,
         ?int $maxRetries = null,
     ): array {
         $wire = array_map(static fn (Channel $c): string => $c->value, array_values($channels));
-        $body = ['channels' => $wire] + $this->options($email, $phone, $country, $deliveryType, $purpose, $customMessage, $locale);
+        $body = ['channels' => $wire] + $this->options($email, $phone, $country, $deliveryType, $purpose, $customMessage, $locale, $link);
         return array_map(SendCodeEntry::fromArray(...), $this->send($body, $idempotencyKey, $maxRetries));
     }
 
     /**
-     * Checks a code; a wrong one is a result with $verified false, not an exception.
+     * Checks a code; a wrong one is a result with $verified false, not an exception. A SILENT
+     * request is checked without $otpCode (the service asks the provider; $result->silent->outcome
+     * says what it concluded, Pending: ask again), or with the code its provider's URL handed the
+     * device (letters too: sent as `code`).
      *
      * @throws ApiException
      */
-    public function verifyCode(string $requestId, string $otpCode, ?int $maxRetries = null): VerifyCodeResult
+    public function verifyCode(string $requestId, ?string $otpCode = null, ?int $maxRetries = null): VerifyCodeResult
     {
-        $answer = $this->withRetries($maxRetries, fn () => $this->connection->request(
-            'POST',
-            '/v1/contact/verify-code',
-            ['requestId' => $requestId, 'otpCode' => $otpCode],
-        ));
+        $body = ['requestId' => $requestId];
+        if ($otpCode !== null) {
+            $body[ctype_digit($otpCode) ? 'otpCode' : 'code'] = $otpCode;
+        }
+        $answer = $this->withRetries($maxRetries, fn () => $this->connection->request('POST', '/v1/contact/verify-code', $body));
         return VerifyCodeResult::fromArray($answer['data']);
+    }
+
+    /**
+     * The request as it is now: its status, how it was verified, what became of its message.
+     *
+     * @throws ApiException NotFoundException for an unknown id, or another account's
+     */
+    public function getVerification(string $requestId, ?int $maxRetries = null): Verification
+    {
+        $answer = $this->withRetries($maxRetries, fn () => $this->connection->request('GET', self::verificationPath($requestId)));
+        return Verification::fromArray($answer['data']);
+    }
+
+    /**
+     * Cancels a pending request and its dual sibling, and answers it. A settled request is answered
+     * as it is, unchanged, so a repeated cancel is harmless.
+     *
+     * @throws ApiException NotFoundException for an unknown id, or another account's
+     */
+    public function cancelVerification(string $requestId, ?int $maxRetries = null): Verification
+    {
+        $path = self::verificationPath($requestId) . '/cancel';
+        $answer = $this->withRetries($maxRetries, fn () => $this->connection->request('POST', $path));
+        return Verification::fromArray($answer['data']);
+    }
+
+    private static function verificationPath(string $requestId): string
+    {
+        if ($requestId === '') {
+            throw new \InvalidArgumentException('requestId is empty');
+        }
+        return '/v1/contact/verifications/' . rawurlencode($requestId);
     }
 
     /**
@@ -115,7 +159,7 @@ final class Client
         return Health::fromArray($this->withRetries($maxRetries, fn () => $this->connection->request('GET', '/health')));
     }
 
-    /** @return array<string, string> */
+    /** @return array<string, mixed> */
     private function options(
         ?string $email,
         ?string $phone,
@@ -124,6 +168,7 @@ final class Client
         ?string $purpose,
         ?string $customMessage,
         ?string $locale,
+        ?SendLink $link,
     ): array {
         return Wire::compact([
             'email' => $email,
@@ -133,6 +178,7 @@ final class Client
             'purpose' => $purpose,
             'customMessage' => $customMessage,
             'locale' => $locale,
+            'link' => $link,
         ]);
     }
 

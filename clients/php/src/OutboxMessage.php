@@ -30,6 +30,10 @@ final class OutboxMessage implements \JsonSerializable
         public readonly ?string $code = null,
         /** The other request of a dual send; null for a single send. */
         public readonly ?string $siblingRequestId = null,
+        /** When its request was verified; null unless it is. */
+        public readonly ?\DateTimeImmutable $verifiedAt = null,
+        /** How its request was verified; null unless it is (or a method newer than this library). */
+        public readonly ?VerificationMethod $method = null,
     ) {
     }
 
@@ -50,6 +54,8 @@ final class OutboxMessage implements \JsonSerializable
             $data['html'] ?? null,
             $data['code'] ?? null,
             $data['siblingRequestId'] ?? null,
+            isset($data['verifiedAt']) ? Wire::date($data['verifiedAt']) : null,
+            isset($data['method']) ? VerificationMethod::tryFrom($data['method']) : null,
         );
     }
 
@@ -63,6 +69,8 @@ final class OutboxMessage implements \JsonSerializable
             'groupId' => $this->groupId,
             'siblingRequestId' => $this->siblingRequestId,
             'status' => $this->status,
+            'verifiedAt' => $this->verifiedAt !== null ? Wire::dateText($this->verifiedAt) : null,
+            'method' => $this->method,
             'channel' => $this->channel,
             'to' => $this->to,
             'subject' => $this->subject,

@@ -21,6 +21,10 @@ final class SendCodeEntry implements \JsonSerializable
         /** Why an undelivered entry of a dual send was not delivered. */
         public readonly ?SendCodeEntryError $error = null,
         public readonly ?Risk $risk = null,
+        /** SILENT only: the URL the app opens on the device. */
+        public readonly ?SilentStart $silent = null,
+        /** SILENT with a fallback: the code sent at once because the silent start failed. */
+        public readonly ?SilentFallback $fallback = null,
     ) {
     }
 
@@ -36,6 +40,8 @@ final class SendCodeEntry implements \JsonSerializable
             isset($data['deliveryType']) ? DeliveryType::from($data['deliveryType']) : null,
             isset($data['error']) ? SendCodeEntryError::fromArray($data['error']) : null,
             isset($data['risk']) ? Risk::fromArray($data['risk']) : null,
+            isset($data['silent']) ? SilentStart::fromArray($data['silent']) : null,
+            isset($data['fallback']) ? SilentFallback::fromArray($data['fallback']) : null,
         );
     }
 
@@ -61,6 +67,8 @@ final class SendCodeEntry implements \JsonSerializable
             'deliveryType' => $this->deliveryType,
             'error' => $this->error,
             'risk' => $this->risk,
+            'silent' => $this->silent,
+            'fallback' => $this->fallback,
         ]);
     }
 }

@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace ContactVerify;
 
+use ContactVerify\Internal\Wire;
+
 /** The answer to a verify: a wrong code is $verified false with $attemptsRemaining, not an exception. */
 final class VerifyCodeResult implements \JsonSerializable
 {
@@ -16,6 +18,10 @@ final class VerifyCodeResult implements \JsonSerializable
         /** The request's state after this call. */
         public readonly VerificationStatus $status,
         public readonly int $attemptsRemaining,
+        /** SILENT only: what the provider concluded. */
+        public readonly ?SilentCheck $silent = null,
+        /** SILENT: the fallback code the failed check of this call sent. */
+        public readonly ?SilentFallback $fallback = null,
     ) {
     }
 
@@ -28,6 +34,8 @@ final class VerifyCodeResult implements \JsonSerializable
             $data['requestId'],
             VerificationStatus::from($data['status']),
             $data['attemptsRemaining'],
+            isset($data['silent']) ? SilentCheck::fromArray($data['silent']) : null,
+            isset($data['fallback']) ? SilentFallback::fromArray($data['fallback']) : null,
         );
     }
 
@@ -39,12 +47,14 @@ final class VerifyCodeResult implements \JsonSerializable
     /** @return array<string, mixed> */
     public function jsonSerialize(): array
     {
-        return [
+        return Wire::compact([
             'verified' => $this->verified,
             'channel' => $this->channel,
             'requestId' => $this->requestId,
             'status' => $this->status,
             'attemptsRemaining' => $this->attemptsRemaining,
-        ];
+            'silent' => $this->silent,
+            'fallback' => $this->fallback,
+        ]);
     }
 }

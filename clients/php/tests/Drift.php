@@ -20,12 +20,21 @@ final class Drift
         'ErrorDetail' => CV\ErrorDetail::class, 'Health' => CV\Health::class, 'ChannelHealth' => CV\ChannelHealth::class,
         'ProviderHealth' => CV\ProviderHealth::class, 'PumpingBreakerCount' => CV\PumpingBreakerCount::class,
         'InstancesHealth' => CV\InstancesHealth::class, 'CodeSecretRotation' => CV\CodeSecretRotation::class,
-        'OutboxMessage' => CV\OutboxMessage::class,
+        'OutboxMessage' => CV\OutboxMessage::class, 'Verification' => CV\Verification::class,
+        'VerificationDelivery' => CV\VerificationDelivery::class, 'SilentFallback' => CV\SilentFallback::class,
+        'SendLink' => CV\SendLink::class,
+    ];
+    /** Inline objects of the document ([schema, field]) and the class that stands for each. */
+    public const INLINE = [
+        [['SendCodeEntry', 'silent'], CV\SilentStart::class],
+        [['VerifyCodeResult', 'silent'], CV\SilentCheck::class],
     ];
     public const ENUMS = [
         'Channel' => CV\Channel::class, 'DeliveryType' => CV\DeliveryType::class,
         'VerificationStatus' => CV\VerificationStatus::class, 'SendCodeEntryStatus' => CV\SendCodeEntryStatus::class,
         'RiskLevel' => CV\RiskLevel::class, 'HealthStatus' => CV\HealthStatus::class,
+        'VerificationMethod' => CV\VerificationMethod::class, 'DeliveryState' => CV\DeliveryState::class,
+        'FallbackReason' => CV\FallbackReason::class,
     ];
     /** Fields of SendCodeRequest the send methods leave out on purpose: other names of phone. */
     private const PHONE_ALIASES = ['whatsappNumber', 'phoneNumber'];
@@ -54,6 +63,14 @@ final class Drift
         foreach (self::MODELS as $name => $class) {
             $properties = (new \ReflectionClass($class))->getProperties(\ReflectionProperty::IS_PUBLIC);
             $compare($name, $fields($name), array_map(static fn ($p) => $p->getName(), $properties));
+        }
+        foreach (self::INLINE as [[$name, $field], $class]) {
+            $properties = (new \ReflectionClass($class))->getProperties(\ReflectionProperty::IS_PUBLIC);
+            $compare(
+                "{$name}.{$field}",
+                array_keys($schemas[$name]['properties'][$field]['properties']),
+                array_map(static fn ($p) => $p->getName(), $properties),
+            );
         }
         $parameters = [];
         foreach (['sendCode', 'sendDualCode'] as $method) {
