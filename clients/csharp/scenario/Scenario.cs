@@ -92,7 +92,7 @@ public static class Scenario
     private static JsonValue Pick(JsonValue data, string path)
     {
         foreach (var key in Regex.Replace(path, @"\[(\d+)\]", ".$1").Split('.').Where(k => k.Length > 0))
-            data = data is JsonArray a ? a[int.Parse(key)] : data[key];
+            data = data == null ? null : data is JsonArray a ? a[int.Parse(key)] : data.ContainsKey(key) ? data[key] : null;
         return data;
     }
 
@@ -153,6 +153,8 @@ public static class Scenario
                         Country = Text(args, "country"), DeliveryType = EnumArg<DeliveryType>(args, "deliveryType"),
                         Purpose = Text(args, "purpose"), CustomMessage = Text(args, "customMessage"),
                         Locale = Text(args, "locale"), IdempotencyKey = Text(args, "idempotencyKey"),
+                        Link = args.ContainsKey("link") ? new SendLink { RedirectUrl = Text(args["link"], "redirectUrl") } : null,
+                        Fallback = EnumArg<Channel>(args, "fallback"),
                     };
                     if (args.ContainsKey("channels"))
                     {
@@ -162,7 +164,15 @@ public static class Scenario
                     else answer = AsJson(await client.SendCodeAsync(request));
                     break;
                 case "verifyCode":
-                    answer = AsJson(await client.VerifyCodeAsync(Text(args, "requestId"), Text(args, "otpCode")));
+                    answer = AsJson(args.ContainsKey("otpCode")
+                        ? await client.VerifyCodeAsync(Text(args, "requestId"), Text(args, "otpCode"))
+                        : await client.VerifyCodeAsync(Text(args, "requestId")));
+                    break;
+                case "getVerification":
+                    answer = AsJson(await client.GetVerificationAsync(Text(args, "requestId")));
+                    break;
+                case "cancelVerification":
+                    answer = AsJson(await client.CancelVerificationAsync(Text(args, "requestId")));
                     break;
                 case "latestOutboxCode":
                     var code = await new TestOutbox(Env("CV_BASE_URL"), Env("CV_ADMIN_TOKEN")).LatestOutboxCodeAsync(Text(args, "to"));
@@ -191,6 +201,9 @@ public static class Scenario
             var m = Mismatch(Expand(expect["ok"]), answer, "data");
             if (m != null) throw new Exception(m);
         }
+        if (expect.ContainsKey("present"))
+            foreach (var path in (JsonArray)expect["present"])
+                if (Pick(answer, (string)path) == null) throw new Exception("data." + (string)path + " is missing");
         if (step.ContainsKey("save"))
             foreach (var p in (JsonObject)step["save"]) Vars[p.Key] = (string)Pick(answer, (string)p.Value);
     }

@@ -76,16 +76,55 @@ namespace ContactVerify
             return (answer as IDictionary<string, object>).Get("data");
         }
 
-        /// <summary>Checks a code; a wrong code is Verified false, not an exception.</summary>
-        public async Task<VerifyResult> VerifyCodeAsync(string requestId, string otpCode, CancellationToken cancel = default(CancellationToken))
+        /// <summary>
+        /// Checks a code; a wrong code is Verified false, not an exception. A code of digits goes as otpCode; any other
+        /// (the code a SILENT provider's URL handed the device) as code.
+        /// </summary>
+        public Task<VerifyResult> VerifyCodeAsync(string requestId, string otpCode, CancellationToken cancel = default(CancellationToken))
         {
-            var body = new Dictionary<string, object>
-            {
-                { "requestId", requestId ?? throw new ArgumentNullException(nameof(requestId)) },
-                { "otpCode", otpCode ?? throw new ArgumentNullException(nameof(otpCode)) },
-            };
+            if (otpCode == null) throw new ArgumentNullException(nameof(otpCode), "VerifyCodeAsync(requestId) checks a SILENT request without one");
+            return VerifyAsync(requestId, otpCode, cancel);
+        }
+
+        /// <summary>
+        /// Checks a SILENT request without a code: the service asks the provider whether the device completed
+        /// Silent.Url; the result's Silent.Outcome says what it concluded (Pending: ask again).
+        /// </summary>
+        public Task<VerifyResult> VerifyCodeAsync(string requestId, CancellationToken cancel = default(CancellationToken)) =>
+            VerifyAsync(requestId, null, cancel);
+
+        private async Task<VerifyResult> VerifyAsync(string requestId, string code, CancellationToken cancel)
+        {
+            var body = new Dictionary<string, object> { { "requestId", requestId ?? throw new ArgumentNullException(nameof(requestId)) } };
+            if (code != null) body[code.Length > 0 && code.All(c => c >= '0' && c <= '9') ? "otpCode" : "code"] = code;
             var answer = await _transport.CallAsync(HttpMethod.Post, "/v1/contact/verify-code", body, null, cancel).ConfigureAwait(false);
             return VerifyResult.From((answer as IDictionary<string, object>).Obj("data"));
+        }
+
+        /// <summary>
+        /// The request as it is now: its status, how it was verified, what became of its message. An unknown id, or
+        /// another account's, is a NOT_FOUND ContactVerifyException.
+        /// </summary>
+        public async Task<Verification> GetVerificationAsync(string requestId, CancellationToken cancel = default(CancellationToken))
+        {
+            var answer = await _transport.CallAsync(HttpMethod.Get, VerificationPath(requestId), null, null, cancel).ConfigureAwait(false);
+            return Verification.From((answer as IDictionary<string, object>).Obj("data"));
+        }
+
+        /// <summary>
+        /// Cancels a pending request and its dual sibling, and answers it. A settled request is answered as it is,
+        /// unchanged, so a repeated cancel is harmless.
+        /// </summary>
+        public async Task<Verification> CancelVerificationAsync(string requestId, CancellationToken cancel = default(CancellationToken))
+        {
+            var answer = await _transport.CallAsync(HttpMethod.Post, VerificationPath(requestId) + "/cancel", null, null, cancel).ConfigureAwait(false);
+            return Verification.From((answer as IDictionary<string, object>).Obj("data"));
+        }
+
+        private static string VerificationPath(string requestId)
+        {
+            if (string.IsNullOrEmpty(requestId)) throw new ArgumentException("requestId is empty", nameof(requestId));
+            return "/v1/contact/verifications/" + Uri.EscapeDataString(requestId);
         }
 
         /// <summary>The service's health (no key needed).</summary>

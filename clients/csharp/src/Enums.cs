@@ -17,6 +17,57 @@ namespace ContactVerify
         [EnumMember(Value = "WHATSAPP")] WhatsApp,
         /// <summary>A phone call that reads the code.</summary>
         [EnumMember(Value = "VOICE")] Voice,
+        /// <summary>Silent network authentication: no code to type (VerifyCodeAsync with the request id alone).</summary>
+        [EnumMember(Value = "SILENT")] Silent,
+    }
+
+    /// <summary>How a request was verified: the code typed, the email's magic link, or silent network authentication.</summary>
+    public enum VerificationMethod
+    {
+        Unknown = 0,
+        [EnumMember(Value = "code")] Code,
+        [EnumMember(Value = "link")] Link,
+        [EnumMember(Value = "silent")] Silent,
+    }
+
+    /// <summary>Where the message (or call) that carries the code is; the last four are calls'.</summary>
+    public enum DeliveryState
+    {
+        Unknown = 0,
+        /// <summary>Not handed to a provider yet.</summary>
+        [EnumMember(Value = "queued")] Queued,
+        /// <summary>A provider (or the outbox) took it.</summary>
+        [EnumMember(Value = "sent")] Sent,
+        /// <summary>The provider reported it delivered.</summary>
+        [EnumMember(Value = "delivered")] Delivered,
+        /// <summary>Refused by every provider, reported undelivered, or a call that failed.</summary>
+        [EnumMember(Value = "undelivered")] Undelivered,
+        /// <summary>A WhatsApp call waits for the user to allow calls.</summary>
+        [EnumMember(Value = "awaiting_permission")] AwaitingPermission,
+        [EnumMember(Value = "calling")] Calling,
+        /// <summary>The code is being read.</summary>
+        [EnumMember(Value = "answered")] Answered,
+        [EnumMember(Value = "completed")] Completed,
+    }
+
+    /// <summary>Why a SILENT request fell back to a code: its provider failed, the network proved another SIM, or the device did not finish in time.</summary>
+    public enum FallbackReason
+    {
+        Unknown = 0,
+        [EnumMember(Value = "provider_failed")] ProviderFailed,
+        [EnumMember(Value = "rejected")] Rejected,
+        [EnumMember(Value = "timeout")] Timeout,
+    }
+
+    /// <summary>What the provider concluded about a SILENT check; Pending: the device has not opened the URL yet, ask again.</summary>
+    public enum SilentOutcome
+    {
+        Unknown = 0,
+        [EnumMember(Value = "verified")] Verified,
+        [EnumMember(Value = "pending")] Pending,
+        [EnumMember(Value = "rejected")] Rejected,
+        [EnumMember(Value = "invalid_number")] InvalidNumber,
+        [EnumMember(Value = "unavailable")] Unavailable,
     }
 
     /// <summary>How an SMS or WhatsApp code is delivered: a text message or a voice call.</summary>

@@ -38,6 +38,123 @@ namespace ContactVerify
             : new EntryError { Code = o.Str("code"), Message = o.Str("message") };
     }
 
+    /// <summary>
+    /// SILENT only: open Url from the app on the user's device over mobile data (not Wi-Fi), then call
+    /// VerifyCodeAsync with the request id alone (or with the code the URL answered, when the provider hands one out).
+    /// </summary>
+    public sealed class SilentStart
+    {
+        public string Url { get; set; }
+
+        internal static SilentStart From(IDictionary<string, object> o) => o == null ? null : new SilentStart { Url = o.Str("url") };
+    }
+
+    /// <summary>The code a SILENT request fell back to (SendCodeRequest.Fallback): either request id verifies it.</summary>
+    public sealed class SilentFallback
+    {
+        /// <summary>The fallback code's request (the SILENT request's dual sibling).</summary>
+        public string RequestId { get; set; }
+        public Channel Channel { get; set; }
+        public EntryStatus Status { get; set; }
+        public FallbackReason Reason { get; set; }
+        public DateTimeOffset ExpiresAt { get; set; }
+
+        internal static SilentFallback From(IDictionary<string, object> o) => o == null ? null : new SilentFallback
+        {
+            RequestId = o.Str("requestId"),
+            Channel = o.Enum<Channel>("channel"),
+            Status = o.Enum<EntryStatus>("status"),
+            Reason = o.Enum<FallbackReason>("reason"),
+            ExpiresAt = o.Time("expiresAt") ?? default(DateTimeOffset),
+        };
+    }
+
+    /// <summary>SILENT only: what the provider concluded, and why (a sentence, never a code or a number).</summary>
+    public sealed class SilentCheck
+    {
+        public SilentOutcome Outcome { get; set; }
+        public string Reason { get; set; }
+
+        internal static SilentCheck From(IDictionary<string, object> o) => o == null ? null
+            : new SilentCheck { Outcome = o.Enum<SilentOutcome>("outcome"), Reason = o.Str("reason") };
+    }
+
+    /// <summary>
+    /// send-code's link option (EMAIL only; the service needs PUBLIC_BASE_URL): the email carries a magic link beside
+    /// the code, and the first of the two used consumes both. <c>new SendLink()</c> ends on the service's own
+    /// "verified" page; <c>new SendLink { RedirectUrl = "https://app.example.com/welcome" }</c> on your page (an
+    /// origin of the account's linkRedirectOrigins), with requestId and status=verified added to its query.
+    /// </summary>
+    public sealed class SendLink
+    {
+        public string RedirectUrl { get; set; }
+
+        internal IDictionary<string, object> Body()
+        {
+            var body = new Dictionary<string, object>();
+            if (RedirectUrl != null) body["redirectUrl"] = RedirectUrl;
+            return body;
+        }
+    }
+
+    /// <summary>What became of the message (or call) that carries the code.</summary>
+    public sealed class VerificationDelivery
+    {
+        /// <summary>Unknown for a state newer than this library.</summary>
+        public DeliveryState Status { get; set; }
+        /// <summary>The provider that took the message, or "outbox"; null before one did.</summary>
+        public string Provider { get; set; }
+        /// <summary>When the state last moved (the request's creation until it first did).</summary>
+        public DateTimeOffset UpdatedAt { get; set; }
+
+        internal static VerificationDelivery From(IDictionary<string, object> o) => o == null ? null : new VerificationDelivery
+        {
+            Status = o.Enum<DeliveryState>("status"),
+            Provider = o.Str("provider"),
+            UpdatedAt = o.Time("updatedAt") ?? default(DateTimeOffset),
+        };
+    }
+
+    /// <summary>A verification request as a resource (GetVerificationAsync, CancelVerificationAsync).</summary>
+    public sealed class Verification
+    {
+        public string RequestId { get; set; }
+        public Channel Channel { get; set; }
+        /// <summary>Its state now (of a verified dual pair, the request whose code matched is Verified, the other Canceled).</summary>
+        public VerificationStatus Status { get; set; }
+        /// <summary>The destination, masked.</summary>
+        public string To { get; set; }
+        public DateTimeOffset CreatedAt { get; set; }
+        public DateTimeOffset ExpiresAt { get; set; }
+        /// <summary>Checks left (shared by both requests of a dual pair).</summary>
+        public int AttemptsRemaining { get; set; }
+        /// <summary>WHATSAPP only.</summary>
+        public DeliveryType? DeliveryType { get; set; }
+        /// <summary>Once verified.</summary>
+        public DateTimeOffset? VerifiedAt { get; set; }
+        /// <summary>How it was verified, once it is (Unknown for a method newer than this library).</summary>
+        public VerificationMethod? Method { get; set; }
+        /// <summary>The other request of a dual send; null for one channel.</summary>
+        public string SiblingRequestId { get; set; }
+        public VerificationDelivery Delivery { get; set; }
+
+        internal static Verification From(IDictionary<string, object> o) => o == null ? null : new Verification
+        {
+            RequestId = o.Str("requestId"),
+            Channel = o.Enum<Channel>("channel"),
+            Status = o.Enum<VerificationStatus>("status"),
+            To = o.Str("to"),
+            CreatedAt = o.Time("createdAt") ?? default(DateTimeOffset),
+            ExpiresAt = o.Time("expiresAt") ?? default(DateTimeOffset),
+            AttemptsRemaining = o.Int("attemptsRemaining"),
+            DeliveryType = o.Get("deliveryType") == null ? (DeliveryType?)null : o.Enum<DeliveryType>("deliveryType"),
+            VerifiedAt = o.Time("verifiedAt"),
+            Method = o.Get("method") == null ? (VerificationMethod?)null : o.Enum<VerificationMethod>("method"),
+            SiblingRequestId = o.Str("siblingRequestId"),
+            Delivery = VerificationDelivery.From(o.Obj("delivery")),
+        };
+    }
+
     /// <summary>One channel of a send: keep RequestId to verify the code.</summary>
     public sealed class SendEntry
     {
@@ -50,6 +167,10 @@ namespace ContactVerify
         public DeliveryType? DeliveryType { get; set; }
         public EntryError Error { get; set; }
         public Risk Risk { get; set; }
+        /// <summary>SILENT only: the URL the app opens on the device.</summary>
+        public SilentStart Silent { get; set; }
+        /// <summary>SILENT with a fallback: the code sent at once because the silent start failed.</summary>
+        public SilentFallback Fallback { get; set; }
 
         internal static SendEntry From(IDictionary<string, object> o) => o == null ? null : new SendEntry
         {
@@ -61,6 +182,8 @@ namespace ContactVerify
             DeliveryType = o.Get("deliveryType") == null ? (DeliveryType?)null : o.Enum<DeliveryType>("deliveryType"),
             Error = EntryError.From(o.Obj("error")),
             Risk = Risk.From(o.Obj("risk")),
+            Silent = SilentStart.From(o.Obj("silent")),
+            Fallback = SilentFallback.From(o.Obj("fallback")),
         };
     }
 
@@ -72,6 +195,10 @@ namespace ContactVerify
         public string RequestId { get; set; }
         public VerificationStatus Status { get; set; }
         public int AttemptsRemaining { get; set; }
+        /// <summary>SILENT only: what the provider concluded.</summary>
+        public SilentCheck Silent { get; set; }
+        /// <summary>SILENT: the fallback code the failed check of this call sent.</summary>
+        public SilentFallback Fallback { get; set; }
 
         internal static VerifyResult From(IDictionary<string, object> o) => o == null ? null : new VerifyResult
         {
@@ -80,6 +207,8 @@ namespace ContactVerify
             RequestId = o.Str("requestId"),
             Status = o.Enum<VerificationStatus>("status"),
             AttemptsRemaining = o.Int("attemptsRemaining"),
+            Silent = SilentCheck.From(o.Obj("silent")),
+            Fallback = SilentFallback.From(o.Obj("fallback")),
         };
     }
 
@@ -221,6 +350,10 @@ namespace ContactVerify
         /// <summary>The other request of a dual send; null for a single send.</summary>
         public string SiblingRequestId { get; set; }
         public VerificationStatus Status { get; set; }
+        /// <summary>When its request was verified; null unless it is.</summary>
+        public DateTimeOffset? VerifiedAt { get; set; }
+        /// <summary>How its request was verified; null unless it is.</summary>
+        public VerificationMethod? Method { get; set; }
         public Channel Channel { get; set; }
         public string To { get; set; }
         public string Subject { get; set; }
@@ -237,6 +370,8 @@ namespace ContactVerify
             GroupId = o.Str("groupId"),
             SiblingRequestId = o.Str("siblingRequestId"),
             Status = o.Enum<VerificationStatus>("status"),
+            VerifiedAt = o.Time("verifiedAt"),
+            Method = o.Get("method") == null ? (VerificationMethod?)null : o.Enum<VerificationMethod>("method"),
             Channel = o.Enum<Channel>("channel"),
             To = o.Str("to"),
             Subject = o.Str("subject"),

@@ -27,6 +27,13 @@ namespace ContactVerify
         public string CustomMessage { get; set; }
         /// <summary>The recipient's BCP 47 language tag (es, pt-BR, de-AT); English when unsupported.</summary>
         public string Locale { get; set; }
+        /// <summary>EMAIL only: a magic link beside the code (the service needs PUBLIC_BASE_URL); see SendLink.</summary>
+        public SendLink Link { get; set; }
+        /// <summary>
+        /// SILENT only: the channel (Sms, WhatsApp or Voice) that sends a code, as the request's dual sibling, when
+        /// the silent check fails or does not succeed in time; either request id then verifies it.
+        /// </summary>
+        public Channel? Fallback { get; set; }
         /// <summary>
         /// Your own Idempotency-Key (a retry of yours with the same key gets the first answer back, no
         /// second code); by default each send gets a random one, kept across the library's retries.
@@ -42,6 +49,9 @@ namespace ContactVerify
         /// <summary>A phone call to <paramref name="phone"/> that reads the code.</summary>
         public static SendCodeRequest ByVoice(string phone) => new SendCodeRequest { Channel = ContactVerify.Channel.Voice, Phone = phone };
 
+        /// <summary>Silent network authentication of <paramref name="phone"/>: the app opens the entry's Silent.Url on the device.</summary>
+        public static SendCodeRequest BySilent(string phone) => new SendCodeRequest { Channel = ContactVerify.Channel.Silent, Phone = phone };
+
         public static SendCodeRequest Dual(Channel first, Channel second)
         {
             if (first == second) throw new ArgumentException("two different channels");
@@ -55,6 +65,8 @@ namespace ContactVerify
         public SendCodeRequest WithPurpose(string purpose) { Purpose = purpose; return this; }
         public SendCodeRequest WithCustomMessage(string customMessage) { CustomMessage = customMessage; return this; }
         public SendCodeRequest WithLocale(string locale) { Locale = locale; return this; }
+        public SendCodeRequest WithLink(SendLink link) { Link = link; return this; }
+        public SendCodeRequest WithFallback(Channel fallback) { Fallback = fallback; return this; }
         public SendCodeRequest WithIdempotencyKey(string idempotencyKey) { IdempotencyKey = idempotencyKey; return this; }
 
         /// <summary>The JSON body (IdempotencyKey is a header).</summary>
@@ -70,6 +82,8 @@ namespace ContactVerify
             if (Purpose != null) body["purpose"] = Purpose;
             if (CustomMessage != null) body["customMessage"] = CustomMessage;
             if (Locale != null) body["locale"] = Locale;
+            if (Link != null) body["link"] = Link.Body();
+            if (Fallback.HasValue) body["fallback"] = Fallback.Value;
             return body;
         }
     }

@@ -82,6 +82,114 @@ public sealed class ClientTests : IDisposable
         Assert.Equal("otpCode=000000,requestId=r", Members(Body(0)), "body");
     }
 
+    private const string VerificationJson = "{\"data\":{\"requestId\":\"0190a7c2-0000-7000-8000-000000000001\",\"channel\":\"EMAIL\","
+        + "\"status\":\"verified\",\"to\":\"j***@example.com\",\"createdAt\":\"2030-01-01T00:00:00.000Z\","
+        + "\"expiresAt\":\"2030-01-01T00:10:00.000Z\",\"attemptsRemaining\":4,\"verifiedAt\":\"2030-01-01T00:01:12.000Z\","
+        + "\"method\":\"link\",\"siblingRequestId\":\"0190a7c2-0000-7000-8000-000000000002\","
+        + "\"delivery\":{\"status\":\"delivered\",\"provider\":\"smtp\",\"updatedAt\":\"2030-01-01T00:00:02.000Z\"}}}";
+
+    [Test]
+    public async Task GetVerificationReadsEveryFieldOfTheResource()
+    {
+        _server.Answer(200, VerificationJson);
+        var v = await _cv.GetVerificationAsync("0190a7c2-0000-7000-8000-000000000001");
+        Assert.Equal("GET", _server[0].Method);
+        Assert.Equal("/v1/contact/verifications/0190a7c2-0000-7000-8000-000000000001", _server[0].PathAndQuery);
+        Assert.Equal("Bearer cv_live_key", _server[0].Headers["Authorization"]);
+        Assert.Equal("", _server[0].Body, "no body");
+        Assert.Equal(Channel.Email, v.Channel);
+        Assert.Equal(VerificationStatus.Verified, v.Status);
+        Assert.Equal("j***@example.com", v.To);
+        Assert.Equal(new DateTimeOffset(2030, 1, 1, 0, 0, 0, TimeSpan.Zero), v.CreatedAt);
+        Assert.Equal(new DateTimeOffset(2030, 1, 1, 0, 10, 0, TimeSpan.Zero), v.ExpiresAt);
+        Assert.Equal(4, v.AttemptsRemaining);
+        Assert.Equal(null, v.DeliveryType);
+        Assert.Equal(new DateTimeOffset(2030, 1, 1, 0, 1, 12, TimeSpan.Zero), v.VerifiedAt);
+        Assert.Equal(VerificationMethod.Link, v.Method);
+        Assert.Equal("0190a7c2-0000-7000-8000-000000000002", v.SiblingRequestId);
+        Assert.Equal(DeliveryState.Delivered, v.Delivery.Status);
+        Assert.Equal("smtp", v.Delivery.Provider);
+        Assert.Equal(new DateTimeOffset(2030, 1, 1, 0, 0, 2, TimeSpan.Zero), v.Delivery.UpdatedAt);
+    }
+
+    [Test]
+    public async Task AMethodOrDeliveryStateNewerThanTheLibraryReadsAsUnknown()
+    {
+        _server.Answer(200, VerificationJson.Replace("\"link\"", "\"passkey\"").Replace("\"delivered\"", "\"read\""));
+        var v = await _cv.GetVerificationAsync("r");
+        Assert.Equal(VerificationMethod.Unknown, v.Method);
+        Assert.Equal(DeliveryState.Unknown, v.Delivery.Status);
+        Assert.Equal(VerificationStatus.Verified, v.Status);
+    }
+
+    [Test]
+    public async Task CancelVerificationPostsToItsCancelPath()
+    {
+        _server.Answer(200, VerificationJson.Replace("\"verified\"", "\"canceled\"")
+            .Replace(",\"verifiedAt\":\"2030-01-01T00:01:12.000Z\",\"method\":\"link\"", "").Replace("\"delivered\",\"provider\":\"smtp\"", "\"queued\""));
+        var v = await _cv.CancelVerificationAsync("0190a7c2-0000-7000-8000-000000000001");
+        Assert.Equal("POST", _server[0].Method);
+        Assert.Equal("/v1/contact/verifications/0190a7c2-0000-7000-8000-000000000001/cancel", _server[0].PathAndQuery);
+        Assert.Equal(VerificationStatus.Canceled, v.Status);
+        Assert.Equal(null, v.Method);
+        Assert.Equal(null, v.VerifiedAt);
+        Assert.Equal(DeliveryState.Queued, v.Delivery.Status);
+        Assert.Equal(null, v.Delivery.Provider);
+    }
+
+    [Test]
+    public void AnIdIsOnePathSegmentAndAnUnknownOneIsATypedNotFound()
+    {
+        _server.Answer(404, "{\"error\":{\"code\":\"NOT_FOUND\",\"message\":\"no such request\"}}");
+        var e = Assert.Throws<ContactVerifyException>(() => _cv.GetVerificationAsync("../admin/outbox?x=1 2"));
+        Assert.Equal("/v1/contact/verifications/..%2Fadmin%2Foutbox%3Fx%3D1%202", _server[0].PathAndQuery);
+        Assert.Equal(404, e.Status);
+        Assert.Equal(ErrorCode.NotFound, e.ErrorCode);
+        Assert.Equal(1, _server.Count, "a 404 is not retried");
+        Assert.Throws<ArgumentException>(() => _cv.CancelVerificationAsync(""));
+    }
+
+    [Test]
+    public async Task TheLinkOptionWithAndWithoutARedirect()
+    {
+        _server.Answer(200, Entry).Answer(200, Entry).Answer(200, "{\"data\":[]}");
+        await _cv.SendCodeAsync(SendCodeRequest.ByEmail("j@example.com").WithLink(new SendLink()));
+        await _cv.SendCodeAsync(new SendCodeRequest { Channel = Channel.Email, Email = "j@example.com", Link = new SendLink { RedirectUrl = "https://app.example.com/welcome" } });
+        await _cv.SendCodeDualAsync(SendCodeRequest.Dual(Channel.Email, Channel.Sms).WithEmail("j@example.com").WithPhone("+33612345678").WithLink(new SendLink()));
+        Assert.Equal("{\"channel\":\"EMAIL\",\"email\":\"j@example.com\",\"link\":{}}", _server[0].Body);
+        Assert.Equal("{\"channel\":\"EMAIL\",\"email\":\"j@example.com\",\"link\":{\"redirectUrl\":\"https://app.example.com/welcome\"}}", _server[1].Body);
+        Assert.Equal("{}", Body(2)["link"].ToString());
+    }
+
+    [Test]
+    public async Task ASilentSendWithAFallbackAndItsChecks()
+    {
+        _server.Answer(200, "{\"data\":{\"requestId\":\"s\",\"channel\":\"SILENT\",\"status\":\"pending\",\"expiresAt\":\"2030-01-01T00:10:00Z\","
+            + "\"to\":\"+1******2671\",\"silent\":{\"url\":\"https://silent.test.invalid/check/s\"}}}");
+        var entry = await _cv.SendCodeAsync(SendCodeRequest.BySilent("+14155552671").WithFallback(Channel.Sms));
+        Assert.Equal("channel=SILENT,fallback=SMS,phone=+14155552671", Members(Body(0)), "body");
+        Assert.Equal(Channel.Silent, entry.Channel);
+        Assert.Equal("https://silent.test.invalid/check/s", entry.Silent.Url);
+        Assert.Equal(null, entry.Fallback);
+
+        _server.Answer(200, "{\"data\":{\"verified\":false,\"channel\":\"SILENT\",\"requestId\":\"s\",\"status\":\"pending\",\"attemptsRemaining\":4,"
+            + "\"silent\":{\"outcome\":\"rejected\",\"reason\":\"another SIM\"},"
+            + "\"fallback\":{\"requestId\":\"f\",\"channel\":\"SMS\",\"status\":\"pending\",\"reason\":\"rejected\",\"expiresAt\":\"2030-01-01T00:10:00Z\"}}}");
+        var check = await _cv.VerifyCodeAsync("s");
+        Assert.Equal("requestId=s", Members(Body(1)), "no code at all");
+        Assert.Equal(SilentOutcome.Rejected, check.Silent.Outcome);
+        Assert.Equal("another SIM", check.Silent.Reason);
+        Assert.Equal("f", check.Fallback.RequestId);
+        Assert.Equal(Channel.Sms, check.Fallback.Channel);
+        Assert.Equal(FallbackReason.Rejected, check.Fallback.Reason);
+        Assert.Equal(EntryStatus.Pending, check.Fallback.Status);
+
+        _server.Answer(200, "{\"data\":{\"verified\":true,\"channel\":\"SILENT\",\"requestId\":\"s\",\"status\":\"verified\",\"attemptsRemaining\":4,\"silent\":{\"outcome\":\"verified\"}}}");
+        Assert.Equal(true, (await _cv.VerifyCodeAsync("s", "Ab3_x-9Z")).Verified);
+        Assert.Equal("code=Ab3_x-9Z,requestId=s", Members(Body(2)), "a device code of letters goes as code, the document's name for it");
+        Assert.Throws<ArgumentNullException>(() => _cv.VerifyCodeAsync("s", (string)null));
+    }
+
     [Test]
     public void ErrorsAreTypedWithDetailsAndRetryAfter()
     {

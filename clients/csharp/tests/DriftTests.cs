@@ -23,6 +23,8 @@ public sealed class DriftTests
         { "Health", typeof(Health) }, { "ChannelHealth", typeof(ChannelHealth) }, { "ProviderHealth", typeof(ProviderHealth) },
         { "PumpingBreakerCount", typeof(PumpingBreakerCount) }, { "InstancesHealth", typeof(InstancesHealth) },
         { "CodeSecretRotation", typeof(CodeSecretRotation) }, { "OutboxMessage", typeof(OutboxMessage) },
+        { "Verification", typeof(Verification) }, { "VerificationDelivery", typeof(VerificationDelivery) },
+        { "SendLink", typeof(SendLink) }, { "SilentFallback", typeof(SilentFallback) },
     };
 
     /// <summary>Each enum and the document's schema it mirrors.</summary>
@@ -31,7 +33,8 @@ public sealed class DriftTests
         { "Channel", typeof(Channel) }, { "DeliveryType", typeof(DeliveryType) }, { "VerificationStatus", typeof(VerificationStatus) },
         { "SendCodeEntryStatus", typeof(EntryStatus) }, { "RiskLevel", typeof(RiskLevel) }, { "HealthStatus", typeof(HealthStatus) },
         { "ServiceState", typeof(ServiceState) }, { "ProviderState", typeof(ProviderState) }, { "LiveCodes", typeof(LiveCodes) },
-        { "ErrorCode", typeof(ErrorCode) },
+        { "ErrorCode", typeof(ErrorCode) }, { "VerificationMethod", typeof(VerificationMethod) },
+        { "DeliveryState", typeof(DeliveryState) }, { "FallbackReason", typeof(FallbackReason) },
     };
 
     /// <summary>Values of the library's own, not the service's.</summary>
