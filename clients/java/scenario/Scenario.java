@@ -53,7 +53,7 @@ public final class Scenario {
       try {
         run(step, clients, scenario.get("codePattern").asText(), base);
         System.out.println("ok   " + step.get("name").asText());
-      } catch (Exception e) {
+      } catch (Exception | AssertionError e) {
         failed++;
         System.out.println("FAIL " + step.get("name").asText() + ": " + e.getMessage());
       }
