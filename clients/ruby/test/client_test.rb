@@ -134,6 +134,7 @@ class ClientTest < Minitest::Test
     v = client([200, { "data" => canceled }]).cancel_verification("0190a7c2-0000-7000-8000-000000000001")
     assert_equal [:post, "https://cv.example/v1/contact/verifications/0190a7c2-0000-7000-8000-000000000001/cancel"],
                  [@seen[0].verb, @seen[0].url]
+    assert_equal ["{}", "application/json"], [@seen[0].body, @seen[0].headers["Content-Type"]]
     assert_predicate v, :canceled?
     assert_nil v.method
     assert_nil v.verified_at

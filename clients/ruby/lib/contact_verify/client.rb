@@ -71,7 +71,8 @@ module ContactVerify
     # answered as it is, unchanged, so a repeated cancel is harmless.
     def cancel_verification(request_id, max_retries: nil)
       Verification.from_json(with_retries(max_retries) do
-        @connection.request(:post, "#{verification_path(request_id)}/cancel")
+        # An empty JSON object: Net::HTTP would label a POST without a body as a form, which the service refuses.
+        @connection.request(:post, "#{verification_path(request_id)}/cancel", body: {})
       end["data"])
     end
 
