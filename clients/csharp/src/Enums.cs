@@ -59,6 +59,18 @@ namespace ContactVerify
         [EnumMember(Value = "timeout")] Timeout,
     }
 
+    /// <summary>What became of a SILENT request's fallback (Verification.Fallback.State).</summary>
+    public enum FallbackState
+    {
+        Unknown = 0,
+        /// <summary>Waiting for the account's silentTimeoutSeconds.</summary>
+        [EnumMember(Value = "scheduled")] Scheduled,
+        /// <summary>Its code was sent: RequestId is the sibling request that carries it.</summary>
+        [EnumMember(Value = "fired")] Fired,
+        /// <summary>Not needed: the SILENT request settled first.</summary>
+        [EnumMember(Value = "dropped")] Dropped,
+    }
+
     /// <summary>What the provider concluded about a SILENT check; Pending: the device has not opened the URL yet, ask again.</summary>
     public enum SilentOutcome
     {

@@ -115,6 +115,25 @@ namespace ContactVerify
         };
     }
 
+    /// <summary>A SILENT request's fallback (SendCodeRequest.Fallback) and what became of it.</summary>
+    public sealed class VerificationFallback
+    {
+        public Channel Channel { get; set; }
+        public FallbackState State { get; set; }
+        /// <summary>Why it fired; null before.</summary>
+        public FallbackReason? Reason { get; set; }
+        /// <summary>The sibling request that carries the code, once it fired.</summary>
+        public string RequestId { get; set; }
+
+        internal static VerificationFallback From(IDictionary<string, object> o) => o == null ? null : new VerificationFallback
+        {
+            Channel = o.Enum<Channel>("channel"),
+            State = o.Enum<FallbackState>("state"),
+            Reason = o.Get("reason") == null ? (FallbackReason?)null : o.Enum<FallbackReason>("reason"),
+            RequestId = o.Str("requestId"),
+        };
+    }
+
     /// <summary>A verification request as a resource (GetVerificationAsync, CancelVerificationAsync).</summary>
     public sealed class Verification
     {
@@ -137,6 +156,8 @@ namespace ContactVerify
         /// <summary>The other request of a dual send; null for one channel.</summary>
         public string SiblingRequestId { get; set; }
         public VerificationDelivery Delivery { get; set; }
+        /// <summary>A SILENT send with a fallback: the fallback and what became of it; else null.</summary>
+        public VerificationFallback Fallback { get; set; }
 
         internal static Verification From(IDictionary<string, object> o) => o == null ? null : new Verification
         {
@@ -152,6 +173,7 @@ namespace ContactVerify
             Method = o.Get("method") == null ? (VerificationMethod?)null : o.Enum<VerificationMethod>("method"),
             SiblingRequestId = o.Str("siblingRequestId"),
             Delivery = VerificationDelivery.From(o.Obj("delivery")),
+            Fallback = VerificationFallback.From(o.Obj("fallback")),
         };
     }
 
@@ -231,9 +253,11 @@ namespace ContactVerify
     {
         public string Name { get; set; }
         public ProviderState State { get; set; }
+        /// <summary>What the provider's last check found, where it says more than its state (whatsapp-call's calling setting); else null.</summary>
+        public string Detail { get; set; }
 
         internal static ProviderHealth From(IDictionary<string, object> o) => o == null ? null
-            : new ProviderHealth { Name = o.Str("name"), State = o.Enum<ProviderState>("state") };
+            : new ProviderHealth { Name = o.Str("name"), State = o.Enum<ProviderState>("state"), Detail = o.Str("detail") };
     }
 
     public sealed class ChannelHealth

@@ -110,6 +110,19 @@ public sealed class ClientTests : IDisposable
         Assert.Equal(DeliveryState.Delivered, v.Delivery.Status);
         Assert.Equal("smtp", v.Delivery.Provider);
         Assert.Equal(new DateTimeOffset(2030, 1, 1, 0, 0, 2, TimeSpan.Zero), v.Delivery.UpdatedAt);
+        Assert.Equal(null, v.Fallback);
+    }
+
+    [Test]
+    public async Task ASilentRequestsFallbackOnTheResource()
+    {
+        _server.Answer(200, VerificationJson.Replace("\"channel\":\"EMAIL\"", "\"channel\":\"SILENT\"")
+            .Replace("\"delivery\":", "\"fallback\":{\"channel\":\"SMS\",\"state\":\"fired\",\"reason\":\"timeout\",\"requestId\":\"f\"},\"delivery\":"));
+        var fallback = (await _cv.GetVerificationAsync("s")).Fallback;
+        Assert.Equal(Channel.Sms, fallback.Channel);
+        Assert.Equal(FallbackState.Fired, fallback.State);
+        Assert.Equal(FallbackReason.Timeout, fallback.Reason);
+        Assert.Equal("f", fallback.RequestId);
     }
 
     [Test]
@@ -287,7 +300,8 @@ public sealed class ClientTests : IDisposable
         var http = new HttpClient(handler);
         _server.Answer(200, "{\"status\":\"ok\",\"version\":\"1.2.3\",\"uptimeSeconds\":5,"
             + "\"services\":{\"database\":\"up\",\"rateLimitStore\":\"up\"},"
-            + "\"channels\":{\"EMAIL\":{\"operational\":true,\"providers\":[{\"name\":\"smtp\",\"state\":\"up\"}],\"liveCodes\":\"delivered\"}}}");
+            + "\"channels\":{\"EMAIL\":{\"operational\":true,\"providers\":[{\"name\":\"smtp\",\"state\":\"up\"}],\"liveCodes\":\"delivered\"},"
+            + "\"WHATSAPP\":{\"operational\":true,\"providers\":[{\"name\":\"whatsapp-call\",\"state\":\"up\",\"detail\":\"calling ENABLED\"}]}}}");
         Health health;
         using (var cv = new ContactVerifyClient(_server.Url, "k", new ContactVerifyClientOptions { HttpClient = http }))
             health = await cv.HealthAsync();
@@ -296,6 +310,8 @@ public sealed class ClientTests : IDisposable
         Assert.Equal(ServiceState.Up, health.Services.RateLimitStore);
         Assert.Equal(LiveCodes.Delivered, health.Channels[Channel.Email].LiveCodes);
         Assert.Equal(ProviderState.Up, health.Channels[Channel.Email].Providers[0].State);
+        Assert.Equal(null, health.Channels[Channel.Email].Providers[0].Detail);
+        Assert.Equal("calling ENABLED", health.Channels[Channel.WhatsApp].Providers[0].Detail);
         Assert.Equal(null, health.PumpingBreakers);
         Assert.Equal(null, health.CodeSecretRotation);
         _server.Answer(200, "{\"status\":\"degraded\",\"version\":\"1\",\"uptimeSeconds\":1,\"channels\":{}}");

@@ -32,6 +32,8 @@ final class Verification implements \JsonSerializable
         public readonly ?VerificationMethod $method = null,
         /** The other request of a dual send; null for one channel. */
         public readonly ?string $siblingRequestId = null,
+        /** A SILENT send with a fallback: the fallback and what became of it. */
+        public readonly ?VerificationFallback $fallback = null,
     ) {
     }
 
@@ -51,6 +53,7 @@ final class Verification implements \JsonSerializable
             isset($data['verifiedAt']) ? Wire::date($data['verifiedAt']) : null,
             isset($data['method']) ? VerificationMethod::tryFrom($data['method']) : null,
             $data['siblingRequestId'] ?? null,
+            isset($data['fallback']) ? VerificationFallback::fromArray($data['fallback']) : null,
         );
     }
 
@@ -80,6 +83,7 @@ final class Verification implements \JsonSerializable
             'method' => $this->method,
             'siblingRequestId' => $this->siblingRequestId,
             'delivery' => $this->delivery,
+            'fallback' => $this->fallback,
         ]);
     }
 }

@@ -12,6 +12,7 @@ use ContactVerify\ErrorCode;
 use ContactVerify\Exception\ConnectionException;
 use ContactVerify\Exception\NotFoundException;
 use ContactVerify\FallbackReason;
+use ContactVerify\FallbackState;
 use ContactVerify\SendLink;
 use ContactVerify\SilentOutcome;
 use ContactVerify\VerificationMethod;
@@ -134,6 +135,16 @@ final class ClientTest extends TestCase
         self::assertSame([DeliveryState::Delivered, 'smtp'], [$v->delivery->status, $v->delivery->provider]);
         self::assertEquals(new \DateTimeImmutable('2030-01-01T00:00:02Z'), $v->delivery->updatedAt);
         self::assertSame(self::VERIFICATION, json_decode(json_encode($v, JSON_THROW_ON_ERROR), true), 'serialized as the service wrote it');
+        self::assertNull($v->fallback);
+    }
+
+    public function testASilentRequestsFallbackOnTheResource(): void
+    {
+        $answer = ['channel' => 'SILENT', 'fallback' => ['channel' => 'SMS', 'state' => 'fired', 'reason' => 'timeout', 'requestId' => 'f']] + self::VERIFICATION;
+        $http = new ScriptedTransport(ScriptedTransport::answer(200, ['data' => $answer]));
+        $fallback = (new Client('http://x', 'k', $http))->getVerification('s')->fallback;
+        self::assertNotNull($fallback);
+        self::assertSame([Channel::Sms, FallbackState::Fired, FallbackReason::Timeout, 'f'], [$fallback->channel, $fallback->state, $fallback->reason, $fallback->requestId]);
     }
 
     public function testAMethodOrDeliveryStateNewerThanTheLibraryReadsAsNull(): void
@@ -223,7 +234,7 @@ final class ClientTest extends TestCase
         $http = new ScriptedTransport(ScriptedTransport::answer(200, [
             'status' => 'degraded', 'version' => '1.2.3', 'uptimeSeconds' => 5,
             'services' => ['database' => 'up', 'rateLimitStore' => 'down'],
-            'channels' => ['SMS' => ['operational' => false, 'providers' => [['name' => 'twilio', 'state' => 'down']], 'liveCodes' => 'refused']],
+            'channels' => ['SMS' => ['operational' => false, 'providers' => [['name' => 'twilio', 'state' => 'down', 'detail' => 'HTTP 401']], 'liveCodes' => 'refused']],
             'pumpingBreakers' => [['country' => 'FR', 'count' => 2]],
         ]));
         $health = (new Client('http://x', 'k', $http))->health();
@@ -231,6 +242,7 @@ final class ClientTest extends TestCase
         self::assertSame('down', $health->services['rateLimitStore']);
         self::assertFalse($health->channels['SMS']->operational);
         self::assertSame('down', $health->channels['SMS']->providers[0]->state);
+        self::assertSame('HTTP 401', $health->channels['SMS']->providers[0]->detail);
         self::assertSame(2, $health->pumpingBreakers[0]->count);
         self::assertNull($health->codeSecretRotation);
     }

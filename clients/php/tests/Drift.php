@@ -28,6 +28,7 @@ final class Drift
     public const INLINE = [
         [['SendCodeEntry', 'silent'], CV\SilentStart::class],
         [['VerifyCodeResult', 'silent'], CV\SilentCheck::class],
+        [['Verification', 'fallback'], CV\VerificationFallback::class],
     ];
     public const ENUMS = [
         'Channel' => CV\Channel::class, 'DeliveryType' => CV\DeliveryType::class,

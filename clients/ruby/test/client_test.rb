@@ -119,6 +119,14 @@ class ClientTest < Minitest::Test
     assert_equal [:delivered, "smtp", Time.utc(2030, 1, 1, 0, 0, 2)],
                  [v.delivery.status, v.delivery.provider, v.delivery.updated_at]
     assert_predicate v, :frozen?
+    assert_nil v.fallback
+  end
+
+  def test_a_silent_requests_fallback_on_the_resource
+    answer = VERIFICATION.merge("channel" => "SILENT",
+                                "fallback" => { "channel" => "SMS", "state" => "fired", "reason" => "timeout", "requestId" => "f" })
+    fallback = client([200, { "data" => answer }]).get_verification("s").fallback
+    assert_equal [:sms, :fired, :timeout, "f"], [fallback.channel, fallback.state, fallback.reason, fallback.request_id]
   end
 
   def test_a_method_or_delivery_state_newer_than_the_library_reads_as_its_symbol
@@ -189,7 +197,7 @@ class ClientTest < Minitest::Test
   def test_health_reads_nested_values
     body = { "status" => "degraded", "version" => "1.2.3", "uptimeSeconds" => 5,
              "services" => { "database" => "up", "rateLimitStore" => "down" },
-             "channels" => { "SMS" => { "operational" => false, "providers" => [{ "name" => "twilio", "state" => "down" }],
+             "channels" => { "SMS" => { "operational" => false, "providers" => [{ "name" => "twilio", "state" => "down", "detail" => "HTTP 401" }],
                                         "liveCodes" => "refused" } },
              "pumpingBreakers" => [{ "country" => "FR", "count" => 2 }] }
     health = client([200, body]).health
@@ -198,6 +206,7 @@ class ClientTest < Minitest::Test
     assert_equal({ database: :up, rate_limit_store: :down }, health.services)
     refute_predicate health.channels[:sms], :operational?
     assert_equal :down, health.channels[:sms].providers[0].state
+    assert_equal "HTTP 401", health.channels[:sms].providers[0].detail
     assert_equal 2, health.pumping_breakers[0].count
     assert_nil health.code_secret_rotation
   end

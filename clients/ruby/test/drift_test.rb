@@ -26,7 +26,8 @@ module Drift
   }.freeze
   # Inline objects of the document and the Struct that stands for each.
   INLINE = {
-    %w[SendCodeEntry silent] => CV::SilentStart, %w[VerifyCodeResult silent] => CV::SilentCheck
+    %w[SendCodeEntry silent] => CV::SilentStart, %w[VerifyCodeResult silent] => CV::SilentCheck,
+    %w[Verification fallback] => CV::VerificationFallback
   }.freeze
   # Fields of SendCodeRequest that send_code leaves out on purpose: other names of +phone+.
   PHONE_ALIASES = %w[whatsappNumber phoneNumber].freeze

@@ -97,6 +97,13 @@ module ContactVerify
     values "provider_failed", "rejected", "timeout"
   end
 
+  # What became of a SILENT request's fallback (Verification#fallback.state): +:scheduled+ (waiting for
+  # silentTimeoutSeconds), +:fired+ (its code was sent), +:dropped+ (the SILENT request settled first).
+  module FallbackState
+    extend Enum
+    values "scheduled", "fired", "dropped"
+  end
+
   # What the provider concluded about a SILENT check (VerifyCodeResult#silent.outcome); +:pending+:
   # the device has not opened the URL yet, ask again.
   module SilentOutcome

@@ -119,25 +119,34 @@ module ContactVerify
     convert status: Model.enum(DeliveryState), updated_at: Model::TIME
   end
 
+  # A SILENT request's fallback (send_code's +fallback:+) and what became of it: +state+ a FallbackState
+  # Symbol; +reason+ (a FallbackReason Symbol) and +request_id+ (the sibling that carries the code) once it fired.
+  VerificationFallback = Struct.new(:channel, :state, :reason, :request_id, keyword_init: true) do
+    extend Model
+    convert channel: Model.enum(Channel), state: Model.enum(FallbackState), reason: Model.enum(FallbackReason)
+  end
+
   # A verification request as a resource (Client#get_verification, Client#cancel_verification).
   # +verified_at+ (a Time) and +method+ (a VerificationMethod Symbol) once it is verified,
-  # +delivery_type+ for WHATSAPP, +sibling_request_id+ for a dual send; +delivery+ a VerificationDelivery.
+  # +delivery_type+ for WHATSAPP, +sibling_request_id+ for a dual send; +delivery+ a VerificationDelivery;
+  # +fallback+ (a VerificationFallback) for a SILENT send with one.
   # (+method+ is the API's name: Object#method is not available on a Verification.)
   Verification = Struct.new(:request_id, :channel, :status, :to, :created_at, :expires_at, :attempts_remaining,
-                            :delivery_type, :verified_at, :method, :sibling_request_id, :delivery,
+                            :delivery_type, :verified_at, :method, :sibling_request_id, :delivery, :fallback,
                             keyword_init: true) do
     extend Model
     convert channel: Model.enum(Channel), status: Model.enum(VerificationStatus), created_at: Model::TIME,
             expires_at: Model::TIME, delivery_type: Model.enum(DeliveryType), verified_at: Model::TIME,
-            method: Model.enum(VerificationMethod), delivery: VerificationDelivery
+            method: Model.enum(VerificationMethod), delivery: VerificationDelivery, fallback: VerificationFallback
 
     VerificationStatus::ALL.each do |state|
       define_method(:"#{state}?") { status == state }
     end
   end
 
-  # A provider of a channel and its state (:up, :down, or :unknown before any use).
-  ProviderHealth = Struct.new(:name, :state, keyword_init: true) do
+  # A provider of a channel and its state (:up, :down, or :unknown before any use); +detail+ what its
+  # last check found, where it says more than its state (whatsapp-call's calling setting), else nil.
+  ProviderHealth = Struct.new(:name, :state, :detail, keyword_init: true) do
     extend Model
     convert state: ->(text) { text.to_sym }
   end

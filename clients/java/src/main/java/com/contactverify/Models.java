@@ -60,19 +60,27 @@ public final class Models {
   public record VerificationDelivery(DeliveryState status, String provider, Instant updatedAt) {}
 
   /**
+   * A SILENT request's fallback (send-code's fallback) and what became of it; reason and requestId
+   * (the sibling that carries the code) once it fired.
+   */
+  public record VerificationFallback(Channel channel, FallbackState state, FallbackReason reason, String requestId) {}
+
+  /**
    * A verification request as a resource (getVerification, cancelVerification). verifiedAt and
    * method are set once it is verified, deliveryType for WHATSAPP, siblingRequestId for a dual
-   * send. method and delivery().status() are null for a value newer than this library.
+   * send, fallback for a SILENT send with one. method and delivery().status() are null for a value
+   * newer than this library.
    */
   public record Verification(
       String requestId, Channel channel, VerificationStatus status, String to, Instant createdAt, Instant expiresAt,
       int attemptsRemaining, DeliveryType deliveryType, Instant verifiedAt, VerificationMethod method,
-      String siblingRequestId, VerificationDelivery delivery) {}
+      String siblingRequestId, VerificationDelivery delivery, VerificationFallback fallback) {}
 
   /** One problem of a refused request: the field, the message and, where one is concerned, the channel. */
   public record ErrorDetail(String field, String message, Channel channel) {}
 
-  public record ProviderHealth(String name, ProviderState state) {}
+  /** detail: what the provider's last check found, where it says more than its state (whatsapp-call's calling setting). */
+  public record ProviderHealth(String name, ProviderState state, String detail) {}
 
   public record ChannelHealth(boolean operational, List<ProviderHealth> providers, LiveCodes liveCodes, String note) {}
 

@@ -140,6 +140,18 @@ class ClientTest {
     assertEquals(DeliveryState.DELIVERED, v.delivery().status());
     assertEquals("smtp", v.delivery().provider());
     assertEquals(Instant.parse("2030-01-01T00:00:02Z"), v.delivery().updatedAt());
+    assertNull(v.fallback());
+  }
+
+  @Test
+  void aSilentRequestsFallbackOnTheResource() {
+    server.answer(200, VERIFICATION.replace("\"channel\":\"EMAIL\"", "\"channel\":\"SILENT\"")
+        .replace("\"delivery\":", "\"fallback\":{\"channel\":\"SMS\",\"state\":\"fired\",\"reason\":\"timeout\",\"requestId\":\"f\"},\"delivery\":"));
+    Models.VerificationFallback fallback = cv.getVerification("s").fallback();
+    assertEquals(Channel.SMS, fallback.channel());
+    assertEquals(FallbackState.FIRED, fallback.state());
+    assertEquals(FallbackReason.TIMEOUT, fallback.reason());
+    assertEquals("f", fallback.requestId());
   }
 
   @Test
@@ -304,13 +316,16 @@ class ClientTest {
     HttpClient http = HttpClient.newBuilder().executor(counting).build();
     server.answer(200, "{\"status\":\"ok\",\"version\":\"1.2.3\",\"uptimeSeconds\":5,"
         + "\"services\":{\"database\":\"up\",\"rateLimitStore\":\"up\"},"
-        + "\"channels\":{\"EMAIL\":{\"operational\":true,\"providers\":[{\"name\":\"smtp\",\"state\":\"up\"}],\"liveCodes\":\"delivered\"}}}");
+        + "\"channels\":{\"EMAIL\":{\"operational\":true,\"providers\":[{\"name\":\"smtp\",\"state\":\"up\"}],\"liveCodes\":\"delivered\"},"
+        + "\"WHATSAPP\":{\"operational\":true,\"providers\":[{\"name\":\"whatsapp-call\",\"state\":\"up\",\"detail\":\"calling ENABLED\"}]}}}");
     Health health = ContactVerifyClient.builder(server.url(), "k").httpClient(http).build().health();
     assertTrue(ran.get() > 0, "the injected client's executor ran the exchange");
     assertEquals(HealthStatus.OK, health.status());
     assertEquals(ServiceState.UP, health.services().rateLimitStore());
     assertEquals(LiveCodes.DELIVERED, health.channels().get(Channel.EMAIL).liveCodes());
     assertEquals(ProviderState.UP, health.channels().get(Channel.EMAIL).providers().get(0).state());
+    assertNull(health.channels().get(Channel.EMAIL).providers().get(0).detail());
+    assertEquals("calling ENABLED", health.channels().get(Channel.WHATSAPP).providers().get(0).detail());
     assertNull(health.pumpingBreakers());
     assertNull(health.codeSecretRotation());
   }
