@@ -26,15 +26,18 @@ clients = {
 }
 outbox = ContactVerify::TestHelper.new(base_url: base, admin_token: ENV.fetch("CV_ADMIN_TOKEN"))
 
-# The library's answers as the service's JSON spells them, for the scenario's expectations.
-wire_symbol = lambda do |s|
-  [ContactVerify::Channel, ContactVerify::DeliveryType].find { |e| e::ALL.include?(s) }&.to_wire(s) || s.to_s
+# The library's answers as the service's JSON spells them, for the scenario's expectations: a Symbol
+# by the enum of its member (:silent is a channel, SILENT, and a method, silent).
+wire_symbol = lambda do |s, member|
+  enum = { channel: ContactVerify::Channel, channels: ContactVerify::Channel,
+           delivery_type: ContactVerify::DeliveryType }[member]
+  enum&.wire_values&.find { |w| w.casecmp?(s.to_s) } || s.to_s
 end
-as_json = lambda do |v|
+as_json = lambda do |v, member = nil|
   case v
-  when Struct then v.to_h.to_h { |k, e| [ContactVerify::Model.camel(k), as_json.call(e)] }
-  when Array then v.map { |e| as_json.call(e) }
-  when Symbol then wire_symbol.call(v)
+  when Struct then v.to_h.to_h { |k, e| [ContactVerify::Model.camel(k), as_json.call(e, k)] }
+  when Array then v.map { |e| as_json.call(e, member) }
+  when Symbol then wire_symbol.call(v, member)
   when Time then v.utc.iso8601(3)
   else v
   end
