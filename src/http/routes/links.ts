@@ -29,9 +29,6 @@ const htmlAnswer = (description: string) => ({
   content: { 'text/html': { schema: { type: 'string' } } },
 });
 
-const NO_KEY =
-  "No API key: the token is the credential. Opened by the email's recipient in a browser (and by mail scanners, which is why a GET changes nothing).";
-
 /**
  * GET and POST /v1/links/{token}: a magic link's confirmation page, and its use (docs/links.md).
  * Routes are thin: one domain call each, then the page. A POST's body, of any type, is read and
