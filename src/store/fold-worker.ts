@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { PeriodicRun } from '../domain/periodic-run.js';
 import type { ReadModel } from '../domain/ports/read-model.js';
 
 export interface FoldWorkerOptions {
@@ -23,8 +24,7 @@ const MAX_BATCHES_PER_RUN = 100;
  * thread its cache, and send-code fell to 0.6-0.85x of folding here.
  */
 export class FoldWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private readonly periodic = new PeriodicRun(() => this.foldAll());
   private readonly batchSize: number;
 
   constructor(private readonly options: FoldWorkerOptions) {
@@ -32,24 +32,17 @@ export class FoldWorker {
   }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.runOnce(), this.options.intervalMs);
-    this.timer.unref();
+    this.periodic.start(this.options.intervalMs);
   }
 
   /** Folds until a batch comes back short (or the one run under way); resolves how many it folded. */
   runOnce(): Promise<number> {
-    this.running ??= this.foldAll().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.periodic.run();
   }
 
   /** Stops the timer, waits for a run under way, then folds what is left before the store closes. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.periodic.stop();
     await this.runOnce();
   }
 

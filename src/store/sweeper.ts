@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { type Clock, DAY_MS } from '../domain/clock.js';
+import { PeriodicRun } from '../domain/periodic-run.js';
 import type { SweepResult, Verifications } from '../domain/ports/verifications.js';
 
 export interface SweeperOptions {
@@ -33,8 +34,7 @@ const MAX_BATCHES_PER_RUN = 10_000;
  * store's batches are idempotent (and take disjoint rows on PostgreSQL), so they never conflict.
  */
 export class Sweeper {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<SweepResult> | null = null;
+  private readonly periodic = new PeriodicRun(() => this.sweepAll());
   private readonly batchSize: number;
 
   constructor(private readonly options: SweeperOptions) {
@@ -43,24 +43,17 @@ export class Sweeper {
 
   /** Runs a sweep every `intervalSeconds`; the timer never keeps the process alive. */
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.run(), this.options.intervalSeconds * 1000);
-    this.timer.unref();
+    this.periodic.start(this.options.intervalSeconds * 1000);
   }
 
   /** Sweeps now, unless a sweep is under way already (then resolves with that one's result). */
   run(): Promise<SweepResult> {
-    this.running ??= this.sweepAll().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.periodic.run();
   }
 
   /** Stops the timer and waits for a sweep under way, so the store can be closed after it. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.periodic.stop();
   }
 
   private async sweepAll(): Promise<SweepResult> {

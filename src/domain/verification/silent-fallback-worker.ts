@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
+import { PeriodicRun } from '../periodic-run.js';
 import type { SilentFallbacks } from '../ports/silent-fallbacks.js';
 import type { EffectiveSettings } from '../settings.js';
 import { FALLBACK_LEASE_MS, type SilentFallbackSender } from './silent-fallback.js';
@@ -23,29 +24,21 @@ export interface SilentFallbackWorkerOptions {
  * due fallback fires on one of them, and one scheduled before a restart fires after it.
  */
 export class SilentFallbackWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private readonly periodic = new PeriodicRun(() => this.fireDue());
 
   constructor(private readonly options: SilentFallbackWorkerOptions) {}
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.runOnce(), this.options.intervalMs ?? 1000);
-    this.timer.unref();
+    this.periodic.start(this.options.intervalMs ?? 1000);
   }
 
   /** Fires what is due now (or joins the run under way); resolves how many it claimed. */
   runOnce(): Promise<number> {
-    this.running ??= this.fireDue().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.periodic.run();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.periodic.stop();
   }
 
   private async fireDue(): Promise<number> {
