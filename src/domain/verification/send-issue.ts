@@ -29,6 +29,14 @@ export type IssueRequest = Pick<
   'phone' | 'country' | 'locale' | 'deliveryType' | 'purpose' | 'customMessage'
 >;
 
+/** What only some sends issue with. */
+export interface IssueOptions {
+  /** The group the requests join (a fallback code joins its SILENT request's); else the first's id. */
+  groupId?: string;
+  /** The checked `link` of the send (./send-link.ts); null or absent: none. */
+  link?: CheckedLink | null;
+}
+
 /**
  * Makes a code per target and stores the requests, durable before any provider is called; the
  * requests of a dual send share a group, named by the first. Delivery plans each message first:
@@ -42,10 +50,7 @@ export async function issueCodes(
   targets: ScreenedTarget[],
   s: EffectiveSettings,
   now: number,
-  /** The group the requests join (a fallback code joins its SILENT request's); else the first's id. */
-  groupId?: string,
-  /** The checked `link` of the send (./send-link.ts); null: none. */
-  link: CheckedLink | null = null,
+  { groupId, link = null }: IssueOptions = {},
 ): Promise<{ issued: IssuedTarget[]; expiresAt: number }> {
   const expiresAt = now + s.codeTtlSeconds * 1000;
   const locale = negotiateLocale({

@@ -48,7 +48,7 @@ export class SendCode {
     await this.limit(targets, charge, refuse);
     let issuedCodes: Awaited<ReturnType<typeof issueCodes>>;
     try {
-      issuedCodes = await issueCodes(deps, key, request, screened, s, now, undefined, link);
+      issuedCodes = await issueCodes(deps, key, request, screened, s, now, { link });
     } catch (err) {
       // No code stored: the send does not count in its country's window.
       await charge.giveBackSends().catch(() => {});

@@ -61,7 +61,7 @@ export class SilentFallbackSender {
       [target],
       s,
       now,
-      silent.groupId,
+      { groupId: silent.groupId },
     );
     const [t] = issued;
     if (!t) throw new Error('a fallback issued no code');
