@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { timeOrderedUuid } from '../../domain/ids.js';
 import type { WebhookEvent } from '../../webhooks/events.js';
 import { foldSql, rowToWebhookEvent } from '../fold.js';
-import type { PostgresWebhookStore } from '../webhooks/postgres.js';
+import { ANY_ENDPOINT_ENABLED, type PostgresWebhookStore } from '../webhooks/postgres.js';
 import { ADVISORY_LOCKS } from './advisory-locks.js';
 import { isRetryable, toStoreError } from './pg-errors.js';
 import { inTransaction, type Runner } from './transaction.js';
@@ -36,10 +36,19 @@ const STATEMENTS = {
   events: { name: 'fold_batch_events', text: batchSql(true) },
 };
 
-/** The fold's advisory lock: taken if free (a timer's fold), or waited for (a read's). */
+/**
+ * The fold's advisory lock: taken if free (a timer's fold), or waited for (a read's); and, in the
+ * same statement (a round trip less per batch), whether an endpoint is enabled.
+ */
 const LOCK = {
-  take: { name: 'fold_lock_take', text: 'SELECT pg_try_advisory_xact_lock($1, $2) AS held' },
-  wait: { name: 'fold_lock_wait', text: 'SELECT true AS held FROM pg_advisory_xact_lock($1, $2)' },
+  take: {
+    name: 'fold_lock_take',
+    text: `SELECT pg_try_advisory_xact_lock($1, $2) AS held, ${ANY_ENDPOINT_ENABLED} AS endpoints`,
+  },
+  wait: {
+    name: 'fold_lock_wait',
+    text: `SELECT true AS held, ${ANY_ENDPOINT_ENABLED} AS endpoints FROM pg_advisory_xact_lock($1, $2)`,
+  },
 };
 
 /**
@@ -91,7 +100,7 @@ export class PostgresFold {
       values: [...ADVISORY_LOCKS.fold],
     });
     if (lock[0]?.held !== true) return 0;
-    if (!(await this.webhooks.anyEndpointEnabled(client))) {
+    if (lock[0]?.endpoints !== true) {
       const { rows } = await client.query({ ...STATEMENTS.counts, values: [limit] });
       return Number(rows[0]?.n ?? 0);
     }

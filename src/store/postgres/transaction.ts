@@ -1,13 +1,18 @@
 import type pg from 'pg';
 import { isConnectionError, toStoreError } from './pg-errors.js';
+import type { Named } from './statements.js';
 
 /** What a transaction's work may run its statements on. */
 export type Runner = Pick<pg.PoolClient, 'query'>;
 
-/** One statement on the pool (or a transaction's client), a dropped connection as StoreUnavailable. */
-export async function queryOn(runner: Runner, text: string, params: unknown[] = []) {
+/**
+ * One statement on the pool (or a transaction's client), a dropped connection as StoreUnavailable;
+ * a named one is prepared once per connection.
+ */
+export async function queryOn(runner: Runner, statement: string | Named, params: unknown[] = []) {
   try {
-    return await runner.query(text, params);
+    const config = typeof statement === 'string' ? { text: statement } : statement;
+    return await runner.query({ ...config, values: params });
   } catch (err) {
     throw toStoreError(err);
   }
