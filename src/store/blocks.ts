@@ -9,8 +9,9 @@ import type { NewVerification } from '../domain/types.js';
  * the filter says the database never held). The filter may be wrong: an instance that missed
  * another's sends, a deployment it was not meant for. So a store that keeps a filter reads, in
  * the unit that writes a send (SQLite's write unit, PostgreSQL's send statement), whether the
- * contact of one of its destinations is blocked (index contacts_destination), and refuses the
- * whole send if so: a block never depends on the filter. A store without a filter writes as
+ * contact of one of its destinations is blocked (SQLite: index contacts_destination; PostgreSQL:
+ * contacts_blocked, of the blocked contacts only), and refuses the whole send if so: a block
+ * never depends on the filter. A store without a filter writes as
  * before (its screen read the block moments earlier), so the check costs nothing there.
  */
 

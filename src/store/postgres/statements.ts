@@ -115,7 +115,8 @@ export const SQL = {
   // The same, for a store whose destination filter may have let a send's screen skip its read: a
   // send (a group) with a destination whose contact is blocked is left out whole, and its blocked
   // rows are what the statement returns, by their ordinal `n` (src/store/blocks.ts). Each row
-  // looks its contact up in contacts_destination (OFFSET 0, as for the predecessor).
+  // looks its contact up among the blocked ones, in contacts_blocked (OFFSET 0, as for the
+  // predecessor).
   supersedeAndInsertCheckingBlocks: named('send_checked', sendSql(true)),
   getVerification: `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2 AND test = $3`,
   // A magic link's request, by the keyed hashes of its token ($1: the current secret's, then a
