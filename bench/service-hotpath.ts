@@ -89,14 +89,22 @@ function serverCpuMs(): number {
   const ticks = (pid: string) => {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      return { parent: Number(fields[1]), cpu: Number(fields[11]) + Number(fields[12]) };
+      return {
+        parent: Number(fields[1]),
+        cpu: Number(fields[11]) + Number(fields[12]),
+        // The CPU of its children that ended and were waited for (cutime, cstime).
+        ended: Number(fields[13]) + Number(fields[14]),
+      };
     } catch {
-      return { parent: 0, cpu: 0 };
+      return { parent: 0, cpu: 0, ended: 0 };
     }
   };
   let total = REDIS_PID ? ticks(String(REDIS_PID)).cpu : 0;
   if (POSTGRES_PID) {
-    total += ticks(String(POSTGRES_PID)).cpu;
+    // A backend that ends takes its CPU out of the running children's sum into the postmaster's
+    // `ended`: without it a wave in which another client's backend ended counted less than nothing.
+    const postmaster = ticks(String(POSTGRES_PID));
+    total += postmaster.cpu + postmaster.ended;
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       const p = ticks(pid);
