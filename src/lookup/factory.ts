@@ -48,14 +48,14 @@ export async function buildNumberLookup(
       : null;
   let cache = deps.store;
   let cacheIn: BuiltLookup['cacheIn'] = 'database';
-  let close = async () => {};
+  let closeCache = async () => {};
   if (provider && config.redisUrl) {
     // A command slower than the lookup's budget is of no use to it.
     const redis = redisConnection(config.redisUrl, config.lookupTimeoutMs);
     await redis.connect();
     cache = new RedisLookupCache(redis, config.redisKeyPrefix, deps.clock);
     cacheIn = 'redis';
-    close = async () => {
+    closeCache = async () => {
       await redis.quit().catch(() => redis.disconnect());
     };
   }
@@ -73,5 +73,10 @@ export async function buildNumberLookup(
     },
     onCacheError: deps.onCacheError,
   });
+  const close = async () => {
+    // The cache writes no lookup waited for land before the cache closes.
+    await lookup.settled();
+    await closeCache();
+  };
   return { lookup, cacheIn, close };
 }

@@ -72,6 +72,8 @@ export class LookupService implements NumberLookup {
    * so a warm lookup costs neither a Redis command nor a query. Bounded; the oldest go first.
    */
   private readonly local = new Map<string, CachedLookup>();
+  /** The shared cache's writes under way, which no lookup waits for. */
+  private readonly writes = new Set<Promise<void>>();
 
   constructor(private readonly o: LookupServiceOptions) {
     this.breaker = new CircuitBreaker(o.breaker, o.clock);
@@ -195,12 +197,29 @@ export class LookupService implements NumberLookup {
       const lastSimChange = stamped(answer.sim?.lastSimChange ?? null, now);
       write.sim = { facts: { lastSimChange, checkedAt: now }, expiresAt: now + this.o.simTtlMs };
     }
-    await this.o.cache.put(key, write).catch((err: unknown) => this.o.onCacheError?.(err, 'put'));
+    // The answer does not wait for the shared cache's write: this process keeps the facts at once
+    // (below), and the other instances find them a moment later. Awaited, the write would add a
+    // commit or a pool slot to every cold send, and a slow one would spend the lookup's budget
+    // after the provider had answered (and count against the provider's circuit).
+    this.putBehind(key, write);
     const merged = this.remember(key, {
       line: write.line ? lineOnly(write.line.facts) : cached.line,
       sim: write.sim?.facts ?? cached.sim,
     });
     return { ok: true, facts: factsOf(merged, parts), from: 'provider' };
+  }
+
+  /** Resolves once the cache writes under way have landed or failed (before the cache closes). */
+  async settled(): Promise<void> {
+    while (this.writes.size > 0) await Promise.all(this.writes);
+  }
+
+  private putBehind(key: string, write: LookupCacheWrite): void {
+    const done: Promise<void> = this.o.cache
+      .put(key, write)
+      .catch((err: unknown) => this.o.onCacheError?.(err, 'put'))
+      .finally(() => this.writes.delete(done));
+    this.writes.add(done);
   }
 
   /** The parts of `held` still fresh now. */

@@ -61,6 +61,8 @@ describe('buildNumberLookup: a cache every instance shares', () => {
     const [a, b] = built as [BuiltLookup, BuiltLookup];
     const first = await a.lookup.lookup({ e164: number, mode: 'live', parts: PARTS });
     expect(first).toMatchObject({ ok: true, from: 'provider', facts: { lineType: 'voip', carrier: 'EE' } });
+    // The answer does not wait for the shared cache's write; the other instance reads it once landed.
+    await a.lookup.settled();
     const second = await b.lookup.lookup({ e164: number, mode: 'live', parts: PARTS });
     expect(second).toEqual({ ...first, from: 'cache' });
     expect(api.received.length - before).toBe(1);
