@@ -173,6 +173,73 @@ describe('LookupService', () => {
     expect(outcomes[0]).toMatchObject({ ok: true, from: 'provider' });
   });
 
+  it('concurrent lookups of different numbers are not serialised: 50 take one answer time', async () => {
+    // Each held 300 ms: in turn they would take 15 s, behind a pool of 10 connections 1.5 s.
+    answer = () => ({ json: twilioAnswer(), delayMs: 300 });
+    const lookups = service({ budgetMs: 10_000 });
+    api.maxInFlight = 0;
+    const connectionsBefore = api.connections;
+    const started = performance.now();
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        lookups.lookup({ e164: `+4477720${String(i).padStart(5, '0')}`, mode: 'live', parts: BOTH }),
+      ),
+    );
+    const took = performance.now() - started;
+    expect(outcomes.every((o) => o.ok && o.from === 'provider')).toBe(true);
+    expect(api.maxInFlight).toBe(50);
+    expect(took).toBeLessThan(1200);
+    // The next 50 reuse those connections rather than open new ones.
+    const opened = api.connections - connectionsBefore;
+    expect(opened).toBeLessThanOrEqual(50);
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        lookups.lookup({ e164: `+4477721${String(i).padStart(5, '0')}`, mode: 'live', parts: BOTH }),
+      ),
+    );
+    expect(api.connections - connectionsBefore).toBe(opened);
+  });
+
+  it('the answer does not wait for the shared cache to write it', async () => {
+    let release = () => {};
+    const writes: string[] = [];
+    const slow: LookupCacheStore = {
+      get: (key, now) => store.lookups.get(key, now),
+      // A write that lands only when released (a busy database, a slow Redis).
+      put: async (key, write) => {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        await store.lookups.put(key, write);
+        writes.push(key);
+      },
+      sweep: (now, batch) => store.lookups.sweep(now, batch),
+    };
+    const lookups = service({ cache: slow, budgetMs: 500 });
+    expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
+      ok: true,
+      from: 'provider',
+    });
+    // This process answers from what it keeps; other instances once the write has landed.
+    expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
+      from: 'cache',
+    });
+    expect(writes).toEqual([]);
+    let settled = false;
+    const settling = lookups.settled().then(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toBe(false);
+    release();
+    await settling;
+    expect(writes).toEqual([lookupKey(SECRET, NUMBER)]);
+    expect(await service().lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
+      from: 'cache',
+    });
+    expect(api.received).toHaveLength(1);
+  });
+
   it('a hang ends at the budget as a failure, and the next send asks again', async () => {
     answer = () => ({ hang: true });
     const lookups = service({ budgetMs: 200 });
@@ -299,6 +366,7 @@ describe('LookupService', () => {
       ok: true,
       from: 'provider',
     });
+    await lookups.settled();
     expect(errors).toEqual(['get', 'put']);
   });
 

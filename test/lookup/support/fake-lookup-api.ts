@@ -29,6 +29,10 @@ export interface FakeAnswer {
 export interface FakeLookupApi {
   url: string;
   received: Received[];
+  /** The most requests it held unanswered at once (a client that queues its requests keeps it low). */
+  maxInFlight: number;
+  /** The connections clients opened to it. */
+  connections: number;
   answer(fn: (r: Received) => FakeAnswer): void;
   close(): Promise<void>;
 }
@@ -42,7 +46,13 @@ export interface FakeLookupApi {
 export async function startFakeLookupApi(fn: (r: Received) => FakeAnswer): Promise<FakeLookupApi> {
   let answerFn = fn;
   const received: Received[] = [];
+  let inFlight = 0;
   const server: Server = createServer((req, res) => {
+    inFlight += 1;
+    api.maxInFlight = Math.max(api.maxInFlight, inFlight);
+    res.once('close', () => {
+      inFlight -= 1;
+    });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -71,10 +81,15 @@ export async function startFakeLookupApi(fn: (r: Received) => FakeAnswer): Promi
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.on('connection', () => {
+    api.connections += 1;
+  });
   const { port } = server.address() as AddressInfo;
-  return {
+  const api: FakeLookupApi = {
     url: `http://127.0.0.1:${port}`,
     received,
+    maxInFlight: 0,
+    connections: 0,
     answer(next) {
       answerFn = next;
     },
@@ -83,6 +98,7 @@ export async function startFakeLookupApi(fn: (r: Received) => FakeAnswer): Promi
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return api;
 }
 
 /** A port nothing listens on: connections to it are refused. */
