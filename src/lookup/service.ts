@@ -84,6 +84,15 @@ export class LookupService implements NumberLookup {
     return this.o.provider?.name ?? null;
   }
 
+  readAhead(request: LookupRequest): Promise<CachedLookup> | null {
+    const { e164, mode, parts } = request;
+    if (mode === 'test') return null;
+    const key = lookupKey(this.o.keySecret, e164);
+    const held = this.fresh(this.local.get(key) ?? EMPTY);
+    if ((!parts.line || held.line) && (!parts.sim || held.sim)) return null;
+    return this.readShared(key);
+  }
+
   lookup(request: LookupRequest): Promise<LookupOutcome> {
     const { e164, mode, parts } = request;
     if (mode === 'test') return Promise.resolve(testLookup(e164, parts, this.o.clock.now()));
@@ -94,7 +103,8 @@ export class LookupService implements NumberLookup {
     const flightKey = `${key}:${parts.line ? 'l' : ''}${parts.sim ? 's' : ''}`;
     let flight = this.flights.get(flightKey);
     if (!flight) {
-      flight = this.withinBudget((run) => this.resolve(e164, key, parts, run)).finally(() =>
+      const ahead = request.ahead ?? null;
+      flight = this.withinBudget((run) => this.resolve(e164, key, parts, run, ahead)).finally(() =>
         this.flights.delete(flightKey),
       );
       this.flights.set(flightKey, flight);
@@ -111,10 +121,7 @@ export class LookupService implements NumberLookup {
     const key = lookupKey(this.o.keySecret, e164);
     let held = this.fresh(this.local.get(key) ?? EMPTY);
     if (!held.line || !held.sim) {
-      const shared = await this.o.cache.get(key, now).catch((err: unknown): CachedLookup => {
-        this.o.onCacheError?.(err, 'get');
-        return EMPTY;
-      });
+      const shared = await this.readShared(key);
       held = this.fresh({ line: held.line ?? shared.line, sim: held.sim ?? shared.sim });
     }
     if (!held.line && !held.sim) return null;
@@ -150,13 +157,16 @@ export class LookupService implements NumberLookup {
     });
   }
 
-  private async resolve(e164: string, key: string, parts: LookupParts, run: Run): Promise<LookupOutcome> {
+  private async resolve(
+    e164: string,
+    key: string,
+    parts: LookupParts,
+    run: Run,
+    ahead: Promise<CachedLookup> | null,
+  ): Promise<LookupOutcome> {
     const { provider, clock } = this.o;
     const { signal } = run;
-    const shared = await this.o.cache.get(key, clock.now()).catch((err: unknown): CachedLookup => {
-      this.o.onCacheError?.(err, 'get');
-      return EMPTY;
-    });
+    const shared = await (ahead ?? this.readShared(key));
     const cached = this.remember(key, shared);
     const need: LookupParts = {
       line: parts.line && cached.line === null && (provider?.parts.line ?? true),
@@ -207,6 +217,14 @@ export class LookupService implements NumberLookup {
       sim: write.sim?.facts ?? cached.sim,
     });
     return { ok: true, facts: factsOf(merged, parts), from: 'provider' };
+  }
+
+  /** The shared cache's fresh parts for `key`; a cache that fails is told of and holds nothing. */
+  private readShared(key: string): Promise<CachedLookup> {
+    return this.o.cache.get(key, this.o.clock.now()).catch((err: unknown): CachedLookup => {
+      this.o.onCacheError?.(err, 'get');
+      return EMPTY;
+    });
   }
 
   /** Resolves once the cache writes under way have landed or failed (before the cache closes). */

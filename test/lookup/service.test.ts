@@ -240,6 +240,36 @@ describe('LookupService', () => {
     expect(api.received).toHaveLength(1);
   });
 
+  it("a read ahead is the lookup's read of the shared cache: it is not read again", async () => {
+    let reads = 0;
+    const counted: LookupCacheStore = {
+      get: (key, now) => {
+        reads += 1;
+        return store.lookups.get(key, now);
+      },
+      put: (key, write) => store.lookups.put(key, write),
+      sweep: (now, batch) => store.lookups.sweep(now, batch),
+    };
+    const lookups = service({ cache: counted });
+    const request = { e164: NUMBER, mode: 'live' as const, parts: BOTH };
+    const ahead = lookups.readAhead(request);
+    expect(ahead).not.toBeNull();
+    expect(reads).toBe(1);
+    expect(api.received).toHaveLength(0);
+    expect(await lookups.lookup({ ...request, ahead })).toMatchObject({ ok: true, from: 'provider' });
+    expect(reads).toBe(1);
+    expect(api.received).toHaveLength(1);
+    // Nothing to read: parts this process holds, a test key.
+    expect(lookups.readAhead(request)).toBeNull();
+    expect(lookups.readAhead({ ...request, mode: 'test' })).toBeNull();
+    // Another instance's read ahead finds what this one wrote.
+    await lookups.settled();
+    const other = service();
+    const found = other.readAhead(request);
+    expect(await other.lookup({ ...request, ahead: found })).toMatchObject({ ok: true, from: 'cache' });
+    expect(api.received).toHaveLength(1);
+  });
+
   it('a hang ends at the budget as a failure, and the next send asks again', async () => {
     answer = () => ({ hang: true });
     const lookups = service({ budgetMs: 200 });

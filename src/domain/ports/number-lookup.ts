@@ -15,6 +15,8 @@ export interface LookupRequest {
   /** A test key never reaches a provider: it gets the documented test numbers' answers. */
   mode: Mode;
   parts: LookupParts;
+  /** The shared cache's read that readAhead started for this lookup: it is not read again. */
+  ahead?: Promise<CachedLookup> | null;
 }
 
 /**
@@ -24,6 +26,13 @@ export interface LookupRequest {
  */
 export interface NumberLookup {
   lookup(request: LookupRequest): Promise<LookupOutcome>;
+  /**
+   * Starts the shared cache's read that a lookup of `request` would begin with, for the lookup to
+   * be given as its `ahead`: a send reads the cache beside its other reads rather than after them.
+   * Asks no provider; never rejects; null when the lookup would read nothing (a test key, parts
+   * this process holds).
+   */
+  readAhead?(request: LookupRequest): Promise<CachedLookup> | null;
   /**
    * What is known of a number now without asking a provider (the contact profile): the fresh
    * parts of the cache (a test key's: the test numbers' answer), or null when it holds none.

@@ -4,6 +4,7 @@ import {
   lookupNeeds,
   type NumberDecision,
 } from '../number-intelligence.js';
+import type { CachedLookup } from '../ports/number-lookup.js';
 import type { SendTarget } from '../rate-limit-policy.js';
 import type { EffectiveSettings } from '../settings.js';
 import type { AuthenticatedKey } from '../types.js';
@@ -16,6 +17,32 @@ const NO_LOOKUP: LookupOutcome = {
   error: 'no number lookup is configured',
   facts: null,
 };
+
+/** Per target, the shared cache's read of its lookup, started now (null: nothing to read). */
+export type LookupsAhead = Array<Promise<CachedLookup> | null>;
+
+/**
+ * Starts the shared cache's reads of the lookups `lookUpTargets` will make, so that they run
+ * beside the screen's own reads: the provider is asked only later, once the screen's checks have
+ * passed. Only called when the account's `lookup` is not `off`.
+ */
+export function readAheadTargets(
+  deps: Pick<VerificationDeps, 'numberLookup'>,
+  key: AuthenticatedKey,
+  targets: readonly SendTarget[],
+  s: EffectiveSettings,
+): LookupsAhead {
+  // A dual send to one number on two phone channels reads it once.
+  const reads = new Map<string, Promise<CachedLookup> | null>();
+  return targets.map((t) => {
+    const parts = lookupNeeds(s, t.channel);
+    if (!parts) return null;
+    const id = `${t.address}:${parts.line}:${parts.sim}`;
+    if (!reads.has(id))
+      reads.set(id, deps.numberLookup?.readAhead?.({ e164: t.address, mode: key.mode, parts }) ?? null);
+    return reads.get(id) ?? null;
+  });
+}
 
 /**
  * The carrier lookups of a send's targets (the account's `lookup` setting chose which channels),
@@ -30,13 +57,20 @@ export function lookUpTargets(
   targets: readonly SendTarget[],
   s: EffectiveSettings,
   now: number,
+  ahead: LookupsAhead | null = null,
 ): Promise<Array<NumberDecision | null>> {
   return Promise.all(
-    targets.map(async (t) => {
+    targets.map(async (t, i) => {
       const parts = lookupNeeds(s, t.channel);
       if (!parts) return null;
+      const read = ahead?.[i];
       const outcome = deps.numberLookup
-        ? await deps.numberLookup.lookup({ e164: t.address, mode: key.mode, parts })
+        ? await deps.numberLookup.lookup({
+            e164: t.address,
+            mode: key.mode,
+            parts,
+            ...(read ? { ahead: read } : {}),
+          })
         : NO_LOOKUP;
       deps.events?.lookedUp?.(outcome.ok ? outcome.from : 'failed');
       return decideNumber(s, outcome, { channel: t.channel, now });

@@ -9,7 +9,7 @@ import type { SendRequest } from '../send-request.js';
 import type { EffectiveSettings } from '../settings.js';
 import type { AuthenticatedKey } from '../types.js';
 import type { VerificationDeps } from './deps.js';
-import { lookUpTargets } from './send-lookup.js';
+import { lookUpTargets, readAheadTargets } from './send-lookup.js';
 import type { RecordRefusal } from './send-refusals.js';
 
 /** A target that passed the screen, with its risk assessment. */
@@ -37,6 +37,9 @@ export async function screenTargets(
   windows: Promise<Array<WindowCounts | null>>,
 ): Promise<ScreenedTarget[]> {
   const { store } = deps;
+  // The lookups' reads of the shared cache start now, beside the reads below; the lookups
+  // themselves (a provider's request) wait for the checks that cost nothing.
+  const ahead = s.lookup === 'off' ? null : readAheadTargets(deps, key, targets, s);
   const assessed = await Promise.all(
     targets.map(async (t, i) => {
       const windowCountry = t.country && countsInCountryWindow(t.channel) ? t.country : null;
@@ -61,7 +64,7 @@ export async function screenTargets(
   // Carrier lookups after the checks that cost nothing (a blocked contact, an open breaker is
   // never looked up), and only for accounts that turned them on: with `lookup: "off"` (the
   // default) a send neither awaits nor allocates anything more here.
-  const decisions = s.lookup === 'off' ? null : await lookUpTargets(deps, key, targets, s, now);
+  const decisions = s.lookup === 'off' ? null : await lookUpTargets(deps, key, targets, s, now, ahead);
   for (let i = 0; i < assessed.length; i++) {
     const a = assessed[i] as (typeof assessed)[number];
     const decision = decisions?.[i];
