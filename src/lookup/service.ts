@@ -6,6 +6,7 @@ import type {
   CachedLookup,
   CachedSim,
   KnownNumber,
+  LookupAhead,
   LookupCacheStore,
   LookupCacheWrite,
   LookupRequest,
@@ -84,26 +85,26 @@ export class LookupService implements NumberLookup {
     return this.o.provider?.name ?? null;
   }
 
-  readAhead(request: LookupRequest): Promise<CachedLookup> | null {
+  readAhead(request: LookupRequest): LookupAhead | null {
     const { e164, mode, parts } = request;
     if (mode === 'test') return null;
     const key = lookupKey(this.o.keySecret, e164);
     const held = this.fresh(this.local.get(key) ?? EMPTY);
-    if ((!parts.line || held.line) && (!parts.sim || held.sim)) return null;
-    return this.readShared(key);
+    const holds = (!parts.line || held.line) && (!parts.sim || held.sim);
+    return { key, shared: holds ? null : this.readShared(key) };
   }
 
   lookup(request: LookupRequest): Promise<LookupOutcome> {
     const { e164, mode, parts } = request;
     if (mode === 'test') return Promise.resolve(testLookup(e164, parts, this.o.clock.now()));
-    const key = lookupKey(this.o.keySecret, e164);
+    const key = request.ahead?.key ?? lookupKey(this.o.keySecret, e164);
     const held = this.fresh(this.local.get(key) ?? EMPTY);
     if ((!parts.line || held.line) && (!parts.sim || held.sim))
       return Promise.resolve({ ok: true, facts: factsOf(held, parts), from: 'cache' });
     const flightKey = `${key}:${parts.line ? 'l' : ''}${parts.sim ? 's' : ''}`;
     let flight = this.flights.get(flightKey);
     if (!flight) {
-      const ahead = request.ahead ?? null;
+      const ahead = request.ahead?.shared ?? null;
       flight = this.withinBudget((run) => this.resolve(e164, key, parts, run, ahead)).finally(() =>
         this.flights.delete(flightKey),
       );

@@ -253,14 +253,14 @@ describe('LookupService', () => {
     const lookups = service({ cache: counted });
     const request = { e164: NUMBER, mode: 'live' as const, parts: BOTH };
     const ahead = lookups.readAhead(request);
-    expect(ahead).not.toBeNull();
+    expect(ahead?.shared).not.toBeNull();
     expect(reads).toBe(1);
     expect(api.received).toHaveLength(0);
     expect(await lookups.lookup({ ...request, ahead })).toMatchObject({ ok: true, from: 'provider' });
     expect(reads).toBe(1);
     expect(api.received).toHaveLength(1);
     // Nothing to read: parts this process holds, a test key.
-    expect(lookups.readAhead(request)).toBeNull();
+    expect(lookups.readAhead(request)).toEqual({ key: lookupKey(SECRET, NUMBER), shared: null });
     expect(lookups.readAhead({ ...request, mode: 'test' })).toBeNull();
     // Another instance's read ahead finds what this one wrote.
     await lookups.settled();

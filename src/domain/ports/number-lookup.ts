@@ -15,8 +15,16 @@ export interface LookupRequest {
   /** A test key never reaches a provider: it gets the documented test numbers' answers. */
   mode: Mode;
   parts: LookupParts;
-  /** The shared cache's read that readAhead started for this lookup: it is not read again. */
-  ahead?: Promise<CachedLookup> | null;
+  /** What readAhead began for this very request: the lookup neither keys nor reads it again. */
+  ahead?: LookupAhead | null;
+}
+
+/** What readAhead began for a lookup (opaque to a send, which hands it to the lookup). */
+export interface LookupAhead {
+  /** The number's cache key. */
+  readonly key: string;
+  /** The shared cache's read; null when this process holds the parts asked. */
+  readonly shared: Promise<CachedLookup> | null;
 }
 
 /**
@@ -29,10 +37,9 @@ export interface NumberLookup {
   /**
    * Starts the shared cache's read that a lookup of `request` would begin with, for the lookup to
    * be given as its `ahead`: a send reads the cache beside its other reads rather than after them.
-   * Asks no provider; never rejects; null when the lookup would read nothing (a test key, parts
-   * this process holds).
+   * Asks no provider; never rejects; null for a test key.
    */
-  readAhead?(request: LookupRequest): Promise<CachedLookup> | null;
+  readAhead?(request: LookupRequest): LookupAhead | null;
   /**
    * What is known of a number now without asking a provider (the contact profile): the fresh
    * parts of the cache (a test key's: the test numbers' answer), or null when it holds none.

@@ -4,7 +4,7 @@ import {
   lookupNeeds,
   type NumberDecision,
 } from '../number-intelligence.js';
-import type { CachedLookup } from '../ports/number-lookup.js';
+import type { LookupAhead } from '../ports/number-lookup.js';
 import type { SendTarget } from '../rate-limit-policy.js';
 import type { EffectiveSettings } from '../settings.js';
 import type { AuthenticatedKey } from '../types.js';
@@ -18,8 +18,8 @@ const NO_LOOKUP: LookupOutcome = {
   facts: null,
 };
 
-/** Per target, the shared cache's read of its lookup, started now (null: nothing to read). */
-export type LookupsAhead = Array<Promise<CachedLookup> | null>;
+/** Per target, what its lookup's readAhead began (null: no lookup, or a test key). */
+export type LookupsAhead = Array<LookupAhead | null>;
 
 /**
  * Starts the shared cache's reads of the lookups `lookUpTargets` will make, so that they run
@@ -33,7 +33,7 @@ export function readAheadTargets(
   s: EffectiveSettings,
 ): LookupsAhead {
   // A dual send to one number on two phone channels reads it once.
-  const reads = new Map<string, Promise<CachedLookup> | null>();
+  const reads = new Map<string, LookupAhead | null>();
   return targets.map((t) => {
     const parts = lookupNeeds(s, t.channel);
     if (!parts) return null;
