@@ -47,6 +47,21 @@ const twilioAnswer = (type = 'mobile') => ({
 describe('LookupService', () => {
   let api: FakeLookupApi;
   let store: Store;
+  /** The shared cache (the store's), counting its reads. */
+  const countingCache = () => {
+    const counting = {
+      reads: 0,
+      cache: {
+        get: (key, now) => {
+          counting.reads += 1;
+          return store.lookups.get(key, now);
+        },
+        put: (key, write) => store.lookups.put(key, write),
+        sweep: (now, batch) => store.lookups.sweep(now, batch),
+      } as LookupCacheStore,
+    };
+    return counting;
+  };
   let clock: ManualClock;
   let answer: (r: Received) => FakeAnswer;
   beforeAll(async () => {
@@ -115,29 +130,21 @@ describe('LookupService', () => {
   });
 
   it('a warm lookup reads the shared cache once per process, then keeps the fresh parts itself', async () => {
-    let reads = 0;
-    const counted: LookupCacheStore = {
-      get: (key, now) => {
-        reads += 1;
-        return store.lookups.get(key, now);
-      },
-      put: (key, write) => store.lookups.put(key, write),
-      sweep: (now, batch) => store.lookups.sweep(now, batch),
-    };
+    const counting = countingCache();
     await service().lookup({ e164: NUMBER, mode: 'live', parts: BOTH });
-    const other = service({ cache: counted });
+    const other = service({ cache: counting.cache });
     for (let i = 0; i < 5; i++)
       expect(await other.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
         from: 'cache',
       });
-    expect(reads).toBe(1);
+    expect(counting.reads).toBe(1);
     expect(api.received).toHaveLength(1);
     // Its SIM part goes stale on time: the next lookup asks again.
     clock.advance(HOUR_MS);
     expect(await other.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
       from: 'provider',
     });
-    expect(reads).toBe(2);
+    expect(counting.reads).toBe(2);
   });
 
   it('keys the cache by an HMAC of the number, never the number', async () => {
@@ -241,23 +248,15 @@ describe('LookupService', () => {
   });
 
   it("a read ahead is the lookup's read of the shared cache: it is not read again", async () => {
-    let reads = 0;
-    const counted: LookupCacheStore = {
-      get: (key, now) => {
-        reads += 1;
-        return store.lookups.get(key, now);
-      },
-      put: (key, write) => store.lookups.put(key, write),
-      sweep: (now, batch) => store.lookups.sweep(now, batch),
-    };
-    const lookups = service({ cache: counted });
+    const counting = countingCache();
+    const lookups = service({ cache: counting.cache });
     const request = { e164: NUMBER, mode: 'live' as const, parts: BOTH };
     const ahead = lookups.readAhead(request);
     expect(ahead?.shared).not.toBeNull();
-    expect(reads).toBe(1);
+    expect(counting.reads).toBe(1);
     expect(api.received).toHaveLength(0);
     expect(await lookups.lookup({ ...request, ahead })).toMatchObject({ ok: true, from: 'provider' });
-    expect(reads).toBe(1);
+    expect(counting.reads).toBe(1);
     expect(api.received).toHaveLength(1);
     // Nothing to read: parts this process holds, a test key.
     expect(lookups.readAhead(request)).toEqual({ key: lookupKey(SECRET, NUMBER), shared: null });
