@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountWith, freshNumber, SEND } from '../../lookup/support/lookup-service.js';
 import { type ProviderFake, startProviderFake } from '../../lookup/support/provider-fakes.js';
@@ -11,14 +12,34 @@ import { hasPostgres, hasRedis, REDIS_URL } from '../../support/services.js';
 // looked up is not looked up again by instance B, whether the cache is the PostgreSQL database
 // both use or the Redis both use (each then on a database of its own).
 
-async function sendOnBoth(a: TestService, b: TestService, fake: ProviderFake) {
+/**
+ * A send answers without waiting for the shared cache's write of its lookup (src/lookup/service.ts):
+ * the other instance's send waits until the cache holds one more number than `before`.
+ */
+async function landed(cached: () => Promise<number>, before: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await cached()) <= before) {
+    if (Date.now() > deadline) throw new Error('the lookup never reached the shared cache');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function sendOnBoth(
+  a: TestService,
+  b: TestService,
+  fake: ProviderFake,
+  /** How many numbers the shared cache holds. */
+  cached: () => Promise<number>,
+) {
   const settings = { lookup: 'sms_voice', simSwapHours: 24, refuseLineTypes: ['voip'] };
   const onA = await accountWith(a, settings);
   const onB = await accountWith(b, settings);
   const phone = freshNumber();
   fake.say(phone, { lineType: 'landline', simChangedHoursAgo: 5 });
+  const before = await cached();
   const first = await a.post(SEND, { channel: 'SMS', phone }, onA.key);
   expect(first.status).toBe(200);
+  await landed(cached, before);
   const second = await b.post(SEND, { channel: 'SMS', phone }, onB.key);
   expect(second.status).toBe(200);
   for (const res of [first, second])
@@ -32,7 +53,9 @@ async function sendOnBoth(a: TestService, b: TestService, fake: ProviderFake) {
   // A voip number B looked up is refused by A from the cache.
   const voip = freshNumber();
   fake.say(voip, { lineType: 'voip' });
+  const beforeVoip = await cached();
   expect((await b.post(SEND, { channel: 'SMS', phone: voip }, onB.key)).status).toBe(400);
+  await landed(cached, beforeVoip);
   expect((await a.post(SEND, { channel: 'SMS', phone: voip }, onA.key)).status).toBe(400);
   expect(fake.lookupsOf(voip)).toHaveLength(1);
 }
@@ -57,7 +80,16 @@ describe.runIf(hasPostgres)(
       await fake?.close();
     });
 
-    it('B does not look up again what A looked up', () => sendOnBoth(a, b, fake));
+    it('B does not look up again what A looked up', () =>
+      sendOnBoth(a, b, fake, async () => {
+        const client = new pg.Client({ connectionString: db.url });
+        await client.connect();
+        try {
+          return Number((await client.query('SELECT count(*) AS n FROM number_lookups')).rows[0].n);
+        } finally {
+          await client.end();
+        }
+      }));
   },
 );
 
@@ -83,9 +115,9 @@ describe.runIf(hasRedis)('two instances sharing a Redis share the lookup cache',
   });
 
   it('B does not look up again what A looked up', async () => {
-    await sendOnBoth(a, b, fake);
     const redis = new Redis(REDIS_URL);
     try {
+      await sendOnBoth(a, b, fake, async () => (await redis.keys(`${prefix}:lookup:*`)).length);
       const keys = await redis.keys(`${prefix}:lookup:*`);
       expect(keys.length).toBeGreaterThan(0);
       // Keyed by HMAC, never by the number.
