@@ -47,6 +47,13 @@ const twilioAnswer = (type = 'mobile') => ({
 describe('LookupService', () => {
   let api: FakeLookupApi;
   let store: Store;
+  /** A lookup by a service of its own, once its write to the shared cache has landed (the answer does not wait for it). */
+  const lookedUpAndStored = async (e164: string, parts = BOTH) => {
+    const lookups = service();
+    const outcome = await lookups.lookup({ e164, mode: 'live', parts });
+    await lookups.settled();
+    return outcome;
+  };
   /** The shared cache (the store's), counting its reads. */
   const countingCache = () => {
     const counting = {
@@ -131,7 +138,7 @@ describe('LookupService', () => {
 
   it('a warm lookup reads the shared cache once per process, then keeps the fresh parts itself', async () => {
     const counting = countingCache();
-    await service().lookup({ e164: NUMBER, mode: 'live', parts: BOTH });
+    await lookedUpAndStored(NUMBER);
     const other = service({ cache: counting.cache });
     for (let i = 0; i < 5; i++)
       expect(await other.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
@@ -148,7 +155,7 @@ describe('LookupService', () => {
   });
 
   it('keys the cache by an HMAC of the number, never the number', async () => {
-    await service().lookup({ e164: NUMBER, mode: 'live', parts: BOTH });
+    await lookedUpAndStored(NUMBER);
     const key = lookupKey(SECRET, NUMBER);
     expect(key).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(key).not.toContain(NUMBER.slice(1));
@@ -436,7 +443,7 @@ describe('LookupService', () => {
     });
 
     it("reads another instance's lookup from the shared cache", async () => {
-      await service().lookup({ e164: NUMBER, mode: 'live', parts: LINE });
+      await lookedUpAndStored(NUMBER, LINE);
       const other = service();
       expect(await other.known(NUMBER, 'live')).toMatchObject({
         facts: { lineType: 'mobile' },
