@@ -201,8 +201,10 @@ describe('LookupService', () => {
     );
     const took = performance.now() - started;
     expect(outcomes.every((o) => o.ok && o.from === 'provider')).toBe(true);
+    // All 50 at the fake at once is what rules out a pool; the time only rules out taking turns
+    // (with room for a loaded machine).
     expect(api.maxInFlight).toBe(50);
-    expect(took).toBeLessThan(1200);
+    expect(took).toBeLessThan(3000);
     // The next 50 reuse those connections rather than open new ones.
     const opened = api.connections - connectionsBefore;
     expect(opened).toBeLessThanOrEqual(50);
