@@ -127,6 +127,9 @@ describe.skipIf(!chromiumAvailable())('right-to-left messages in Chromium', () =
     if (await page.getByLabel('Admin token').isVisible()) {
       await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
       await page.getByRole('button', { name: 'Sign in' }).click();
+      // Signed in (the session cookie set) before the next page is asked for: else it opens on the
+      // sign-in form, whose heading passes for the page's.
+      await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
     }
     await page.goto(`${base}/dashboard/#/branding`);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
