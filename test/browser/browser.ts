@@ -110,3 +110,22 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.evaluate('document.activeElement?.blur(); window.scrollTo(0, 0)');
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
+
+/**
+ * The admin API of the service at `base()` (read when called: the service starts after the
+ * helper is made), with `token`: its status and its body as JSON (null when empty).
+ */
+export function adminApi(base: () => string, token: string) {
+  return async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base()}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+}

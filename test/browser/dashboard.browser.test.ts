@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { type Browser, chromiumAvailable, launch, screenshot } from './browser.js';
+import { adminApi, type Browser, chromiumAvailable, launch, screenshot } from './browser.js';
 
 // The operator dashboard in a real browser against the real service (a started process on SQLite):
 // sign-in, the numbers of the overview, a contact's profile and block, keys, branding and its
@@ -24,18 +24,7 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
   let accountId: string;
   let apiKey: string;
 
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${ADMIN_TOKEN}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  };
+  const admin = adminApi(() => base, ADMIN_TOKEN);
   const send = async (key: string, body: Record<string, unknown>) => {
     const res = await fetch(`${base}/v1/contact/send-code`, {
       method: 'POST',
