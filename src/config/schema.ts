@@ -47,7 +47,7 @@ export const settings = {
     10,
     1,
     200,
-    'PostgreSQL connections per process (each worker has its own pool). Ignored for SQLite.',
+    "PostgreSQL connections per process (each worker has its own pool), besides up to 4 for the send's write. Ignored for SQLite.",
   ),
   redisUrl: optionalString(
     'REDIS_URL',

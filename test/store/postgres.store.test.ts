@@ -7,7 +7,7 @@ import { timeOrderedUuidFloor } from '../../src/domain/ids.js';
 import type { NewVerification } from '../../src/domain/types.js';
 import { openStore } from '../../src/store/factory.js';
 import { loadMigrations } from '../../src/store/migrations.js';
-import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { PLANNED_ONCE_CONNECTIONS, PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SQL } from '../../src/store/postgres/statements.js';
 import { Sweeper } from '../../src/store/sweeper.js';
 import { startFlakyProxy } from '../support/flaky-proxy.js';
@@ -77,7 +77,7 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
     await Promise.all(stores.map((s) => s.close()));
   });
 
-  it('opens at most DATABASE_POOL_SIZE connections per process', async () => {
+  it('opens at most DATABASE_POOL_SIZE connections per process, and a few for the send', async () => {
     const admin = new pg.Client({ connectionString: db.url });
     await admin.connect();
     // Connections of this database other than the admin's own.
@@ -101,6 +101,16 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
         // Eight calls at once: the pool opens a connection for each while under its size.
         await Promise.all(Array.from({ length: 8 }, () => store.accounts.getAccount('acc_none')));
         expect(await backends(), `pool size ${poolSize}`).toBe(expected);
+        // Sends in four turns at once: the send's write runs on a pool of its own, of at most
+        // PLANNED_ONCE_CONNECTIONS (never more than the pool size).
+        const turns = Array.from({ length: 4 }, async (_, i) => {
+          await new Promise((r) => setTimeout(r, i));
+          await store.verifications.createVerifications([verification()]);
+        });
+        await Promise.all(turns);
+        const sendPool = Math.min(poolSize ?? 10, PLANNED_ONCE_CONNECTIONS);
+        expect(await backends(), `pool size ${poolSize}`).toBeLessThanOrEqual(expected + sendPool);
+        expect(await backends(), `pool size ${poolSize}`).toBeGreaterThan(expected);
         await store.close();
       }
     } finally {

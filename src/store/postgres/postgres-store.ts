@@ -27,6 +27,21 @@ import { PostgresVerifications } from './verifications.js';
  */
 export const CONNECTION_SETTINGS = 'SET plan_cache_mode = force_custom_plan; SET jit = off';
 
+/**
+ * Set on every connection of the second pool, which runs the statements marked `plannedOnce`
+ * (statements.ts): each is planned at its first run on the connection and that plan kept, made
+ * without sequential scans, so that a plan made while the tables were nearly empty still reads by
+ * index once they have grown (the danger that makes the main pool plan every run).
+ */
+export const PLANNED_ONCE_SETTINGS =
+  'SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off; SET jit = off';
+
+/**
+ * Connections of the planned-once pool, beside the main pool's: its statement (the send's write)
+ * is one per event-loop turn and takes under a millisecond, so a few carry every send.
+ */
+export const PLANNED_ONCE_CONNECTIONS = 4;
+
 export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */
   max?: number;
@@ -63,20 +78,24 @@ export class PostgresStore implements StoreLifecycle {
   readonly accounts: PostgresKeysAndAccounts;
   readonly readModel: PostgresReadModel;
   private readonly pool: pg.Pool;
+  private readonly plannedOncePool: pg.Pool;
   private readonly db: PostgresConnection;
   private closed = false;
   private readonly known: DestinationFilter | null;
   private loadingKnown = false;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
-    this.pool = new pg.Pool({
+    const common = {
       connectionString,
-      max: options.max ?? 10,
       connectionTimeoutMillis: options.connectionTimeoutMs ?? 3000,
       // Without it a half-open connection (peer gone, no RST) would hang a request forever.
       query_timeout: options.queryTimeoutMs ?? 10_000,
       idleTimeoutMillis: 30_000,
       keepAlive: true,
+    };
+    this.pool = new pg.Pool({
+      ...common,
+      max: options.max ?? 10,
       // The request path's statements are prepared once per connection. After five runs
       // PostgreSQL may keep one generic plan for good, made while the tables were nearly empty: a
       // sequential scan, or a walk of every pending request per new one, whose cost then grows
@@ -92,7 +111,13 @@ export class PostgresStore implements StoreLifecycle {
     // An idle client whose server went away (restart, 57P01) emits 'error'; the pool drops it.
     // Unhandled, that event would end the process.
     this.pool.on('error', (err) => options.onIdleError?.(err));
-    this.db = new PostgresConnection(this.pool);
+    this.plannedOncePool = new pg.Pool({
+      ...common,
+      max: Math.min(options.max ?? 10, PLANNED_ONCE_CONNECTIONS),
+      onConnect: (client) => client.query(PLANNED_ONCE_SETTINGS),
+    });
+    this.plannedOncePool.on('error', (err) => options.onIdleError?.(err));
+    this.db = new PostgresConnection(this.pool, this.plannedOncePool);
     this.idempotency = new PostgresIdempotencyStore(this.pool);
     this.webhooks = new PostgresWebhookStore(this.pool);
     this.sessions = new PostgresSessionStore(this.pool);
@@ -148,7 +173,7 @@ export class PostgresStore implements StoreLifecycle {
     // Sends, attempts and consumes of the current turn are written before the pool goes.
     await this.verifications.flush();
     await this.readModel.flush();
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.plannedOncePool.end()]);
   }
 
   async getOrCreateSetting(name: string, value: string) {

@@ -16,10 +16,17 @@ const ATTEMPT_READ = ATTEMPT_READ_SELECT('verifications');
  * a data-modifying CTE of its own, so the change and its record commit together.
  */
 
-/** A statement prepared once per connection under its name: its plan is reused. */
+/** A statement prepared once per connection under its name. */
 export interface Named {
   name: string;
   text: string;
+  /**
+   * Planned once per connection and that plan kept, on connections that plan without sequential
+   * scans (postgres-store.ts, PLANNED_ONCE_SETTINGS), instead of planned again at every run. For
+   * a statement whose every table access has an index to take whatever the table's size, and
+   * whose planning costs more than its run.
+   */
+  plannedOnce?: true;
 }
 const named = (name: string, text: string): Named => ({ name, text });
 
@@ -111,13 +118,16 @@ export const SQL = {
   // the table. So each fresh row looks up its pending predecessor in verifications_one_live
   // (OFFSET 0 keeps the lookup from being flattened into such a join), and the predecessors
   // are updated by primary key.
-  supersedeAndInsert: named('send', sendSql(false)),
+  // Planned once per connection: planning it cost more than running it (0.3–0.6 ms of a batch of
+  // about 15 sends, measured with pg_stat_statements under bench:versus), and each of its table
+  // accesses is by an index (tested in test/store/postgres.plans.test.ts on a table grown after).
+  supersedeAndInsert: { ...named('send', sendSql(false)), plannedOnce: true },
   // The same, for a store whose destination filter may have let a send's screen skip its read: a
   // send (a group) with a destination whose contact is blocked is left out whole, and its blocked
   // rows are what the statement returns, by their ordinal `n` (src/store/blocks.ts). Each row
   // looks its contact up among the blocked ones, in contacts_blocked (OFFSET 0, as for the
   // predecessor).
-  supersedeAndInsertCheckingBlocks: named('send_checked', sendSql(true)),
+  supersedeAndInsertCheckingBlocks: { ...named('send_checked', sendSql(true)), plannedOnce: true },
   getVerification: `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2 AND test = $3`,
   // A magic link's request, by the keyed hashes of its token ($1: the current secret's, then a
   // previous one's during a rotation), through verifications_link.
