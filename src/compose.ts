@@ -121,7 +121,12 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
   const filter = config.redisUrl || config.workers > 1 ? undefined : new KnownDestinations();
   const store = parts.add(
     'store',
-    await openStore(config.databaseUrl, { poolSize: config.databasePoolSize, clock, filter }),
+    await openStore(config.databaseUrl, {
+      poolSize: config.databasePoolSize,
+      sendPoolSize: config.databaseSendPoolSize,
+      clock,
+      filter,
+    }),
     (s) => s.close(),
   );
   // Registered before anything is served: a start next to an instance without Redis is said at

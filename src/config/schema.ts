@@ -47,7 +47,14 @@ export const settings = {
     10,
     1,
     200,
-    "PostgreSQL connections per process (each worker has its own pool), besides up to 4 for the send's write. Ignored for SQLite.",
+    'PostgreSQL connections per process (each worker has its own pool), besides DATABASE_SEND_POOL_SIZE. Ignored for SQLite.',
+  ),
+  databaseSendPoolSize: int(
+    'DATABASE_SEND_POOL_SIZE',
+    4,
+    0,
+    50,
+    "PostgreSQL connections per process for the send's write, planned once per connection by index (docs/deployment.md). 0 runs it on the main pool, planned at every run: set 0 behind PgBouncer in transaction mode, which would hand these connections' settings to other clients. Ignored for SQLite.",
   ),
   redisUrl: optionalString(
     'REDIS_URL',

@@ -43,14 +43,15 @@ export interface Store extends StoreLifecycle {
 
 /**
  * Opens the store named by DATABASE_URL: `sqlite:<path>` or `postgres://…`. `poolSize`: the
- * PostgreSQL connections of this process (DATABASE_POOL_SIZE); `clock` times what the fold makes.
+ * PostgreSQL connections of this process (DATABASE_POOL_SIZE), `sendPoolSize` those of the send's
+ * write (DATABASE_SEND_POOL_SIZE); `clock` times what the fold makes.
  * `filter`: where the store remembers every destination it holds, so that the risk screen reads
  * no history for a new email address (DestinationFilter): only for a process that is the only one
  * writing on its database (compose.ts).
  */
 export async function openStore(
   databaseUrl: string,
-  options: { poolSize?: number; clock?: Clock; filter?: DestinationFilter } = {},
+  options: { poolSize?: number; sendPoolSize?: number; clock?: Clock; filter?: DestinationFilter } = {},
 ): Promise<Store> {
   const { clock, filter: known } = options;
   if (databaseUrl.startsWith('sqlite:'))
@@ -58,7 +59,12 @@ export async function openStore(
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     // Loaded only when asked for, so an SQLite deployment never loads the pg driver.
     const { PostgresStore } = await import('./postgres/postgres-store.js');
-    const store = new PostgresStore(databaseUrl, { max: options.poolSize, clock, known });
+    const store = new PostgresStore(databaseUrl, {
+      max: options.poolSize,
+      plannedOnceMax: options.sendPoolSize,
+      clock,
+      known,
+    });
     try {
       await store.migrate();
     } catch (err) {

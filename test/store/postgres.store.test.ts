@@ -113,6 +113,13 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
         expect(await backends(), `pool size ${poolSize}`).toBeGreaterThan(expected);
         await store.close();
       }
+      // DATABASE_SEND_POOL_SIZE=0 (behind PgBouncer): the send's write runs on the main pool.
+      await drained();
+      const store = await openStore(db.url, { poolSize: 2, sendPoolSize: 0 });
+      await Promise.all(Array.from({ length: 4 }, () => store.accounts.getAccount('acc_none')));
+      await store.verifications.createVerifications([verification()]);
+      expect(await backends(), 'no send pool').toBe(2);
+      await store.close();
     } finally {
       await admin.end();
     }

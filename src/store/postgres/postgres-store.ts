@@ -31,20 +31,28 @@ export const CONNECTION_SETTINGS = 'SET plan_cache_mode = force_custom_plan; SET
  * Set on every connection of the second pool, which runs the statements marked `plannedOnce`
  * (statements.ts): each is planned at its first run on the connection and that plan kept, made
  * without sequential scans, so that a plan made while the tables were nearly empty still reads by
- * index once they have grown (the danger that makes the main pool plan every run).
+ * index once they have grown (the danger that makes the main pool plan every run). Session
+ * settings: behind PgBouncer in transaction mode they would reach other clients' statements, so
+ * such a deployment runs without this pool (DATABASE_SEND_POOL_SIZE=0).
  */
 export const PLANNED_ONCE_SETTINGS =
   'SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off; SET jit = off';
 
 /**
- * Connections of the planned-once pool, beside the main pool's: its statement (the send's write)
- * is one per event-loop turn and takes under a millisecond, so a few carry every send.
+ * Connections of the planned-once pool by default (DATABASE_SEND_POOL_SIZE), beside the main
+ * pool's: its statement (the send's write) is one per event-loop turn and takes under a
+ * millisecond, so a few carry every send.
  */
 export const PLANNED_ONCE_CONNECTIONS = 4;
 
 export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */
   max?: number;
+  /**
+   * Connections of the pool that plans the send's write once (default PLANNED_ONCE_CONNECTIONS, at
+   * most `max`); 0: no such pool, the statement runs on the main pool and is planned every run.
+   */
+  plannedOnceMax?: number;
   /** How long to wait for a connection before answering 503 (default 3000 ms). */
   connectionTimeoutMs?: number;
   /** How long a statement may take before the connection is dropped and 503 answered (default 10 s). */
@@ -78,7 +86,7 @@ export class PostgresStore implements StoreLifecycle {
   readonly accounts: PostgresKeysAndAccounts;
   readonly readModel: PostgresReadModel;
   private readonly pool: pg.Pool;
-  private readonly plannedOncePool: pg.Pool;
+  private readonly plannedOncePool: pg.Pool | null;
   private readonly db: PostgresConnection;
   private closed = false;
   private readonly known: DestinationFilter | null;
@@ -111,13 +119,17 @@ export class PostgresStore implements StoreLifecycle {
     // An idle client whose server went away (restart, 57P01) emits 'error'; the pool drops it.
     // Unhandled, that event would end the process.
     this.pool.on('error', (err) => options.onIdleError?.(err));
-    this.plannedOncePool = new pg.Pool({
-      ...common,
-      max: Math.min(options.max ?? 10, PLANNED_ONCE_CONNECTIONS),
-      onConnect: (client) => client.query(PLANNED_ONCE_SETTINGS),
-    });
-    this.plannedOncePool.on('error', (err) => options.onIdleError?.(err));
-    this.db = new PostgresConnection(this.pool, this.plannedOncePool);
+    const plannedOnce = Math.min(options.max ?? 10, options.plannedOnceMax ?? PLANNED_ONCE_CONNECTIONS);
+    this.plannedOncePool =
+      plannedOnce > 0
+        ? new pg.Pool({
+            ...common,
+            max: plannedOnce,
+            onConnect: (client) => client.query(PLANNED_ONCE_SETTINGS),
+          })
+        : null;
+    this.plannedOncePool?.on('error', (err) => options.onIdleError?.(err));
+    this.db = new PostgresConnection(this.pool, this.plannedOncePool ?? this.pool);
     this.idempotency = new PostgresIdempotencyStore(this.pool);
     this.webhooks = new PostgresWebhookStore(this.pool);
     this.sessions = new PostgresSessionStore(this.pool);
@@ -173,7 +185,7 @@ export class PostgresStore implements StoreLifecycle {
     // Sends, attempts and consumes of the current turn are written before the pool goes.
     await this.verifications.flush();
     await this.readModel.flush();
-    await Promise.all([this.pool.end(), this.plannedOncePool.end()]);
+    await Promise.all([this.pool.end(), this.plannedOncePool?.end()]);
   }
 
   async getOrCreateSetting(name: string, value: string) {

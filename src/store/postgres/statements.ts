@@ -22,9 +22,9 @@ export interface Named {
   text: string;
   /**
    * Planned once per connection and that plan kept, on connections that plan without sequential
-   * scans (postgres-store.ts, PLANNED_ONCE_SETTINGS), instead of planned again at every run. For
-   * a statement whose every table access has an index to take whatever the table's size, and
-   * whose planning costs more than its run.
+   * scans (postgres-store.ts, PLANNED_ONCE_SETTINGS), instead of planned again at every run (on
+   * the main pool when DATABASE_SEND_POOL_SIZE is 0). For a statement whose every table access
+   * has an index to take whatever the table's size, and whose planning costs more than its run.
    */
   plannedOnce?: true;
 }
@@ -119,8 +119,8 @@ export const SQL = {
   // (OFFSET 0 keeps the lookup from being flattened into such a join), and the predecessors
   // are updated by primary key.
   // Planned once per connection: planning it cost more than running it (0.3–0.6 ms of a batch of
-  // about 15 sends, measured with pg_stat_statements under bench:versus), and each of its table
-  // accesses is by an index (tested in test/store/postgres.plans.test.ts on a table grown after).
+  // about 15 sends, measured with pg_stat_statements under a bench:versus load), and each of its
+  // table accesses is by an index (test/store/postgres.plans.test.ts, on a table grown after).
   supersedeAndInsert: { ...named('send', sendSql(false)), plannedOnce: true },
   // The same, for a store whose destination filter may have let a send's screen skip its read: a
   // send (a group) with a destination whose contact is blocked is left out whole, and its blocked
