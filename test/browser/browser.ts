@@ -112,10 +112,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /**
- * The admin API of the service at `base()` (read when called: the service starts after the
- * helper is made), with `token`: its status and its body as JSON (null when empty).
+ * Calls of the service's API at `base()` (read when called: the service starts after the helper
+ * is made) with `token`, the admin token or an API key: each answer's status and its body as JSON
+ * (null when empty).
  */
-export function adminApi(base: () => string, token: string) {
+export function serviceApi(base: () => string, token: string) {
   return async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base()}${path}`, {
       method,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { adminApi, type Browser, chromiumAvailable, launch, screenshot } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, serviceApi } from './browser.js';
 
 // The operator dashboard in a real browser against the real service (a started process on SQLite):
 // sign-in, the numbers of the overview, a contact's profile and block, keys, branding and its
@@ -24,23 +24,11 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
   let accountId: string;
   let apiKey: string;
 
-  const admin = adminApi(() => base, ADMIN_TOKEN);
-  const send = async (key: string, body: Record<string, unknown>) => {
-    const res = await fetch(`${base}/v1/contact/send-code`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-  const verify = async (requestId: string, code: string) => {
-    const res = await fetch(`${base}/v1/contact/verify-code`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ requestId, code }),
-    });
-    return (await res.json()) as any;
-  };
+  const admin = serviceApi(() => base, ADMIN_TOKEN);
+  const send = (key: string, body: Record<string, unknown>) =>
+    serviceApi(() => base, key)('POST', '/v1/contact/send-code', body);
+  const verify = async (requestId: string, code: string) =>
+    (await serviceApi(() => base, apiKey)('POST', '/v1/contact/verify-code', { requestId, code })).body;
   /** The code of the newest outbox message to `to` (what a recipient would read). */
   const codeFor = async (to: string) => {
     const { body } = await admin(

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSmtp, startFakeSmtp } from '../delivery/support/fake-smtp.js';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { adminApi, type Browser, chromiumAvailable, launch, screenshot } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, serviceApi } from './browser.js';
 
 // Magic links in the dashboard, in a real browser against a started service: the conversion of
 // link emails beside code-only sends (Overview, grouped by method), the link of a request in a
@@ -17,7 +17,7 @@ describe.skipIf(!chromiumAvailable())('dashboard: magic links', () => {
   let base: string;
   let browser: Browser;
   let key: string;
-  const admin = adminApi(() => base, ADMIN_TOKEN);
+  const admin = serviceApi(() => base, ADMIN_TOKEN);
   const send = async (body: Record<string, unknown>) => {
     const res = await fetch(`${base}/v1/contact/send-code`, {
       method: 'POST',

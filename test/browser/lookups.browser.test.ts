@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { adminApi, type Browser, chromiumAvailable, launch, screenshot } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, serviceApi } from './browser.js';
 
 // Carrier lookups in a real browser against a started service: an operator turns them on from the
 // settings page alone, and a phone contact's page shows its line type, carrier and SIM change
@@ -19,7 +19,7 @@ describe.skipIf(!chromiumAvailable())('dashboard: carrier lookups', () => {
   let browser: Browser;
   let accountId: string;
 
-  const admin = adminApi(() => base, ADMIN_TOKEN);
+  const admin = serviceApi(() => base, ADMIN_TOKEN);
   const page = () => browser.page;
   let loads = 0;
   const go = async (route: string) => {

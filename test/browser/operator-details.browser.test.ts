@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { adminApi, type Browser, chromiumAvailable, launch, screenshot } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, serviceApi } from './browser.js';
 
 // What a new user found wrong in the dashboard's details (issue 44, item 6), in a real browser
 // against a started service: a contact profile that outlived a switch of account or mode, zero
@@ -26,7 +26,7 @@ describe.skipIf(!chromiumAvailable())('dashboard: the details an operator relies
   let globex: string;
   let liveKey: string;
 
-  const admin = adminApi(() => base, ADMIN_TOKEN);
+  const admin = serviceApi(() => base, ADMIN_TOKEN);
   const send = async (body: Record<string, unknown>) => {
     const res = await fetch(`${base}/v1/contact/send-code`, {
       method: 'POST',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { adminApi, type Browser, chromiumAvailable, launch, screenshot } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, serviceApi } from './browser.js';
 
 // What an operator looks for first, in a real browser against a started service: the limits in
 // force and where each comes from, an API key's id and prefix, the recent contacts without a
@@ -19,7 +19,7 @@ describe.skipIf(!chromiumAvailable())('dashboard: what an operator looks for fir
   let browser: Browser;
   let accountId: string;
 
-  const admin = adminApi(() => base, ADMIN_TOKEN);
+  const admin = serviceApi(() => base, ADMIN_TOKEN);
   const page = () => browser.page;
   let loads = 0;
   const go = async (route: string) => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { type Browser, chromiumAvailable, launch, screenshot } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, serviceApi } from './browser.js';
 
 // A request's detail in the dashboard (the outbox's message of a request, and a contact's
 // history) says how and when it was verified, in a real browser against a started service. Of
@@ -21,18 +21,8 @@ describe.skipIf(!chromiumAvailable())('dashboard: how and when a request was ver
   let accountId: string;
   let key: string;
 
-  const call = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  };
+  const call = (method: string, path: string, token: string, body?: unknown) =>
+    serviceApi(() => base, token)(method, path, body);
   const codeOf = async (to: string) => {
     const { body } = await call(
       'GET',
