@@ -130,3 +130,21 @@ export function serviceApi(base: () => string, token: string) {
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };
 }
+
+/**
+ * Opens the dashboard at `base` signed in with `token`: signs in when it shows the sign-in form,
+ * and returns once the dashboard's navigation is there. It waits for the one or the other first:
+ * asked at once, a page still rendering shows neither, and a test that took that for "signed in"
+ * went on to a page that was the sign-in form.
+ */
+export async function signIn(page: Page, base: string, token: string): Promise<void> {
+  await page.goto(`${base}/dashboard/`);
+  const tokenField = page.getByLabel('Admin token');
+  const navigation = page.getByRole('navigation', { name: 'Dashboard' });
+  await tokenField.or(navigation).first().waitFor();
+  if (await tokenField.isVisible()) {
+    await tokenField.fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+  await navigation.waitFor();
+}

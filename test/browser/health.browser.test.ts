@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { type Browser, chromiumAvailable, launch, screenshot } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, signIn } from './browser.js';
 
 // The Health page of a deployment whose channels have no provider: under LIVE_OUTBOX=allow a
 // channel whose live codes only reach the outbox shows "not delivered" (never plainly
@@ -55,10 +55,7 @@ describe.skipIf(!chromiumAvailable())('dashboard Health page and live codes with
   const healthPage = async (base: string) => {
     browser ??= await launch(base);
     const page = browser.page;
-    await page.goto(`${base}/dashboard/`);
-    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
+    await signIn(page, base, ADMIN_TOKEN);
     await page.goto(`${base}/dashboard/?health#/health`);
     await page.getByRole('heading', { name: 'Health' }).waitFor();
     await page.getByText('EMAIL', { exact: true }).waitFor();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSmtp, startFakeSmtp } from '../delivery/support/fake-smtp.js';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { type Browser, chromiumAvailable, launch, screenshot, serviceApi } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, serviceApi, signIn } from './browser.js';
 
 // Magic links in the dashboard, in a real browser against a started service: the conversion of
 // link emails beside code-only sends (Overview, grouped by method), the link of a request in a
@@ -62,10 +62,7 @@ describe.skipIf(!chromiumAvailable())('dashboard: magic links', () => {
     const token = /\/v1\/links\/([A-Za-z0-9_-]{43})/.exec(text)?.[1];
     expect((await fetch(`${base}/v1/links/${token}`, { method: 'POST' })).status).toBe(200);
     browser = await launch(base);
-    await page().goto(`${base}/dashboard/`);
-    await page().getByLabel('Admin token').fill(ADMIN_TOKEN);
-    await page().getByRole('button', { name: 'Sign in' }).click();
-    await page().getByRole('navigation', { name: 'Dashboard' }).waitFor();
+    await signIn(page(), base, ADMIN_TOKEN);
   }, 120_000);
 
   afterAll(async () => {

@@ -8,7 +8,7 @@ import { renderMessage } from '../../src/delivery/messages.js';
 import type { Locale } from '../../src/domain/locales.js';
 import { deliveryRequest } from '../delivery/support/request.js';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { type Browser, chromiumAvailable, launch } from './browser.js';
+import { type Browser, chromiumAvailable, launch, signIn } from './browser.js';
 
 // Right-to-left messages in Chromium: the HTML email of ar and he mirrored (start edge on the
 // right) with the code still read left to right, and the dashboard's template preview the same.
@@ -123,14 +123,7 @@ describe.skipIf(!chromiumAvailable())('right-to-left messages in Chromium', () =
     const page = browser.page;
     // Tall enough for the texts and the whole preview without scrolling (the dashboard's bars are sticky).
     await page.setViewportSize({ width: 1280, height: 1500 });
-    await page.goto(`${base}/dashboard/`);
-    if (await page.getByLabel('Admin token').isVisible()) {
-      await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      // Signed in (the session cookie set) before the next page is asked for: else it opens on the
-      // sign-in form, whose heading passes for the page's.
-      await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
-    }
+    await signIn(page, base, ADMIN_TOKEN);
     await page.goto(`${base}/dashboard/#/branding`);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await page.locator('select[name="locale"]').selectOption(locale);

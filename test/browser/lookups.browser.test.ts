@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { type Browser, chromiumAvailable, launch, screenshot, serviceApi } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, serviceApi, signIn } from './browser.js';
 
 // Carrier lookups in a real browser against a started service: an operator turns them on from the
 // settings page alone, and a phone contact's page shows its line type, carrier and SIM change
@@ -38,10 +38,7 @@ describe.skipIf(!chromiumAvailable())('dashboard: carrier lookups', () => {
     await browser.context.addInitScript(
       `localStorage.setItem('cv.dashboard.account', ${JSON.stringify(accountId)}); localStorage.setItem('cv.dashboard.mode', 'test');`,
     );
-    await page().goto(`${base}/dashboard/`);
-    await page().getByLabel('Admin token').fill(ADMIN_TOKEN);
-    await page().getByRole('button', { name: 'Sign in' }).click();
-    await page().getByRole('navigation', { name: 'Dashboard' }).waitFor();
+    await signIn(page(), base, ADMIN_TOKEN);
   }, 120_000);
 
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { type Browser, chromiumAvailable, launch, screenshot, serviceApi } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, serviceApi, signIn } from './browser.js';
 
 // What a new user found wrong in the dashboard's details (issue 44, item 6), in a real browser
 // against a started service: a contact profile that outlived a switch of account or mode, zero
@@ -62,10 +62,7 @@ describe.skipIf(!chromiumAvailable())('dashboard: the details an operator relies
       })
     ).body.data.key;
     browser = await launch(base, { locale: LOCALE, timezoneId: TIME_ZONE });
-    await page().goto(`${base}/dashboard/`);
-    await page().getByLabel('Admin token').fill(ADMIN_TOKEN);
-    await page().getByRole('button', { name: 'Sign in' }).click();
-    await page().getByRole('navigation', { name: 'Dashboard' }).waitFor();
+    await signIn(page(), base, ADMIN_TOKEN);
     await chooseAccount(acme);
   }, 120_000);
 

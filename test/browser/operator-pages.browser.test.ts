@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { type Browser, chromiumAvailable, launch, screenshot, serviceApi } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, serviceApi, signIn } from './browser.js';
 
 // What an operator looks for first, in a real browser against a started service: the limits in
 // force and where each comes from, an API key's id and prefix, the recent contacts without a
@@ -47,10 +47,7 @@ describe.skipIf(!chromiumAvailable())('dashboard: what an operator looks for fir
     await browser.context.addInitScript(
       `localStorage.setItem('cv.dashboard.account', ${JSON.stringify(accountId)})`,
     );
-    await page().goto(`${base}/dashboard/`);
-    await page().getByLabel('Admin token').fill(ADMIN_TOKEN);
-    await page().getByRole('button', { name: 'Sign in' }).click();
-    await page().getByRole('navigation', { name: 'Dashboard' }).waitFor();
+    await signIn(page(), base, ADMIN_TOKEN);
   }, 120_000);
 
   afterAll(async () => {

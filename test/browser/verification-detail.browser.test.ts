@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { type Browser, chromiumAvailable, launch, screenshot, serviceApi } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, serviceApi, signIn } from './browser.js';
 
 // A request's detail in the dashboard (the outbox's message of a request, and a contact's
 // history) says how and when it was verified, in a real browser against a started service. Of
@@ -53,10 +53,7 @@ describe.skipIf(!chromiumAvailable())('dashboard: how and when a request was ver
       })
     ).body.data.key;
     browser = await launch(base, { locale: 'en-GB', timezoneId: 'UTC' });
-    await page().goto(`${base}/dashboard/`);
-    await page().getByLabel('Admin token').fill(ADMIN_TOKEN);
-    await page().getByRole('button', { name: 'Sign in' }).click();
-    await page().getByRole('navigation', { name: 'Dashboard' }).waitFor();
+    await signIn(page(), base, ADMIN_TOKEN);
     await page().getByLabel('Account', { exact: true }).selectOption(accountId);
   }, 180_000);
 

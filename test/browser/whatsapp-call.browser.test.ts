@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeCalling, startFakeCalling } from '../delivery/support/fake-whatsapp-calling.js';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { type Browser, chromiumAvailable, launch, screenshot } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, signIn } from './browser.js';
 
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 const APP_SECRET = 'app-secret';
@@ -66,10 +66,7 @@ describe.skipIf(!chromiumAvailable())('a WhatsApp call on the dashboard', () => 
       expect(res.status).toBe(200);
     }
     const page = browser.page;
-    await page.goto(`${server.url}/dashboard/`);
-    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
+    await signIn(page, server.url, ADMIN_TOKEN);
 
     const historyOf = async (phone: string) => {
       // The contact appears once the fold has run; the delivery state is read from the request.
