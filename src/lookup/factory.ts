@@ -1,8 +1,6 @@
 import type { Clock } from '../domain/clock.js';
 import type { LookupCacheStore } from '../domain/ports/number-lookup.js';
-import { redisConnection } from '../redis-connection.js';
 import { lookupKeySecret } from './keys.js';
-import { RedisLookupCache } from './redis-cache.js';
 import { lookupProviderNamed } from './registry.js';
 import { LookupService } from './service.js';
 import type { LookupConfig } from './settings.js';
@@ -50,6 +48,11 @@ export async function buildNumberLookup(
   let cacheIn: BuiltLookup['cacheIn'] = 'database';
   let closeCache = async () => {};
   if (provider && config.redisUrl) {
+    // Loaded here: a deployment without Redis never loads its client (as compose.ts does for the limits).
+    const [{ redisConnection }, { RedisLookupCache }] = await Promise.all([
+      import('../redis-connection.js'),
+      import('./redis-cache.js'),
+    ]);
     // A command slower than the lookup's budget is of no use to it.
     const redis = redisConnection(config.redisUrl, config.lookupTimeoutMs);
     await redis.connect();

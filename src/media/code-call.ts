@@ -1,7 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import { RTCPeerConnection, RTCRtpCodecParameters, type RTCRtpSender, RtpHeader, RtpPacket } from 'werift';
+import { MediaError } from './media-error.js';
 import type { MediaOptions } from './settings.js';
+
+export { MediaError };
 
 /** Opus at 48 kHz: 960 samples (one RTP timestamp step) per 20 ms packet. */
 const FRAME_MS = 20;
@@ -10,16 +13,6 @@ const SAMPLES_PER_FRAME = 960;
 export interface CodeCallOptions extends MediaOptions {
   /** How long gathering the offer's candidates may take (STUN and TURN answers). */
   gatherTimeoutMs?: number;
-}
-
-/** Why a call's media ended before its audio was played. */
-export class MediaError extends Error {
-  constructor(
-    readonly reason: 'not_connected' | 'connection_lost' | 'closed' | 'bad_answer',
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** What a call's playback did. */

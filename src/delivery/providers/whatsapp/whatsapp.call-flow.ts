@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../../domain/clock.js';
 import type { CallJob, CallJobState, WhatsAppCalls } from '../../../domain/ports/whatsapp-calls.js';
 import type { DeliveryStatus, VerificationStatus } from '../../../domain/types.js';
-import { CodeCall, MediaError } from '../../../media/code-call.js';
+import type { CodeCall } from '../../../media/code-call.js';
+import { MediaError } from '../../../media/media-error.js';
 import { codeReading, loadPromptSet, PROMPTS_DIR, promptLanguages } from '../../../media/prompts.js';
 import type { MediaOptions } from '../../../media/settings.js';
 import type { DeliveryRequest, SendOutcome } from '../../interface.js';
@@ -103,6 +104,17 @@ const OPEN_STATES: readonly CallJobState[] = ['new', 'starting', 'awaiting_permi
  * `calls` webhook received by another instance stores the SDP answer on the row, and the holder,
  * which polls its rows while it holds calls, applies it.
  */
+/**
+ * The call's media (werift's WebRTC stack: about 8 MB of heap and its start-up) is loaded by a
+ * deployment that places WhatsApp calls only: every other one never carries it. The flow starts
+ * the load when it is built, so the first call does not wait for it.
+ */
+let codeCall: Promise<typeof import('../../../media/code-call.js')> | null = null;
+const loadCodeCall = () => {
+  codeCall ??= import('../../../media/code-call.js');
+  return codeCall;
+};
+
 export class WhatsAppCallFlow {
   private readonly timings: CallTimings;
   private readonly live = new Map<string, LiveCall>();
@@ -117,6 +129,8 @@ export class WhatsAppCallFlow {
   constructor(private readonly deps: CallFlowDeps) {
     this.timings = { ...TIMINGS, ...deps.timings };
     this.languages = new Set(promptLanguages(deps.promptsDir ?? PROMPTS_DIR));
+    // A failed load fails the first call that needs it, as media_failed (place).
+    loadCodeCall().catch(() => {});
   }
 
   private now() {
@@ -315,7 +329,7 @@ export class WhatsAppCallFlow {
     }
     let media: CodeCall;
     try {
-      media = await CodeCall.create(this.deps.media);
+      media = await (await loadCodeCall()).CodeCall.create(this.deps.media);
     } catch (err) {
       await this.undeliver(placing, ['placing'], 'media_failed', `no media offer: ${(err as Error).message}`);
       return;
