@@ -54,7 +54,7 @@ export const settings = {
     4,
     0,
     50,
-    "PostgreSQL connections per process for the send's write, planned once per connection by index (docs/deployment.md). 0 runs it on the main pool, planned at every run: set 0 behind PgBouncer in transaction mode, which would hand these connections' settings to other clients. Ignored for SQLite.",
+    "PostgreSQL connections per process for the send's write and the verify's statements, planned once per connection by index (docs/deployment.md). 0 runs them on the main pool, planned at every run: set 0 behind PgBouncer in transaction mode, which would hand these connections' settings to other clients. Ignored for SQLite.",
   ),
   redisUrl: optionalString(
     'REDIS_URL',

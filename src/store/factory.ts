@@ -44,7 +44,7 @@ export interface Store extends StoreLifecycle {
 /**
  * Opens the store named by DATABASE_URL: `sqlite:<path>` or `postgres://…`. `poolSize`: the
  * PostgreSQL connections of this process (DATABASE_POOL_SIZE), `sendPoolSize` those of the send's
- * write (DATABASE_SEND_POOL_SIZE); `clock` times what the fold makes.
+ * write and the verify's statements (DATABASE_SEND_POOL_SIZE); `clock` times what the fold makes.
  * `filter`: where the store remembers every destination it holds, so that the risk screen reads
  * no history for a new email address (DestinationFilter): only for a process that is the only one
  * writing on its database (compose.ts).

@@ -162,12 +162,51 @@ describe.skipIf(!hasPostgres)(
     });
 
     it('the fold deletes its batch through a join with the rows it took, not by searching an array per row', async () => {
-      // The changes table is small in steady state (every fold empties it), so it is scanned: with
-      // seq = ANY(array) every row was compared with every element, a million comparisons for a
-      // batch of a thousand.
+      // With seq = ANY(array) every row was compared with every element, a million comparisons for
+      // a batch of a thousand. Its plan, made once on the early tables, reads none by a scan.
       const plan = await planOfAFold();
       expect(plan).toContain('Delete on changes');
       expect(plan).not.toMatch(/seq = ANY/);
+      expect(plan).not.toMatch(/Seq Scan/);
+    });
+
+    it('the send, the verify and the fold keep the plan of their first run on each connection; the rest plan every run', async () => {
+      await planOfAFold();
+      await verifyTurn();
+      const v = verification();
+      await store.readModel.destinationSignals(v.accountId, 'live', v.destination, null, Date.now());
+      /** How often each prepared statement of a connection ran on a generic (kept) or a custom plan. */
+      const runsOn = async (connections: pg.Pool) => {
+        const { rows } = await connections.query<{
+          name: string;
+          generic_plans: string;
+          custom_plans: string;
+        }>('SELECT name, generic_plans, custom_plans FROM pg_prepared_statements');
+        return new Map(
+          rows.map((r) => [r.name, { kept: Number(r.generic_plans), planned: Number(r.custom_plans) }]),
+        );
+      };
+      // One connection in each pool (max: 1): the statements' own.
+      const plannedOncePool = (store as unknown as { plannedOncePool: pg.Pool }).plannedOncePool;
+      const once = await runsOn(plannedOncePool);
+      const main = await runsOn(pool);
+      for (const [name, runs] of [
+        ['send_checked', once.get('send_checked')],
+        ['try_attempts', once.get('try_attempts')],
+        ['read_attempts', once.get('read_attempts')],
+        ['decide_many', once.get('decide_many')],
+        // The fold runs on the main pool, its transaction planning it once (fold.ts).
+        ['fold_batch', main.get('fold_batch')],
+      ] as const) {
+        expect(runs?.kept, name).toBeGreaterThan(5);
+        expect(runs?.planned, name).toBe(0);
+      }
+      // The other statements are planned for each run (CONNECTION_SETTINGS): the screen's read.
+      expect(main.get('signals_email')?.planned).toBeGreaterThan(0);
+      expect(main.get('signals_email')?.kept).toBe(0);
+      // The fold's settings were its transaction's only: the connection plans every run again.
+      const { rows } = await pool.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode');
+      expect(rows[0]?.plan_cache_mode).toBe('force_custom_plan');
     });
 
     it("a turn of emails is screened without the phone's parts, which are most of the planning", async () => {

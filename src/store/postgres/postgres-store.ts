@@ -40,8 +40,8 @@ export const PLANNED_ONCE_SETTINGS =
 
 /**
  * Connections of the planned-once pool by default (DATABASE_SEND_POOL_SIZE), beside the main
- * pool's: its statement (the send's write) is one per event-loop turn and takes under a
- * millisecond, so a few carry every send.
+ * pool's: its statements (the send's write, the verify's) are one per event-loop turn each and
+ * take a millisecond or two, so a few carry every send and verify.
  */
 export const PLANNED_ONCE_CONNECTIONS = 4;
 
@@ -49,8 +49,9 @@ export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */
   max?: number;
   /**
-   * Connections of the pool that plans the send's write once (default PLANNED_ONCE_CONNECTIONS, at
-   * most `max`); 0: no such pool, the statement runs on the main pool and is planned every run.
+   * Connections of the pool that plans the send's and the verify's statements once (default
+   * PLANNED_ONCE_CONNECTIONS, at most `max`); 0: no such pool, they run on the main pool and are
+   * planned every run.
    */
   plannedOnceMax?: number;
   /** How long to wait for a connection before answering 503 (default 3000 ms). */

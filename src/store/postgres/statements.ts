@@ -24,11 +24,14 @@ export interface Named {
    * Planned once per connection and that plan kept, on connections that plan without sequential
    * scans (postgres-store.ts, PLANNED_ONCE_SETTINGS), instead of planned again at every run (on
    * the main pool when DATABASE_SEND_POOL_SIZE is 0). For a statement whose every table access
-   * has an index to take whatever the table's size, and whose planning costs more than its run.
+   * has an index to take whatever the table's size, and whose planning is a large part of its cost
+   * (test/store/postgres.plans.test.ts reads both).
    */
   plannedOnce?: true;
 }
 const named = (name: string, text: string): Named => ({ name, text });
+/** A named statement run on the pool that plans it once per connection (`Named.plannedOnce`). */
+const namedPlannedOnce = (name: string, text: string): Named => ({ name, text, plannedOnce: true });
 
 /**
  * The pending rows of one group (one row, two for a dual pair), for statements that look a group
@@ -121,13 +124,13 @@ export const SQL = {
   // Planned once per connection: planning it cost more than running it (0.3–0.6 ms of a batch of
   // about 15 sends, measured with pg_stat_statements under a bench:versus load), and each of its
   // table accesses is by an index (test/store/postgres.plans.test.ts, on a table grown after).
-  supersedeAndInsert: { ...named('send', sendSql(false)), plannedOnce: true },
+  supersedeAndInsert: namedPlannedOnce('send', sendSql(false)),
   // The same, for a store whose destination filter may have let a send's screen skip its read: a
   // send (a group) with a destination whose contact is blocked is left out whole, and its blocked
   // rows are what the statement returns, by their ordinal `n` (src/store/blocks.ts). Each row
   // looks its contact up among the blocked ones, in contacts_blocked (OFFSET 0, as for the
   // predecessor).
-  supersedeAndInsertCheckingBlocks: { ...named('send_checked', sendSql(true)), plannedOnce: true },
+  supersedeAndInsertCheckingBlocks: namedPlannedOnce('send_checked', sendSql(true)),
   getVerification: `SELECT ${VERIFICATION_SELECT} FROM verifications WHERE id = $1 AND account_id = $2 AND test = $3`,
   // A magic link's request, by the keyed hashes of its token ($1: the current secret's, then a
   // previous one's during a rotation), through verifications_link.
@@ -233,7 +236,7 @@ export const SQL = {
   // readGroup for the guesses of one event-loop turn ($1 ids, $2 accounts, $3 modes, $4 times):
   // each request by primary key, its group by verifications_group (OFFSET 0 keeps those lookups
   // from being flattened into a join planned over the table). Rows carry the guess's ordinal `n`.
-  readGroups: named(
+  readGroups: namedPlannedOnce(
     'read_attempts',
     `WITH tried AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[])
@@ -264,9 +267,11 @@ export const SQL = {
   // group's rows are made together and never become live again, so "the only live row" read
   // here still holds when the update runs. Rows carry the guess's ordinal `n`, `alone` (the
   // update was tried) and, when it counted, the decided row's columns (decided_*); the caller
-  // decides the others as before (countOrConsumeMany). Each run is planned (CONNECTION_SETTINGS):
-  // no correlated subquery, which would add to that plan.
-  tryAttempts: named(
+  // decides the others as before (countOrConsumeMany). No correlated subquery, which would add to
+  // its plan. Like the verify's other two statements, planned once per connection: planning it
+  // cost a quarter of its run (0.35 of 1.3 ms a batch, pg_stat_statements under a verify load),
+  // and each of its table accesses is by an index (test/store/postgres.plans.test.ts).
+  tryAttempts: namedPlannedOnce(
     'try_attempts',
     `WITH tried AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[], $5::text[], $6::bytea[],
@@ -305,7 +310,7 @@ export const SQL = {
   // the caller runs a second guess on a group after this statement, on its own). Each group's
   // pending rows are found by verifications_group and updated by primary key, re-checked under
   // their locks as in the single form. Rows carry the guess's ordinal `n`.
-  countOrConsumeMany: named(
+  countOrConsumeMany: namedPlannedOnce(
     'decide_many',
     `WITH won AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
