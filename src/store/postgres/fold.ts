@@ -37,29 +37,17 @@ const STATEMENTS = {
 };
 
 /**
- * For the rest of the batch's transaction, as PLANNED_ONCE_SETTINGS (postgres-store.ts) for a
- * whole connection: the batch's statement keeps one plan per connection, made without sequential
- * scans. Planning it cost half as much as running it (0.7 of 1.5 ms a batch, pg_stat_statements
- * under load); each of its table accesses has an index (test/store/postgres.plans.test.ts). Local
- * to the transaction, so the connection goes back to the pool as it came, and PgBouncer in
- * transaction mode carries it too.
- */
-const PLANNED_ONCE = `set_config('plan_cache_mode', 'force_generic_plan', true),
-  set_config('enable_seqscan', 'off', true)`;
-
-/**
  * The fold's advisory lock: taken if free (a timer's fold), or waited for (a read's); and, in the
- * same statement (a round trip less per batch), whether an endpoint is enabled, and the batch's
- * planning settings.
+ * same statement (a round trip less per batch), whether an endpoint is enabled.
  */
 const LOCK = {
   take: {
     name: 'fold_lock_take',
-    text: `SELECT pg_try_advisory_xact_lock($1, $2) AS held, ${ANY_ENDPOINT_ENABLED} AS endpoints, ${PLANNED_ONCE}`,
+    text: `SELECT pg_try_advisory_xact_lock($1, $2) AS held, ${ANY_ENDPOINT_ENABLED} AS endpoints`,
   },
   wait: {
     name: 'fold_lock_wait',
-    text: `SELECT true AS held, ${ANY_ENDPOINT_ENABLED} AS endpoints, ${PLANNED_ONCE} FROM pg_advisory_xact_lock($1, $2)`,
+    text: `SELECT true AS held, ${ANY_ENDPOINT_ENABLED} AS endpoints FROM pg_advisory_xact_lock($1, $2)`,
   },
 };
 
