@@ -96,15 +96,6 @@ const CALL_STATES: readonly CallJobState[] = ['placing', 'calling', 'answered'];
 const OPEN_STATES: readonly CallJobState[] = ['new', 'starting', 'awaiting_permission', ...CALL_STATES];
 
 /**
- * A WHATSAPP CALL delivery, from the send to the end of the call (docs/delivery.md, "WhatsApp
- * calls"): the user's permission (asked for when missing), the reply, the call, the code spoken
- * over its audio, every state recorded on the request. Each step is a conditional move of the
- * job's row (WhatsAppCalls), so that a restart loses nothing and two instances taking the same
- * webhook act once. The media of a call lives in the process that placed it (its `holder`): a
- * `calls` webhook received by another instance stores the SDP answer on the row, and the holder,
- * which polls its rows while it holds calls, applies it.
- */
-/**
  * The call's media (werift's WebRTC stack: about 8 MB of heap and its start-up) is loaded by a
  * deployment that places WhatsApp calls only: every other one never carries it. The flow starts
  * the load when it is built, so the first call does not wait for it.
@@ -115,6 +106,15 @@ const loadCodeCall = () => {
   return codeCall;
 };
 
+/**
+ * A WHATSAPP CALL delivery, from the send to the end of the call (docs/delivery.md, "WhatsApp
+ * calls"): the user's permission (asked for when missing), the reply, the call, the code spoken
+ * over its audio, every state recorded on the request. Each step is a conditional move of the
+ * job's row (WhatsAppCalls), so that a restart loses nothing and two instances taking the same
+ * webhook act once. The media of a call lives in the process that placed it (its `holder`): a
+ * `calls` webhook received by another instance stores the SDP answer on the row, and the holder,
+ * which polls its rows while it holds calls, applies it.
+ */
 export class WhatsAppCallFlow {
   private readonly timings: CallTimings;
   private readonly live = new Map<string, LiveCall>();
