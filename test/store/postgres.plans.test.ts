@@ -280,3 +280,60 @@ describe.skipIf(!hasPostgres)(
     });
   },
 );
+
+/**
+ * The send's statement is planned once per connection, at whatever moment the pool opens that
+ * connection: a few hundred requests in, on statistics never analysed, its plan once walked the
+ * whole of verifications_pending_expiry (every pending request) to find a predecessor, and kept
+ * doing so (migration 182). Each case plans it on a connection of its own at that moment.
+ */
+describe.skipIf(!hasPostgres)('PostgreSQL: a send planned once, at any moment of a new database', () => {
+  const closers: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close();
+  });
+
+  it.each([0, 120, 400, 3000])(
+    'planned with %i requests written, it finds its predecessor in verifications_one_live',
+    async (written) => {
+      const db = await createTestDatabase();
+      closers.push(() => db.drop());
+      const writer = new PostgresStore(db.url, { max: 2 });
+      closers.push(() => writer.close());
+      await writer.migrate();
+      for (let i = 0; i < written; i += 20)
+        await writer.verifications.createVerifications(Array.from({ length: 20 }, () => verification()));
+      const planner = new PostgresStore(db.url, { max: 1 });
+      closers.push(() => planner.close());
+      const client = await (planner as unknown as { plannedOncePool: pg.Pool }).plannedOncePool.connect();
+      const plans: string[] = [];
+      try {
+        await client.query(`LOAD 'auto_explain'`);
+        await client.query('SET auto_explain.log_min_duration = 0');
+        await client.query('SET auto_explain.log_level = notice');
+        client.on('notice', (n) => plans.push(n.message ?? ''));
+      } finally {
+        client.release();
+      }
+      await planner.verifications.createVerifications([verification(), verification()]);
+      const plan = plans.filter((p) => p.includes('INSERT INTO verifications')).join('\n');
+      expect(plan).toContain('verifications_one_live');
+      expect(plan).not.toContain('verifications_pending_expiry');
+      // The sweeper's statement still can take that index (its predicate follows from the query's).
+      const sweeper = await (writer as unknown as { pool: pg.Pool }).pool.connect();
+      try {
+        await sweeper.query('BEGIN');
+        await sweeper.query('SET LOCAL enable_seqscan = off');
+        const { rows } = await sweeper.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN SELECT id FROM verifications WHERE status = 'pending' AND expires_at <= $1 LIMIT 100`,
+          [Date.now()],
+        );
+        expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('verifications_pending_expiry');
+      } finally {
+        await sweeper.query('ROLLBACK');
+        sweeper.release();
+      }
+    },
+    60_000,
+  );
+});
