@@ -8,6 +8,22 @@ import { hasPostgres } from '../support/services.js';
 import { dualPair, guessOf, T0, verification } from './fixtures.js';
 
 /**
+ * Has the one connection of `connections` (a pool of max 1) report the plan of each statement it
+ * runs from now on (auto_explain, as a notice) into `plans`.
+ */
+async function explainInto(plans: string[], connections: pg.Pool): Promise<void> {
+  const client = await connections.connect();
+  try {
+    await client.query(`LOAD 'auto_explain'`);
+    await client.query('SET auto_explain.log_min_duration = 0');
+    await client.query('SET auto_explain.log_level = notice');
+    client.on('notice', (n) => plans.push(n.message ?? ''));
+  } finally {
+    client.release();
+  }
+}
+
+/**
  * The request path's statements are prepared once per connection. PostgreSQL may keep a generic
  * plan for good after five runs; made on a nearly empty table it scans the whole table, or every
  * pending request per new one, so a send's cost grows with the table. These tests analyse the
@@ -82,17 +98,7 @@ describe.skipIf(!hasPostgres)(
       // made on the early table, and is read here as it runs on the grown one.
       const plannedOnce = (store as unknown as { plannedOncePool: pg.Pool }).plannedOncePool;
       const unfilteredSends = (unfiltered as unknown as { plannedOncePool: pg.Pool }).plannedOncePool;
-      for (const connections of [pool, plannedOnce, unfilteredSends]) {
-        const client = await connections.connect();
-        try {
-          await client.query(`LOAD 'auto_explain'`);
-          await client.query('SET auto_explain.log_min_duration = 0');
-          await client.query('SET auto_explain.log_level = notice');
-          client.on('notice', (n) => plans.push(n.message ?? ''));
-        } finally {
-          client.release();
-        }
-      }
+      for (const connections of [pool, plannedOnce, unfilteredSends]) await explainInto(plans, connections);
     }, 60_000);
 
     /** `count` pending requests to other destinations and their changes, written beside the store. */
@@ -305,16 +311,8 @@ describe.skipIf(!hasPostgres)('PostgreSQL: a send planned once, at any moment of
         await writer.verifications.createVerifications(Array.from({ length: 20 }, () => verification()));
       const planner = new PostgresStore(db.url, { max: 1 });
       closers.push(() => planner.close());
-      const client = await (planner as unknown as { plannedOncePool: pg.Pool }).plannedOncePool.connect();
       const plans: string[] = [];
-      try {
-        await client.query(`LOAD 'auto_explain'`);
-        await client.query('SET auto_explain.log_min_duration = 0');
-        await client.query('SET auto_explain.log_level = notice');
-        client.on('notice', (n) => plans.push(n.message ?? ''));
-      } finally {
-        client.release();
-      }
+      await explainInto(plans, (planner as unknown as { plannedOncePool: pg.Pool }).plannedOncePool);
       await planner.verifications.createVerifications([verification(), verification()]);
       const plan = plans.filter((p) => p.includes('INSERT INTO verifications')).join('\n');
       expect(plan).toContain('verifications_one_live');
