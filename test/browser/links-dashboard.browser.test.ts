@@ -18,14 +18,8 @@ describe.skipIf(!chromiumAvailable())('dashboard: magic links', () => {
   let browser: Browser;
   let key: string;
   const admin = serviceApi(() => base, ADMIN_TOKEN);
-  const send = async (body: Record<string, unknown>) => {
-    const res = await fetch(`${base}/v1/contact/send-code`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  const send = (body: Record<string, unknown>) =>
+    serviceApi(() => base, key)('POST', '/v1/contact/send-code', body);
   const page = () => browser.page;
   let loads = 0;
   const go = async (route: string) => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSmtp, startFakeSmtp } from '../delivery/support/fake-smtp.js';
 import { postJson, type RunningServer, startServer } from '../support/process.js';
-import { type Browser, chromiumAvailable, launch, screenshot } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, serviceApi } from './browser.js';
 
 // A magic link's pages in Chromium with JavaScript off, as a mail client's in-app browser may
 // be: the confirmation page, its button (a form POST) followed to the account's redirect or to the
@@ -42,14 +42,14 @@ describe.runIf(chromiumAvailable())('magic link pages in a browser without JavaS
     });
     key = (await postJson(`${server.url}/v1/admin/api-keys`, { name: 'b', channels: ['EMAIL'] }, ADMIN)).body
       .data.key as string;
-    const patch = await fetch(`${server.url}/v1/admin/accounts/acc_default/settings`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
+    const patch = await serviceApi(() => server.url, ADMIN)(
+      'PATCH',
+      '/v1/admin/accounts/acc_default/settings',
+      {
         linkRedirectOrigins: [appOrigin],
         branding: { brandName: 'Acme', productName: 'Acme Cloud', color: '#0f766e' },
-      }),
-    });
+      },
+    );
     expect(patch.status).toBe(200);
     browser = await launch(server.url, { javaScriptEnabled: false });
   }, 60_000);

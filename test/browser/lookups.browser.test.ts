@@ -20,6 +20,8 @@ describe.skipIf(!chromiumAvailable())('dashboard: carrier lookups', () => {
   let accountId: string;
 
   const admin = serviceApi(() => base, ADMIN_TOKEN);
+  const sendSms = (key: string, phone: string) =>
+    serviceApi(() => base, key)('POST', '/v1/contact/send-code', { channel: 'SMS', phone });
   const page = () => browser.page;
   let loads = 0;
   const go = async (route: string) => {
@@ -84,11 +86,7 @@ describe.skipIf(!chromiumAvailable())('dashboard: carrier lookups', () => {
     const key = (
       await admin('POST', '/v1/admin/api-keys', { name: 'test', channels: ['SMS'], accountId, test: true })
     ).body.data.key as string;
-    const res = await fetch(`${base}/v1/contact/send-code`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ channel: 'SMS', phone: '+447700900011' }),
-    });
+    const res = await sendSms(key, '+447700900011');
     expect(res.status).toBe(200);
     const contact = (await admin('GET', `/v1/admin/contacts?accountId=${accountId}&q=%2B447700900011`)).body
       .data[0];
@@ -111,11 +109,7 @@ describe.skipIf(!chromiumAvailable())('dashboard: carrier lookups', () => {
       ['+447700900001', 400],
       ['+447700900010', 403],
     ] as const) {
-      const res = await fetch(`${base}/v1/contact/send-code`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ channel: 'SMS', phone }),
-      });
+      const res = await sendSms(key, phone);
       expect(res.status).toBe(status);
     }
     await go('overview');

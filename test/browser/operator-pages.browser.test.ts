@@ -107,14 +107,12 @@ describe.skipIf(!chromiumAvailable())('dashboard: what an operator looks for fir
 
   /** Sends a code with `key` and returns its request id. */
   const send = async (key: string, email: string) => {
-    const res = await fetch(`${base}/v1/contact/send-code`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ channel: 'EMAIL', email }),
+    const res = await serviceApi(() => base, key)('POST', '/v1/contact/send-code', {
+      channel: 'EMAIL',
+      email,
     });
-    const body = (await res.json()) as { data: { requestId: string } };
-    expect(res.status, JSON.stringify(body)).toBe(200);
-    return body.data.requestId as string;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data.requestId as string;
   };
   const newKey = async (test: boolean) =>
     (await admin('POST', '/v1/admin/api-keys', { name: `k${test}`, channels: ['EMAIL'], accountId, test }))
@@ -186,12 +184,11 @@ describe.skipIf(!chromiumAvailable())('dashboard: what an operator looks for fir
     });
     expect(patched.status).toBe(200);
     const resent = await send(liveKey, 'person-01@example.com');
-    const verify = await fetch(`${base}/v1/contact/verify-code`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${liveKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ requestId: lastRequest, code: await codeOf(lastRequest) }),
+    const verify = await serviceApi(() => base, liveKey)('POST', '/v1/contact/verify-code', {
+      requestId: lastRequest,
+      code: await codeOf(lastRequest),
     });
-    expect(((await verify.json()) as { data: { verified: boolean } }).data.verified).toBe(true);
+    expect(verify.body.data.verified).toBe(true);
 
     await go('outbox');
     const rows = page().getByTestId('outbox-message');

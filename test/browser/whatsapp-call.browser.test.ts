@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeCalling, startFakeCalling } from '../delivery/support/fake-whatsapp-calling.js';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
-import { type Browser, chromiumAvailable, launch, screenshot, signIn } from './browser.js';
+import { type Browser, chromiumAvailable, launch, screenshot, serviceApi, signIn } from './browser.js';
 
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 const APP_SECRET = 'app-secret';
@@ -49,19 +49,18 @@ describe.skipIf(!chromiumAvailable())('a WhatsApp call on the dashboard', () => 
   });
 
   it("shows each call's delivery state and the reason it was not delivered", async () => {
-    const created = await fetch(`${server.url}/v1/admin/api-keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'calls', channels: ['WHATSAPP'] }),
+    const created = await serviceApi(() => server.url, ADMIN_TOKEN)('POST', '/v1/admin/api-keys', {
+      name: 'calls',
+      channels: ['WHATSAPP'],
     });
-    const key = ((await created.json()) as { data: { key: string } }).data.key;
+    const key = created.body.data.key as string;
     fake.addUser('14155550140', { onPermissionRequest: 'reject' });
     fake.addUser('14155550141', { onPermissionRequest: 'ignore' });
     for (const phone of ['+14155550140', '+14155550141']) {
-      const res = await fetch(`${server.url}/v1/contact/send-code`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ channel: 'WHATSAPP', phone, deliveryType: 'CALL' }),
+      const res = await serviceApi(() => server.url, key)('POST', '/v1/contact/send-code', {
+        channel: 'WHATSAPP',
+        phone,
+        deliveryType: 'CALL',
       });
       expect(res.status).toBe(200);
     }
