@@ -1,24 +1,50 @@
-import type { CounterPlan, CounterRef, PlanOutcome, RateLimitStore } from '../domain/ports/rate-limits.js';
-
-type Counters = Pick<RateLimitStore, 'consume' | 'refund' | 'penalize' | 'peek' | 'count'>;
+import type {
+  CounterPlan,
+  CounterRef,
+  CounterSpec,
+  LimitDecision,
+  PlanOutcome,
+} from '../domain/ports/rate-limits.js';
 
 /**
- * A CounterPlan run over a store's single operations, in the plan's order: what an in-process
- * store does (no round trip to save), and the reference the Redis script follows step by step.
+ * A store whose counters are decided in this process, at once: no round trip to wait for, so a
+ * plan runs in one turn of the event loop (nothing else counts in between) and allocates no
+ * promise per counter.
  */
-export async function runPlanStepByStep(counters: Counters, plan: CounterPlan): Promise<PlanOutcome> {
+export interface CountersNow {
+  consumeNow(spec: CounterSpec, key: string): LimitDecision;
+  refundNow(spec: CounterSpec, key: string): void;
+  /** Adds a point; a write it returns is one the answer must not outlive (awaited before the outcome). */
+  penalizeNow(spec: CounterSpec, key: string): Promise<void> | undefined;
+  peekNow(spec: CounterSpec, key: string): LimitDecision;
+  countNow(spec: CounterSpec, key: string): number;
+}
+
+/**
+ * A CounterPlan run over an in-process store, in the plan's order: what the memory stores do, and
+ * the reference the Redis script follows step by step.
+ */
+export function runPlanNow(counters: CountersNow, plan: CounterPlan): Promise<PlanOutcome> {
+  const writes: Array<Promise<void>> = [];
+  const outcome = decide(counters, plan, writes);
+  return writes.length === 0 ? Promise.resolve(outcome) : Promise.all(writes).then(() => outcome);
+}
+
+function decide(counters: CountersNow, plan: CounterPlan, writes: Array<Promise<void>>): PlanOutcome {
   const reads: number[] = [];
-  for (const r of plan.reads ?? []) reads.push(await counters.count(r.spec, r.key));
+  for (const r of plan.reads ?? []) reads.push(counters.countNow(r.spec, r.key));
   const outcome: PlanOutcome = { reads, rate: null, budget: null, refused: [], charged: [] };
 
   if (plan.rate) {
-    outcome.rate = await counters.consume(plan.rate.spec, plan.rate.key);
+    outcome.rate = counters.consumeNow(plan.rate.spec, plan.rate.key);
     if (!outcome.rate.allowed) return outcome;
     outcome.charged.push(plan.rate);
   }
 
-  for (const [index, b] of (plan.budgets ?? []).entries()) {
-    const budget = await counters.peek(b.spec, b.key);
+  const budgets = plan.budgets ?? [];
+  for (let index = 0; index < budgets.length; index++) {
+    const b = budgets[index] as CounterRef;
+    const budget = counters.peekNow(b.spec, b.key);
     if (!budget.allowed) {
       outcome.budget = { index, retryAfterSeconds: budget.retryAfterSeconds };
       return outcome;
@@ -26,9 +52,12 @@ export async function runPlanStepByStep(counters: Counters, plan: CounterPlan): 
   }
 
   const taken: CounterRef[] = [];
-  for (const [group, counters_] of (plan.takes ?? []).entries()) {
-    for (const [step, t] of counters_.entries()) {
-      const decision = await counters.consume(t.spec, t.key);
+  const takes = plan.takes ?? [];
+  for (let group = 0; group < takes.length; group++) {
+    const steps = takes[group] as CounterRef[];
+    for (let step = 0; step < steps.length; step++) {
+      const t = steps[step] as CounterRef;
+      const decision = counters.consumeNow(t.spec, t.key);
       if (!decision.allowed) {
         outcome.refused.push({ group, step, retryAfterSeconds: decision.retryAfterSeconds });
         break;
@@ -37,19 +66,21 @@ export async function runPlanStepByStep(counters: Counters, plan: CounterPlan): 
     }
   }
   if (outcome.refused.length > 0) {
-    await Promise.all(taken.map((t) => counters.refund(t.spec, t.key)));
+    for (const t of taken) counters.refundNow(t.spec, t.key);
     return outcome;
   }
   outcome.charged.push(...taken);
 
   for (const a of plan.adds ?? []) {
-    await counters.penalize(a.spec, a.key);
+    const write = counters.penalizeNow(a.spec, a.key);
+    if (write) writes.push(write);
     outcome.charged.push(a);
   }
   return outcome;
 }
 
-/** Gives back one point of each counter, over a store's single operations. */
-export async function giveBackEach(counters: Counters, refs: CounterRef[]): Promise<void> {
-  await Promise.all(refs.map((r) => counters.refund(r.spec, r.key)));
+/** Gives back one point of each counter of an in-process store. */
+export function giveBackNow(counters: CountersNow, refs: CounterRef[]): Promise<void> {
+  for (const r of refs) counters.refundNow(r.spec, r.key);
+  return Promise.resolve();
 }

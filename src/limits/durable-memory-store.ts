@@ -8,7 +8,7 @@ import type {
   PlanOutcome,
   RateLimitStore,
 } from '../domain/ports/rate-limits.js';
-import { giveBackEach, runPlanStepByStep } from './counter-plan.js';
+import { type CountersNow, giveBackNow, runPlanNow } from './counter-plan.js';
 import { familyId, MemoryRateLimitStore } from './memory-store.js';
 
 const PURGE_INTERVAL_MS = 60_000;
@@ -28,7 +28,7 @@ const SHORTEST_KEPT_WINDOW_SECONDS = 10;
  * which is acknowledged only once committed: they need not be awaited. A wrong code's penalty is
  * awaited, since the answer of that guess is what it must not outlive.
  */
-export class DurableMemoryRateLimitStore implements RateLimitStore {
+export class DurableMemoryRateLimitStore implements RateLimitStore, CountersNow {
   readonly kind = 'sqlite' as const;
   private readonly memory: MemoryRateLimitStore;
   private readonly purger: NodeJS.Timeout;
@@ -67,36 +67,56 @@ export class DurableMemoryRateLimitStore implements RateLimitStore {
     );
   }
 
-  async consume(spec: CounterSpec, key: string, points = 1): Promise<LimitDecision> {
-    const decision = await this.memory.consume(spec, key, points);
+  consumeNow(spec: CounterSpec, key: string, points = 1): LimitDecision {
+    const decision = this.memory.consumeNow(spec, key, points);
     if (decision.allowed) void this.save(spec, key);
     return decision;
   }
 
-  async refund(spec: CounterSpec, key: string, points = 1): Promise<void> {
-    await this.memory.refund(spec, key, points);
+  refundNow(spec: CounterSpec, key: string, points = 1): void {
+    this.memory.refundNow(spec, key, points);
     void this.save(spec, key);
   }
 
-  async penalize(spec: CounterSpec, key: string, points = 1): Promise<void> {
-    await this.memory.penalize(spec, key, points);
-    await this.save(spec, key);
+  penalizeNow(spec: CounterSpec, key: string, points = 1): Promise<void> {
+    this.memory.penalizeNow(spec, key, points);
+    return this.save(spec, key);
   }
 
-  peek(spec: CounterSpec, key: string): Promise<LimitDecision> {
-    return this.memory.peek(spec, key);
+  peekNow(spec: CounterSpec, key: string): LimitDecision {
+    return this.memory.peekNow(spec, key);
   }
 
-  count(spec: CounterSpec, key: string): Promise<number> {
-    return this.memory.count(spec, key);
+  countNow(spec: CounterSpec, key: string): number {
+    return this.memory.countNow(spec, key);
+  }
+
+  async consume(spec: CounterSpec, key: string, points = 1): Promise<LimitDecision> {
+    return this.consumeNow(spec, key, points);
+  }
+
+  async refund(spec: CounterSpec, key: string, points = 1): Promise<void> {
+    this.refundNow(spec, key, points);
+  }
+
+  penalize(spec: CounterSpec, key: string, points = 1): Promise<void> {
+    return this.penalizeNow(spec, key, points);
+  }
+
+  async peek(spec: CounterSpec, key: string): Promise<LimitDecision> {
+    return this.peekNow(spec, key);
+  }
+
+  async count(spec: CounterSpec, key: string): Promise<number> {
+    return this.countNow(spec, key);
   }
 
   run(plan: CounterPlan): Promise<PlanOutcome> {
-    return runPlanStepByStep(this, plan);
+    return runPlanNow(this, plan);
   }
 
   giveBack(counters: CounterRef[]): Promise<void> {
-    return giveBackEach(this, counters);
+    return giveBackNow(this, counters);
   }
 
   async check(): Promise<boolean> {

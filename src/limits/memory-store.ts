@@ -8,7 +8,7 @@ import type {
   PlanOutcome,
   RateLimitStore,
 } from '../domain/ports/rate-limits.js';
-import { giveBackEach, runPlanStepByStep } from './counter-plan.js';
+import { type CountersNow, giveBackNow, runPlanNow } from './counter-plan.js';
 import { CounterTable } from './counter-table.js';
 
 /**
@@ -19,7 +19,7 @@ import { CounterTable } from './counter-table.js';
  * and a timer per key) about 1 KB of heap; a Map of strings to numbers about 120 bytes; a
  * CounterTable 29 to 80 bytes, off the V8 heap.
  */
-export class MemoryRateLimitStore implements RateLimitStore {
+export class MemoryRateLimitStore implements RateLimitStore, CountersNow {
   readonly kind = 'memory' as const;
   private readonly families = new Map<string, CounterTable>();
   /** Tables by spec object: the policy passes the same few spec objects over and over. */
@@ -67,7 +67,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     else table.start(key, used, endsAt, now);
   }
 
-  async consume(spec: CounterSpec, key: string, points = 1): Promise<LimitDecision> {
+  consumeNow(spec: CounterSpec, key: string, points = 1): LimitDecision {
     const now = this.clock.now();
     const table = this.family(spec);
     const slot = table.find(key, now);
@@ -85,22 +85,23 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { allowed: true, remaining: spec.limit - used - points, retryAfterSeconds: 0 };
   }
 
-  async refund(spec: CounterSpec, key: string, points = 1): Promise<void> {
+  refundNow(spec: CounterSpec, key: string, points = 1): void {
     // A refund into an ended window gives nothing, never a negative count.
     const table = this.family(spec);
     const slot = table.find(key, this.clock.now());
     if (slot >= 0) table.setUsed(slot, table.usedAt(slot) - Math.min(points, table.usedAt(slot)));
   }
 
-  async penalize(spec: CounterSpec, key: string, points = 1): Promise<void> {
+  penalizeNow(spec: CounterSpec, key: string, points = 1): undefined {
     const now = this.clock.now();
     const table = this.family(spec);
     const slot = table.find(key, now);
     if (slot >= 0) table.setUsed(slot, table.usedAt(slot) + points);
     else table.start(key, points, now + spec.windowSeconds * 1000, now);
+    return undefined;
   }
 
-  async peek(spec: CounterSpec, key: string): Promise<LimitDecision> {
+  peekNow(spec: CounterSpec, key: string): LimitDecision {
     const now = this.clock.now();
     const table = this.family(spec);
     const slot = table.find(key, now);
@@ -113,18 +114,38 @@ export class MemoryRateLimitStore implements RateLimitStore {
     };
   }
 
-  async count(spec: CounterSpec, key: string): Promise<number> {
+  countNow(spec: CounterSpec, key: string): number {
     const table = this.family(spec);
     const slot = table.find(key, this.clock.now());
     return slot >= 0 ? table.usedAt(slot) : 0;
   }
 
+  async consume(spec: CounterSpec, key: string, points = 1): Promise<LimitDecision> {
+    return this.consumeNow(spec, key, points);
+  }
+
+  async refund(spec: CounterSpec, key: string, points = 1): Promise<void> {
+    this.refundNow(spec, key, points);
+  }
+
+  async penalize(spec: CounterSpec, key: string, points = 1): Promise<void> {
+    this.penalizeNow(spec, key, points);
+  }
+
+  async peek(spec: CounterSpec, key: string): Promise<LimitDecision> {
+    return this.peekNow(spec, key);
+  }
+
+  async count(spec: CounterSpec, key: string): Promise<number> {
+    return this.countNow(spec, key);
+  }
+
   run(plan: CounterPlan): Promise<PlanOutcome> {
-    return runPlanStepByStep(this, plan);
+    return runPlanNow(this, plan);
   }
 
   giveBack(counters: CounterRef[]): Promise<void> {
-    return giveBackEach(this, counters);
+    return giveBackNow(this, counters);
   }
 
   private sweep(now: number): void {

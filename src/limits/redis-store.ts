@@ -55,7 +55,7 @@ end
 `;
 
 /**
- * A CounterPlan in one call (see CounterPlan for its steps; runPlanStepByStep is the same run over
+ * A CounterPlan in one call (see CounterPlan for its steps; runPlanNow is the same run over
  * single operations). KEYS: the counters of reads, rate, budgets, takes (group after group) and
  * adds; ARGV: how many of each (reads, rate 0 or 1, budgets, groups, adds), each group's size, then
  * each counter's limit and window. It answers the reads' points, then the rate (0 none, 1 allowed,
@@ -294,7 +294,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
 const waitOf = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
-/** Reads PLAN_SCRIPT's answer into the outcome runPlanStepByStep would give. */
+/** Reads PLAN_SCRIPT's answer into the outcome runPlanNow would give. */
 function planOutcome(plan: CounterPlan, out: number[]): PlanOutcome {
   const reads = plan.reads ?? [];
   const at = (i: number): number => out[i] ?? 0;

@@ -1,0 +1,246 @@
+/**
+ * Machine instructions per send and per verify, for two or more trees side by side, counted by
+ * valgrind's callgrind: a count that does not depend on how busy the machine is, so that a
+ * difference of a few per cent between trees can be told from the VM's drift (its CPU time moves
+ * by 10-30 % from one minute to the next; the same tree's count here moves by about 1 %).
+ *
+ *   node --import tsx bench/instructions.ts --trees=before=/tmp/a,after=. \
+ *     [--warm-waves=300 --waves=40 --concurrency=50 --channel=EMAIL|SMS --top=0]
+ *
+ * Each tree runs as bench/service-hotpath.ts runs it (its own composition root on a fresh SQLite
+ * file, requests through Fastify's inject in waves, each wave followed by a step of the fold and
+ * of the webhook worker), in a process of its own under valgrind, with counting off while the
+ * process starts and warms: `--warm-waves` waves of sends, then `--waves` counted; likewise for
+ * verifies (a wrong code, then the right one). The trees run at once: a count does not depend on
+ * the other process.
+ *
+ * A count is split three ways, because two of them depend on timing rather than on the code's
+ * work: `compiler` (V8 optimising functions, which still happens long after warm-up and whose
+ * share in a window depends on when the background compiles land) and `gc` (the collector, whose
+ * schedule depends on heap growth over time) are reported apart from `work`, everything else
+ * (the compiled JavaScript, V8's runtime and builtins, SQLite, libc). Compare trees on `work`.
+ * Valgrind runs a process about 30 times slower, so what runs on a wall-clock timer counts for
+ * more per request than it does natively: with BENCH_QUIET_TIMERS the trees fold only after each
+ * wave (FOLD_INTERVAL_MS of an hour), and the remaining timers (a poll a second at most) add
+ * about 1 % to `work`.
+ *
+ * `--top=N` adds the N functions whose instructions per request differ most from the first
+ * tree's (JavaScript functions named through V8's --perf-basic-prof map; a function that moved
+ * shows up as one line gone and one line new). Prints one JSON line.
+ */
+import { execFileSync, fork } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { arg, treesArg } from './args.js';
+
+const WARM_WAVES = Number(arg('warm-waves', '300'));
+const WAVES = Number(arg('waves', '40'));
+const CONCURRENCY = Number(arg('concurrency', '50'));
+const TOP = Number(arg('top', '0'));
+const HOTPATH = fileURLToPath(new URL('./service-hotpath.ts', import.meta.url));
+
+type Kind = 'send' | 'verify';
+type Command =
+  | { op: 'warm' }
+  | { op: 'pool' }
+  | { op: 'wave'; kind: Kind; from: number; count: number }
+  | { op: 'close' };
+
+/** Instructions by function name, from one callgrind dump (self cost). */
+type Costs = Map<string, number>;
+
+const out = mkdtempSync(join(tmpdir(), 'cv-instructions-'));
+try {
+  const trees = treesArg([{ name: 'this', root: process.cwd() }]);
+  const counted = await Promise.all(trees.map((t) => countTree(t.name, t.root)));
+  const split = (costs: Costs, requests: number) => {
+    const parts = { work: 0, compiler: 0, gc: 0 };
+    for (const [name, n] of costs) parts[partOf(name)] += n;
+    return {
+      total: Math.round((parts.work + parts.compiler + parts.gc) / requests),
+      work: Math.round(parts.work / requests),
+      compiler: Math.round(parts.compiler / requests),
+      gc: Math.round(parts.gc / requests),
+    };
+  };
+  const report = (kind: Kind) => {
+    const first = counted[0] as (typeof counted)[number];
+    return Object.fromEntries(
+      counted.map((c, i) => {
+        const mine = split(c[kind], c.requests[kind]);
+        const base = split(first[kind], first.requests[kind]);
+        return [
+          trees[i]?.name,
+          {
+            ...mine,
+            workRatio: Number((mine.work / base.work).toFixed(3)),
+            ...(TOP && i > 0
+              ? { differ: differ(first[kind], first.requests[kind], c[kind], c.requests[kind]) }
+              : {}),
+          },
+        ];
+      }),
+    );
+  };
+  console.log(
+    JSON.stringify({
+      warmWaves: WARM_WAVES,
+      waves: WAVES,
+      concurrency: CONCURRENCY,
+      send: report('send'),
+      verify: report('verify'),
+    }),
+  );
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}
+
+/** Runs one tree under callgrind: warm, then count a phase of sends and one of verifies. */
+async function countTree(name: string, root: string) {
+  const file = join(out, `${name}.out`);
+  // The warm-up's sends go to destinations after every counted one (service-hotpath's --requests).
+  const requests = `--requests=${(WARM_WAVES + WAVES) * CONCURRENCY}`;
+  const child = fork(HOTPATH, [requests, ...process.argv.slice(2), `--tree=${name}=${root}`], {
+    execPath: 'valgrind',
+    execArgv: [
+      '--tool=callgrind',
+      // V8 writes and rewrites its code: valgrind must notice, or it runs stale translations.
+      '--smc-check=all-non-file',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${file}`,
+      process.execPath,
+      '--perf-basic-prof',
+      '--import',
+      'tsx',
+    ],
+    env: { ...process.env, BENCH_QUIET_TIMERS: '1' },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d) => {
+    stderr = (stderr + String(d)).slice(-4000);
+  });
+  const pid = child.pid as number;
+  const ask = (command: Command) =>
+    new Promise<number>((resolve, reject) => {
+      const failed = () => reject(new Error(`${name}: its process ended\n${stderr}`));
+      child.once('exit', failed);
+      child.once('message', (m) => {
+        child.off('exit', failed);
+        resolve((m as { value: number }).value);
+      });
+      child.send(command);
+    });
+  const control = (...args: string[]) =>
+    execFileSync('callgrind_control', [...args, String(pid)], { stdio: 'ignore' });
+  const waves = async (kind: Kind, from: number, count: number) => {
+    for (let w = 0; w < count; w++)
+      await ask({ op: 'wave', kind, from: from + w * CONCURRENCY, count: CONCURRENCY });
+  };
+  const phase = async (kind: Kind): Promise<Costs> => {
+    await waves(kind, 0, WARM_WAVES);
+    control('--instr=on');
+    await waves(kind, WARM_WAVES * CONCURRENCY, WAVES);
+    control(`--dump=${kind}`);
+    control('--instr=off');
+    const dumps = readdirSync(out).filter((f) => f.startsWith(`${name}.out.`));
+    return costsOf(join(out, dumps.sort().at(-1) as string), pid);
+  };
+  try {
+    await new Promise((ready, failed) => {
+      child.once('message', ready);
+      child.once('exit', () => failed(new Error(`${name}: valgrind did not start\n${stderr}`)));
+    });
+    await ask({ op: 'warm' });
+    const send = await phase('send');
+    const pool = await ask({ op: 'pool' });
+    if (pool < (WARM_WAVES + WAVES) * CONCURRENCY)
+      throw new Error(`${name}: only ${pool} requests to verify`);
+    const verify = await phase('verify');
+    const failures = await ask({ op: 'close' });
+    if (failures) throw new Error(`${name}: ${failures} requests failed`);
+    return { send, verify, requests: { send: WAVES * CONCURRENCY, verify: 2 * WAVES * CONCURRENCY } };
+  } finally {
+    if (child.exitCode === null) child.kill();
+    rmSync(`/tmp/perf-${pid}.map`, { force: true });
+  }
+}
+
+/** Self instructions per function of a dump, JavaScript functions named by the process's perf map. */
+function costsOf(dump: string, pid: number): Costs {
+  const text = execFileSync('callgrind_annotate', ['--threshold=100', dump], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const named = jsNames(`/tmp/perf-${pid}.map`);
+  const costs: Costs = new Map();
+  for (const line of text.split('\n')) {
+    const m = /^\s*([\d,]+) \([ \d.]+%\)\s+(.*)$/.exec(line);
+    if (!m || line.includes('PROGRAM TOTALS')) continue;
+    const raw = m[2] as string;
+    const address = /^\?\?\?:0x([0-9a-f]+) \[\?\?\?\]$/.exec(raw)?.[1];
+    // A tree's own paths out, so that the same function is one name in every tree.
+    const fn = (address ? named(Number.parseInt(address, 16)) : raw).replace(
+      /\/\S*?\/(dist|node_modules)\//g,
+      '$1/',
+    );
+    costs.set(fn, (costs.get(fn) ?? 0) + Number((m[1] as string).replaceAll(',', '')));
+  }
+  return costs;
+}
+
+/** Names a code address by V8's perf map (start, size, name per line; later lines win). */
+function jsNames(mapFile: string): (address: number) => string {
+  const rows = readFileSync(mapFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [start, size, ...name] = line.split(' ');
+      return {
+        start: Number.parseInt(start as string, 16),
+        size: Number.parseInt(size as string, 16),
+        name: name.join(' '),
+      };
+    })
+    .sort((a, b) => a.start - b.start);
+  return (address) => {
+    let lo = 0;
+    let hi = rows.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if ((rows[mid] as (typeof rows)[number]).start <= address) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    const row = rows[hi];
+    // Without its line and column: a function is the same function when code above it moved.
+    return row && address < row.start + row.size ? `JS ${row.name.replace(/:\d+:\d+$/, '')}` : 'JS (unnamed)';
+  };
+}
+
+/** Which of the three parts a function's instructions belong to (see the header). */
+function partOf(fn: string): 'work' | 'compiler' | 'gc' {
+  if (/v8::internal::(compiler|maglev)::|OptimizingCompileDispatcher|v8::internal::wasm::/.test(fn))
+    return 'compiler';
+  if (
+    /v8::internal::(Scavenge|MarkCompact|Marking|ConcurrentMarking|Sweeper|Evacuat|MinorGC|IncrementalMarking)|heap::base::|v8::internal::Heap::|MarkingVisitor|MemoryChunk|LiveObject|HeapObject::SizeFromMap|BodyDescriptor/.test(
+      fn,
+    )
+  )
+    return 'gc';
+  return 'work';
+}
+
+/** The functions whose instructions per request differ most between two trees. */
+function differ(base: Costs, baseRequests: number, mine: Costs, myRequests: number) {
+  const names = new Set([...base.keys(), ...mine.keys()]);
+  return [...names]
+    .map((fn) => {
+      const was = (base.get(fn) ?? 0) / baseRequests;
+      const is = (mine.get(fn) ?? 0) / myRequests;
+      return { fn: fn.slice(0, 160), was: Math.round(was), is: Math.round(is), delta: Math.round(is - was) };
+    })
+    .sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta))
+    .slice(0, TOP);
+}
