@@ -11,8 +11,10 @@
  * file, requests through Fastify's inject in waves, each wave followed by a step of the fold and
  * of the webhook worker), in a process of its own under valgrind, with counting off while the
  * process starts and warms: `--warm-waves` waves of sends, then `--waves` counted; likewise for
- * verifies (a wrong code, then the right one). The trees run at once: a count does not depend on
- * the other process.
+ * verifies (a wrong code, then the right one). Two trees run at once: a count does not depend on
+ * the other process, but valgrind runs a process's threads one at a time, and with more processes
+ * than cores V8's background compiles land later, leaving a tree less optimised in its counted
+ * waves (more `work`).
  *
  * A count is split three ways, because two of them depend on timing rather than on the code's
  * work: `compiler` (V8 optimising functions, which still happens long after warm-up and whose
@@ -39,7 +41,22 @@ const WARM_WAVES = Number(arg('warm-waves', '300'));
 const WAVES = Number(arg('waves', '40'));
 const CONCURRENCY = Number(arg('concurrency', '50'));
 const TOP = Number(arg('top', '0'));
+/** Extra V8 flags for each tree's process (BENCH_NODE_FLAGS, space-separated). */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const HOTPATH = fileURLToPath(new URL('./service-hotpath.ts', import.meta.url));
+
+/** V8's optimising compilers and their dispatcher. */
+const COMPILER = /v8::internal::(compiler|maglev|wasm)::|OptimizingCompileDispatcher/;
+/** The collector: its visitors, spaces, remembered sets, and the bitmaps it counts with. */
+const GC = new RegExp(
+  [
+    'v8::internal::(Scavenge|MarkCompact|Marking|ConcurrentMarking|Sweeper|Evacuat|MinorGC|IncrementalMarking)',
+    'v8::internal::(Heap|PagedSpace|NewSpace|SemiSpace|LargeObjectSpace|MemoryAllocator|FreeList|PretenuringHandler|ArrayBufferSweeper|GlobalHandles)::',
+    'heap::base::',
+    'MarkingVisitor|MemoryChunk|LiveObject|HeapObject::SizeFromMap|BodyDescriptor',
+    'RememberedSet|SlotSet|TypedSlot|IterateObjectCache|ActiveSystemPages|__popcountdi2',
+  ].join('|'),
+);
 
 type Kind = 'send' | 'verify';
 type Command =
@@ -54,7 +71,15 @@ type Costs = Map<string, number>;
 const out = mkdtempSync(join(tmpdir(), 'cv-instructions-'));
 try {
   const trees = treesArg([{ name: 'this', root: process.cwd() }]);
-  const counted = await Promise.all(trees.map((t) => countTree(t.name, t.root)));
+  // Two trees at a time (see the header); every process ends before the files go, even when one fails.
+  const settled: Array<PromiseSettledResult<Awaited<ReturnType<typeof countTree>>>> = [];
+  for (let i = 0; i < trees.length; i += 2)
+    settled.push(...(await Promise.allSettled(trees.slice(i, i + 2).map((t) => countTree(t.name, t.root)))));
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const counted = settled.map(
+    (r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof countTree>>>).value,
+  );
   const split = (costs: Costs, requests: number) => {
     const parts = { work: 0, compiler: 0, gc: 0 };
     for (const [name, n] of costs) parts[partOf(name)] += n;
@@ -94,7 +119,7 @@ try {
     }),
   );
 } finally {
-  rmSync(out, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true, maxRetries: 5 });
 }
 
 /** Runs one tree under callgrind: warm, then count a phase of sends and one of verifies. */
@@ -111,6 +136,7 @@ async function countTree(name: string, root: string) {
       '--instr-atstart=no',
       `--callgrind-out-file=${file}`,
       process.execPath,
+      ...NODE_FLAGS,
       '--perf-basic-prof',
       '--import',
       'tsx',
@@ -159,7 +185,10 @@ async function countTree(name: string, root: string) {
     if (pool < (WARM_WAVES + WAVES) * CONCURRENCY)
       throw new Error(`${name}: only ${pool} requests to verify`);
     const verify = await phase('verify');
+    // Valgrind writes its last dump as the process exits: wait for that before the files go.
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     const failures = await ask({ op: 'close' });
+    await exited;
     if (failures) throw new Error(`${name}: ${failures} requests failed`);
     return { send, verify, requests: { send: WAVES * CONCURRENCY, verify: 2 * WAVES * CONCURRENCY } };
   } finally {
@@ -221,14 +250,8 @@ function jsNames(mapFile: string): (address: number) => string {
 
 /** Which of the three parts a function's instructions belong to (see the header). */
 function partOf(fn: string): 'work' | 'compiler' | 'gc' {
-  if (/v8::internal::(compiler|maglev)::|OptimizingCompileDispatcher|v8::internal::wasm::/.test(fn))
-    return 'compiler';
-  if (
-    /v8::internal::(Scavenge|MarkCompact|Marking|ConcurrentMarking|Sweeper|Evacuat|MinorGC|IncrementalMarking)|heap::base::|v8::internal::Heap::|MarkingVisitor|MemoryChunk|LiveObject|HeapObject::SizeFromMap|BodyDescriptor/.test(
-      fn,
-    )
-  )
-    return 'gc';
+  if (COMPILER.test(fn)) return 'compiler';
+  if (GC.test(fn)) return 'gc';
   return 'work';
 }
 
