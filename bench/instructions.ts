@@ -36,6 +36,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { arg, treesArg } from './args.js';
+import { type Costs, differ, jsNames, parseAnnotated, perRequest } from './callgrind-costs.js';
 
 const WARM_WAVES = Number(arg('warm-waves', '300'));
 const WAVES = Number(arg('waves', '40'));
@@ -45,28 +46,12 @@ const TOP = Number(arg('top', '0'));
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const HOTPATH = fileURLToPath(new URL('./service-hotpath.ts', import.meta.url));
 
-/** V8's optimising compilers and their dispatcher. */
-const COMPILER = /v8::internal::(compiler|maglev|wasm)::|OptimizingCompileDispatcher/;
-/** The collector: its visitors, spaces, remembered sets, and the bitmaps it counts with. */
-const GC = new RegExp(
-  [
-    'v8::internal::(Scavenge|MarkCompact|Marking|ConcurrentMarking|Sweeper|Evacuat|MinorGC|IncrementalMarking)',
-    'v8::internal::(Heap|PagedSpace|NewSpace|SemiSpace|LargeObjectSpace|MemoryAllocator|FreeList|PretenuringHandler|ArrayBufferSweeper|GlobalHandles)::',
-    'heap::base::',
-    'MarkingVisitor|MemoryChunk|LiveObject|HeapObject::SizeFromMap|BodyDescriptor',
-    'RememberedSet|SlotSet|TypedSlot|IterateObjectCache|ActiveSystemPages|__popcountdi2',
-  ].join('|'),
-);
-
 type Kind = 'send' | 'verify';
 type Command =
   | { op: 'warm' }
   | { op: 'pool' }
   | { op: 'wave'; kind: Kind; from: number; count: number }
   | { op: 'close' };
-
-/** Instructions by function name, from one callgrind dump (self cost). */
-type Costs = Map<string, number>;
 
 const out = mkdtempSync(join(tmpdir(), 'cv-instructions-'));
 try {
@@ -80,29 +65,19 @@ try {
   const counted = settled.map(
     (r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof countTree>>>).value,
   );
-  const split = (costs: Costs, requests: number) => {
-    const parts = { work: 0, compiler: 0, gc: 0 };
-    for (const [name, n] of costs) parts[partOf(name)] += n;
-    return {
-      total: Math.round((parts.work + parts.compiler + parts.gc) / requests),
-      work: Math.round(parts.work / requests),
-      compiler: Math.round(parts.compiler / requests),
-      gc: Math.round(parts.gc / requests),
-    };
-  };
   const report = (kind: Kind) => {
     const first = counted[0] as (typeof counted)[number];
     return Object.fromEntries(
       counted.map((c, i) => {
-        const mine = split(c[kind], c.requests[kind]);
-        const base = split(first[kind], first.requests[kind]);
+        const mine = perRequest(c[kind], c.requests[kind]);
+        const base = perRequest(first[kind], first.requests[kind]);
         return [
           trees[i]?.name,
           {
             ...mine,
             workRatio: Number((mine.work / base.work).toFixed(3)),
             ...(TOP && i > 0
-              ? { differ: differ(first[kind], first.requests[kind], c[kind], c.requests[kind]) }
+              ? { differ: differ(first[kind], first.requests[kind], c[kind], c.requests[kind], TOP) }
               : {}),
           },
         ];
@@ -185,11 +160,19 @@ async function countTree(name: string, root: string) {
     if (pool < (WARM_WAVES + WAVES) * CONCURRENCY)
       throw new Error(`${name}: only ${pool} requests to verify`);
     const verify = await phase('verify');
-    // Valgrind writes its last dump as the process exits: wait for that before the files go.
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    const failures = await ask({ op: 'close' });
-    await exited;
-    if (failures) throw new Error(`${name}: ${failures} requests failed`);
+    // The process answers, then exits (valgrind writing its last dump): its exit may be seen
+    // before its answer, so here an exit is the end, and the answer, if any came, says how it went.
+    let failures = -1;
+    child.once('message', (m) => {
+      failures = (m as { value: number }).value;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.send({ op: 'close' } satisfies Command);
+    const code = await exited;
+    // Messages still in the channel arrive before it reports its end.
+    if (child.connected) await new Promise((resolve) => child.once('disconnect', resolve));
+    if (code !== 0 || failures !== 0)
+      throw new Error(`${name}: closed with exit code ${code}, ${failures} requests failed\n${stderr}`);
     return { send, verify, requests: { send: WAVES * CONCURRENCY, verify: 2 * WAVES * CONCURRENCY } };
   } finally {
     if (child.exitCode === null) child.kill();
@@ -203,67 +186,5 @@ function costsOf(dump: string, pid: number): Costs {
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });
-  const named = jsNames(`/tmp/perf-${pid}.map`);
-  const costs: Costs = new Map();
-  for (const line of text.split('\n')) {
-    const m = /^\s*([\d,]+) \([ \d.]+%\)\s+(.*)$/.exec(line);
-    if (!m || line.includes('PROGRAM TOTALS')) continue;
-    const raw = m[2] as string;
-    const address = /^\?\?\?:0x([0-9a-f]+) \[\?\?\?\]$/.exec(raw)?.[1];
-    // A tree's own paths out, so that the same function is one name in every tree.
-    const fn = (address ? named(Number.parseInt(address, 16)) : raw).replace(
-      /\/\S*?\/(dist|node_modules)\//g,
-      '$1/',
-    );
-    costs.set(fn, (costs.get(fn) ?? 0) + Number((m[1] as string).replaceAll(',', '')));
-  }
-  return costs;
-}
-
-/** Names a code address by V8's perf map (start, size, name per line; later lines win). */
-function jsNames(mapFile: string): (address: number) => string {
-  const rows = readFileSync(mapFile, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [start, size, ...name] = line.split(' ');
-      return {
-        start: Number.parseInt(start as string, 16),
-        size: Number.parseInt(size as string, 16),
-        name: name.join(' '),
-      };
-    })
-    .sort((a, b) => a.start - b.start);
-  return (address) => {
-    let lo = 0;
-    let hi = rows.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if ((rows[mid] as (typeof rows)[number]).start <= address) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    const row = rows[hi];
-    // Without its line and column: a function is the same function when code above it moved.
-    return row && address < row.start + row.size ? `JS ${row.name.replace(/:\d+:\d+$/, '')}` : 'JS (unnamed)';
-  };
-}
-
-/** Which of the three parts a function's instructions belong to (see the header). */
-function partOf(fn: string): 'work' | 'compiler' | 'gc' {
-  if (COMPILER.test(fn)) return 'compiler';
-  if (GC.test(fn)) return 'gc';
-  return 'work';
-}
-
-/** The functions whose instructions per request differ most between two trees. */
-function differ(base: Costs, baseRequests: number, mine: Costs, myRequests: number) {
-  const names = new Set([...base.keys(), ...mine.keys()]);
-  return [...names]
-    .map((fn) => {
-      const was = (base.get(fn) ?? 0) / baseRequests;
-      const is = (mine.get(fn) ?? 0) / myRequests;
-      return { fn: fn.slice(0, 160), was: Math.round(was), is: Math.round(is), delta: Math.round(is - was) };
-    })
-    .sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta))
-    .slice(0, TOP);
+  return parseAnnotated(text, jsNames(readFileSync(`/tmp/perf-${pid}.map`, 'utf8')));
 }
