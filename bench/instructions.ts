@@ -37,6 +37,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { arg, treesArg } from './args.js';
 import { type Costs, differ, jsNames, parseAnnotated, perRequest } from './callgrind-costs.js';
+// Types only: importing the module itself would run its parent.
+import type { Command, Kind } from './service-hotpath.js';
 
 const WARM_WAVES = Number(arg('warm-waves', '300'));
 const WAVES = Number(arg('waves', '40'));
@@ -45,13 +47,6 @@ const TOP = Number(arg('top', '0'));
 /** Extra V8 flags for each tree's process (BENCH_NODE_FLAGS, space-separated). */
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const HOTPATH = fileURLToPath(new URL('./service-hotpath.ts', import.meta.url));
-
-type Kind = 'send' | 'verify';
-type Command =
-  | { op: 'warm' }
-  | { op: 'pool' }
-  | { op: 'wave'; kind: Kind; from: number; count: number }
-  | { op: 'close' };
 
 const out = mkdtempSync(join(tmpdir(), 'cv-instructions-'));
 try {

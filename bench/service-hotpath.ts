@@ -70,8 +70,9 @@ const REDIS_PID = Number(arg('redis-pid', '0'));
 /** In a tree's own process: `--tree=name=root`. */
 const TREE = arg('tree', '');
 
-type Kind = 'send' | 'verify';
-type Command =
+export type Kind = 'send' | 'verify';
+/** What the parent asks a tree's process (bench/instructions.ts asks the same). */
+export type Command =
   | { op: 'warm' }
   | { op: 'pool' }
   | { op: 'wave'; kind: Kind; from: number; count: number }
