@@ -6,6 +6,8 @@
  *
  *   node --import tsx bench/instructions.ts --trees=before=/tmp/a,after=. \
  *     [--warm-waves=300 --waves=40 --concurrency=50 --channel=EMAIL|SMS --top=0]
+ *     [--postgres=postgres://host:port/postgres]   (each tree on a fresh database there; the
+ *                                                   server's own work is not counted)
  *
  * Each tree runs as bench/service-hotpath.ts runs it (its own composition root on a fresh SQLite
  * file, requests through Fastify's inject in waves, each wave followed by a step of the fold and
