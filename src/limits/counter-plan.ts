@@ -24,7 +24,7 @@ export interface CountersNow {
  * A CounterPlan run over an in-process store, in the plan's order: what the memory stores do, and
  * the reference the Redis script follows step by step.
  */
-export function runPlanNow(counters: CountersNow, plan: CounterPlan): Promise<PlanOutcome> {
+function runPlanNow(counters: CountersNow, plan: CounterPlan): Promise<PlanOutcome> {
   const writes: Array<Promise<void>> = [];
   const outcome = decide(counters, plan, writes);
   return writes.length === 0 ? Promise.resolve(outcome) : Promise.all(writes).then(() => outcome);
@@ -79,8 +79,44 @@ function decide(counters: CountersNow, plan: CounterPlan, writes: Array<Promise<
   return outcome;
 }
 
-/** Gives back one point of each counter of an in-process store. */
-export function giveBackNow(counters: CountersNow, refs: CounterRef[]): Promise<void> {
-  for (const r of refs) counters.refundNow(r.spec, r.key);
-  return Promise.resolve();
+/**
+ * An in-process store's RateLimitStore operations, each the decision made at once (CountersNow)
+ * handed back as a promise, and a plan run in one turn (runPlanNow).
+ */
+export abstract class InProcessCounters implements CountersNow {
+  abstract consumeNow(spec: CounterSpec, key: string, points?: number): LimitDecision;
+  abstract refundNow(spec: CounterSpec, key: string, points?: number): void;
+  abstract penalizeNow(spec: CounterSpec, key: string, points?: number): Promise<void> | undefined;
+  abstract peekNow(spec: CounterSpec, key: string): LimitDecision;
+  abstract countNow(spec: CounterSpec, key: string): number;
+
+  async consume(spec: CounterSpec, key: string, points = 1): Promise<LimitDecision> {
+    return this.consumeNow(spec, key, points);
+  }
+
+  async refund(spec: CounterSpec, key: string, points = 1): Promise<void> {
+    this.refundNow(spec, key, points);
+  }
+
+  async penalize(spec: CounterSpec, key: string, points = 1): Promise<void> {
+    await this.penalizeNow(spec, key, points);
+  }
+
+  async peek(spec: CounterSpec, key: string): Promise<LimitDecision> {
+    return this.peekNow(spec, key);
+  }
+
+  async count(spec: CounterSpec, key: string): Promise<number> {
+    return this.countNow(spec, key);
+  }
+
+  run(plan: CounterPlan): Promise<PlanOutcome> {
+    return runPlanNow(this, plan);
+  }
+
+  /** Gives back one point of each counter. */
+  giveBack(refs: CounterRef[]): Promise<void> {
+    for (const r of refs) this.refundNow(r.spec, r.key);
+    return Promise.resolve();
+  }
 }

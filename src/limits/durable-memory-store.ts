@@ -1,14 +1,11 @@
 import { type Clock, systemClock } from '../domain/clock.js';
 import type {
   CounterPersistence,
-  CounterPlan,
-  CounterRef,
   CounterSpec,
   LimitDecision,
-  PlanOutcome,
   RateLimitStore,
 } from '../domain/ports/rate-limits.js';
-import { type CountersNow, giveBackNow, runPlanNow } from './counter-plan.js';
+import { InProcessCounters } from './counter-plan.js';
 import { familyId, MemoryRateLimitStore } from './memory-store.js';
 
 const PURGE_INTERVAL_MS = 60_000;
@@ -28,7 +25,7 @@ const SHORTEST_KEPT_WINDOW_SECONDS = 10;
  * which is acknowledged only once committed: they need not be awaited. A wrong code's penalty is
  * awaited, since the answer of that guess is what it must not outlive.
  */
-export class DurableMemoryRateLimitStore implements RateLimitStore, CountersNow {
+export class DurableMemoryRateLimitStore extends InProcessCounters implements RateLimitStore {
   readonly kind = 'sqlite' as const;
   private readonly memory: MemoryRateLimitStore;
   private readonly purger: NodeJS.Timeout;
@@ -40,6 +37,7 @@ export class DurableMemoryRateLimitStore implements RateLimitStore, CountersNow 
     private readonly disk: CounterPersistence,
     private readonly clock: Clock = systemClock,
   ) {
+    super();
     this.memory = new MemoryRateLimitStore(clock);
     for (const c of disk.load(clock.now())) this.memory.restore(c.family, c.key, c.used, c.endsAt);
     this.purger = setInterval(() => void disk.purge(this.clock.now()).catch(() => {}), PURGE_INTERVAL_MS);
@@ -89,34 +87,6 @@ export class DurableMemoryRateLimitStore implements RateLimitStore, CountersNow 
 
   countNow(spec: CounterSpec, key: string): number {
     return this.memory.countNow(spec, key);
-  }
-
-  async consume(spec: CounterSpec, key: string, points = 1): Promise<LimitDecision> {
-    return this.consumeNow(spec, key, points);
-  }
-
-  async refund(spec: CounterSpec, key: string, points = 1): Promise<void> {
-    this.refundNow(spec, key, points);
-  }
-
-  penalize(spec: CounterSpec, key: string, points = 1): Promise<void> {
-    return this.penalizeNow(spec, key, points);
-  }
-
-  async peek(spec: CounterSpec, key: string): Promise<LimitDecision> {
-    return this.peekNow(spec, key);
-  }
-
-  async count(spec: CounterSpec, key: string): Promise<number> {
-    return this.countNow(spec, key);
-  }
-
-  run(plan: CounterPlan): Promise<PlanOutcome> {
-    return runPlanNow(this, plan);
-  }
-
-  giveBack(counters: CounterRef[]): Promise<void> {
-    return giveBackNow(this, counters);
   }
 
   async check(): Promise<boolean> {

@@ -1,14 +1,7 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { type Clock, systemClock } from '../domain/clock.js';
-import type {
-  CounterPlan,
-  CounterRef,
-  CounterSpec,
-  LimitDecision,
-  PlanOutcome,
-  RateLimitStore,
-} from '../domain/ports/rate-limits.js';
-import { type CountersNow, giveBackNow, runPlanNow } from './counter-plan.js';
+import type { CounterSpec, LimitDecision, RateLimitStore } from '../domain/ports/rate-limits.js';
+import { InProcessCounters } from './counter-plan.js';
 import { CounterTable } from './counter-table.js';
 
 /**
@@ -19,7 +12,7 @@ import { CounterTable } from './counter-table.js';
  * and a timer per key) about 1 KB of heap; a Map of strings to numbers about 120 bytes; a
  * CounterTable 29 to 80 bytes, off the V8 heap.
  */
-export class MemoryRateLimitStore implements RateLimitStore, CountersNow {
+export class MemoryRateLimitStore extends InProcessCounters implements RateLimitStore {
   readonly kind = 'memory' as const;
   private readonly families = new Map<string, CounterTable>();
   /** Tables by spec object: the policy passes the same few spec objects over and over. */
@@ -27,6 +20,7 @@ export class MemoryRateLimitStore implements RateLimitStore, CountersNow {
   private readonly sweeper = setInterval(() => this.sweep(this.clock.now()), 60_000);
 
   constructor(private readonly clock: Clock = systemClock) {
+    super();
     this.sweeper.unref();
   }
 
@@ -118,34 +112,6 @@ export class MemoryRateLimitStore implements RateLimitStore, CountersNow {
     const table = this.family(spec);
     const slot = table.find(key, this.clock.now());
     return slot >= 0 ? table.usedAt(slot) : 0;
-  }
-
-  async consume(spec: CounterSpec, key: string, points = 1): Promise<LimitDecision> {
-    return this.consumeNow(spec, key, points);
-  }
-
-  async refund(spec: CounterSpec, key: string, points = 1): Promise<void> {
-    this.refundNow(spec, key, points);
-  }
-
-  async penalize(spec: CounterSpec, key: string, points = 1): Promise<void> {
-    this.penalizeNow(spec, key, points);
-  }
-
-  async peek(spec: CounterSpec, key: string): Promise<LimitDecision> {
-    return this.peekNow(spec, key);
-  }
-
-  async count(spec: CounterSpec, key: string): Promise<number> {
-    return this.countNow(spec, key);
-  }
-
-  run(plan: CounterPlan): Promise<PlanOutcome> {
-    return runPlanNow(this, plan);
-  }
-
-  giveBack(counters: CounterRef[]): Promise<void> {
-    return giveBackNow(this, counters);
   }
 
   private sweep(now: number): void {
