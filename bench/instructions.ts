@@ -8,6 +8,8 @@
  *     [--warm-waves=300 --waves=40 --concurrency=50 --channel=EMAIL|SMS --top=0]
  *     [--postgres=postgres://host:port/postgres]   (each tree on a fresh database there; the
  *                                                   server's own work is not counted)
+ *     [--keep=DIR]   (keeps each tree's dumps and perf map there, for callgrind_annotate's
+ *                     --inclusive=yes or --tree=caller: who calls what the differences name)
  *
  * Each tree runs as bench/service-hotpath.ts runs it (its own composition root on a fresh SQLite
  * file, requests through Fastify's inject in waves, each wave followed by a step of the fold and
@@ -33,7 +35,7 @@
  * shows up as one line gone and one line new). Prints one JSON line.
  */
 import { execFileSync, fork } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +48,7 @@ const WARM_WAVES = Number(arg('warm-waves', '300'));
 const WAVES = Number(arg('waves', '40'));
 const CONCURRENCY = Number(arg('concurrency', '50'));
 const TOP = Number(arg('top', '0'));
+const KEEP = arg('keep', '');
 /** Extra V8 flags for each tree's process (BENCH_NODE_FLAGS, space-separated). */
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const HOTPATH = fileURLToPath(new URL('./service-hotpath.ts', import.meta.url));
@@ -173,8 +176,18 @@ async function countTree(name: string, root: string) {
     return { send, verify, requests: { send: WAVES * CONCURRENCY, verify: 2 * WAVES * CONCURRENCY } };
   } finally {
     if (child.exitCode === null) child.kill();
+    if (KEEP) keep(name, pid);
     rmSync(`/tmp/perf-${pid}.map`, { force: true });
   }
+}
+
+/** Copies a tree's dumps (`<tree>.out.<n>`, one per phase) and its perf map to --keep's folder. */
+function keep(name: string, pid: number) {
+  mkdirSync(KEEP, { recursive: true });
+  for (const f of readdirSync(out).filter((f) => f.startsWith(`${name}.out`)))
+    copyFileSync(join(out, f), join(KEEP, f));
+  if (existsSync(`/tmp/perf-${pid}.map`))
+    copyFileSync(`/tmp/perf-${pid}.map`, join(KEEP, `${name}.perf.map`));
 }
 
 /** Self instructions per function of a dump, JavaScript functions named by the process's perf map. */

@@ -87,7 +87,8 @@ function filterPositions(
   }
   // HASHES positions from the two hashes (Kirsch-Mitzenmacher).
   const step = h2 | 1;
-  const mask = 2 ** bitsLog2 - 1;
+  // A shift, not `2 ** bitsLog2`: V8 calls its pow() for that on every key (bitsLog2 < 31).
+  const mask = (1 << bitsLog2) - 1;
   const positions = new Array<number>(HASHES);
   for (let i = 0; i < HASHES; i++) positions[i] = (h1 + Math.imul(i, step)) & mask;
   return positions;
