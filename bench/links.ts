@@ -39,7 +39,10 @@ const service = await compose(
     KEY_VERIFY_PER_SECOND: '100000',
   }),
   { logger: pino({ level: 'silent' }) },
-);
+).catch(async (err: unknown) => {
+  await admin?.dropAll();
+  throw err;
+});
 // The database goes at the end, also when the run fails.
 try {
   const created = await service.app.inject({
