@@ -98,9 +98,16 @@ export async function screenTargets(
 /**
  * A target with its risk, as an object of one fixed shape: a spread followed by more properties
  * (`{ ...t, risk }`) costs V8 a runtime call per property on every send (bench:instructions).
+ * `Required` makes a field added to SendTarget, optional or not, fail to compile until copied here.
  */
 function screened(t: SendTarget, risk: RiskAssessment): ScreenedTarget {
-  return { channel: t.channel, destination: t.destination, address: t.address, country: t.country, risk };
+  return {
+    channel: t.channel,
+    destination: t.destination,
+    address: t.address,
+    country: t.country,
+    risk,
+  } satisfies Required<ScreenedTarget>;
 }
 
 /**
