@@ -8,8 +8,12 @@
  *    `--seconds` (10), each to a number never sent to (a cold cache), after `--warmup` (3) seconds
  *    of the same load unmeasured: "cold" is the cache, not the process (the first lookups open
  *    their connections and run code not yet compiled, as the first seconds of every bench here
- *    are left out). Prints p50 and p99 of a send, and the same with lookups off for comparison.
- *    Target: p99 under `--provider-ms` + 30 ms (130 ms).
+ *    are left out). Prints a send's latency (p50 to p99 and the longest), and the same with lookups
+ *    off for comparison, each with the service's CPU per send over the phase: with lookups off the
+ *    phase runs as fast as the service goes, with them on at the pace the provider's delay allows
+ *    (a send costs the service more CPU at that lower rate on this kind of machine: measure both
+ *    in one run rather than compare them with another day's). Target: p99 under `--provider-ms` +
+ *    30 ms (130 ms).
  * 2. **Warm CPU.** Up to `--block` (3,000) of those numbers sent again, in `--blocks` (8) pairs of
  *    blocks, each block by a new account that never sent to them (so no limit refuses them): one
  *    with lookups on (every lookup answered from the process's cache), one with lookups off,
@@ -20,7 +24,8 @@
  *    pairs (one GC or purge landing in one block moves the first, not the second). Target: at
  *    most 1.10.
  *
- * Options: `--postgres=postgres://…/postgres` runs the service on a fresh database of that server
+ * Options: `--service-args="--cpu-prof --cpu-prof-dir=DIR"` passes Node options to the service's
+ * process (a CPU profile of the run, written when it stops); `--postgres=postgres://…/postgres` runs the service on a fresh database of that server
  * (dropped after) instead of a fresh SQLite file; `--redis=redis://…` gives the service REDIS_URL
  * (the lookup cache and the limits in Redis, under a prefix of its own).
  *
@@ -48,6 +53,8 @@ const BLOCKS = Number(arg('blocks', '8'));
 const BLOCK = Number(arg('block', '3000'));
 const POSTGRES = arg('postgres', '');
 const REDIS = arg('redis', '');
+/** Node's options for the service process, space-separated (`--service-args="--cpu-prof"`). */
+const SERVICE_ARGS = arg('service-args', '').split(' ').filter(Boolean);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ADMIN = `bench-admin-${randomBytes(16).toString('hex')}`;
@@ -155,7 +162,7 @@ async function drive(): Promise<void> {
 
   const port = await freePort();
   const prefix = `cv-bench-lookup-${randomBytes(4).toString('hex')}`;
-  const server = start(process.execPath, [join(root, 'dist/main.js')], {
+  const server = start(process.execPath, [...SERVICE_ARGS, join(root, 'dist/main.js')], {
     cwd: root,
     stdio: 'ignore',
     env: {
@@ -222,7 +229,11 @@ async function drive(): Promise<void> {
       sends: r.requests.total,
       perSecond: Math.round(r.requests.average),
       p50Ms: r.latency.p50,
+      // autocannon reports these too; its typings name only some.
+      p90Ms: (r.latency as unknown as Record<string, number>).p90,
+      p97_5Ms: (r.latency as unknown as Record<string, number>).p97_5,
       p99Ms: r.latency.p99,
+      maxMs: r.latency.max,
       non2xx: r.non2xx,
       errors: r.errors,
     });
@@ -230,10 +241,17 @@ async function drive(): Promise<void> {
     // 1. Cold: every number new to the cache.
     const coldOn = await keyWith('sms_voice');
     const coldOff = await keyWith('off');
-    const off = summary(await load(coldOff, () => numberOf(next++), { seconds: SECONDS }));
+    /** A cold phase's summary with the service's CPU per send over it. */
+    const coldPhase = async (key: string) => {
+      const before = cpuMicros(server.pid as number);
+      const r = await load(key, () => numberOf(next++), { seconds: SECONDS });
+      const micros = cpuMicros(server.pid as number) - before;
+      return { ...summary(r), cpuMicrosPerSend: Math.round(micros / Math.max(1, r.requests.total)) };
+    };
+    const off = await coldPhase(coldOff);
     if (WARMUP > 0) await load(coldOn, () => numberOf(next++), { seconds: WARMUP });
     const coldStart = next;
-    const cold = summary(await load(coldOn, () => numberOf(next++), { seconds: SECONDS }));
+    const cold = await coldPhase(coldOn);
     const coldNumbers = next - coldStart;
 
     // 2. Warm: numbers the cold phase looked up, each block sent by two new accounts that never

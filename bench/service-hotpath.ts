@@ -26,8 +26,11 @@
  * figures add the bytes of WAL the server wrote per request (a measure of the writes that does
  * not depend on how busy the machine is); with --postgres-pid, the server's CPU during a tree's
  * waves is added to the tree's (use a server of your own: every client's work is counted), and
- * reported on its own as `serverUs`. BENCH_KEEP_DB=1 leaves each tree's database in place at the
- * end, to read what its WAL holds per relation (pg_waldump between two pg_current_wal_lsn()).
+ * reported on its own as `serverUs`. With --wal-by-relation=<the server's pg_wal directory> (a
+ * server on this machine, its files readable), the figures add what that WAL holds per request, by
+ * kind of record and relation (the server's pg_waldump; --pg-waldump=<path> names another):
+ * `walByRelation`, the largest first. BENCH_KEEP_DB=1 leaves each tree's database in place at the
+ * end.
  *
  * With --redis each tree runs with REDIS_URL (its limits in Redis, under a key prefix of its own,
  * deleted at the end), as an instance of a scaled-out deployment; with
@@ -52,6 +55,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { arg, treesArg } from './args.js';
 import { clearRedisKeys } from './redis-keys.js';
+import { findWaldump, type WalRange, type WalShare, walByRelation } from './wal-by-relation.js';
 
 const REQUESTS = Number(arg('requests', '10000'));
 const CONCURRENCY = Number(arg('concurrency', '50'));
@@ -67,6 +71,9 @@ const POSTGRES_PID = Number(arg('postgres-pid', '0'));
 /** `--redis=<url>`: each tree with REDIS_URL; `--redis-pid`: that server's CPU added to the tree's. */
 const REDIS = arg('redis', '');
 const REDIS_PID = Number(arg('redis-pid', '0'));
+/** `--wal-by-relation=<pg_wal directory of the --postgres server>`: its WAL per relation. */
+const WAL_DIR = POSTGRES ? arg('wal-by-relation', '') : '';
+const PG_WALDUMP = arg('pg-waldump', '');
 /** In a tree's own process: `--tree=name=root`. */
 const TREE = arg('tree', '');
 
@@ -76,6 +83,8 @@ export type Command =
   | { op: 'warm' }
   | { op: 'pool' }
   | { op: 'wave'; kind: Kind; from: number; count: number }
+  /** With --wal-by-relation: the tree database's relations by file node (answered by message). */
+  | { op: 'relations' }
   | { op: 'close' };
 
 if (TREE) await serveTree(TREE);
@@ -137,6 +146,8 @@ async function drive(): Promise<void> {
     wal: { send: 0, verify: 0 },
     /** CPU ms of the servers named by --postgres-pid and --redis-pid during the tree's waves, per phase. */
     server: { send: 0, verify: 0 },
+    /** With --wal-by-relation: the largest shares of the WAL of the tree's waves, per phase. */
+    walShares: { send: [] as WalShare[], verify: [] as WalShare[] },
   }));
   const ask = (child: ChildProcess, command: Command) =>
     new Promise<{ value: number }>((resolve, reject) => {
@@ -151,8 +162,22 @@ async function drive(): Promise<void> {
   // depend on how busy the machine is.
   const walClient = POSTGRES ? new pg.Client(POSTGRES) : null;
   await walClient?.connect();
-  const walPosition = async () =>
-    walClient ? Number((await walClient.query("SELECT pg_current_wal_lsn() - '0/0' AS at")).rows[0].at) : 0;
+  const walAt = async () =>
+    walClient
+      ? ((
+          await walClient.query(
+            "SELECT pg_current_wal_lsn()::text AS lsn, pg_current_wal_lsn() - '0/0' AS at",
+          )
+        ).rows[0] as { lsn: string; at: string })
+      : { lsn: '0/0', at: '0' };
+  const waldump = WAL_DIR
+    ? findWaldump(
+        Number((await walClient?.query('SHOW server_version_num'))?.rows[0].server_version_num),
+        PG_WALDUMP,
+      )
+    : '';
+  /** Per phase, the stretches of WAL each tree's waves wrote (with --wal-by-relation). */
+  let walRanges: Array<WalRange<(typeof trees)[number]>> = [];
   try {
     await Promise.all(trees.map((t) => new Promise((ready) => t.child.once('message', ready))));
     for (const t of trees) await ask(t.child, { op: 'warm' });
@@ -165,13 +190,23 @@ async function drive(): Promise<void> {
           const n = Math.min(CONCURRENCY, count(t) - i);
           if (n === 0) continue;
           const server = serverCpuMs();
-          const lsn = await walPosition();
+          const before = await walAt();
           const own = (await ask(t.child, { op: 'wave', kind, from: i, count: n })).value;
           const serverMs = serverCpuMs() - server;
           t.cpu[kind].push(own + serverMs);
           t.server[kind] += serverMs;
-          t.wal[kind] += (await walPosition()) - lsn;
+          const after = await walAt();
+          t.wal[kind] += Number(after.at) - Number(before.at);
+          if (WAL_DIR) walRanges.push({ from: before.lsn, to: after.lsn, owner: t });
         }
+      }
+      // Read at once: a checkpoint may recycle the files of this phase's WAL before the run ends.
+      if (WAL_DIR) {
+        const names = new Map<(typeof trees)[number], Record<string, string>>();
+        for (const t of trees) names.set(t, (await ask(t.child, { op: 'relations' })).value as never);
+        const shares = walByRelation(waldump, WAL_DIR, walRanges, (owner, node) => names.get(owner)?.[node]);
+        for (const t of trees) t.walShares[kind] = (shares.get(t) ?? []).slice(0, 15);
+        walRanges = [];
       }
     };
     await phase('send', () => REQUESTS);
@@ -206,12 +241,22 @@ async function drive(): Promise<void> {
         );
         const us = Number(((sum(mine) * 1000) / requests(t, kind)).toFixed(1));
         const walBytes = POSTGRES ? Math.round(t.wal[kind] / requests(t, kind)) : undefined;
+        const per = (x: number, digits: number) => Number((x / requests(t, kind)).toFixed(digits));
+        const walByRelation = WAL_DIR
+          ? t.walShares[kind].map((w) => ({
+              record: w.record,
+              relation: w.relation,
+              bytes: per(w.bytes, 0),
+              records: per(w.records, 2),
+              fullPageImages: per(w.fullPageImages, 3),
+            }))
+          : undefined;
         // The servers' share of `us` (with --postgres-pid or --redis-pid): what sizes the database.
         const serverUs =
           POSTGRES_PID || REDIS_PID
             ? Number(((t.server[kind] * 1000) / requests(t, kind)).toFixed(1))
             : undefined;
-        return [t.name, { us, serverUs, blockUs, ratios, walBytes }];
+        return [t.name, { us, serverUs, blockUs, ratios, walBytes, walByRelation }];
       }),
     );
   console.log(
@@ -302,7 +347,7 @@ async function serveTree(spec: string): Promise<void> {
   };
   let last = 0;
 
-  const answer = async (command: Command): Promise<number> => {
+  const answer = async (command: Command): Promise<number | Record<string, string>> => {
     switch (command.op) {
       case 'warm':
         // The JIT, the statement caches, the key cache.
@@ -341,6 +386,17 @@ async function serveTree(spec: string): Promise<void> {
         );
         last = cpuMs();
         return pool.length;
+      }
+      case 'relations': {
+        const client = new pg.Client(databaseUrl);
+        await client.connect();
+        const rows = (
+          await client.query(
+            'SELECT pg_relation_filenode(oid)::text AS node, relname FROM pg_class WHERE pg_relation_filenode(oid) IS NOT NULL',
+          )
+        ).rows as Array<{ node: string; relname: string }>;
+        await client.end();
+        return Object.fromEntries(rows.map((r) => [r.node, r.relname]));
       }
       case 'close':
         await service.close();
