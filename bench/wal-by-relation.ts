@@ -42,8 +42,7 @@ const lsnNumber = (lsn: string): bigint => {
 
 /**
  * Reads the WAL from the first range's start to the last one's end (the ranges in order, not
- * overlapping), and gives each record to the owner of the range it lies in (records between ranges
- * belong to no one: another client's). `relations` names a relation of an owner by its file node.
+ * overlapping) with pg_waldump, and shares it out as `shareWal` does.
  */
 export function walByRelation<Owner>(
   waldump: string,
@@ -51,15 +50,28 @@ export function walByRelation<Owner>(
   ranges: Array<WalRange<Owner>>,
   relations: (owner: Owner, fileNode: string) => string | undefined,
 ): Map<Owner, WalShare[]> {
-  const shares = new Map<Owner, Map<string, WalShare>>();
-  if (ranges.length === 0) return new Map();
-  const first = ranges[0] as WalRange<Owner>;
-  const last = ranges[ranges.length - 1] as WalRange<Owner>;
+  const first = ranges[0];
+  const last = ranges.at(-1);
+  if (!first || !last) return new Map();
   const text = execFileSync(waldump, ['-p', walDir, '-s', first.from, '-e', last.to], {
     maxBuffer: 1 << 30,
     // pg_waldump ends with an error when the last record runs past -e: what it printed stands.
     stdio: ['ignore', 'pipe', 'ignore'],
   }).toString();
+  return shareWal(text, ranges, relations);
+}
+
+/**
+ * Gives each record of pg_waldump's `text` to the owner of the range it lies in (records between
+ * ranges belong to no one: another client's), summed per kind of record and relation, the largest
+ * first. `relations` names a relation of an owner by its file node.
+ */
+export function shareWal<Owner>(
+  text: string,
+  ranges: Array<WalRange<Owner>>,
+  relations: (owner: Owner, fileNode: string) => string | undefined,
+): Map<Owner, WalShare[]> {
+  const shares = new Map<Owner, Map<string, WalShare>>();
   const bounds = ranges.map((r) => ({ from: lsnNumber(r.from), to: lsnNumber(r.to), owner: r.owner }));
   let at = 0;
   for (const line of text.split('\n')) {
