@@ -25,9 +25,10 @@
  *    most 1.10.
  *
  * Options: `--service-args="--cpu-prof --cpu-prof-dir=DIR"` passes Node options to the service's
- * process (a CPU profile of the run, written when it stops); `--postgres=postgres://…/postgres` runs the service on a fresh database of that server
- * (dropped after) instead of a fresh SQLite file; `--redis=redis://…` gives the service REDIS_URL
- * (the lookup cache and the limits in Redis, under a prefix of its own).
+ * process (a CPU profile of the run, written when it stops); `--postgres=postgres://…/postgres`
+ * runs the service on a fresh database of that server (dropped after) instead of a fresh SQLite
+ * file; `--redis=redis://…` gives the service REDIS_URL (the lookup cache and the limits in Redis,
+ * under a prefix of its own).
  *
  * The figures mean something only on a quiet machine: on a shared one, run it briefly
  * (`--seconds=2 --blocks=2 --block=300`) to check that it works, and read nothing into them.

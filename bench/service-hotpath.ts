@@ -203,7 +203,8 @@ async function drive(): Promise<void> {
       // Read at once: a checkpoint may recycle the files of this phase's WAL before the run ends.
       if (WAL_DIR) {
         const names = new Map<(typeof trees)[number], Record<string, string>>();
-        for (const t of trees) names.set(t, (await ask(t.child, { op: 'relations' })).value as never);
+        for (const t of trees)
+          names.set(t, (await ask(t.child, { op: 'relations' })).value as unknown as Record<string, string>);
         const shares = walByRelation(waldump, WAL_DIR, walRanges, (owner, node) => names.get(owner)?.[node]);
         for (const t of trees) t.walShares[kind] = (shares.get(t) ?? []).slice(0, 15);
         walRanges = [];
