@@ -194,6 +194,8 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
           { err: (err as Error)?.message ?? String(err), operation },
           'the lookup cache failed: the provider is asked instead',
         ),
+      // Several instances on one cache ask a provider about a number once between them.
+      sharing: () => instances.report().live > 1,
     }),
     (l) => l.close(),
   );

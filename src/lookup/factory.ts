@@ -2,7 +2,7 @@ import type { Clock } from '../domain/clock.js';
 import type { LookupCacheStore } from '../domain/ports/number-lookup.js';
 import { lookupKeySecret } from './keys.js';
 import { lookupProviderNamed } from './registry.js';
-import { LookupService } from './service.js';
+import { type CacheOperation, LookupService } from './service.js';
 import type { LookupConfig } from './settings.js';
 
 /** What building the lookups reads of the configuration besides their own settings. */
@@ -33,7 +33,9 @@ export async function buildNumberLookup(
     store: LookupCacheStore;
     codeSecret: Buffer;
     clock: Clock;
-    onCacheError?: (err: unknown, operation: 'get' | 'put') => void;
+    onCacheError?: (err: unknown, operation: CacheOperation) => void;
+    /** Whether other instances serve on the same cache now (LookupServiceOptions.sharing). */
+    sharing?: () => boolean;
   },
 ): Promise<BuiltLookup> {
   const module = config.lookupProvider ? lookupProviderNamed(config.lookupProvider) : undefined;
@@ -75,6 +77,7 @@ export async function buildNumberLookup(
       cooldownMs: config.circuitBreakerCooldownSeconds * 1000,
     },
     onCacheError: deps.onCacheError,
+    sharing: deps.sharing,
   });
   const close = async () => {
     // The cache writes no lookup waited for land before the cache closes.

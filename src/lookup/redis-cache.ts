@@ -20,7 +20,8 @@ const parsed = (text: string | null | undefined): unknown => {
 /**
  * The lookups' cache in the deployment's Redis (REDIS_URL), shared by every instance: each part of
  * a number is a string of its own, `<prefix>:lookup:line:<key>` and `<prefix>:lookup:sim:<key>`,
- * that expires when the part stops being fresh; one MGET reads both.
+ * that expires when the part stops being fresh; one MGET reads both. A claim
+ * (`<prefix>:lookup:claim:<key>:<parts>`) is a key set only if absent, expiring with its holder's budget.
  */
 export class RedisLookupCache implements LookupCacheStore {
   constructor(
@@ -56,5 +57,15 @@ export class RedisLookupCache implements LookupCacheStore {
 
   async sweep(): Promise<number> {
     return 0;
+  }
+
+  /** `<prefix>:lookup:claim:<claim>`, set only if absent, expiring at `until`. */
+  async claim(claim: string, now: number, until: number): Promise<boolean> {
+    const ms = Math.max(1, until - now);
+    return (await this.redis.set(`${this.prefix}:lookup:claim:${claim}`, '1', 'PX', ms, 'NX')) === 'OK';
+  }
+
+  async release(claim: string): Promise<void> {
+    await this.redis.del(`${this.prefix}:lookup:claim:${claim}`);
   }
 }

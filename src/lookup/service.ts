@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type BreakerPolicy, CircuitBreaker } from '../delivery/circuit-breaker.js';
 import type { Clock } from '../domain/clock.js';
 import type { LookupOutcome, LookupParts, NumberFacts, SimChange } from '../domain/number-intelligence.js';
@@ -31,8 +32,16 @@ export interface LookupServiceOptions {
   /** CIRCUIT_BREAKER_FAILURES and CIRCUIT_BREAKER_COOLDOWN_SECONDS, as the delivery providers'. */
   breaker: BreakerPolicy;
   /** Told of a cache that failed (the lookup then asks the provider). */
-  onCacheError?: (err: unknown, operation: 'get' | 'put') => void;
+  onCacheError?: (err: unknown, operation: CacheOperation) => void;
+  /**
+   * True while other instances serve on the same cache (the instance registry's count): then a
+   * cold lookup first claims the number in the cache, so that one instance asks the provider and
+   * the others wait for its answer. Alone, the in-process single flight is enough.
+   */
+  sharing?: () => boolean;
 }
+
+export type CacheOperation = 'get' | 'put' | 'claim' | 'release';
 
 type Failure = Extract<LookupOutcome, { ok: false }>;
 
@@ -40,6 +49,8 @@ type Failure = Extract<LookupOutcome, { ok: false }>;
 interface Run {
   signal: AbortSignal;
   askedProvider: boolean;
+  /** Waiting for another instance's lookup of the number (claimOrAwait). */
+  awaitingInstance: boolean;
   /** What the cache held, for a failure to carry. */
   known: NumberFacts | null;
 }
@@ -48,6 +59,9 @@ const EMPTY: CachedLookup = { line: null, sim: null };
 
 /** Numbers whose facts a process keeps beside the shared cache (about 300 bytes each). */
 const LOCAL_ENTRIES = 10_000;
+
+/** How often an instance waiting for another's lookup of a number reads the cache. */
+const CLAIM_POLL_MS = 25;
 
 const NO_FACTS: NumberFacts = {
   lineType: null,
@@ -139,12 +153,21 @@ export class LookupService implements NumberLookup {
    */
   private withinBudget(work: (run: Run) => Promise<LookupOutcome>): Promise<LookupOutcome> {
     const controller = new AbortController();
-    const run: Run = { signal: controller.signal, askedProvider: false, known: null };
+    const run: Run = {
+      signal: controller.signal,
+      askedProvider: false,
+      awaitingInstance: false,
+      known: null,
+    };
     return new Promise<LookupOutcome>((resolve) => {
       const timer = setTimeout(() => {
         controller.abort();
         if (run.askedProvider) this.breaker.failure();
-        const what = run.askedProvider ? (this.o.provider?.name ?? 'the provider') : 'the lookup cache';
+        const what = run.askedProvider
+          ? (this.o.provider?.name ?? 'the provider')
+          : run.awaitingInstance
+            ? "another instance's lookup of this number"
+            : 'the lookup cache';
         resolve(this.failure(true, `${what} did not answer within ${this.o.budgetMs} ms`, run.known));
       }, this.o.budgetMs);
       work(run)
@@ -180,6 +203,20 @@ export class LookupService implements NumberLookup {
     if (!this.breaker.allows())
       return this.failure(true, `${provider.name} is skipped after repeated failures (circuit open)`, known);
 
+    const claim = this.o.sharing?.() ? `${key}:${need.line ? 'l' : ''}${need.sim ? 's' : ''}` : null;
+    if (claim) {
+      const theirs = await this.claimOrAwait(claim, key, need, run);
+      // Past the budget the lookup has answered its failure already (withinBudget).
+      if (theirs === 'late') return this.failure(true, 'the lookup did not finish in time', known);
+      if (theirs !== 'mine') {
+        const merged = this.remember(key, {
+          line: theirs.line ?? cached.line,
+          sim: theirs.sim ?? cached.sim,
+        });
+        return { ok: true, facts: factsOf(merged, parts), from: 'cache' };
+      }
+    }
+
     let answer: ProviderAnswer;
     run.askedProvider = true;
     try {
@@ -191,6 +228,8 @@ export class LookupService implements NumberLookup {
         error: `${provider.name} failed (${(err as Error)?.name ?? 'error'})`,
       };
     }
+    // A failed lookup gives its claim up: another instance waiting for it may ask now.
+    if (claim && (signal.aborted || !answer.ok)) this.releaseBehind(claim);
     if (signal.aborted) return this.failure(true, `${provider.name} did not answer in time`, known);
     if (!answer.ok) {
       this.breaker.failure();
@@ -218,6 +257,45 @@ export class LookupService implements NumberLookup {
       sim: write.sim?.facts ?? cached.sim,
     });
     return { ok: true, facts: factsOf(merged, parts), from: 'provider' };
+  }
+
+  /**
+   * Where other instances share the cache, one of them at a time asks the provider about a number's
+   * parts: the first to claim them (`mine`: this instance, which now holds the claim until its
+   * budget ends, and asks). The others read the cache every CLAIM_POLL_MS until the holder's answer
+   * lands there (the parts, as the cache holds them), or until the claim lapses or is given up (its
+   * lookup failed), and then claim in turn; `late` once the budget is spent. A cache that cannot
+   * claim lets this instance ask: at worst the provider is asked twice, as without claims.
+   */
+  private async claimOrAwait(
+    claim: string,
+    key: string,
+    need: LookupParts,
+    run: Run,
+  ): Promise<CachedLookup | 'mine' | 'late'> {
+    for (;;) {
+      const now = this.o.clock.now();
+      const mine = await this.o.cache.claim(claim, now, now + this.o.budgetMs).catch((err: unknown) => {
+        this.o.onCacheError?.(err, 'claim');
+        return true;
+      });
+      // A claim taken as the budget ran out is given up by the provider's aborted lookup.
+      if (mine) return 'mine';
+      if (run.signal.aborted) return 'late';
+      run.awaitingInstance = true;
+      await sleep(CLAIM_POLL_MS, undefined, { signal: run.signal }).catch(() => {});
+      if (run.signal.aborted) return 'late';
+      const shared = this.fresh(await this.readShared(key));
+      if ((!need.line || shared.line) && (!need.sim || shared.sim)) return shared;
+    }
+  }
+
+  private releaseBehind(claim: string): void {
+    const done: Promise<void> = this.o.cache
+      .release(claim)
+      .catch((err: unknown) => this.o.onCacheError?.(err, 'release'))
+      .finally(() => this.writes.delete(done));
+    this.writes.add(done);
   }
 
   /** The shared cache's fresh parts for `key`; a cache that fails is told of and holds nothing. */

@@ -13,7 +13,8 @@ import { hasPostgres, hasRedis, REDIS_URL } from '../support/services.js';
 import { type FakeLookupApi, startFakeLookupApi } from './support/fake-lookup-api.js';
 
 // Two instances of a deployment share the lookups' cache: what one looked up, the other answers
-// without asking the provider. On SQLite (one file, two processes' stores), PostgreSQL and Redis.
+// without asking the provider, and a number both miss at once is asked once (the claim). On SQLite
+// (one file, two processes' stores), PostgreSQL and Redis.
 
 const CODE_SECRET = randomBytes(32);
 const PARTS = { line: true, sim: true };
@@ -45,7 +46,12 @@ describe('buildNumberLookup: a cache every instance shares', () => {
       ...env,
     });
 
-  /** Two instances on `stores` (one each), looking the same new number up one after the other. */
+  const newNumber = () => `+4477009${String(Math.floor(Math.random() * 1e5)).padStart(5, '0')}`;
+
+  /**
+   * Two instances on `stores` (one each), each knowing of the other: looking a new number up one
+   * after the other, then another new number both at once.
+   */
   async function sharedBy(stores: [Store, Store], env: Record<string, string> = {}): Promise<BuiltLookup[]> {
     const built = await Promise.all(
       stores.map((store) =>
@@ -53,10 +59,11 @@ describe('buildNumberLookup: a cache every instance shares', () => {
           store: store.lookups,
           codeSecret: CODE_SECRET,
           clock: systemClock,
+          sharing: () => true,
         }),
       ),
     );
-    const number = `+4477009${String(Math.floor(Math.random() * 1e5)).padStart(5, '0')}`;
+    const number = newNumber();
     const before = api.received.length;
     const [a, b] = built as [BuiltLookup, BuiltLookup];
     const first = await a.lookup.lookup({ e164: number, mode: 'live', parts: PARTS });
@@ -66,6 +73,14 @@ describe('buildNumberLookup: a cache every instance shares', () => {
     const second = await b.lookup.lookup({ e164: number, mode: 'live', parts: PARTS });
     expect(second).toEqual({ ...first, from: 'cache' });
     expect(api.received.length - before).toBe(1);
+    // Both at once: one claims the number and asks, the other waits for its answer in the cache.
+    const other = newNumber();
+    const both = await Promise.all(
+      [a, b].map((x) => x.lookup.lookup({ e164: other, mode: 'live', parts: PARTS })),
+    );
+    expect(both.map((o) => o.ok && o.from).sort()).toEqual(['cache', 'provider']);
+    expect(api.received.length - before).toBe(2);
+    await Promise.all(built.map((x) => x.lookup.settled()));
     return built;
   }
 
@@ -100,10 +115,14 @@ describe('buildNumberLookup: a cache every instance shares', () => {
       try {
         expect(built.map((b) => b.cacheIn)).toEqual(['redis', 'redis']);
         const redis = new Redis(REDIS_URL);
-        const keys = (await redis.keys(`${prefix}:lookup:*`)).sort();
-        expect(keys).toHaveLength(2);
+        // Two numbers' parts (the claims, each lasting its holder's budget, are apart).
+        const keys = (await redis.keys(`${prefix}:lookup:*`))
+          .filter((k) => !k.includes(':lookup:claim:'))
+          .sort();
+        expect(keys).toHaveLength(4);
         expect(keys[0]).toMatch(new RegExp(`^${prefix}:lookup:line:[A-Za-z0-9_-]{22}$`));
-        const [lineTtl, simTtl] = [await redis.pttl(keys[0]!), await redis.pttl(keys[1]!)];
+        const simKey = keys.find((k) => k.includes(':lookup:sim:'));
+        const [lineTtl, simTtl] = [await redis.pttl(keys[0]!), await redis.pttl(simKey!)];
         expect(lineTtl).toBeGreaterThan(604_000_000);
         expect(simTtl).toBeGreaterThan(3_590_000);
         expect(simTtl).toBeLessThanOrEqual(3_600_000);

@@ -65,6 +65,8 @@ describe('LookupService', () => {
         },
         put: (key, write) => store.lookups.put(key, write),
         sweep: (now, batch) => store.lookups.sweep(now, batch),
+        claim: (claim, now, until) => store.lookups.claim(claim, now, until),
+        release: (claim) => store.lookups.release(claim),
       } as LookupCacheStore,
     };
     return counting;
@@ -216,6 +218,77 @@ describe('LookupService', () => {
     expect(api.connections - connectionsBefore).toBe(opened);
   });
 
+  describe('instances sharing the cache', () => {
+    const sharing = () => true;
+
+    it('ask the provider about a number once between them: the others wait for its answer in the cache', async () => {
+      answer = () => ({ json: twilioAnswer(), delayMs: 200 });
+      const [a, b, c] = [service({ sharing }), service({ sharing }), service({ sharing })];
+      const outcomes = await Promise.all(
+        [a, b, c].map((s) => s.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })),
+      );
+      expect(api.received).toHaveLength(1);
+      expect(outcomes.map((o) => o.ok && o.from).sort()).toEqual(['cache', 'cache', 'provider']);
+      expect(new Set(outcomes.map((o) => JSON.stringify(o.ok && o.facts))).size).toBe(1);
+      // Another number, or other parts of it, are claims of their own.
+      await Promise.all([
+        a.lookup({ e164: '+447772000002', mode: 'live', parts: LINE }),
+        b.lookup({ e164: '+447772000003', mode: 'live', parts: LINE }),
+      ]);
+      expect(api.received).toHaveLength(3);
+    });
+
+    it('a failed lookup gives its claim up, and a waiting instance asks in its turn', async () => {
+      let calls = 0;
+      answer = () =>
+        calls++ === 0
+          ? { status: 500, json: { code: 20500, message: 'down' }, delayMs: 100 }
+          : { json: twilioAnswer(), delayMs: 50 };
+      const [a, b] = [service({ sharing }), service({ sharing })];
+      const outcomes = await Promise.all(
+        [a, b].map((s) => s.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })),
+      );
+      expect(api.received).toHaveLength(2);
+      expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+      expect(outcomes.find((o) => !o.ok)).toMatchObject({ ok: false, retryable: true });
+    });
+
+    it('a holder that never answers holds the others only until its claim lapses, within their budget', async () => {
+      answer = () => ({ hang: true });
+      const a = service({ sharing, budgetMs: 300 });
+      const b = service({ sharing, budgetMs: 300 });
+      const started = performance.now();
+      const outcomes = await Promise.all(
+        [a, b].map((s) => s.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })),
+      );
+      expect(performance.now() - started).toBeLessThan(3000);
+      expect(outcomes.every((o) => !o.ok && o.retryable)).toBe(true);
+      // The one waiting says what it waited for; only the one that asked counts against the circuit.
+      expect(outcomes.map((o) => !o.ok && o.error).sort()).toEqual([
+        "another instance's lookup of this number did not answer within 300 ms",
+        'twilio did not answer within 300 ms',
+      ]);
+    });
+
+    it('alone (no other instance), a lookup makes no claim', async () => {
+      const claims: string[] = [];
+      const cache: LookupCacheStore = {
+        get: (key, now) => store.lookups.get(key, now),
+        put: (key, write) => store.lookups.put(key, write),
+        sweep: (now, batch) => store.lookups.sweep(now, batch),
+        claim: (claim, now, until) => {
+          claims.push(claim);
+          return store.lookups.claim(claim, now, until);
+        },
+        release: (claim) => store.lookups.release(claim),
+      };
+      await service({ cache, sharing: () => false }).lookup({ e164: NUMBER, mode: 'live', parts: BOTH });
+      expect(claims).toEqual([]);
+      await service({ cache, sharing }).lookup({ e164: '+447772000002', mode: 'live', parts: LINE });
+      expect(claims).toEqual([`${lookupKey(SECRET, '+447772000002')}:l`]);
+    });
+  });
+
   it('the answer does not wait for the shared cache to write it', async () => {
     let release = () => {};
     const writes: string[] = [];
@@ -230,6 +303,8 @@ describe('LookupService', () => {
         writes.push(key);
       },
       sweep: (now, batch) => store.lookups.sweep(now, batch),
+      claim: (claim, now, until) => store.lookups.claim(claim, now, until),
+      release: (claim) => store.lookups.release(claim),
     };
     const lookups = service({ cache: slow, budgetMs: 500 });
     expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
@@ -398,6 +473,8 @@ describe('LookupService', () => {
       get: () => Promise.reject(new Error('down')),
       put: () => Promise.reject(new Error('down')),
       sweep: () => Promise.resolve(0),
+      claim: () => Promise.reject(new Error('down')),
+      release: () => Promise.reject(new Error('down')),
     };
     const lookups = service({ cache: broken, onCacheError: (_, op) => errors.push(op) });
     expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: LINE })).toMatchObject({

@@ -382,6 +382,25 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(await c.sweep(T0 + 2 * DAY, 10)).toBe(0);
       });
 
+      it('holds a claim for one caller at a time, until it lapses or is given up', async () => {
+        const c = store.lookups;
+        expect(await c.claim('k:l', T0, T0 + 1500)).toBe(true);
+        expect(await c.claim('k:l', T0 + 100, T0 + 1600)).toBe(false);
+        // Other parts of the number are a claim of their own.
+        expect(await c.claim('k:ls', T0 + 100, T0 + 1600)).toBe(true);
+        // Lapsed at its end: the next caller holds it.
+        expect(await c.claim('k:l', T0 + 1500, T0 + 3000)).toBe(true);
+        expect(await c.claim('k:l', T0 + 1600, T0 + 3100)).toBe(false);
+        await c.release('k:l');
+        expect(await c.claim('k:l', T0 + 1600, T0 + 3100)).toBe(true);
+        // Of many callers at once, one holds it.
+        const held = await times(10, () => c.claim('race', T0, T0 + 1000));
+        expect(held.filter(Boolean)).toHaveLength(1);
+        // The sweep takes lapsed claims away with the lapsed entries.
+        await c.sweep(T0 + 5000, 10);
+        expect(await c.claim('race', T0, T0 + 1000)).toBe(true);
+      });
+
       it('many writes of one key at once leave one row with a complete part', async () => {
         await times(10, (i) =>
           store.lookups.put('same', {

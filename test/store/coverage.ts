@@ -118,6 +118,8 @@ export const STORE_METHODS = {
     get: true,
     put: true,
     sweep: true,
+    claim: true,
+    release: true,
   } satisfies Listed<LookupCacheStore>,
   whatsappCalls: {
     insert: true,

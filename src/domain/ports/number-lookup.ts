@@ -97,6 +97,14 @@ export interface LookupCacheStore {
   put(key: string, write: LookupCacheWrite): Promise<void>;
   /** Deletes up to `batchSize` entries with no part fresh at `now`; returns how many (Redis: 0, its keys expire). */
   sweep(now: number, batchSize: number): Promise<number>;
+  /**
+   * Claims `claim` (a cache key and the parts asked) until `until` unless another caller holds an
+   * unexpired claim on it at `now`: true when this caller holds it now. How instances sharing the
+   * cache ask a provider about a number at most once at a time (src/lookup/service.ts).
+   */
+  claim(claim: string, now: number, until: number): Promise<boolean>;
+  /** Gives a claim up before it lapses (its holder's lookup failed: another may ask now). */
+  release(claim: string): Promise<void>;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);

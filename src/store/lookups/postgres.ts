@@ -25,6 +25,12 @@ const SQL = {
           expires_at = GREATEST(number_lookups.expires_at, EXCLUDED.expires_at)`,
   sweep: `DELETE FROM number_lookups WHERE key IN (
             SELECT key FROM number_lookups WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+  // Claims live for a lookup's budget: the lapsed ones are few, and go whole.
+  sweepClaims: 'DELETE FROM number_lookup_claims WHERE until <= $1',
+  claim: `INSERT INTO number_lookup_claims (key, until) VALUES ($1, $3)
+          ON CONFLICT (key) DO UPDATE SET until = EXCLUDED.until WHERE number_lookup_claims.until <= $2
+          RETURNING key`,
+  release: 'DELETE FROM number_lookup_claims WHERE key = $1',
 };
 
 /** The lookups' cache on PostgreSQL, shared by every instance on the database: one statement per call. */
@@ -50,6 +56,15 @@ export class PostgresLookupCache implements LookupCacheStore {
   }
 
   async sweep(now: number, batchSize: number) {
+    await queryOn(this.pool, SQL.sweepClaims, [now]);
     return (await queryOn(this.pool, SQL.sweep, [now, batchSize])).rowCount ?? 0;
+  }
+
+  async claim(claim: string, now: number, until: number): Promise<boolean> {
+    return ((await queryOn(this.pool, SQL.claim, [claim, now, until])).rowCount ?? 0) > 0;
+  }
+
+  async release(claim: string): Promise<void> {
+    await queryOn(this.pool, SQL.release, [claim]);
   }
 }

@@ -51,6 +51,13 @@ export class SqliteLookupCache implements LookupCacheStore {
         `DELETE FROM number_lookups WHERE key IN (
            SELECT key FROM number_lookups WHERE expires_at <= ? LIMIT ?)`,
       ),
+      claim: db.prepare(
+        `INSERT INTO number_lookup_claims (key, until) VALUES (@claim, @until)
+         ON CONFLICT (key) DO UPDATE SET until = excluded.until WHERE number_lookup_claims.until <= @now
+         RETURNING key`,
+      ),
+      release: db.prepare('DELETE FROM number_lookup_claims WHERE key = ?'),
+      sweepClaims: db.prepare('DELETE FROM number_lookup_claims WHERE until <= ?'),
     };
   }
 
@@ -80,6 +87,18 @@ export class SqliteLookupCache implements LookupCacheStore {
   }
 
   sweep(now: number, batchSize: number) {
-    return this.tx.write(() => this.stmts.sweep.run(now, batchSize).changes, false);
+    return this.tx.write(() => {
+      // Claims live for a lookup's budget: the lapsed ones are few, and go whole.
+      this.stmts.sweepClaims.run(now);
+      return this.stmts.sweep.run(now, batchSize).changes;
+    });
+  }
+
+  claim(claim: string, now: number, until: number): Promise<boolean> {
+    return this.tx.write(() => this.stmts.claim.get({ claim, now, until }) !== undefined, false);
+  }
+
+  async release(claim: string): Promise<void> {
+    await this.tx.write(() => this.stmts.release.run(claim), false);
   }
 }
