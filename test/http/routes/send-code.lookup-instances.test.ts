@@ -10,7 +10,8 @@ import { hasPostgres, hasRedis, REDIS_URL } from '../../support/services.js';
 
 // Two instances of one deployment share the lookups' cache through the send: a number instance A
 // looked up is not looked up again by instance B, whether the cache is the PostgreSQL database
-// both use or the Redis both use (each then on a database of its own).
+// both use or the Redis both use (each then on a database of its own); and a number both send to
+// at once is looked up once, by whichever claims it first.
 
 /**
  * A send answers without waiting for the shared cache's write of its lookup (src/lookup/service.ts):
@@ -70,8 +71,10 @@ describe.runIf(hasPostgres)(
     beforeAll(async () => {
       fake = await startProviderFake('twilio');
       db = await createTestDatabase();
-      a = await startTestService({ DATABASE_URL: db.url, ...fake.env });
-      b = await startTestService({ DATABASE_URL: db.url, ...fake.env });
+      // Heartbeats every 100 ms: each instance learns of the other at once rather than in 10 s.
+      const env = { DATABASE_URL: db.url, ...fake.env };
+      a = await startTestService(env, { instanceHeartbeatMs: 100 });
+      b = await startTestService(env, { instanceHeartbeatMs: 100 });
     });
     afterAll(async () => {
       await a?.close();
@@ -90,49 +93,29 @@ describe.runIf(hasPostgres)(
           await client.end();
         }
       }));
+
+    it('a number both send to at the same moment is looked up once (the claim in number_lookup_claims)', async () => {
+      const deadline = Date.now() + 10_000;
+      for (const svc of [a, b])
+        while ((await svc.get('/health')).body.instances.live < 2) {
+          if (Date.now() > deadline) throw new Error('the instances never saw each other');
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      const settings = { lookup: 'sms_voice' };
+      const [onA, onB] = [await accountWith(a, settings), await accountWith(b, settings)];
+      for (let i = 0; i < 3; i++) {
+        const phone = freshNumber();
+        fake.say(phone, { lineType: 'mobile' });
+        const sends = await Promise.all([
+          a.post(SEND, { channel: 'SMS', phone }, onA.key),
+          b.post(SEND, { channel: 'SMS', phone }, onB.key),
+        ]);
+        expect(sends.map((r) => r.status)).toEqual([200, 200]);
+        expect(fake.lookupsOf(phone)).toHaveLength(1);
+      }
+    });
   },
 );
-
-describe.runIf(hasPostgres)('two instances on one PostgreSQL database that know of each other', () => {
-  let db: TestDatabase;
-  let fake: ProviderFake;
-  let a: TestService;
-  let b: TestService;
-  beforeAll(async () => {
-    fake = await startProviderFake('twilio');
-    db = await createTestDatabase();
-    // Heartbeats every 100 ms: each instance learns of the other at once rather than in 10 s.
-    a = await startTestService({ DATABASE_URL: db.url, ...fake.env }, { instanceHeartbeatMs: 100 });
-    b = await startTestService({ DATABASE_URL: db.url, ...fake.env }, { instanceHeartbeatMs: 100 });
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await db?.drop();
-    await fake?.close();
-  });
-
-  it('look a number both send to at the same moment up once (the claim in number_lookup_claims)', async () => {
-    const deadline = Date.now() + 10_000;
-    for (const svc of [a, b])
-      while ((await svc.get('/health')).body.instances.live < 2) {
-        if (Date.now() > deadline) throw new Error('the instances never saw each other');
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    const settings = { lookup: 'sms_voice' };
-    const [onA, onB] = [await accountWith(a, settings), await accountWith(b, settings)];
-    for (let i = 0; i < 3; i++) {
-      const phone = freshNumber();
-      fake.say(phone, { lineType: 'mobile' });
-      const sends = await Promise.all([
-        a.post(SEND, { channel: 'SMS', phone }, onA.key),
-        b.post(SEND, { channel: 'SMS', phone }, onB.key),
-      ]);
-      expect(sends.map((r) => r.status)).toEqual([200, 200]);
-      expect(fake.lookupsOf(phone)).toHaveLength(1);
-    }
-  });
-});
 
 describe.runIf(hasRedis)('two instances sharing a Redis share the lookup cache', () => {
   const prefix = `cv-test-lookup-${randomBytes(6).toString('hex')}`;
