@@ -28,7 +28,7 @@
  * process (a CPU profile of the run, written when it stops); `--postgres=postgres://…/postgres`
  * runs the service on a fresh database of that server (dropped after) instead of a fresh SQLite
  * file; `--redis=redis://…` gives the service REDIS_URL (the lookup cache and the limits in Redis,
- * under a prefix of its own).
+ * under a prefix of its own, deleted at the end).
  *
  * The figures mean something only on a quiet machine: on a shared one, run it briefly
  * (`--seconds=2 --blocks=2 --block=300`) to check that it works, and read nothing into them.
@@ -44,6 +44,7 @@ import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { arg } from './args.js';
 import { freePort, killAll, start, stop, waitForHttp } from './processes.js';
+import { clearRedisKeys } from './redis-keys.js';
 
 const ROLE = arg('role', 'drive');
 const PROVIDER_MS = Number(arg('provider-ms', '100'));
@@ -328,6 +329,8 @@ async function drive(): Promise<void> {
     await stop(server);
     fake.kill('SIGTERM');
     await dropDatabase();
+    // The lookups' cache keys live for days: gone with the run, as the database is.
+    if (REDIS) await clearRedisKeys(REDIS, prefix);
   }
 }
 
