@@ -59,13 +59,17 @@ export class RedisLookupCache implements LookupCacheStore {
     return 0;
   }
 
-  /** `<prefix>:lookup:claim:<claim>`, set only if absent, expiring at `until`. */
+  private claimKey(claim: string) {
+    return `${this.prefix}:lookup:claim:${claim}`;
+  }
+
+  /** Set only if absent, expiring at `until`. */
   async claim(claim: string, now: number, until: number): Promise<boolean> {
     const ms = Math.max(1, until - now);
-    return (await this.redis.set(`${this.prefix}:lookup:claim:${claim}`, '1', 'PX', ms, 'NX')) === 'OK';
+    return (await this.redis.set(this.claimKey(claim), '1', 'PX', ms, 'NX')) === 'OK';
   }
 
   async release(claim: string): Promise<void> {
-    await this.redis.del(`${this.prefix}:lookup:claim:${claim}`);
+    await this.redis.del(this.claimKey(claim));
   }
 }

@@ -229,7 +229,7 @@ export class LookupService implements NumberLookup {
       };
     }
     // A failed lookup gives its claim up: another instance waiting for it may ask now.
-    if (claim && (signal.aborted || !answer.ok)) this.releaseBehind(claim);
+    if (claim && (signal.aborted || !answer.ok)) this.behind('release', this.o.cache.release(claim));
     if (signal.aborted) return this.failure(true, `${provider.name} did not answer in time`, known);
     if (!answer.ok) {
       this.breaker.failure();
@@ -251,7 +251,7 @@ export class LookupService implements NumberLookup {
     // (below), and the other instances find them a moment later. Awaited, the write would add a
     // commit or a pool slot to every cold send, and a slow one would spend the lookup's budget
     // after the provider had answered (and count against the provider's circuit).
-    this.putBehind(key, write);
+    this.behind('put', this.o.cache.put(key, write));
     const merged = this.remember(key, {
       line: write.line ? lineOnly(write.line.facts) : cached.line,
       sim: write.sim?.facts ?? cached.sim,
@@ -290,14 +290,6 @@ export class LookupService implements NumberLookup {
     }
   }
 
-  private releaseBehind(claim: string): void {
-    const done: Promise<void> = this.o.cache
-      .release(claim)
-      .catch((err: unknown) => this.o.onCacheError?.(err, 'release'))
-      .finally(() => this.writes.delete(done));
-    this.writes.add(done);
-  }
-
   /** The shared cache's fresh parts for `key`; a cache that fails is told of and holds nothing. */
   private readShared(key: string): Promise<CachedLookup> {
     return this.o.cache.get(key, this.o.clock.now()).catch((err: unknown): CachedLookup => {
@@ -311,10 +303,10 @@ export class LookupService implements NumberLookup {
     while (this.writes.size > 0) await Promise.all(this.writes);
   }
 
-  private putBehind(key: string, write: LookupCacheWrite): void {
-    const done: Promise<void> = this.o.cache
-      .put(key, write)
-      .catch((err: unknown) => this.o.onCacheError?.(err, 'put'))
+  /** A write to the shared cache that no lookup waits for; its failure is told of. */
+  private behind(operation: 'put' | 'release', write: Promise<void>): void {
+    const done: Promise<void> = write
+      .catch((err: unknown) => this.o.onCacheError?.(err, operation))
       .finally(() => this.writes.delete(done));
     this.writes.add(done);
   }

@@ -54,20 +54,25 @@ describe('LookupService', () => {
     await lookups.settled();
     return outcome;
   };
+  /** The store's cache, with the operations `over` names done its way instead. */
+  const storeCacheWith = (over: Partial<LookupCacheStore>): LookupCacheStore => ({
+    get: (key, now) => store.lookups.get(key, now),
+    put: (key, write) => store.lookups.put(key, write),
+    sweep: (now, batch) => store.lookups.sweep(now, batch),
+    claim: (claim, now, until) => store.lookups.claim(claim, now, until),
+    release: (claim) => store.lookups.release(claim),
+    ...over,
+  });
   /** The shared cache (the store's), counting its reads. */
   const countingCache = () => {
     const counting = {
       reads: 0,
-      cache: {
+      cache: storeCacheWith({
         get: (key, now) => {
           counting.reads += 1;
           return store.lookups.get(key, now);
         },
-        put: (key, write) => store.lookups.put(key, write),
-        sweep: (now, batch) => store.lookups.sweep(now, batch),
-        claim: (claim, now, until) => store.lookups.claim(claim, now, until),
-        release: (claim) => store.lookups.release(claim),
-      } as LookupCacheStore,
+      }),
     };
     return counting;
   };
@@ -272,16 +277,12 @@ describe('LookupService', () => {
 
     it('alone (no other instance), a lookup makes no claim', async () => {
       const claims: string[] = [];
-      const cache: LookupCacheStore = {
-        get: (key, now) => store.lookups.get(key, now),
-        put: (key, write) => store.lookups.put(key, write),
-        sweep: (now, batch) => store.lookups.sweep(now, batch),
+      const cache = storeCacheWith({
         claim: (claim, now, until) => {
           claims.push(claim);
           return store.lookups.claim(claim, now, until);
         },
-        release: (claim) => store.lookups.release(claim),
-      };
+      });
       await service({ cache, sharing: () => false }).lookup({ e164: NUMBER, mode: 'live', parts: BOTH });
       expect(claims).toEqual([]);
       await service({ cache, sharing }).lookup({ e164: '+447772000002', mode: 'live', parts: LINE });
@@ -292,8 +293,7 @@ describe('LookupService', () => {
   it('the answer does not wait for the shared cache to write it', async () => {
     let release = () => {};
     const writes: string[] = [];
-    const slow: LookupCacheStore = {
-      get: (key, now) => store.lookups.get(key, now),
+    const slow = storeCacheWith({
       // A write that lands only when released (a busy database, a slow Redis).
       put: async (key, write) => {
         await new Promise<void>((resolve) => {
@@ -302,10 +302,7 @@ describe('LookupService', () => {
         await store.lookups.put(key, write);
         writes.push(key);
       },
-      sweep: (now, batch) => store.lookups.sweep(now, batch),
-      claim: (claim, now, until) => store.lookups.claim(claim, now, until),
-      release: (claim) => store.lookups.release(claim),
-    };
+    });
     const lookups = service({ cache: slow, budgetMs: 500 });
     expect(await lookups.lookup({ e164: NUMBER, mode: 'live', parts: BOTH })).toMatchObject({
       ok: true,
