@@ -41,8 +41,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
-import pg from 'pg';
 import { arg } from './args.js';
+import { PostgresAdmin } from './postgres-admin.js';
 import { freePort, killAll, start, stop, waitForHttp } from './processes.js';
 import { clearRedisKeys } from './redis-keys.js';
 
@@ -131,24 +131,8 @@ const numberOf = (n: number) => `+447400${String((n * 7919) % 1_000_000).padStar
 
 async function drive(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'cv-bench-lookup-'));
-  let database = `sqlite:${join(dir, 'verify.db')}`;
-  let dropDatabase = async () => {};
-  if (POSTGRES) {
-    const name = `cv_bench_lookup_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: POSTGRES });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(POSTGRES);
-    url.pathname = `/${name}`;
-    database = url.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: POSTGRES });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
+  const admin = POSTGRES ? new PostgresAdmin(POSTGRES, 'cv_bench_lookup') : null;
+  const database = admin ? admin.url(await admin.create()) : `sqlite:${join(dir, 'verify.db')}`;
   process.on('exit', () => {
     killAll();
     rmSync(dir, { recursive: true, force: true });
@@ -328,7 +312,7 @@ async function drive(): Promise<void> {
   } finally {
     await stop(server);
     fake.kill('SIGTERM');
-    await dropDatabase();
+    await admin?.dropAll();
     // The lookups' cache keys live for days: gone with the run, as the database is.
     if (REDIS) await clearRedisKeys(REDIS, prefix);
   }
