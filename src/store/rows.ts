@@ -228,12 +228,15 @@ export const rowToLinkedRequest = (r: Record<string, unknown>): LinkedRequest =>
 });
 
 /**
- * The columns rowToOutboxEntry reads, from `verifications` (unaliased): the dual sibling is the
- * other row of the group, found through its index.
+ * The columns rowToOutboxEntry reads, from `verifications` (unaliased), with `sibling` the store's
+ * expression of the row's dual sibling (the other row of its group), read through its indexes.
  */
-export const OUTBOX_SELECT = `id, account_id, status, channel, destination, outbox, outbox_code, test, created_at,
-  verified_at, method, group_id, (SELECT s.id FROM verifications s
-    WHERE s.group_id = verifications.group_id AND s.id <> verifications.id LIMIT 1) AS sibling_id`;
+export const outboxSelect = (sibling: string) => `id, account_id, status, channel, destination, outbox, outbox_code,
+  test, created_at, verified_at, method, group_id, ${sibling} AS sibling_id`;
+
+/** outboxSelect's sibling where the whole group is in verifications_group (SQLite). */
+export const SIBLING_BY_GROUP_INDEX = `(SELECT s.id FROM verifications s
+    WHERE s.group_id = verifications.group_id AND s.id <> verifications.id LIMIT 1)`;
 
 export const rowToOutboxEntry = (r: Record<string, unknown>): OutboxEntry => ({
   verificationId: String(r.id),

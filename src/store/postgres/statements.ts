@@ -2,7 +2,7 @@ import type { VerificationMethod } from '../../domain/verification/method.js';
 import { type AttemptDialect, attemptCountsSql, attemptSetSql, columnsOf } from '../attempt-sql.js';
 import { breakerColumns, historyColumns } from '../contacts.js';
 import { deliveryChangeSql, progressSql } from '../delivery-sql.js';
-import { ATTEMPT_READ_SELECT, LINKED_SELECT, OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
+import { ATTEMPT_READ_SELECT, LINKED_SELECT, outboxSelect, VERIFICATION_SELECT } from '../rows.js';
 
 /** The method a used link writes on the request it verified (src/domain/verification/method.ts). */
 const LINK: VerificationMethod = 'link';
@@ -35,14 +35,32 @@ const namedPlannedOnce = (name: string, text: string): Named => ({ name, text, p
 
 /**
  * The pending rows of one group (one row, two for a dual pair), for statements that look a group
- * up by verifications_group. Written plainly, `status = 'pending'` matches the predicate of the
+ * up by GROUP_ROWS (below). Written plainly, `status = 'pending'` matches the predicate of the
  * partial index verifications_pending_expiry, and with statistics older than the newest rows (a
  * table that grew since autovacuum last analysed it) the planner ANDed that index with the group
  * index: every attempt read the index entry of every pending row in the table (measured: verify
  * at 400 req/s on a table that had just taken 25,000 sends). Behind `|| ''` the predicate cannot
- * match the partial index, so the group index alone is used, whatever the statistics say.
+ * match the partial index, so the group's own indexes alone are used, whatever the statistics say.
  */
 const GROUP_PENDING = (alias: string) => `${alias}status || '' = 'pending'`;
+
+/**
+ * The rows of group `group` (an SQL expression), as a FROM item. A group's id is its first
+ * request's, so that request is found by primary key; the others (a dual pair's second row, a
+ * SILENT request's fallback) by verifications_group_others, which holds only the rows whose group
+ * is another request's: a single-channel send, most sends, writes no entry in it (migration 184).
+ * Two index scans appended, each as cheap as the one index scan of the group index before; callers
+ * filter the rows (pending, unexpired) outside, and the filters reach both scans.
+ */
+const GROUP_ROWS = (group: string) =>
+  `(SELECT * FROM verifications grp WHERE grp.id = ${group} AND grp.group_id = ${group}
+      UNION ALL SELECT * FROM verifications grp WHERE grp.group_id = ${group} AND grp.group_id <> grp.id)`;
+
+/** The condition "this row (of an UPDATE or a lock) is of group `group`", by GROUP_ROWS. */
+const IN_GROUP = (group: string) => `id = ANY (ARRAY(SELECT g.id FROM ${GROUP_ROWS(group)} g))`;
+
+/** A row's dual sibling (the other row of its group) in OUTBOX_SELECT, by GROUP_ROWS. */
+const SIBLING = `(SELECT s.id FROM ${GROUP_ROWS('verifications.group_id')} s WHERE s.id <> verifications.id LIMIT 1)`;
 
 /** The attempt rule's names in a batch: the updated row `v`, the attempt's values from CTE `source`. */
 const batchAttempt = (source: string): AttemptDialect => ({
@@ -154,7 +172,8 @@ export const SQL = {
       SET status = CASE WHEN v.id = live.id THEN 'verified' ELSE 'canceled' END,
         verified_at = CASE WHEN v.id = live.id THEN $2::bigint ELSE v.verified_at END,
         method = CASE WHEN v.id = live.id THEN '${LINK}' ELSE v.method END, outbox_code = NULL
-      FROM live WHERE v.group_id = live.group_id AND ${GROUP_PENDING('v.')}
+      FROM live WHERE v.id = ANY (ARRAY(SELECT r.id FROM live l CROSS JOIN LATERAL ${GROUP_ROWS('l.group_id')} r))
+        AND v.group_id = live.group_id AND ${GROUP_PENDING('v.')}
       RETURNING v.id, v.status, v.provider
     ), logged AS (
       INSERT INTO changes (kind, request_id, at, provider) SELECT status, id, $2, provider FROM settled
@@ -184,7 +203,8 @@ export const SQL = {
       SET status = CASE WHEN v.id = live.id THEN 'verified' ELSE 'canceled' END,
         verified_at = CASE WHEN v.id = live.id THEN live.used_at ELSE v.verified_at END,
         method = CASE WHEN v.id = live.id THEN '${LINK}' ELSE v.method END, outbox_code = NULL
-      FROM live WHERE v.group_id = live.group_id AND ${GROUP_PENDING('v.')}
+      FROM live WHERE v.id = ANY (ARRAY(SELECT r.id FROM live l CROSS JOIN LATERAL ${GROUP_ROWS('l.group_id')} r))
+        AND v.group_id = live.group_id AND ${GROUP_PENDING('v.')}
       RETURNING live.n, v.id, v.status, v.provider, live.used_at
     ), logged AS (
       INSERT INTO changes (kind, request_id, at, provider) SELECT status, id, used_at, provider FROM settled
@@ -198,9 +218,8 @@ export const SQL = {
   readGroup: `SELECT req.*, g.id AS counted_id, g.channel AS counted_channel, g.code_hash AS counted_code_hash
     FROM (SELECT ${ATTEMPT_READ} FROM verifications WHERE id = $1 AND account_id = $2 AND test = $3) req
     LEFT JOIN LATERAL (
-      SELECT w.id, w.channel, w.code_hash FROM verifications w
-      WHERE req.status = 'pending' AND req.expires_at > $4
-        AND w.group_id = req.group_id AND ${GROUP_PENDING('w.')} AND w.expires_at > $4
+      SELECT w.id, w.channel, w.code_hash FROM ${GROUP_ROWS('req.group_id')} w
+      WHERE req.status = 'pending' AND req.expires_at > $4 AND ${GROUP_PENDING('w.')} AND w.expires_at > $4
       OFFSET 0
     ) g ON true ORDER BY g.id`,
   // The second half, one statement: counts the attempt on the group's pending rows while attempts
@@ -216,7 +235,7 @@ export const SQL = {
     `WITH decided AS (
       UPDATE verifications
       SET ${attemptSetSql(SINGLE_ATTEMPT)}
-      WHERE group_id = $1 AND ${attemptCountsSql(SINGLE_ATTEMPT)}
+      WHERE ${IN_GROUP('$1')} AND ${attemptCountsSql(SINGLE_ATTEMPT)}
       RETURNING id, channel, country, attempts, max_attempts, status, provider
     ), logged AS (
       INSERT INTO changes (kind, request_id, at, provider)
@@ -234,7 +253,7 @@ export const SQL = {
   destinationSignals: named('signals', signalsSql(true)),
   destinationSignalsEmail: named('signals_email', signalsSql(false)),
   // readGroup for the guesses of one event-loop turn ($1 ids, $2 accounts, $3 modes, $4 times):
-  // each request by primary key, its group by verifications_group (OFFSET 0 keeps those lookups
+  // each request by primary key, its group by GROUP_ROWS (OFFSET 0 keeps those lookups
   // from being flattened into a join planned over the table). Rows carry the guess's ordinal `n`.
   readGroups: namedPlannedOnce(
     'read_attempts',
@@ -250,9 +269,9 @@ export const SQL = {
       OFFSET 0
     ) req
     LEFT JOIN LATERAL (
-      SELECT w.id, w.channel, w.code_hash FROM verifications w
-      WHERE req.status = 'pending' AND req.expires_at > t.tried_at
-        AND w.group_id = req.group_id AND ${GROUP_PENDING('w.')} AND w.expires_at > t.tried_at
+      SELECT w.id, w.channel, w.code_hash FROM ${GROUP_ROWS('req.group_id')} w
+      WHERE req.status = 'pending' AND req.expires_at > t.tried_at AND ${GROUP_PENDING('w.')}
+        AND w.expires_at > t.tried_at
       OFFSET 0
     ) g ON true ORDER BY t.n, g.id`,
   ),
@@ -289,9 +308,9 @@ export const SQL = {
           AS on_request,
         w.code_hash IN (req.hash, req.previous_hash) AS matched, req.tried_at
       FROM req CROSS JOIN LATERAL (
-        SELECT w.id, w.channel, w.code_hash FROM verifications w
-        WHERE req.status = 'pending' AND req.expires_at > req.tried_at
-          AND w.group_id = req.group_id AND ${GROUP_PENDING('w.')} AND w.expires_at > req.tried_at
+        SELECT w.id, w.channel, w.code_hash FROM ${GROUP_ROWS('req.group_id')} w
+        WHERE req.status = 'pending' AND req.expires_at > req.tried_at AND ${GROUP_PENDING('w.')}
+          AND w.expires_at > req.tried_at
         OFFSET 0
       ) w
     ), alone AS (
@@ -308,7 +327,7 @@ export const SQL = {
   // countOrConsume for the guesses of one event-loop turn ($1 groups, $2 winners or nulls, $3
   // times), one guess per group (an UPDATE changes a row once however many joined rows name it:
   // the caller runs a second guess on a group after this statement, on its own). Each group's
-  // pending rows are found by verifications_group and updated by primary key, re-checked under
+  // pending rows are found by GROUP_ROWS and updated by primary key, re-checked under
   // their locks as in the single form. Rows carry the guess's ordinal `n`.
   countOrConsumeMany: namedPlannedOnce(
     'decide_many',
@@ -317,7 +336,7 @@ export const SQL = {
         WITH ORDINALITY AS t(group_id, winner, tried_at, guessed_on, n)
     ), target AS (
       SELECT won.n, won.winner, won.tried_at, won.guessed_on, g.id FROM won CROSS JOIN LATERAL (
-        SELECT r.id FROM verifications r WHERE r.group_id = won.group_id AND ${GROUP_PENDING('r.')}
+        SELECT r.id FROM ${GROUP_ROWS('won.group_id')} r WHERE ${GROUP_PENDING('r.')}
         OFFSET 0
       ) g
     ), ${DECIDE('target')}
@@ -325,14 +344,14 @@ export const SQL = {
   ),
   expireGroup: `WITH settled AS (
       UPDATE verifications SET status = 'expired', outbox_code = NULL
-      WHERE group_id = $1 AND ${GROUP_PENDING('')} AND expires_at <= $2 RETURNING id, provider
+      WHERE ${IN_GROUP('$1')} AND ${GROUP_PENDING('')} AND expires_at <= $2 RETURNING id, provider
     )
     INSERT INTO changes (kind, request_id, at, provider) SELECT 'expired', id, $2, provider FROM settled`,
   // A cancel (POST …/cancel): the group's rows a verify could still settle, and no other. The
   // rows are locked in id order first, the order a verify's update takes them in, so that a
   // cancel and a verify of one pair wait for each other instead of deadlocking.
   cancelGroup: `WITH locked AS (
-      SELECT id FROM verifications WHERE group_id = $1 ORDER BY id FOR UPDATE
+      SELECT id FROM verifications WHERE ${IN_GROUP('$1')} ORDER BY id FOR UPDATE
     ), settled AS (
       UPDATE verifications v SET status = 'canceled', outbox_code = NULL
       FROM locked l
@@ -340,13 +359,14 @@ export const SQL = {
       RETURNING v.id, v.provider
     )
     INSERT INTO changes (kind, request_id, at, provider) SELECT 'canceled', id, $2, provider FROM settled`,
-  // A request and the other rows of its group (the resource's sibling), by verifications_group.
-  getGroup: `SELECT ${VERIFICATION_SELECT} FROM verifications
-    WHERE group_id = (SELECT group_id FROM verifications WHERE id = $1 AND account_id = $2 AND test = $3)
+  // A request and the other rows of its group (the resource's sibling), by GROUP_ROWS.
+  getGroup: `SELECT ${VERIFICATION_SELECT} FROM (SELECT group_id AS asked FROM verifications
+      WHERE id = $1 AND account_id = $2 AND test = $3) req
+    CROSS JOIN LATERAL ${GROUP_ROWS('req.asked')} g
     ORDER BY id`,
   failGroup: `WITH settled AS (
       UPDATE verifications SET status = 'failed', outbox_code = NULL
-      WHERE group_id = $1 AND ${GROUP_PENDING('')} AND attempts >= max_attempts RETURNING id, provider
+      WHERE ${IN_GROUP('$1')} AND ${GROUP_PENDING('')} AND attempts >= max_attempts RETURNING id, provider
     )
     INSERT INTO changes (kind, request_id, at, provider) SELECT 'failed', id, $2::bigint, provider FROM settled`,
   // What a delivery attempt found ($1 state, $2 provider or null, $3 its message id, $4 error, $5
@@ -391,15 +411,15 @@ export const SQL = {
   setOutbox: `UPDATE verifications SET outbox = $1, outbox_code = CASE WHEN status = 'pending' THEN $2 END
     WHERE id = $3`,
   // Newest first by id: ids are time-ordered (UUIDv7).
-  listOutbox: `SELECT ${OUTBOX_SELECT} FROM verifications
+  listOutbox: `SELECT ${outboxSelect(SIBLING)} FROM verifications
     WHERE outbox IS NOT NULL AND ($1::text IS NULL OR account_id = $1) AND $2::text IS NULL
       AND ($4::text IS NULL OR id < $4) AND ($5::boolean IS NULL OR test = $5)
     ORDER BY id DESC LIMIT $3`,
-  listOutboxTo: `SELECT ${OUTBOX_SELECT} FROM verifications
+  listOutboxTo: `SELECT ${outboxSelect(SIBLING)} FROM verifications
     WHERE destination = $2 AND outbox IS NOT NULL AND ($1::text IS NULL OR account_id = $1)
       AND ($4::text IS NULL OR id < $4) AND ($5::boolean IS NULL OR test = $5)
     ORDER BY id DESC LIMIT $3`,
-  listOutboxRequest: `SELECT ${OUTBOX_SELECT} FROM verifications
+  listOutboxRequest: `SELECT ${outboxSelect(SIBLING)} FROM verifications
     WHERE id = $6 AND outbox IS NOT NULL AND ($1::text IS NULL OR account_id = $1)
       AND ($2::text IS NULL OR destination = $2) AND ($4::text IS NULL OR id < $4)
       AND ($5::boolean IS NULL OR test = $5)

@@ -3,7 +3,7 @@ import type { VerificationMethod } from '../../domain/verification/method.js';
 import { refusalSql } from '../analytics.js';
 import { type AttemptDialect, attemptCountsSql, attemptSetSql, columnsOf } from '../attempt-sql.js';
 import { APPEND_CHANGE_SQL } from '../changes.js';
-import { ATTEMPT_READ_SELECT, LINKED_SELECT, OUTBOX_SELECT, VERIFICATION_SELECT } from '../rows.js';
+import { ATTEMPT_READ_SELECT, LINKED_SELECT, outboxSelect, SIBLING_BY_GROUP_INDEX, VERIFICATION_SELECT } from '../rows.js';
 
 /** The statements of the SQLite store's aggregates, prepared once on its connection. */
 export type Statements = ReturnType<typeof prepare>;
@@ -153,19 +153,19 @@ export function prepare(db: Database) {
     ),
     // Newest first by id: ids are time-ordered (UUIDv7), and monotonic within a process.
     listOutbox: s(
-      `SELECT ${OUTBOX_SELECT} FROM verifications
+      `SELECT ${outboxSelect(SIBLING_BY_GROUP_INDEX)} FROM verifications
        WHERE outbox IS NOT NULL AND (@accountId IS NULL OR account_id = @accountId)
          AND (@before IS NULL OR id < @before) AND (@test IS NULL OR test = @test)
        ORDER BY id DESC LIMIT @limit`,
     ),
     listOutboxTo: s(
-      `SELECT ${OUTBOX_SELECT} FROM verifications
+      `SELECT ${outboxSelect(SIBLING_BY_GROUP_INDEX)} FROM verifications
        WHERE destination = @to AND outbox IS NOT NULL AND (@accountId IS NULL OR account_id = @accountId)
          AND (@before IS NULL OR id < @before) AND (@test IS NULL OR test = @test)
        ORDER BY id DESC LIMIT @limit`,
     ),
     listOutboxRequest: s(
-      `SELECT ${OUTBOX_SELECT} FROM verifications
+      `SELECT ${outboxSelect(SIBLING_BY_GROUP_INDEX)} FROM verifications
        WHERE id = @requestId AND outbox IS NOT NULL AND (@accountId IS NULL OR account_id = @accountId)
          AND (@to IS NULL OR destination = @to) AND (@before IS NULL OR id < @before)
          AND (@test IS NULL OR test = @test)
