@@ -231,8 +231,9 @@ export const rowToLinkedRequest = (r: Record<string, unknown>): LinkedRequest =>
  * The columns rowToOutboxEntry reads, from `verifications` (unaliased), with `sibling` the store's
  * expression of the row's dual sibling (the other row of its group), read through its indexes.
  */
-export const outboxSelect = (sibling: string) => `id, account_id, status, channel, destination, outbox, outbox_code,
-  test, created_at, verified_at, method, group_id, ${sibling} AS sibling_id`;
+export const outboxSelect = (sibling: string) =>
+  `id, account_id, status, channel, destination, outbox, outbox_code, test, created_at, verified_at, method,
+  group_id, ${sibling} AS sibling_id`;
 
 /** outboxSelect's sibling where the whole group is in verifications_group (SQLite). */
 export const SIBLING_BY_GROUP_INDEX = `(SELECT s.id FROM verifications s

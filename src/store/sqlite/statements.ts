@@ -3,7 +3,13 @@ import type { VerificationMethod } from '../../domain/verification/method.js';
 import { refusalSql } from '../analytics.js';
 import { type AttemptDialect, attemptCountsSql, attemptSetSql, columnsOf } from '../attempt-sql.js';
 import { APPEND_CHANGE_SQL } from '../changes.js';
-import { ATTEMPT_READ_SELECT, LINKED_SELECT, outboxSelect, SIBLING_BY_GROUP_INDEX, VERIFICATION_SELECT } from '../rows.js';
+import {
+  ATTEMPT_READ_SELECT,
+  LINKED_SELECT,
+  outboxSelect,
+  SIBLING_BY_GROUP_INDEX,
+  VERIFICATION_SELECT,
+} from '../rows.js';
 
 /** The statements of the SQLite store's aggregates, prepared once on its connection. */
 export type Statements = ReturnType<typeof prepare>;
