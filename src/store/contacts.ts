@@ -9,6 +9,7 @@ import { methodOf } from '../domain/verification/method.js';
 import { BREAKER_COLUMNS, rowToBreaker } from './breakers.js';
 import { modeColumn, rowMode } from './mode.js';
 import { placeholdersFor } from './placeholders.js';
+import { TO_DESTINATION } from './postgres/request-reads.js';
 
 /** Contacts as the store keeps them (migration 020), and the SQL both dialects share. */
 
@@ -105,6 +106,11 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
       WHERE v.destination = c.destination AND v.account_id = c.account_id AND v.test = c.test
         AND v.wrong_codes > 0 AND v.status = 'pending'
     ) AS wrong_codes`;
+  // The requests to the destination of the first parameter, as a FROM item.
+  const requestsTo =
+    dialect === 'postgres'
+      ? `(SELECT ?::text AS asked) q CROSS JOIN LATERAL ${TO_DESTINATION((d) => `${d}.destination = q.asked`)} v`
+      : '(SELECT * FROM verifications WHERE destination = ?) v';
   return {
     get: fix(`SELECT ${columns} FROM contacts c WHERE c.id = ?`),
     // Prefix search: a range on the destination within one account (index contacts_destination).
@@ -124,11 +130,12 @@ export function contactSql(dialect: 'sqlite' | 'postgres') {
            OR (c.last_seen = ${typed('bigint')} AND c.id < ${typed('text')}))
        ORDER BY c.last_seen DESC, c.id DESC LIMIT ?`,
     ),
-    // A contact's requests are those to its destination (index verifications_destination).
+    // A contact's requests are those to its destination (SQLite: index verifications_destination;
+    // PostgreSQL: TO_DESTINATION).
     history: fix(
       `SELECT id, channel, coalesce(address, destination) AS address, status, purpose, provider, delivery_status,
          delivery_error, created_at, expires_at, verified_at, method, risk, link_hash IS NOT NULL AS link
-       FROM verifications WHERE destination = ? AND account_id = ? AND ${bool('test')}
+       FROM ${requestsTo} WHERE account_id = ? AND ${bool('test')}
        ORDER BY id DESC LIMIT ?`,
     ),
     block: fix('UPDATE contacts SET blocked_at = ?, blocked_reason = ? WHERE id = ?'),

@@ -298,13 +298,18 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       await store.verifications.createVerifications([sms('+447400123499', now - 2 * 60 * MINUTE)]);
       for (const last of ['01', '02', '03'])
         await store.verifications.createVerifications([sms(`+4474001234${last}`, now - MINUTE)]);
+      // One of them no longer pending: read from the requests that have settled (on PostgreSQL, a
+      // different index from the pending ones).
+      const settled = sms('+447400123404', now - 2 * MINUTE);
+      await store.verifications.createVerifications([settled]);
+      await store.verifications.settleGroup(settled.groupId, 'canceled', now - MINUTE);
       await store.verifications.createVerifications([sms('+447400999999', now - MINUTE)]);
       // Read from the requests themselves, before any fold made the contact.
       const signals = await store.readModel.destinationSignals('acc_1', 'live', target, 'GB', now);
       expect(signals).toEqual({
         blocked: false,
         sendsLastHour: 2,
-        neighboursLastHour: 3,
+        neighboursLastHour: 4,
         history: { sends: 2, verified: 0, wrongCodes: 1 },
         breaker: null,
       });

@@ -172,8 +172,8 @@ describe.skipIf(!hasPostgres)(
     });
 
     it('a send of a store without a filter (the plain statement) reads by index too', async () => {
-      // Its plan was made by its first send, on tables never analysed: it may find a predecessor by
-      // verifications_destination rather than verifications_one_live, by index either way.
+      // Its plan was made by its first send, on tables never analysed: it finds a predecessor by an
+      // index whose first column is the destination.
       plans.length = 0;
       await unfiltered.verifications.createVerifications([verification(), verification()]);
       const plan = planOf('INSERT INTO verifications');

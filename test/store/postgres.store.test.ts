@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/domain/clock.js';
 import { timeOrderedUuidFloor } from '../../src/domain/ids.js';
 import type { NewVerification } from '../../src/domain/types.js';
+import { contactSql } from '../../src/store/contacts.js';
 import { openStore } from '../../src/store/factory.js';
 import { loadMigrations } from '../../src/store/migrations.js';
 import { PLANNED_ONCE_CONNECTIONS, PostgresStore } from '../../src/store/postgres/postgres-store.js';
@@ -356,6 +357,30 @@ describe.runIf(hasPostgres)('PostgreSQL store on a real server', () => {
       ] as const) {
         const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${sql}`, [...params]);
         expect(JSON.stringify(rows[0]), name).toContain('verifications_link');
+      }
+      // A destination's requests: the pending ones by verifications_one_live (its first column is
+      // the destination), the others by verifications_settled_destination; never the table whole.
+      const hourAgo = T0 - 60 * MINUTE;
+      const destinationReads: Array<[string, string, unknown[]]> = [
+        [
+          'destinationSignalsEmail',
+          SQL.destinationSignalsEmail.text,
+          [['acc_1'], ['u42@example.com'], [false], [hourAgo]],
+        ],
+        [
+          'destinationSignals',
+          SQL.destinationSignals.text,
+          [['acc_1'], ['+447400123456'], [false], [hourAgo], ['+4474001234'], ['+4474001235'], ['GB']],
+        ],
+        ['listOutboxTo', SQL.listOutboxTo, [null, 'u42@example.com', 10, null, null]],
+        ['contact history', contactSql('postgres').history, ['u42@example.com', 'acc_1', false, 20]],
+      ];
+      for (const [name, sql, params] of destinationReads) {
+        const { rows } = await admin.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+        const plan = JSON.stringify(rows[0]);
+        expect(plan, name).toContain('verifications_one_live');
+        expect(plan, name).toContain('verifications_settled_destination');
+        expect(plan, name).not.toContain('Seq Scan');
       }
       // A batch of sends: each fresh row finds its predecessor by verifications_one_live, which is
       // updated by primary key; never a join that reads every pending row.

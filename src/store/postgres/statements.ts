@@ -3,6 +3,7 @@ import { type AttemptDialect, attemptCountsSql, attemptSetSql, columnsOf } from 
 import { breakerColumns, historyColumns } from '../contacts.js';
 import { deliveryChangeSql, progressSql } from '../delivery-sql.js';
 import { ATTEMPT_READ_SELECT, LINKED_SELECT, outboxSelect, VERIFICATION_SELECT } from '../rows.js';
+import { GROUP_ROWS, IN_GROUP, TO_DESTINATION } from './request-reads.js';
 
 /** The method a used link writes on the request it verified (src/domain/verification/method.ts). */
 const LINK: VerificationMethod = 'link';
@@ -35,7 +36,7 @@ const namedPlannedOnce = (name: string, text: string): Named => ({ name, text, p
 
 /**
  * The pending rows of one group (one row, two for a dual pair), for statements that look a group
- * up by GROUP_ROWS (below). Written plainly, `status = 'pending'` matches the predicate of the
+ * up by GROUP_ROWS (request-reads.ts). Written plainly, `status = 'pending'` matches the predicate of the
  * partial index verifications_pending_expiry, and with statistics older than the newest rows (a
  * table that grew since autovacuum last analysed it) the planner ANDed that index with the group
  * index: every attempt read the index entry of every pending row in the table (measured: verify
@@ -43,21 +44,6 @@ const namedPlannedOnce = (name: string, text: string): Named => ({ name, text, p
  * match the partial index, so the group's own indexes alone are used, whatever the statistics say.
  */
 const GROUP_PENDING = (alias: string) => `${alias}status || '' = 'pending'`;
-
-/**
- * The rows of group `group` (an SQL expression), as a FROM item. A group's id is its first
- * request's, so that request is found by primary key; the others (a dual pair's second row, a
- * SILENT request's fallback) by verifications_group_others, which holds only the rows whose group
- * is another request's: a single-channel send, most sends, writes no entry in it (migration 184).
- * Two index scans appended, each as cheap as the one index scan of the group index before; callers
- * filter the rows (pending, unexpired) outside, and the filters reach both scans.
- */
-const GROUP_ROWS = (group: string) =>
-  `(SELECT * FROM verifications grp WHERE grp.id = ${group} AND grp.group_id = ${group}
-      UNION ALL SELECT * FROM verifications grp WHERE grp.group_id = ${group} AND grp.group_id <> grp.id)`;
-
-/** The condition "this row (of an UPDATE or a lock) is of group `group`", by GROUP_ROWS. */
-const IN_GROUP = (group: string) => `id = ANY (ARRAY(SELECT g.id FROM ${GROUP_ROWS(group)} g))`;
 
 /** A row's dual sibling (the other row of its group) in OUTBOX_SELECT, by GROUP_ROWS. */
 const SIBLING = `(SELECT s.id FROM ${GROUP_ROWS('verifications.group_id')} s WHERE s.id <> verifications.id LIMIT 1)`;
@@ -415,8 +401,8 @@ export const SQL = {
     WHERE outbox IS NOT NULL AND ($1::text IS NULL OR account_id = $1) AND $2::text IS NULL
       AND ($4::text IS NULL OR id < $4) AND ($5::boolean IS NULL OR test = $5)
     ORDER BY id DESC LIMIT $3`,
-  listOutboxTo: `SELECT ${outboxSelect(SIBLING)} FROM verifications
-    WHERE destination = $2 AND outbox IS NOT NULL AND ($1::text IS NULL OR account_id = $1)
+  listOutboxTo: `SELECT ${outboxSelect(SIBLING)} FROM ${TO_DESTINATION((d) => `${d}.destination = $2`)} verifications
+    WHERE outbox IS NOT NULL AND ($1::text IS NULL OR account_id = $1)
       AND ($4::text IS NULL OR id < $4) AND ($5::boolean IS NULL OR test = $5)
     ORDER BY id DESC LIMIT $3`,
   listOutboxRequest: `SELECT ${outboxSelect(SIBLING)} FROM verifications
@@ -456,17 +442,17 @@ function signalsSql(phone: boolean): string {
       phone
         ? `,
       CASE WHEN a.block IS NULL THEN 0 ELSE (
-        SELECT count(DISTINCT nb.destination) FROM verifications nb
-        WHERE nb.destination >= a.block AND nb.destination < a.block_end AND nb.destination <> a.destination
-          AND nb.account_id = a.account_id AND nb.test = a.test AND nb.created_at > a.hour_ago
+        SELECT count(DISTINCT nb.destination)
+        FROM ${TO_DESTINATION((d) => `${d}.destination >= a.block AND ${d}.destination < a.block_end`)} nb
+        WHERE nb.destination <> a.destination AND nb.account_id = a.account_id AND nb.test = a.test AND nb.created_at > a.hour_ago
       ) END AS neighbours,
       ${breakerColumns}`
         : ''
     }
     FROM asked a
     CROSS JOIN LATERAL (
-      SELECT ${historyColumns('a.hour_ago')} FROM verifications v
-      WHERE v.destination = a.destination AND v.account_id = a.account_id AND v.test = a.test
+      SELECT ${historyColumns('a.hour_ago')} FROM ${TO_DESTINATION((d) => `${d}.destination = a.destination`)} v
+      WHERE v.account_id = a.account_id AND v.test = a.test
     ) h
     LEFT JOIN contacts c ON c.account_id = a.account_id AND c.destination = a.destination AND c.test = a.test${
       phone
