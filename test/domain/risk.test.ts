@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { DestinationSignals } from '../../src/domain/ports/read-model.js';
-import { assessRisk, type RiskInput } from '../../src/domain/risk.js';
+import {
+  assessRisk,
+  type RiskInput,
+  type RiskSignal,
+  riskFromStore,
+  riskOf,
+  storedRisk,
+} from '../../src/domain/risk.js';
 
 /** A send with nothing against it: a UK mobile, named GB, first seen now, a healthy hour. */
 const quiet = (overrides: Partial<DestinationSignals> = {}, input: Partial<RiskInput> = {}): RiskInput => ({
@@ -101,5 +108,18 @@ describe('risk score', () => {
         quiet({ neighboursLastHour: 9 }, { channel: 'EMAIL', destination: 'a@example.com', country: null }),
       ).score,
     ).toBe(0);
+  });
+});
+
+describe('a risk as the store keeps it', () => {
+  it('keeps a risk without a signal in two bytes, and reads back every risk as it was', () => {
+    const none = riskOf([]);
+    expect(storedRisk(none)).toBe('[]');
+    expect(riskFromStore(storedRisk(none))).toEqual({ score: 0, level: 'low', signals: [] });
+    const some = riskOf([{ name: 'blocklisted', weight: 40, detail: 'a test' } as RiskSignal]);
+    expect(riskFromStore(storedRisk(some))).toEqual(some);
+    // As rows kept before: the whole object, or nothing.
+    expect(riskFromStore(JSON.stringify(none))).toEqual(none);
+    expect(riskFromStore(null)).toBeNull();
   });
 });

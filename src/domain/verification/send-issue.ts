@@ -4,6 +4,7 @@ import { timeOrderedUuid } from '../ids.js';
 import { generateLinkToken, hashLinkToken } from '../links.js';
 import { negotiateLocale } from '../locales.js';
 import type { DeliveryPlan, DeliveryRequest } from '../ports/delivery.js';
+import { storedRisk } from '../risk.js';
 import type { SendRequest } from '../send-request.js';
 import type { EffectiveSettings } from '../settings.js';
 import type { AuthenticatedKey, NewVerification } from '../types.js';
@@ -112,7 +113,7 @@ export async function issueCodes(
       outbox: outbox ? outbox.content : null,
       outboxCode: outbox ? t.delivery.code : null,
       mode: key.mode,
-      risk: JSON.stringify(t.risk),
+      risk: storedRisk(t.risk),
       locale,
       linkHash: t.linkHash,
       linkRedirect: t.linkHash ? (link?.redirectUrl ?? null) : null,

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ContactNumber } from '../../domain/contacts.js';
 import type { ContactRecord } from '../../domain/ports/read-model.js';
 import type { BreakerState } from '../../domain/pumping-breaker.js';
+import { riskFromStore } from '../../domain/risk.js';
 import {
   AnalyticsQuery,
   AnalyticsResponse,
@@ -45,7 +46,6 @@ const errors = errorResponses({
 });
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-const parseRisk = (risk: string | null) => (risk ? (JSON.parse(risk) as unknown) : null);
 
 /** A profile's carrier facts: a dated SIM change as a time, an undated one as its window. */
 const lookupView = ({ facts, lineCheckedAt, simCheckedAt }: ContactNumber) => {
@@ -76,7 +76,7 @@ const contactView = (c: ContactRecord) => ({
   firstSeen: iso(c.firstSeen),
   lastSeen: iso(c.lastSeen),
   counts: c.counts,
-  risk: parseRisk(c.risk),
+  risk: riskFromStore(c.risk),
   blocked: c.blocked !== null,
   blockedReason: c.blocked?.reason ?? null,
   blockedAt: iso(c.blocked?.at ?? null),
@@ -186,7 +186,7 @@ export const analyticsRoutes = (deps: AppDeps) => async (app: FastifyInstance) =
             expiresAt: iso(h.expiresAt),
             verifiedAt: iso(h.verifiedAt),
             method: h.method,
-            risk: parseRisk(h.risk),
+            risk: riskFromStore(h.risk),
             link: h.link,
           })),
           lookup: number && lookupView(number),

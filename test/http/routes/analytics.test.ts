@@ -139,10 +139,9 @@ function analyticsSuite(name: string, env: () => Record<string, string>) {
       expect(Object.keys(profile.history[0]).sort()).toEqual(
         Object.keys(propertiesOf(doc, propertiesOf(doc, documented).history.items)).sort(),
       );
-      expect(profile.history[0].risk).toMatchObject({
-        score: expect.any(Number),
-        signals: expect.any(Array),
-      });
+      // Sends with nothing against them: their risk reads back whole (the store keeps it short).
+      for (const h of profile.history) expect(h.risk).toEqual({ score: 0, level: 'low', signals: [] });
+      expect(profile.risk).toEqual({ score: 0, level: 'low', signals: [] });
       expect(profile.channels).toEqual(['EMAIL']);
       const byNumber = (await admin(`/v1/admin/contacts?accountId=${accountId}&q=%2B4474001`)).body.data;
       expect(byNumber.map((c: { masked: string }) => c.masked)).toEqual(['+4*******3456']);
