@@ -232,8 +232,8 @@ export const rowToLinkedRequest = (r: Record<string, unknown>): LinkedRequest =>
  * expression of the row's dual sibling (the other row of its group), read through its indexes.
  */
 export const outboxSelect = (sibling: string) =>
-  `id, account_id, status, channel, destination, outbox, outbox_code, test, created_at, verified_at, method,
-  group_id, ${sibling} AS sibling_id`;
+  `id, account_id, status, channel, destination, coalesce(address, destination) AS sent_to, outbox, outbox_code,
+  test, created_at, verified_at, method, group_id, ${sibling} AS sibling_id`;
 
 /** outboxSelect's sibling where the whole group is in verifications_group (SQLite). */
 export const SIBLING_BY_GROUP_INDEX = `(SELECT s.id FROM verifications s
@@ -251,6 +251,7 @@ export const rowToOutboxEntry = (r: Record<string, unknown>): OutboxEntry => ({
   method: methodOf(String(r.status), strOrNull(r.method), String(r.channel)),
   channel: r.channel as Channel,
   to: String(r.destination),
+  sentTo: String(r.sent_to),
   content: String(r.outbox),
   code: strOrNull(r.outbox_code),
   mode: rowMode(r.test),

@@ -55,6 +55,7 @@ describe('the email of a magic link', () => {
       accountId: 'acc_default',
       channel: 'EMAIL',
       to: 'jane@example.com',
+      sentTo: 'jane@example.com',
       content,
       code: '048213',
       mode: 'test',

@@ -62,6 +62,9 @@ describe('outbox messages kept before the split of Portuguese', () => {
     content.request.locale = 'pt';
     const entry = {
       verificationId: 'v',
+      // The request's row has them (version 2 of the content leaves them out).
+      channel: 'SMS',
+      sentTo: '+447400123456',
       accountId: 'acc_default',
       content: JSON.stringify(content),
       code: '123456',
@@ -83,6 +86,9 @@ describe('outbox messages kept before the split of Portuguese', () => {
     });
     const entry = {
       verificationId: 'v',
+      // The request's row has them (version 2 of the content leaves them out).
+      channel: 'SMS',
+      sentTo: '+447400123456',
       accountId: 'a',
       content: encodeOutboxContent(r),
       code: '123456',

@@ -176,6 +176,9 @@ describe('built-in texts in every locale', () => {
     expect(none.request.branding.templates).toBeUndefined();
     const entry = {
       verificationId: 'v',
+      // The request's row has them (version 2 of the content leaves them out).
+      channel: 'SMS',
+      sentTo: '+447400123456',
       accountId: 'acc_default',
       content: JSON.stringify(kept),
       code: '123456',
@@ -191,6 +194,9 @@ describe('built-in texts in every locale', () => {
     expect(content.request.locale).toBeUndefined();
     const entry = {
       verificationId: 'v',
+      // The request's row has them (version 2 of the content leaves them out).
+      channel: 'SMS',
+      sentTo: '+447400123456',
       accountId: 'acc_default',
       content: JSON.stringify(content),
       code: '123456',
@@ -284,6 +290,33 @@ describe('SMS segments', () => {
       encoding: 'UCS-2',
       characters: 134,
       segments: 3,
+    });
+  });
+});
+
+describe('an outbox message as kept', () => {
+  it('takes its channel and address from its request (version 2), or from itself (kept before)', () => {
+    const content = encodeOutboxContent(request({ channel: 'EMAIL', to: 'Ann@Example.com' }));
+    expect(JSON.parse(content)).toMatchObject({ v: 2 });
+    expect(content).not.toMatch(/Ann@Example\.com|"channel"/);
+    const entry = {
+      verificationId: 'v',
+      accountId: 'acc_default',
+      channel: 'EMAIL',
+      to: 'ann@example.com',
+      sentTo: 'Ann@Example.com',
+      content,
+      code: '123456',
+      createdAt: 0,
+    };
+    expect(renderOutboxEntry(entry as never)).toMatchObject({ channel: 'EMAIL', to: 'Ann@Example.com' });
+    const before = JSON.parse(content);
+    before.v = 1;
+    before.request.channel = 'EMAIL';
+    before.request.to = 'kept@example.com';
+    expect(renderOutboxEntry({ ...entry, content: JSON.stringify(before) } as never)).toMatchObject({
+      channel: 'EMAIL',
+      to: 'kept@example.com',
     });
   });
 });

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DestinationSignals } from '../../src/domain/ports/read-model.js';
-import {
-  assessRisk,
-  type RiskInput,
-  type RiskSignal,
-  riskFromStore,
-  riskOf,
-  storedRisk,
-} from '../../src/domain/risk.js';
+import { assessRisk, type RiskInput, riskFromStore, riskOf, storedRisk } from '../../src/domain/risk.js';
 
 /** A send with nothing against it: a UK mobile, named GB, first seen now, a healthy hour. */
 const quiet = (overrides: Partial<DestinationSignals> = {}, input: Partial<RiskInput> = {}): RiskInput => ({
@@ -116,7 +109,7 @@ describe('a risk as the store keeps it', () => {
     const none = riskOf([]);
     expect(storedRisk(none)).toBe('[]');
     expect(riskFromStore(storedRisk(none))).toEqual({ score: 0, level: 'low', signals: [] });
-    const some = riskOf([{ name: 'blocklisted', weight: 40, detail: 'a test' } as RiskSignal]);
+    const some = riskOf([{ name: 'destination_velocity', weight: 40, detail: 'a test' }]);
     expect(riskFromStore(storedRisk(some))).toEqual(some);
     // As rows kept before: the whole object, or nothing.
     expect(riskFromStore(JSON.stringify(none))).toEqual(none);

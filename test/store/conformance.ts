@@ -968,7 +968,12 @@ export function storeConformance(name: string, harness: StoreHarness): void {
       it('lists messages newest first, filtered by destination or account', async () => {
         const a1 = verification({ destination: 'a@example.com' });
         const b = verification({ destination: '+14155550100', channel: 'SMS', country: 'US' });
-        const a2 = verification({ destination: 'a@example.com', accountId: 'acc_2' });
+        // Sent to the address as typed, counted under its mailbox.
+        const a2 = verification({
+          destination: 'a@example.com',
+          address: 'A@Example.com',
+          accountId: 'acc_2',
+        });
         const silent = verification({ destination: 'a@example.com', deliveryStatus: 'sent' });
         for (const v of [a1, b, a2, silent]) await store.verifications.createVerifications([v]);
         const content = new Map([a1, b, a2].map((v) => [v.id, outboxContent()]));
@@ -984,6 +989,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           method: null,
           channel: v.channel,
           to: v.destination,
+          sentTo: v.address ?? v.destination,
           content: content.get(v.id),
           // a1 was superseded by `silent` before its message was kept: no code in clear.
           code: v === a1 ? null : '123456',
@@ -1082,6 +1088,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           method: null,
           channel: v.channel,
           to: v.destination,
+          sentTo: v.destination,
           content: v.outbox,
           code: '654321',
           mode: 'test',

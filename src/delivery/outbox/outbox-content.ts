@@ -14,12 +14,15 @@ import { type RenderOptions, renderMessage, templateKey } from '../messages.js';
  * masked: the store keeps it in clear beside the content only while the request is pending.
  */
 interface StoredContent {
-  /** Format version, for a renderer that changes later. */
-  v: 1;
-  request: Pick<
-    DeliveryRequest,
-    'channel' | 'to' | 'code' | 'codeTtlSeconds' | 'deliveryType' | 'branding'
-  > & {
+  /**
+   * Format version, for a renderer that changes later. 2: the channel and the address are left
+   * out, since the request's row has them (about 50 bytes less in a row written at every send).
+   */
+  v: 1 | 2;
+  request: Pick<DeliveryRequest, 'code' | 'codeTtlSeconds' | 'deliveryType' | 'branding'> & {
+    /** Version 1 only (version 2 reads the entry's). */
+    channel?: DeliveryRequest['channel'];
+    to?: string;
     /**
      * Left out when there is none (null in messages kept before): every byte of the content is
      * written again by each update of its request that cannot stay on its page.
@@ -41,11 +44,11 @@ interface StoredContent {
 }
 
 export function encodeOutboxContent(request: DeliveryRequest, options: RenderOptions = {}): string {
-  const { channel, to, code, codeTtlSeconds, deliveryType, purpose, customMessage, locale } = request;
+  const { channel, code, codeTtlSeconds, deliveryType, purpose, customMessage, locale } = request;
   const branding = brandingOf(request);
   const content: StoredContent = {
-    v: 1,
-    request: { channel, to, code: maskCode(code), codeTtlSeconds, deliveryType, branding },
+    v: 2,
+    request: { code: maskCode(code), codeTtlSeconds, deliveryType, branding },
   };
   if (purpose !== null) content.request.purpose = purpose;
   if (customMessage !== null) content.request.customMessage = customMessage;
@@ -110,6 +113,8 @@ export function renderOutboxEntry(entry: OutboxEntry): OutboxMessage {
   const content = JSON.parse(entry.content) as StoredContent;
   const request: DeliveryRequest = {
     ...content.request,
+    channel: content.request.channel ?? entry.channel,
+    to: content.request.to ?? entry.sentTo,
     purpose: content.request.purpose ?? null,
     customMessage: content.request.customMessage ?? null,
     code: entry.code ?? maskCode(content.request.code),

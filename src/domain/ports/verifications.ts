@@ -98,7 +98,10 @@ export interface OutboxEntry {
   method: VerificationMethod | null;
   accountId: string;
   channel: Channel;
+  /** The destination it counts under (an email's mailbox). */
   to: string;
+  /** The address the message went to, as the request gave it. */
+  sentTo: string;
   content: string;
   /** The code in clear while the request is pending; null once it settled (the content masks it). */
   code: string | null;
