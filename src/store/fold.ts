@@ -98,9 +98,15 @@ export function foldSql(
      ON CONFLICT (account_id, test, ${time}, ${BUCKET}, bin) DO UPDATE SET count = t.count + excluded.count`;
   // A contact is one destination per account and mode, made by the first batch that names it
   // (under a new time-ordered id) and counted by every batch; the latest request of a batch sets
-  // what it shows of its last send (channel, masked destination, risk).
-  const later = (column: string) =>
-    `${column} = CASE WHEN excluded.last_seen >= k.last_seen THEN excluded.${column} ELSE k.${column} END`;
+  // what it shows of its last send (channel, masked destination, risk). `from`: the batch's row.
+  const later = (column: string, from: string) =>
+    `${column} = CASE WHEN ${from}.last_seen >= k.last_seen THEN ${from}.${column} ELSE k.${column} END`;
+  const counted = (from: string) => `sends = k.sends + ${from}.sends,
+       verified = k.verified + ${from}.verified, failed = k.failed + ${from}.failed,
+       wrong_codes = k.wrong_codes + ${from}.wrong_codes,
+       first_seen = ${pg ? 'least' : 'min'}(k.first_seen, ${from}.first_seen),
+       ${later('channel', from)}, ${later('masked', from)}, ${later('risk', from)},
+       last_seen = ${pg ? 'greatest' : 'max'}(k.last_seen, ${from}.last_seen)`;
   // A UUIDv7 written out inline: a call per row to a function with its own query cost more than
   // the rest of the PostgreSQL fold together. gen_random_uuid() brings the variant bits.
   const hexTime = `lpad(to_hex(first_seen), 12, '0')`;
@@ -111,10 +117,10 @@ export function foldSql(
         || '-7' || substr(hex(randomblob(2)), 2, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1)
         || substr(hex(randomblob(2)), 2, 3) || '-' || hex(randomblob(6)))`;
   const perContact = 'PARTITION BY v.account_id, v.destination, v.test';
-  const contacts = `INSERT INTO contacts AS k (id, account_id, test, destination, channel, masked, first_seen,
-       last_seen, sends, verified, failed, wrong_codes, risk)
-     SELECT ${newId}, account_id, test, destination, channel, masked, first_seen, last_seen, sends, verified,
-       failed, wrong_codes, risk FROM (
+  const contactColumns =
+    'account_id, test, destination, channel, masked, first_seen, last_seen, sends, verified, failed, wrong_codes, risk';
+  /** The batch's contacts, one row each with its counts and its latest send. */
+  const contactBatch = `SELECT ${contactColumns} FROM (
        SELECT v.account_id, v.test, v.destination, v.channel, coalesce(v.masked, '') AS masked, v.risk,
          min(v.created_at) OVER w AS first_seen, max(v.created_at) OVER w AS last_seen,
          sum(CASE WHEN c.kind = 'created' THEN 1 ELSE 0 END) OVER w AS sends,
@@ -125,14 +131,27 @@ export function foldSql(
        FROM ${rows} JOIN verifications v ON v.id = c.request_id
        WHERE c.kind IN ('created', ${SETTLED_KINDS})
        WINDOW w AS (${perContact})
-     ) s WHERE latest = 1
+     ) s WHERE latest = 1`;
+  const insertContacts = (from: string) => `INSERT INTO contacts AS k (id, ${contactColumns})
+     SELECT ${newId}, ${contactColumns} FROM ${from}`;
+  const sameKey = (a: string, b: string) =>
+    `${a}.account_id = ${b}.account_id AND ${a}.destination = ${b}.destination AND ${a}.test = ${b}.test`;
+  // SQLite: one upsert, in key order.
+  const contacts = `${insertContacts(`(${contactBatch}) b`)}
      ORDER BY account_id, destination, test
-     ON CONFLICT (account_id, destination, test) DO UPDATE SET sends = k.sends + excluded.sends,
-       verified = k.verified + excluded.verified, failed = k.failed + excluded.failed,
-       wrong_codes = k.wrong_codes + excluded.wrong_codes,
-       first_seen = ${pg ? 'least' : 'min'}(k.first_seen, excluded.first_seen),
-       ${later('channel')}, ${later('masked')}, ${later('risk')},
-       last_seen = ${pg ? 'greatest' : 'max'}(k.last_seen, excluded.last_seen)`;
+     ON CONFLICT (account_id, destination, test) DO UPDATE SET ${counted('excluded')}`;
+  // PostgreSQL: the new contacts inserted, the others updated, by two statements over the batch's
+  // contacts (`from`, a CTE of contactBatch). An upsert writes more for each: a new contact's
+  // insert is speculative, confirmed by a WAL record of its own (48 bytes), and a known contact is
+  // locked by a record (27 bytes) before its update. The fold's advisory lock keeps any other fold
+  // from making the same contact meanwhile (postgres/fold.ts: beside an older version that takes
+  // none, the insert may meet its contact, and the batch is rolled back and run again).
+  const contactsApart = (from: string) => ({
+    made: `${insertContacts(`${from} b`)}
+     WHERE NOT EXISTS (SELECT 1 FROM contacts e WHERE ${sameKey('e', 'b')})
+     ORDER BY account_id, destination, test`,
+    counted: `UPDATE contacts k SET ${counted('b')} FROM ${from} b WHERE ${sameKey('k', 'b')}`,
+  });
   // What webhooks announce of each change: the request or contact it names, with the contact of a
   // request's destination, made before this read or (`madeContacts`, the rows the contacts upsert
   // returned) by the same statement. A dispatched change only moves a count: rowToWebhookEvent
@@ -162,6 +181,8 @@ export function foldSql(
       ttv('analytics_ttv_daily', 'day', DAY_MS),
       contacts,
     ],
+    contactBatch,
+    contactsApart,
     events,
   };
 }

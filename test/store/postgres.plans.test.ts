@@ -206,6 +206,9 @@ describe.skipIf(!hasPostgres)(
       expect(plan).toContain('verifications_pkey');
       expect(plan).not.toMatch(/Seq Scan on verifications/);
       expect(wholeIndexScans(plan)).toEqual([]);
+      // Its contacts, new or known, by their key: the table is never read whole.
+      expect(plan).toContain('contacts_destination');
+      expect(plan).not.toMatch(/Seq Scan on contacts/);
     });
 
     it('the fold deletes its batch through a join with the rows it took, not by searching an array per row', async () => {

@@ -43,3 +43,8 @@ export function isRetryable(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '40P01' || code === '40001';
 }
+
+/** A unique index refused the row (23505): another transaction wrote its key first. */
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '23505';
+}
