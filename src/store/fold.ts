@@ -54,6 +54,15 @@ export function foldSql(
   madeContacts?: string,
 ) {
   const pg = dialect === 'postgres';
+  // A row of `table` joined to each change by `on`: on PostgreSQL looked up by its index for each
+  // change (LATERAL … OFFSET 0), never a join the planner may make a hash join over the whole
+  // table, as it did for a prepared fold's plan kept for a table it had measured small (every
+  // batch then read every request). SQLite looks a join up by its index anyway.
+  const joinEach = (table: string, alias: string, on: string, left = false) =>
+    pg
+      ? `${left ? 'LEFT' : 'CROSS'} JOIN LATERAL (SELECT * FROM ${table} ${alias} WHERE ${on} OFFSET 0) ${alias}${left ? ' ON true' : ''}`
+      : `${left ? 'LEFT ' : ''}JOIN ${table} ${alias} ON ${on}`;
+  const requestOf = (left = false) => joinEach('verifications', 'v', 'v.id = c.request_id', left);
   const hourOf = `v.created_at - v.created_at % ${HOUR_MS}`;
   const key = `v.account_id AS account_id, v.test AS test, ${hourOf} AS hour, v.channel AS channel,
        coalesce(v.country, '') AS country, coalesce(v.purpose, '') AS purpose`;
@@ -68,7 +77,7 @@ export function foldSql(
   const sumsByHour = `SELECT ${key}, ${provider}, ${method}, ${sent}, ${count('delivered')}, ${count('undelivered')},
        ${count('verified')}, ${count('failed')}, ${count('expired')}, ${count('canceled')}, ${wrongCodes},
        sum(CASE WHEN c.kind = 'fallback' THEN 1 ELSE 0 END) AS fell_back
-     FROM ${rows} JOIN verifications v ON v.id = c.request_id ${sides}
+     FROM ${rows} ${requestOf()} ${sides}
      WHERE c.kind IN ('created', 'dispatched', 'delivered', 'undelivered', 'fallback', ${SETTLED_KINDS})
      GROUP BY ${firstColumns(8)}`;
   /** The rows of `source` (hourly) as buckets `width` wide: as they are, or added up per day. */
@@ -88,7 +97,7 @@ export function foldSql(
   const seconds = '(v.verified_at - v.created_at) / 1000.0';
   const bin = `CASE ${TTV_BIN_EDGES.map((b, i) => `WHEN ${seconds} <= ${b} THEN ${i}`).join(' ')} ELSE ${TTV_BIN_EDGES.length} END`;
   const ttvByHour = `SELECT ${key}, coalesce(c.provider, '') AS provider, ${method}, ${bin} AS bin, count(*) AS count
-     FROM ${rows} JOIN verifications v ON v.id = c.request_id
+     FROM ${rows} ${requestOf()}
      WHERE c.kind = 'verified' AND v.verified_at IS NOT NULL
      GROUP BY ${firstColumns(9)}`;
   const ttv = (table: string, time: string, width: number) =>
@@ -128,7 +137,7 @@ export function foldSql(
          sum(CASE WHEN c.kind = 'failed' THEN 1 ELSE 0 END) OVER w AS failed,
          sum(CASE WHEN c.kind IN (${SETTLED_KINDS}) THEN v.wrong_codes ELSE 0 END) OVER w AS wrong_codes,
          row_number() OVER (${perContact} ORDER BY v.created_at DESC, v.id DESC, c.seq DESC) AS latest
-       FROM ${rows} JOIN verifications v ON v.id = c.request_id
+       FROM ${rows} ${requestOf()}
        WHERE c.kind IN ('created', ${SETTLED_KINDS})
        WINDOW w AS (${perContact})
      ) s WHERE latest = 1`;
@@ -141,16 +150,19 @@ export function foldSql(
      ORDER BY account_id, destination, test
      ON CONFLICT (account_id, destination, test) DO UPDATE SET ${counted('excluded')}`;
   // PostgreSQL: the new contacts inserted, the others updated, by two statements over the batch's
-  // contacts (`from`, a CTE of contactBatch). An upsert writes more for each: a new contact's
-  // insert is speculative, confirmed by a WAL record of its own (48 bytes), and a known contact is
-  // locked by a record (27 bytes) before its update. The fold's advisory lock keeps any other fold
-  // from making the same contact meanwhile (postgres/fold.ts: beside an older version that takes
-  // none, the insert may meet its contact, and the batch is rolled back and run again).
+  // contacts (`from`, a CTE of contactsKnown: each with the id of its contact, or null). An upsert
+  // writes more for each: a new contact's insert is speculative, confirmed by a WAL record of its
+  // own (48 bytes), and a known contact is locked by a record (27 bytes) before its update. The
+  // fold's advisory lock keeps any other fold from making the same contact meanwhile
+  // (postgres/fold.ts: beside an older version that takes none, the insert may meet its contact,
+  // and the batch is rolled back and run again). Each contact is looked up by its key and updated
+  // by its id (joinEach, ANY), never by a join planned over the table.
+  const contactsKnown = `SELECT b.*, e.id AS known FROM (${contactBatch}) b
+     ${joinEach('contacts', 'e', sameKey('e', 'b'), true)}`;
   const contactsApart = (from: string) => ({
-    made: `${insertContacts(`${from} b`)}
-     WHERE NOT EXISTS (SELECT 1 FROM contacts e WHERE ${sameKey('e', 'b')})
-     ORDER BY account_id, destination, test`,
-    counted: `UPDATE contacts k SET ${counted('b')} FROM ${from} b WHERE ${sameKey('k', 'b')}`,
+    made: `${insertContacts(`${from} b`)} WHERE known IS NULL ORDER BY account_id, destination, test`,
+    counted: `UPDATE contacts k SET ${counted('b')} FROM ${from} b
+     WHERE k.id = ANY (ARRAY(SELECT known FROM ${from} WHERE known IS NOT NULL)) AND k.id = b.known`,
   });
   // What webhooks announce of each change: the request or contact it names, with the contact of a
   // request's destination, made before this read or (`madeContacts`, the rows the contacts upsert
@@ -165,11 +177,11 @@ export function foldSql(
        v.delivery_status, v.delivery_error,
        f.channel AS fallback_channel, f.sibling_id AS fallback_request_id, f.reason AS fallback_reason
      FROM ${rows}
-     LEFT JOIN verifications v ON v.id = c.request_id
+     ${requestOf(true)}
      LEFT JOIN silent_fallbacks f ON c.kind = 'fallback' AND f.request_id = c.request_id
-     LEFT JOIN contacts d ON ${sameContact('d')}
+     ${joinEach('contacts', 'd', sameContact('d'), true)}
      ${madeContacts ? `LEFT JOIN ${madeContacts} m ON ${sameContact('m')}` : ''}
-     LEFT JOIN contacts k ON k.id = c.contact_id
+     ${joinEach('contacts', 'k', 'k.id = c.contact_id', true)}
      ORDER BY c.seq`;
   return {
     sumsByHour,
@@ -181,7 +193,7 @@ export function foldSql(
       ttv('analytics_ttv_daily', 'day', DAY_MS),
       contacts,
     ],
-    contactBatch,
+    contactsKnown,
     contactsApart,
     events,
   };

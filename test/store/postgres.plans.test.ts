@@ -219,7 +219,7 @@ describe.skipIf(!hasPostgres)(
       expect(plan).not.toMatch(/seq = ANY/);
     });
 
-    it('the send and the verify keep the plan of their first run on each connection; the rest plan every run', async () => {
+    it('the send, the verify and the fold keep the plan of their first run on each connection; the rest plan every run', async () => {
       await planOfAFold();
       await verifyTurn();
       const v = verification();
@@ -251,10 +251,13 @@ describe.skipIf(!hasPostgres)(
       // The other statements are planned for each run (CONNECTION_SETTINGS): the screen's read.
       expect(main.get('signals_email')?.planned).toBeGreaterThan(0);
       expect(main.get('signals_email')?.kept).toBe(0);
-      // The fold too: kept from its first run (an empty table), its plan read all of verifications'
-      // primary key per batch, and a send's PostgreSQL CPU doubled within seconds (bench:versus).
-      expect(main.get('fold_batch')?.planned).toBeGreaterThan(0);
-      expect(main.get('fold_batch')?.kept).toBe(0);
+      // The fold keeps its plan from its first run (on empty tables, above), as the send and the
+      // verify do: each of its reads is by index (foldSql's joinEach), so that plan still reads by
+      // index on the grown tables ('the fold finds its requests by primary key', above). Written as
+      // a join, a kept plan read all of verifications' primary key per batch, and a send's
+      // PostgreSQL CPU doubled within seconds (bench:versus).
+      expect(main.get('fold_batch')?.kept).toBeGreaterThan(5);
+      expect(main.get('fold_batch')?.planned).toBe(0);
     });
 
     it("a turn of emails is screened without the phone's parts, which are most of the planning", async () => {
