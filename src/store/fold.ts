@@ -149,23 +149,23 @@ export function foldSql(
   const contacts = `${insertContacts(`(${contactBatch}) b`)}
      ORDER BY account_id, destination, test
      ON CONFLICT (account_id, destination, test) DO UPDATE SET ${counted('excluded')}`;
-  // PostgreSQL: the new contacts inserted, the others updated, by two statements over the batch's
-  // contacts (`from`, a CTE of contactsKnown: each with the id of its contact, or null). An upsert
-  // writes more for each: a new contact's insert is speculative, confirmed by a WAL record of its
-  // own (48 bytes), and a known contact is locked by a record (27 bytes) before its update. The
-  // fold's advisory lock keeps any other fold from making the same contact meanwhile
+  // PostgreSQL: the batch's new contacts apart from its known ones (`from`, a CTE of
+  // contactsKnown: each with the id of its contact, or null). A new contact is inserted plainly:
+  // through the upsert its insert would be speculative, confirmed by a WAL record of its own (48
+  // bytes a send). A known one goes through the upsert, which finds it by its key for each row
+  // whatever the batch's size (an UPDATE … FROM the batch is a join, planned for the batch at hand).
+  // The fold's advisory lock keeps any other fold from making the same contact meanwhile
   // (postgres/fold.ts: beside an older version that takes none, the insert may meet its contact,
-  // and the batch is rolled back and run again). Each contact is looked up by its key and updated
-  // by its id (joinEach, ANY), never by a join planned over the table.
+  // and the batch is rolled back and run again).
   const contactsKnown = `SELECT b.*, e.id AS known FROM (${contactBatch}) b
      ${joinEach('contacts', 'e', sameKey('e', 'b'), true)}`;
   const contactsApart = (from: string) => ({
     made: `${insertContacts(`${from} b`)} WHERE known IS NULL ORDER BY account_id, destination, test`,
-    counted: `UPDATE contacts k SET ${counted('b')} FROM ${from} b
-     WHERE k.id = ANY (ARRAY(SELECT known FROM ${from} WHERE known IS NOT NULL)) AND k.id = b.known`,
+    counted: `${insertContacts(`${from} b`)} WHERE known IS NOT NULL ORDER BY account_id, destination, test
+     ON CONFLICT (account_id, destination, test) DO UPDATE SET ${counted('excluded')}`,
   });
   // What webhooks announce of each change: the request or contact it names, with the contact of a
-  // request's destination, made before this read or (`madeContacts`, the rows the contacts upsert
+  // request's destination, made before this read or (`madeContacts`, the rows the contacts insert
   // returned) by the same statement. A dispatched change only moves a count: rowToWebhookEvent
   // makes no event of it.
   const sameContact = (alias: string) =>

@@ -22,9 +22,9 @@ function batchSql(events: boolean): string {
   const take = `SELECT seq FROM changes ORDER BY seq LIMIT $1`;
   const [hourly, daily, ttv, ttvDaily] = sql.upserts;
   const contacts = sql.contactsApart('contact_batch');
-  // A join with the taken rows, not seq = ANY(ARRAY(...)): the changes table stays small, so it
-  // is scanned, and an array of a parameter's elements is searched element by element for every
-  // row (a batch of 1,000 changes: a million comparisons, 1.6 of the fold's 15 ms).
+  // A join with the taken rows, not seq = ANY(ARRAY(...)): an array of a parameter's elements is
+  // searched element by element for every row (a batch of 1,000 changes: a million comparisons,
+  // 1.6 of the fold's 15 ms).
   return `WITH batch AS (DELETE FROM changes d USING (${take}) t WHERE d.seq = t.seq RETURNING d.*),
     sums AS MATERIALIZED (${sql.sumsByHour}), ttvs AS MATERIALIZED (${sql.ttvByHour}),
     hourly AS (${hourly}), daily AS (${daily}), ttv AS (${ttv}), ttv_daily AS (${ttvDaily}),
@@ -39,10 +39,6 @@ const STATEMENTS = {
 };
 
 /**
- * The fold's advisory lock: taken if free (a timer's fold), or waited for (a read's); and, in the
- * same statement (a round trip less per batch), whether an endpoint is enabled.
- */
-/**
  * The batch planned once per connection, as the send's and the verify's statements are (the
  * settings of PLANNED_ONCE_SETTINGS, for this transaction only: safe behind a pooler too).
  * Planning it took more of the server than running it (pg_stat_statements under
@@ -52,6 +48,12 @@ const STATEMENTS = {
  */
 const PLANNED_ONCE = `set_config('plan_cache_mode', 'force_generic_plan', true) || set_config('enable_seqscan', 'off', true)
   || set_config('jit', 'off', true) AS planned_once`;
+
+/**
+ * The fold's advisory lock: taken if free (a timer's fold), or waited for (a read's); and, in the
+ * same statement (a round trip less per batch), whether an endpoint is enabled and the settings
+ * that keep the batch's plan (PLANNED_ONCE).
+ */
 const LOCK = {
   take: {
     name: 'fold_lock_take',

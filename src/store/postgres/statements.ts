@@ -36,16 +36,17 @@ const namedPlannedOnce = (name: string, text: string): Named => ({ name, text, p
 
 /**
  * The pending rows of one group (one row, two for a dual pair), for statements that look a group
- * up by GROUP_ROWS (request-reads.ts). Written plainly, `status = 'pending'` matches the predicate of the
- * partial index verifications_pending_expiry, and with statistics older than the newest rows (a
- * table that grew since autovacuum last analysed it) the planner ANDed that index with the group
- * index: every attempt read the index entry of every pending row in the table (measured: verify
- * at 400 req/s on a table that had just taken 25,000 sends). Behind `|| ''` the predicate cannot
- * match the partial index, so the group's own indexes alone are used, whatever the statistics say.
+ * up by GROUP_ROWS (request-reads.ts). Written plainly, `status = 'pending'` matches the
+ * predicate of the partial index verifications_pending_expiry, and with statistics older than
+ * the newest rows (a table that grew since autovacuum last analysed it) the planner ANDed that
+ * index with the group index: every attempt read the index entry of every pending row in the
+ * table (measured: verify at 400 req/s on a table that had just taken 25,000 sends). Behind
+ * `|| ''` the predicate cannot match the partial index, so the group's own indexes alone are
+ * used, whatever the statistics say.
  */
 const GROUP_PENDING = (alias: string) => `${alias}status || '' = 'pending'`;
 
-/** A row's dual sibling (the other row of its group) in OUTBOX_SELECT, by GROUP_ROWS. */
+/** A row's dual sibling (the other row of its group) in outboxSelect, by GROUP_ROWS. */
 const SIBLING = `(SELECT s.id FROM ${GROUP_ROWS('verifications.group_id')} s WHERE s.id <> verifications.id LIMIT 1)`;
 
 /** The attempt rule's names in a batch: the updated row `v`, the attempt's values from CTE `source`. */
