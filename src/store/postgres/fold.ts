@@ -5,6 +5,7 @@ import { foldSql, rowToWebhookEvent } from '../fold.js';
 import { ANY_ENDPOINT_ENABLED, type PostgresWebhookStore } from '../webhooks/postgres.js';
 import { ADVISORY_LOCKS } from './advisory-locks.js';
 import { isRetryable, isUniqueViolation, toStoreError } from './pg-errors.js';
+import { PLANNED_ONCE_IN_TRANSACTION } from './planned-once.js';
 import { inTransaction, type Runner } from './transaction.js';
 
 /**
@@ -39,33 +40,25 @@ const STATEMENTS = {
 };
 
 /**
- * The batch of counts planned once per connection, as the send's and the verify's statements are
- * (the settings of PLANNED_ONCE_SETTINGS, for this transaction only: safe behind a pooler too).
- * Planning it took more of the server than running it (pg_stat_statements under
- * bench/service-hotpath: about 1 ms of planning a batch of 50 changes, against 1.5 of running).
- * Every table it reads is read by index whatever the statistics (foldSql's joinEach), so the plan
- * it keeps holds as the tables grow (test/store/postgres.plans.test.ts). Not the batch with its
- * events (an endpoint is enabled): it joins the contacts the statement made with the events, a
- * join of two results whose sizes a plan kept from a first, small batch would not know.
- */
-const PLANNED_ONCE_UNLESS_EVENTS = `CASE WHEN ${ANY_ENDPOINT_ENABLED} THEN NULL ELSE
-    set_config('plan_cache_mode', 'force_generic_plan', true) || set_config('enable_seqscan', 'off', true)
-    || set_config('jit', 'off', true) END AS planned_once`;
-
-/**
  * The fold's advisory lock: taken if free (a timer's fold), or waited for (a read's); and, in the
- * same statement (a round trip less per batch), whether an endpoint is enabled and the settings
- * that keep the batch's plan (PLANNED_ONCE_UNLESS_EVENTS).
+ * same statement (a round trip less per batch), whether an endpoint is enabled, read once (OFFSET
+ * 0 keeps the subquery whole).
+ *
+ * Without an endpoint, the batch of counts is planned once per connection, as the send's and the
+ * verify's statements are: the planned-once settings, for this transaction only. Planning it took
+ * more of the server than running it (pg_stat_statements under bench/service-hotpath: about 1 ms
+ * of planning a batch of 50 changes, against 1.5 of running). Every table it reads is read by
+ * index whatever the statistics (foldSql's joinEach), so the plan it keeps holds as the tables
+ * grow (test/store/postgres.plans.test.ts). Not the batch with its events: it joins the contacts
+ * the statement made with the events, a join of two results whose sizes a plan kept from a first,
+ * small batch would not know.
  */
+const locked = (held: string, from = '') => `SELECT l.held, l.endpoints,
+    CASE WHEN l.endpoints THEN NULL ELSE ${PLANNED_ONCE_IN_TRANSACTION} END AS planned_once
+  FROM (SELECT ${held} AS held, ${ANY_ENDPOINT_ENABLED} AS endpoints${from} OFFSET 0) l`;
 const LOCK = {
-  take: {
-    name: 'fold_lock_take',
-    text: `SELECT pg_try_advisory_xact_lock($1, $2) AS held, ${ANY_ENDPOINT_ENABLED} AS endpoints, ${PLANNED_ONCE_UNLESS_EVENTS}`,
-  },
-  wait: {
-    name: 'fold_lock_wait',
-    text: `SELECT true AS held, ${ANY_ENDPOINT_ENABLED} AS endpoints, ${PLANNED_ONCE_UNLESS_EVENTS} FROM pg_advisory_xact_lock($1, $2)`,
-  },
+  take: { name: 'fold_lock_take', text: locked('pg_try_advisory_xact_lock($1, $2)') },
+  wait: { name: 'fold_lock_wait', text: locked('true', ' FROM pg_advisory_xact_lock($1, $2)') },
 };
 
 /**

@@ -15,6 +15,7 @@ import { PostgresFold } from './fold.js';
 import { PostgresKeysAndAccounts } from './keys-and-accounts.js';
 import { applyMigrations } from './migrate.js';
 import { toStoreError } from './pg-errors.js';
+import { PLANNED_ONCE_SETTINGS } from './planned-once.js';
 import { PostgresReadModel } from './read-model.js';
 import { SQL } from './statements.js';
 import { PostgresVerifications } from './verifications.js';
@@ -27,16 +28,15 @@ import { PostgresVerifications } from './verifications.js';
  */
 export const CONNECTION_SETTINGS = 'SET plan_cache_mode = force_custom_plan; SET jit = off';
 
-/**
- * Set on every connection of the second pool, which runs the statements marked `plannedOnce`
- * (statements.ts): each is planned at its first run on the connection and that plan kept, made
- * without sequential scans, so that a plan made while the tables were nearly empty still reads by
- * index once they have grown (the danger that makes the main pool plan every run). Session
- * settings: behind PgBouncer in transaction mode they would reach other clients' statements, so
- * such a deployment runs without this pool (DATABASE_SEND_POOL_SIZE=0).
+/*
+ * PLANNED_ONCE_SETTINGS (planned-once.ts) are set on every connection of the second pool, which
+ * runs the statements marked `plannedOnce` (statements.ts): each is planned at its first run on
+ * the connection and that plan kept, made without sequential scans, so that a plan made while the
+ * tables were nearly empty still reads by index once they have grown (the danger that makes the
+ * main pool plan every run). Session settings: behind PgBouncer in transaction mode they would
+ * reach other clients' statements, so such a deployment runs without this pool
+ * (DATABASE_SEND_POOL_SIZE=0).
  */
-export const PLANNED_ONCE_SETTINGS =
-  'SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off; SET jit = off';
 
 /**
  * Connections of the planned-once pool by default (DATABASE_SEND_POOL_SIZE), beside the main

@@ -23,7 +23,7 @@ export interface Named {
   text: string;
   /**
    * Planned once per connection and that plan kept, on connections that plan without sequential
-   * scans (postgres-store.ts, PLANNED_ONCE_SETTINGS), instead of planned again at every run (on
+   * scans (planned-once.ts, PLANNED_ONCE_SETTINGS), instead of planned again at every run (on
    * the main pool when DATABASE_SEND_POOL_SIZE is 0). For a statement whose every table access
    * has an index to take whatever the table's size, and whose planning is a large part of its cost
    * (test/store/postgres.plans.test.ts reads both).
