@@ -141,8 +141,9 @@ export function foldSql(
        WHERE c.kind IN ('created', ${SETTLED_KINDS})
        WINDOW w AS (${perContact})
      ) s WHERE latest = 1`;
-  const insertContacts = (from: string) => `INSERT INTO contacts AS k (id, ${contactColumns})
-     SELECT ${newId}, ${contactColumns} FROM ${from}`;
+  /** The contacts of `from` inserted under `id` (a new time-ordered id unless given). */
+  const insertContacts = (from: string, id = newId) => `INSERT INTO contacts AS k (id, ${contactColumns})
+     SELECT ${id}, ${contactColumns} FROM ${from}`;
   const sameKey = (a: string, b: string) =>
     `${a}.account_id = ${b}.account_id AND ${a}.destination = ${b}.destination AND ${a}.test = ${b}.test`;
   // SQLite: one upsert, in key order.
@@ -153,7 +154,9 @@ export function foldSql(
   // contactsKnown: each with the id of its contact, or null). A new contact is inserted plainly:
   // through the upsert its insert would be speculative, confirmed by a WAL record of its own (48
   // bytes a send). A known one goes through the upsert, which finds it by its key for each row
-  // whatever the batch's size (an UPDATE … FROM the batch is a join, planned for the batch at hand).
+  // whatever the batch's size (an UPDATE … FROM the batch is a join, planned for the batch at hand),
+  // under the id it has (no contact is ever deleted, so it always meets its row: a new id for it
+  // would be made and thrown away).
   // The fold's advisory lock keeps any other fold from making the same contact meanwhile
   // (postgres/fold.ts: beside an older version that takes none, the insert may meet its contact,
   // and the batch is rolled back and run again).
@@ -161,7 +164,7 @@ export function foldSql(
      ${joinEach('contacts', 'e', sameKey('e', 'b'), true)}`;
   const contactsApart = (from: string) => ({
     made: `${insertContacts(`${from} b`)} WHERE known IS NULL ORDER BY account_id, destination, test`,
-    counted: `${insertContacts(`${from} b`)} WHERE known IS NOT NULL ORDER BY account_id, destination, test
+    counted: `${insertContacts(`${from} b`, 'known')} WHERE known IS NOT NULL ORDER BY account_id, destination, test
      ON CONFLICT (account_id, destination, test) DO UPDATE SET ${counted('excluded')}`,
   });
   // What webhooks announce of each change: the request or contact it names, with the contact of a
