@@ -22,6 +22,8 @@ export interface FakeAnswer {
   delayMs?: number;
   /** Send the headers, then never the body. */
   stallBody?: boolean;
+  /** Send the headers and the body's first byte, then close the connection. */
+  cutBody?: boolean;
   /** Never answer at all. */
   hang?: boolean;
 }
@@ -70,8 +72,9 @@ export async function startFakeLookupApi(fn: (r: Received) => FakeAnswer): Promi
       const send = () => {
         const body = a.raw ?? (a.json === undefined ? '' : JSON.stringify(a.json));
         res.writeHead(a.status ?? 200, { 'content-type': a.contentType ?? 'application/json' });
-        if (a.stallBody) {
+        if (a.stallBody || a.cutBody) {
           res.write(body.slice(0, 1));
+          if (a.cutBody) setTimeout(() => res.socket?.destroy(), 20);
           return;
         }
         res.end(body);

@@ -224,6 +224,15 @@ describe('Twilio Lookup v2 (GET /v2/PhoneNumbers/{PhoneNumber})', () => {
       expect(performance.now() - started).toBeLessThan(2000);
       expect(answer).toMatchObject({ ok: false, retryable: true, error: 'twilio did not answer in time' });
     }
+    // A connection cut mid-answer fails at once, not at the budget.
+    api.answer(() => ({ json: { phone_number: NUMBER }, cutBody: true }));
+    const started = performance.now();
+    expect(await twilio.lookup(NUMBER, { line: true, sim: false }, budget(10_000))).toMatchObject({
+      ok: false,
+      retryable: true,
+      error: 'twilio could not be reached (ECONNRESET)',
+    });
+    expect(performance.now() - started).toBeLessThan(5000);
     const down = new TwilioLookup({ accountSid: SID, authToken: TOKEN, baseUrl: await refusedUrl() });
     expect(await down.lookup(NUMBER, { line: true, sim: false }, budget())).toMatchObject({
       ok: false,
