@@ -13,7 +13,11 @@
  *    phase runs as fast as the service goes, with them on at the pace the provider's delay allows
  *    (a send costs the service more CPU at that lower rate on this kind of machine: measure both
  *    in one run rather than compare them with another day's). Target: p99 under `--provider-ms` +
- *    30 ms (130 ms).
+ *    30 ms (130 ms). Then the same load on a floor (`--floor`, default 1): a bare node:http server
+ *    (its own process) that asks the same fake for each send's number on pooled connections and
+ *    answers a small JSON, nothing else. Its latency is what the machine, the fake and the load
+ *    generator add to the provider's delay with next to no service in between; the difference
+ *    of the two p99s (`serviceAddsP99Ms`) is the service's own share.
  * 2. **Warm CPU.** Up to `--block` (3,000) of those numbers sent again, in `--blocks` (8) pairs of
  *    blocks, each block by a new account that never sent to them (so no limit refuses them): one
  *    with lookups on (every lookup answered from the process's cache), one with lookups off,
@@ -36,7 +40,7 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { Agent, createServer, get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +59,8 @@ const BLOCKS = Number(arg('blocks', '8'));
 const BLOCK = Number(arg('block', '3000'));
 const POSTGRES = arg('postgres', '');
 const REDIS = arg('redis', '');
+/** 0 leaves out the floor: the same cold load on a bare server that only asks the fake. */
+const FLOOR = arg('floor', '1') !== '0';
 /** Node's options for the service process, space-separated (`--service-args="--cpu-prof"`). */
 const SERVICE_ARGS = arg('service-args', '').split(' ').filter(Boolean);
 
@@ -102,6 +108,37 @@ async function serveFakeTwilio(): Promise<void> {
   const address = server.address();
   process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
   // Gone with the driver, however it ends.
+  process.once('disconnect', () => process.exit(0));
+}
+
+/**
+ * The floor of the cold phase: per send, the body read and parsed, the fake asked for the number
+ * (as the service's Twilio lookup asks it, on pooled keep-alive connections) and a small JSON
+ * answered. No validation, no database, no limits: what a send cannot take less than here.
+ */
+async function serveFloor(fakePort: number): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxFreeSockets: 256 });
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const { phone } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { phone: string };
+      const path = `/v2/PhoneNumbers/${encodeURIComponent(phone)}?Fields=line_type_intelligence`;
+      httpGet({ host: '127.0.0.1', port: fakePort, path, agent }, (answer) => {
+        const body: Buffer[] = [];
+        answer.on('data', (c: Buffer) => body.push(c));
+        answer.on('end', () => {
+          const facts = JSON.parse(Buffer.concat(body).toString('utf8')) as { country_code: string };
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ data: { status: 'pending', country: facts.country_code } }));
+        });
+      });
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
   process.once('disconnect', () => process.exit(0));
 }
 
@@ -195,9 +232,14 @@ async function drive(): Promise<void> {
 
     let next = 0;
     /** autocannon sending SMS with `key` to numbers from `numbers()`, until `amount` or `seconds`. */
-    const load = (key: string, numbers: () => string, limit: { amount?: number; seconds?: number }) =>
+    const load = (
+      key: string,
+      numbers: () => string,
+      limit: { amount?: number; seconds?: number },
+      url = base,
+    ) =>
       autocannon({
-        url: base,
+        url,
         connections: CONNECTIONS,
         duration: limit.seconds ?? 3600,
         amount: limit.amount,
@@ -234,11 +276,31 @@ async function drive(): Promise<void> {
       const micros = cpuMicros(server.pid as number) - before;
       return { ...summary(r), cpuMicrosPerSend: Math.round(micros / Math.max(1, r.requests.total)) };
     };
+    /** The cold load on the floor (serveFloor), in a process of its own, stopped after. */
+    const floorPhase = async () => {
+      const proxy = fork(fileURLToPath(import.meta.url), ['--role=floor', `--fake-port=${fakePort}`], {
+        execArgv: ['--import', 'tsx'],
+        stdio: 'ignore',
+      });
+      try {
+        const port = await new Promise<number>((resolve) =>
+          proxy.once('message', (m: { port: number }) => resolve(m.port)),
+        );
+        let n = 0;
+        const numbers = () => numberOf(500_000 + n++);
+        const url = `http://127.0.0.1:${port}`;
+        if (WARMUP > 0) await load('floor', numbers, { seconds: WARMUP }, url);
+        return summary(await load('floor', numbers, { seconds: SECONDS }, url));
+      } finally {
+        proxy.kill('SIGTERM');
+      }
+    };
     const off = await coldPhase(coldOff);
     if (WARMUP > 0) await load(coldOn, () => numberOf(next++), { seconds: WARMUP });
     const coldStart = next;
     const cold = await coldPhase(coldOn);
     const coldNumbers = next - coldStart;
+    const floor = FLOOR ? await floorPhase() : null;
 
     // 2. Warm: numbers the cold phase looked up, each block sent by two new accounts that never
     // sent to them (so no limit refuses them, and every block can send the same numbers).
@@ -293,7 +355,12 @@ async function drive(): Promise<void> {
           redis: Boolean(REDIS),
           providerMs: PROVIDER_MS,
           connections: CONNECTIONS,
-          cold: { lookupsOff: off, lookupsOn: cold, target: `p99 < ${PROVIDER_MS + 30} ms` },
+          cold: {
+            lookupsOff: off,
+            lookupsOn: cold,
+            target: `p99 < ${PROVIDER_MS + 30} ms`,
+            ...(floor ? { floor, serviceAddsP99Ms: cold.p99Ms - floor.p99Ms } : {}),
+          },
           warm: {
             sendsPerSide: cpu.sends,
             cpuMicrosPerSendOn: Math.round(onMicros),
@@ -320,4 +387,5 @@ async function drive(): Promise<void> {
 
 // Last: every declaration above is initialised before either role runs.
 if (ROLE === 'fake') await serveFakeTwilio();
+else if (ROLE === 'floor') await serveFloor(Number(arg('fake-port', '0')));
 else await drive();
