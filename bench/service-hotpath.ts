@@ -32,6 +32,9 @@
  * `walByRelation`, the largest first. BENCH_KEEP_DB=1 leaves each tree's database in place at the
  * end.
  *
+ * With --webhooks=1 an endpoint of each tree takes every event, on a receiver in the tree's process
+ * that answers 200 at once: each wave's worker step publishes what the wave made.
+ *
  * With --redis each tree runs with REDIS_URL (its limits in Redis, under a key prefix of its own,
  * deleted at the end), as an instance of a scaled-out deployment; with
  * --redis-pid, the Redis server's CPU is added as the PostgreSQL server's is.
@@ -54,8 +57,10 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import pino from 'pino';
 import { arg, treesArg } from './args.js';
+import { WEBHOOK_EVENT_TYPES } from '../src/webhooks/events.js';
 import { clearRedisKeys } from './redis-keys.js';
 import { findWaldump, type WalRange, type WalShare, walByRelation } from './wal-by-relation.js';
+import { startWebhookSink } from './webhook-sink.js';
 
 const REQUESTS = Number(arg('requests', '10000'));
 const CONCURRENCY = Number(arg('concurrency', '50'));
@@ -70,6 +75,8 @@ const POSTGRES = arg('postgres', '');
 const POSTGRES_PID = Number(arg('postgres-pid', '0'));
 /** `--redis=<url>`: each tree with REDIS_URL; `--redis-pid`: that server's CPU added to the tree's. */
 const REDIS = arg('redis', '');
+/** 1: an endpoint takes every event (the publisher at work), on a receiver in the tree's process. */
+const WEBHOOKS = arg('webhooks', '0') === '1';
 const REDIS_PID = Number(arg('redis-pid', '0'));
 /** `--wal-by-relation=<pg_wal directory of the --postgres server>`: its WAL per relation. */
 const WAL_DIR = POSTGRES ? arg('wal-by-relation', '') : '';
@@ -296,6 +303,7 @@ async function serveTree(spec: string): Promise<void> {
     RESEND_COOLDOWN_SECONDS: '0',
     // The worker's steps are run after each wave instead (see wave()).
     WEBHOOK_POLL_INTERVAL_MS: '3600000',
+    ...(WEBHOOKS ? { WEBHOOKS_ALLOW_PRIVATE: 'true' } : {}),
     // Under valgrind (bench/instructions.ts) a timer's runs would count for 30 times more per
     // request than natively: the fold runs only after each wave there.
     ...(process.env.BENCH_QUIET_TIMERS ? { FOLD_INTERVAL_MS: '3600000' } : {}),
@@ -313,6 +321,14 @@ async function serveTree(spec: string): Promise<void> {
   // Every bench send is unconverted until the verify phase: the SMS-pumping breaker would stop the
   // sends to GB after 50 (a conversion floor of 0 never trips it; its check still runs).
   await inject(`/v1/admin/accounts/${accountId}/settings`, { pumpingMinConversion: 0 }, 'PATCH');
+  if (WEBHOOKS) {
+    const sink = await startWebhookSink(['127.0.0.1']);
+    const endpoint = await inject('/v1/admin/webhooks', {
+      url: `http://127.0.0.1:${sink.port}/hooks`,
+      events: [...WEBHOOK_EVENT_TYPES],
+    });
+    if (endpoint.statusCode !== 201) throw new Error(`creating the webhook endpoint: ${endpoint.body}`);
+  }
 
   const unique = randomBytes(3).toString('hex');
   const body = (i: number) =>

@@ -275,6 +275,44 @@ export function aggregatesConformance(name: string, harness: StoreHarness): void
         expect((await store.webhooks.claimDue(claimAll())).map((d) => d.id)).toEqual([due!.id]);
       });
 
+      it('records the successes of one turn as if one by one: the slow streak after the last prompt one', async () => {
+        await endpoint('wh_1');
+        for (let i = 0; i < 5; i++) await queueOne();
+        const due = await store.webhooks.claimDue(claimAll());
+        expect(due).toHaveLength(5);
+        const [first, ...rest] = due as [(typeof due)[number], ...typeof due];
+        const attempt = (id: string, ok: boolean, slow: boolean) => ({
+          deliveryId: id,
+          endpointId: 'wh_1',
+          now: T0 + MINUTE,
+          ok,
+          responseStatus: ok ? 200 : 500,
+          error: ok ? null : 'HTTP 500',
+          slow,
+          nextAttemptAt: ok ? null : T0 + 2 * MINUTE,
+          disableBefore: T0 - DAY,
+          disabledReason: 'failing for a day',
+        });
+        await store.webhooks.recordAttempt(attempt(first.id, false, false));
+        expect((await store.webhooks.getEndpoint('wh_1'))?.failingSince).toBe(T0 + MINUTE);
+        // In one turn, in this order: slow, prompt, slow, slow. One by one the streak goes 1, 0, 1, 2.
+        const kinds = [true, false, true, true];
+        await Promise.all(rest.map((d, i) => store.webhooks.recordAttempt(attempt(d.id, true, kinds[i]!))));
+        expect(await store.webhooks.getEndpoint('wh_1')).toMatchObject({ failingSince: null, enabled: true });
+        expect(await store.webhooks.countSlowEndpoints(2)).toBe(1);
+        expect(await store.webhooks.countSlowEndpoints(3)).toBe(0);
+        const byId = new Map((await store.webhooks.listDeliveries('wh_1', 10)).map((d) => [d.id, d]));
+        for (const d of rest) expect(byId.get(d.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+
+        // Slow ones only: the streak grows by each (2 + 2). The failed one is due again: left out.
+        for (let i = 0; i < 2; i++) await queueOne();
+        const more = (await store.webhooks.claimDue(claimAll())).filter((d) => d.id !== first.id);
+        expect(more).toHaveLength(2);
+        await Promise.all(more.map((d) => store.webhooks.recordAttempt(attempt(d.id, true, true))));
+        expect(await store.webhooks.countSlowEndpoints(4)).toBe(1);
+        expect(await store.webhooks.countSlowEndpoints(5)).toBe(0);
+      });
+
       it('disables an endpoint failing since before the limit and abandons its deliveries', async () => {
         await endpoint('wh_1');
         await queueOne();

@@ -132,7 +132,7 @@ export class PostgresStore implements StoreLifecycle {
     this.plannedOncePool?.on('error', (err) => options.onIdleError?.(err));
     this.db = new PostgresConnection(this.pool, this.plannedOncePool ?? this.pool);
     this.idempotency = new PostgresIdempotencyStore(this.pool);
-    this.webhooks = new PostgresWebhookStore(this.pool);
+    this.webhooks = new PostgresWebhookStore(this.pool, this.plannedOncePool ?? this.pool);
     this.sessions = new PostgresSessionStore(this.pool);
     this.silentFallbacks = new PostgresSilentFallbacks(this.pool);
     this.instances = new PostgresInstances(this.pool);
@@ -186,6 +186,7 @@ export class PostgresStore implements StoreLifecycle {
     // Sends, attempts and consumes of the current turn are written before the pool goes.
     await this.verifications.flush();
     await this.readModel.flush();
+    await this.webhooks.flush();
     await Promise.all([this.pool.end(), this.plannedOncePool?.end()]);
   }
 

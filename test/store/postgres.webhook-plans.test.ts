@@ -1,0 +1,135 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AttemptRecord } from '../../src/domain/ports/webhooks.js';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { hasPostgres } from '../support/services.js';
+import { claimAll, DAY, MINUTE, T0, verification } from './fixtures.js';
+
+/**
+ * The webhook worker's claim and its turn's successes are planned once per connection and that
+ * plan kept (src/store/webhooks/postgres.ts): planned at every run, planning cost the server as
+ * much as running. A plan kept from the first runs was made for nearly empty tables; these tests
+ * make it there, grow the deliveries (another endpoint's backlog, and finished deliveries of this
+ * one), and read the plan of the next run (auto_explain, as a notice on the one connection).
+ */
+describe.skipIf(!hasPostgres)('PostgreSQL plans of the webhook worker on a grown table', () => {
+  let db: TestDatabase;
+  let store: PostgresStore;
+  let plannedOnce: pg.Pool;
+  const plans: string[] = [];
+
+  /** Queues `n` deliveries to wh_1 (sends, then a fold), claims them and records each a success. */
+  const deliverTurn = async (n: number) => {
+    for (let i = 0; i < n; i++)
+      await store.verifications.createVerifications([verification({ createdAt: T0 })]);
+    await store.readModel.fold(1000);
+    const due = await store.webhooks.claimDue(claimAll());
+    const success = (id: string): AttemptRecord => ({
+      deliveryId: id,
+      endpointId: 'wh_1',
+      now: T0 + MINUTE,
+      ok: true,
+      responseStatus: 200,
+      error: null,
+      slow: false,
+      nextAttemptAt: null,
+      disableBefore: T0 - DAY,
+      disabledReason: 'failing',
+    });
+    await Promise.all(due.map((d) => store.webhooks.recordAttempt(success(d.id))));
+    return due.length;
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    store = new PostgresStore(db.url, { max: 1 });
+    await store.migrate();
+    const pool = (store as unknown as { pool: pg.Pool }).pool;
+    plannedOnce = (store as unknown as { plannedOncePool: pg.Pool }).plannedOncePool;
+    await store.accounts.createAccount({ id: 'acc_1', name: 'One', settings: {}, createdAt: T0 });
+    for (const [id, enabled] of [
+      ['wh_1', true],
+      ['wh_backlog', false],
+    ] as const)
+      await store.webhooks.createEndpoint({
+        id,
+        accountId: 'acc_1',
+        url: `https://${id}.example.com/hook`,
+        events: ['verification.created'],
+        enabled,
+        sealedSecret: `sealed-${id}`,
+        createdAt: T0,
+      });
+    await pool.query('VACUUM ANALYZE');
+    // More than five runs of each on the nearly empty tables: the plans kept are made here.
+    for (let i = 0; i < 8; i++) await deliverTurn(3);
+    // Another endpoint's backlog and this one's finished deliveries.
+    await pool.query(
+      `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, payload, status,
+         next_attempt_at, created_at)
+       SELECT 'grown-' || n, CASE WHEN n % 2 = 0 THEN 'wh_backlog' ELSE 'wh_1' END, 'evt-' || n,
+         'verification.created', '{}', CASE WHEN n % 2 = 0 THEN 'pending' ELSE 'succeeded' END,
+         CASE WHEN n % 2 = 0 THEN $1::bigint END, $1::bigint
+       FROM generate_series(1, 40000) n`,
+      [T0],
+    );
+    await explainInto(plans, plannedOnce);
+  }, 60_000);
+
+  afterAll(async () => {
+    await store?.close();
+    await db?.drop();
+  });
+
+  it('claims and records by index on the grown table, with the plan of the first runs', async () => {
+    plans.length = 0;
+    expect(await deliverTurn(3)).toBe(3);
+    const claim = plans.filter((p) => p.includes('WITH held AS')).join('\n');
+    const successes = plans.filter((p) => p.includes('WITH r AS')).join('\n');
+    for (const [name, plan] of Object.entries({ claim, successes })) {
+      expect(plan, name).not.toBe('');
+      expect(plan, name).not.toMatch(/Seq Scan on webhook_deliveries/);
+      expect(wholeIndexScans(plan), name).toEqual([]);
+    }
+    expect(successes).toContain('webhook_deliveries_pkey');
+    // The endpoints of the batch by their key, not every endpoint's row.
+    expect(successes).toMatch(/Index Cond: \(id = ANY/);
+
+    const { rows } = await plannedOnce.query<{ name: string; generic_plans: string; custom_plans: string }>(
+      'SELECT name, generic_plans, custom_plans FROM pg_prepared_statements',
+    );
+    const runs = new Map(rows.map((r) => [r.name, { kept: Number(r.generic_plans), planned: Number(r.custom_plans) }]));
+    for (const name of ['webhook_claim', 'webhook_succeeded_many']) {
+      expect(runs.get(name)?.planned, name).toBe(0);
+      expect(runs.get(name)?.kept, name).toBeGreaterThan(5);
+    }
+  });
+});
+
+/** auto_explain on the one connection of `connections`, its plans as notices into `plans`. */
+async function explainInto(plans: string[], connections: pg.Pool): Promise<void> {
+  const client = await connections.connect();
+  try {
+    await client.query(`LOAD 'auto_explain'`);
+    await client.query('SET auto_explain.log_min_duration = 0');
+    await client.query('SET auto_explain.log_level = notice');
+    client.on('notice', (n) => plans.push(n.message ?? ''));
+  } finally {
+    client.release();
+  }
+}
+
+/** The index scans on webhook_deliveries that read a whole index (no Index Cond). */
+function wholeIndexScans(plan: string): string[] {
+  const lines = plan.split('\n');
+  const indent = (line: string) => line.length - line.trimStart().length;
+  return lines.filter((line, i) => {
+    if (!/Index (Only )?Scan( Backward)? using \w+ on webhook_deliveries\b/.test(line)) return false;
+    for (const next of lines.slice(i + 1)) {
+      if (indent(next) <= indent(line) || next.trimStart().startsWith('->')) break;
+      if (next.includes('Index Cond:')) return false;
+    }
+    return true;
+  });
+}
