@@ -99,7 +99,9 @@ describe.skipIf(!hasPostgres)('PostgreSQL plans of the webhook worker on a grown
     const { rows } = await plannedOnce.query<{ name: string; generic_plans: string; custom_plans: string }>(
       'SELECT name, generic_plans, custom_plans FROM pg_prepared_statements',
     );
-    const runs = new Map(rows.map((r) => [r.name, { kept: Number(r.generic_plans), planned: Number(r.custom_plans) }]));
+    const runs = new Map(
+      rows.map((r) => [r.name, { kept: Number(r.generic_plans), planned: Number(r.custom_plans) }]),
+    );
     for (const name of ['webhook_claim', 'webhook_succeeded_many']) {
       expect(runs.get(name)?.planned, name).toBe(0);
       expect(runs.get(name)?.kept, name).toBeGreaterThan(5);

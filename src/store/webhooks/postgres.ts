@@ -165,8 +165,8 @@ const SQL = {
 /**
  * The statements every step of the worker and every fold with events run, prepared once per
  * connection: unnamed, each was parsed and planned at every run, and planning cost the server
- * more than running (pg_stat_statements under bench/service-hotpath --webhooks=1: the claim 0.6
- * ms of planning against 0.6 of running, a delivery's success 0.09 against 0.09). The claim and
+ * as much as running (pg_stat_statements under bench/service-hotpath --webhooks=1: the claim 0.6
+ * ms of planning against 0.4-0.6 of running, a delivery's success 0.08 against 0.08). The claim and
  * the successes run on the pool that plans once (Named.plannedOnce): PostgreSQL kept planning the
  * claim at every run, its generic plan costed above its custom ones; every table access in both
  * has an index to take (test/store/postgres.webhook-plans.test.ts).
@@ -345,9 +345,6 @@ export class PostgresWebhookStore implements WebhookStore {
   /** One turn's successes: together in one statement, a delivery named twice on its own after. */
   private async recordSuccesses(batch: SuccessCall[]): Promise<void> {
     const { first, later } = firstPerKey(batch, (c) => c.a.deliveryId);
-    const settled = (calls: SuccessCall[]) => {
-      for (const c of calls) c.resolve();
-    };
     await settleBatch(
       first,
       async (calls) => {
@@ -358,7 +355,7 @@ export class PostgresWebhookStore implements WebhookStore {
           calls.map((c) => c.a.now),
           calls.map((c) => c.a.slow),
         ]);
-        settled(calls);
+        for (const c of calls) c.resolve();
         return [];
       },
       (call) => this.recordSuccess(call),
