@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BreakerState } from '../../src/domain/pumping-breaker.js';
 import type { Store } from '../../src/store/factory.js';
 import type { StoreHarness } from './conformance.js';
-import { claimAll, DAY, MINUTE, T0, verification } from './fixtures.js';
+import { claimAll, DAY, MINUTE, successOf, T0, verification } from './fixtures.js';
 
 const HOUR = 3_600_000;
 
@@ -352,19 +352,7 @@ export function aggregatesConformance(name: string, harness: StoreHarness): void
         for (let i = 0; i < 3; i++) await queueOne();
         const claimed = await store.webhooks.claimDue(claimAll());
         expect(claimed).toHaveLength(3);
-        for (const d of claimed.slice(0, 2))
-          await store.webhooks.recordAttempt({
-            deliveryId: d.id,
-            endpointId: 'wh_1',
-            now: T0,
-            ok: true,
-            responseStatus: 200,
-            error: null,
-            slow: false,
-            nextAttemptAt: null,
-            disableBefore: T0 - DAY,
-            disabledReason: 'x',
-          });
+        for (const d of claimed.slice(0, 2)) await store.webhooks.recordAttempt(successOf(d.id, 'wh_1', T0));
         const later = Date.now() + DAY;
         expect(await store.webhooks.sweep(later, 1)).toBe(1);
         expect(await store.webhooks.sweep(later, 10)).toBe(1);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { uuidV7 } from '../../src/domain/ids.js';
 import type { NewApiKey } from '../../src/domain/ports/keys-and-accounts.js';
 import type { CodeGuess } from '../../src/domain/ports/verifications.js';
-import type { ClaimRequest } from '../../src/domain/ports/webhooks.js';
+import type { AttemptRecord, ClaimRequest } from '../../src/domain/ports/webhooks.js';
 import type { Channel, NewVerification } from '../../src/domain/types.js';
 
 /** Builders for store rows; every call makes unique ids, so tests never collide. */
@@ -87,6 +87,20 @@ export const claimAll = (): ClaimRequest => ({
   slow: 1000,
   perEndpoint: 1000,
   slowAfter: 1000,
+});
+
+/** A prompt, successful attempt of delivery `id` to `endpointId` at `now` (recordAttempt). */
+export const successOf = (id: string, endpointId: string, now: number): AttemptRecord => ({
+  deliveryId: id,
+  endpointId,
+  now,
+  ok: true,
+  responseStatus: 200,
+  error: null,
+  slow: false,
+  nextAttemptAt: null,
+  disableBefore: now - DAY,
+  disabledReason: 'failing',
 });
 
 /** The stored code hash of a fixture request (verification): in effect its code is its id. */

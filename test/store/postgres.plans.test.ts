@@ -3,25 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewVerification } from '../../src/domain/types.js';
 import { KnownDestinations } from '../../src/store/known-destinations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { explainInto, wholeIndexScans as wholeIndexScansOf } from '../support/plans.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
 import { dualPair, guessOf, T0, verification } from './fixtures.js';
-
-/**
- * Has the one connection of `connections` (a pool of max 1) report the plan of each statement it
- * runs from now on (auto_explain, as a notice) into `plans`.
- */
-async function explainInto(plans: string[], connections: pg.Pool): Promise<void> {
-  const client = await connections.connect();
-  try {
-    await client.query(`LOAD 'auto_explain'`);
-    await client.query('SET auto_explain.log_min_duration = 0');
-    await client.query('SET auto_explain.log_level = notice');
-    client.on('notice', (n) => plans.push(n.message ?? ''));
-  } finally {
-    client.release();
-  }
-}
 
 /**
  * The request path's statements are prepared once per connection. PostgreSQL may keep a generic
@@ -133,23 +118,8 @@ describe.skipIf(!hasPostgres)(
     });
 
     const planOf = (statement: string) => plans.filter((p) => p.includes(statement)).join('\n');
-    /**
-     * The index scans of `plan` that read a whole index (no Index Cond): what a plan made for empty
-     * tables may choose where sequential scans are off, and whose cost grows with the table.
-     */
-    const wholeIndexScans = (plan: string) => {
-      const lines = plan.split('\n');
-      const indent = (line: string) => line.length - line.trimStart().length;
-      return lines.filter((line, i) => {
-        if (!/Index (Only )?Scan( Backward)? using \w+ on (verifications|contacts)\b/.test(line))
-          return false;
-        for (const next of lines.slice(i + 1)) {
-          if (indent(next) <= indent(line) || next.trimStart().startsWith('->')) break;
-          if (next.includes('Index Cond:')) return false;
-        }
-        return true;
-      });
-    };
+    /** The scans of a whole index of the request tables in `plan` (support/plans.ts). */
+    const wholeIndexScans = (plan: string) => wholeIndexScansOf(plan, ['verifications', 'contacts']);
     /** The plan of a fold of a small batch (the grown changes come first, so just a few of them). */
     const planOfAFold = async () => {
       plans.length = 0;
