@@ -28,20 +28,11 @@ import { PostgresVerifications } from './verifications.js';
  */
 export const CONNECTION_SETTINGS = 'SET plan_cache_mode = force_custom_plan; SET jit = off';
 
-/*
- * PLANNED_ONCE_SETTINGS (planned-once.ts) are set on every connection of the second pool, which
- * runs the statements marked `plannedOnce` (statements.ts): each is planned at its first run on
- * the connection and that plan kept, made without sequential scans, so that a plan made while the
- * tables were nearly empty still reads by index once they have grown (the danger that makes the
- * main pool plan every run). Session settings: behind PgBouncer in transaction mode they would
- * reach other clients' statements, so such a deployment runs without this pool
- * (DATABASE_SEND_POOL_SIZE=0).
- */
-
 /**
  * Connections of the planned-once pool by default (DATABASE_SEND_POOL_SIZE), beside the main
- * pool's: its statements (the send's write, the verify's) are one per event-loop turn each and
- * take a millisecond or two, so a few carry every send and verify.
+ * pool's: its statements (the send's write, the verify's, the webhook worker's claim and
+ * successes) are one per event-loop turn each and take a millisecond or two, so a few carry every
+ * send and verify.
  */
 export const PLANNED_ONCE_CONNECTIONS = 4;
 
@@ -121,6 +112,11 @@ export class PostgresStore implements StoreLifecycle {
     // Unhandled, that event would end the process.
     this.pool.on('error', (err) => options.onIdleError?.(err));
     const plannedOnce = Math.min(options.max ?? 10, options.plannedOnceMax ?? PLANNED_ONCE_CONNECTIONS);
+    // The second pool runs the statements marked `plannedOnce` (statements.ts, webhooks/postgres.ts)
+    // under PLANNED_ONCE_SETTINGS (planned-once.ts), the danger of a plan kept from nearly empty
+    // tables being why the main pool plans every run. Session settings: behind PgBouncer in
+    // transaction mode they would reach other clients' statements, so such a deployment runs
+    // without this pool (DATABASE_SEND_POOL_SIZE=0).
     this.plannedOncePool =
       plannedOnce > 0
         ? new pg.Pool({
