@@ -164,12 +164,12 @@ const SQL = {
 
 /**
  * The statements every step of the worker and every fold with events run, prepared once per
- * connection: unnamed, each was parsed and planned at every run, and planning cost the server
- * as much as running (pg_stat_statements under bench/service-hotpath --webhooks=1: the claim 0.6
- * ms of planning against 0.4-0.6 of running, a delivery's success 0.08 against 0.08). The claim and
- * the successes run on the pool that plans once (Named.plannedOnce): PostgreSQL kept planning the
- * claim at every run, its generic plan costed above its custom ones; every table access in both
- * has an index to take (test/store/postgres.webhook-plans.test.ts).
+ * connection. Each was planned at every run, the claim too (prepared, but on the main pool, whose
+ * connections force custom plans), and planning cost the server as much as running
+ * (pg_stat_statements under bench/service-hotpath --webhooks=1: the claim 0.6 ms of planning
+ * against 0.4-0.6 of running, a delivery's success 0.08 against 0.08). The claim and the successes
+ * run on the pool that plans once (Named.plannedOnce); every table access in both has an index to
+ * take (test/store/postgres.webhook-plans.test.ts).
  */
 const NAMED = {
   anyEnabled: { name: 'webhook_any_enabled', text: SQL.anyEnabled },
