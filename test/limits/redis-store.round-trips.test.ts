@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, ScratchRedis } from '../../scripts/chaos/peers.js';
 import type {
   CounterPlan,
   CounterRef,
@@ -28,20 +27,9 @@ const hasRedisServer = (process.env.PATH ?? '')
   .some((dir) => dir !== '' && existsSync(join(dir, 'redis-server')));
 if (!hasRedisServer) recordSkip('no redis-server on PATH to start a Redis of the test’s own');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 describe.skipIf(!hasRedisServer)('Redis round trips per request', () => {
   let dir: string;
-  let child: ChildProcess;
+  let redis: ScratchRedis;
   let url: string;
   let control: Redis;
   let monitor: Redis;
@@ -50,25 +38,12 @@ describe.skipIf(!hasRedisServer)('Redis round trips per request', () => {
   let fences = 0;
 
   beforeAll(async () => {
+    // Waits for PING before any client connects: an ioredis client whose first connect was
+    // refused reconnects by itself, and a second connect() then only says "already connecting".
     dir = mkdtempSync(join(tmpdir(), 'cv-redis-rt-'));
-    const port = await freePort();
-    url = `redis://127.0.0.1:${port}`;
-    child = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-      { stdio: 'ignore' },
-    );
-    control = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
-    control.on('error', () => {}); // refused while redis-server starts
-    for (let i = 0; ; i++) {
-      try {
-        await control.connect();
-        break;
-      } catch {
-        if (i > 200) throw new Error('redis-server did not start');
-        await sleep(50);
-      }
-    }
+    redis = await ScratchRedis.start(dir, await freePort());
+    url = redis.url;
+    control = new Redis(url, { maxRetriesPerRequest: 0 });
     monitor = await new Redis(url).monitor();
     monitor.on('monitor', (_time: string, args: string[], source: string) => {
       if (source !== 'lua') seen.push(args);
@@ -77,7 +52,7 @@ describe.skipIf(!hasRedisServer)('Redis round trips per request', () => {
   afterAll(async () => {
     monitor?.disconnect();
     control?.disconnect();
-    child?.kill('SIGKILL');
+    await redis?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
