@@ -33,13 +33,17 @@ export const HOURLY_TTV_COLUMNS = `account_id, test, hour, ${BUCKET}, bin, count
 /** `1, 2, …, n`: the first n columns, to group or order by. */
 const firstColumns = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(', ');
 
+/** The change kinds a contact counts (its sends, and how they settled). */
+const CONTACT_KINDS = `'created', ${SETTLED_KINDS}`;
+
 /**
  * The fold of the change log (migration 100) into what is read later: the hourly and daily
  * analytics buckets, the seconds-to-verify histograms, the contacts, and the events webhooks
  * announce. SQL shared by both dialects over `rows`, a relation `c` of one batch of changes
- * (SQLite: a range of seq in the one writer's transaction; PostgreSQL: the rows one statement
- * took with FOR UPDATE SKIP LOCKED). Counts go to the hour (and day) their request was sent in
- * (its cohort). Every part adds, so batches fold in any order.
+ * (SQLite: a range of seq in the one writer's transaction, each change's request joined where it
+ * is read; PostgreSQL: `perChange`'s rows, each change with its request's columns, its contact and
+ * the sums of that contact in the batch, read once). Counts go to the hour (and day) their request
+ * was sent in (its cohort). Every part adds, so batches fold in any order.
  *
  * The batch is grouped once per hour (`sumsByHour`, `ttvByHour`: the join with the requests and
  * the sort are most of the fold's cost); each table's upsert then reads those few rows from
@@ -51,7 +55,6 @@ export function foldSql(
   dialect: 'sqlite' | 'postgres',
   rows: string,
   sources: { sums: string; ttv: string },
-  madeContacts?: string,
 ) {
   const pg = dialect === 'postgres';
   // A row of `table` joined to each change by `on`: on PostgreSQL looked up by its index for each
@@ -62,23 +65,27 @@ export function foldSql(
     pg
       ? `${left ? 'LEFT' : 'CROSS'} JOIN LATERAL (SELECT * FROM ${table} ${alias} WHERE ${on} OFFSET 0) ${alias}${left ? ' ON true' : ''}`
       : `${left ? 'LEFT ' : ''}JOIN ${table} ${alias} ON ${on}`;
-  const requestOf = (left = false) => joinEach('verifications', 'v', 'v.id = c.request_id', left);
-  const hourOf = `v.created_at - v.created_at % ${HOUR_MS}`;
-  const key = `v.account_id AS account_id, v.test AS test, ${hourOf} AS hour, v.channel AS channel,
-       coalesce(v.country, '') AS country, coalesce(v.purpose, '') AS purpose`;
+  // Where a change's request is read: on PostgreSQL the change's row carries its request's columns
+  // (perChange; `c.id` is null when the request is gone), on SQLite the request is joined to it.
+  const v = pg ? 'c' : 'v';
+  const requestOf = (left = false) => (pg ? '' : joinEach('verifications', 'v', 'v.id = c.request_id', left));
+  const withRequest = pg ? ' AND c.id IS NOT NULL' : '';
+  const hourOf = `${v}.created_at - ${v}.created_at % ${HOUR_MS}`;
+  const key = `${v}.account_id AS account_id, ${v}.test AS test, ${hourOf} AS hour, ${v}.channel AS channel,
+       coalesce(${v}.country, '') AS country, coalesce(${v}.purpose, '') AS purpose`;
   const count = (kind: string) => `sum(CASE WHEN c.kind = '${kind}' THEN 1 ELSE 0 END) AS ${kind}`;
-  const wrongCodes = `sum(CASE WHEN c.kind IN (${SETTLED_KINDS}) THEN v.wrong_codes ELSE 0 END) AS wrong_codes`;
+  const wrongCodes = `sum(CASE WHEN c.kind IN (${SETTLED_KINDS}) THEN ${v}.wrong_codes ELSE 0 END) AS wrong_codes`;
   // A send counts under '' until its provider is known; the change that names the provider moves
   // it there (one row taken away from '', one added to the provider). The outbox is known at once.
   const sides = `JOIN (SELECT 0 AS side UNION ALL SELECT 1) s ON s.side = 0 OR c.kind = 'dispatched'`;
   const provider = `CASE WHEN c.kind = 'dispatched' AND s.side = 0 THEN '' ELSE coalesce(c.provider, '') END AS provider`;
   const sent = `sum(CASE WHEN c.kind = 'created' THEN 1 WHEN c.kind = 'dispatched' THEN 2 * s.side - 1 ELSE 0 END) AS sent`;
-  const method = `${OFFERED_METHOD_SQL('v')} AS method`;
+  const method = `${OFFERED_METHOD_SQL(v)} AS method`;
   const sumsByHour = `SELECT ${key}, ${provider}, ${method}, ${sent}, ${count('delivered')}, ${count('undelivered')},
        ${count('verified')}, ${count('failed')}, ${count('expired')}, ${count('canceled')}, ${wrongCodes},
        sum(CASE WHEN c.kind = 'fallback' THEN 1 ELSE 0 END) AS fell_back
      FROM ${rows} ${requestOf()} ${sides}
-     WHERE c.kind IN ('created', 'dispatched', 'delivered', 'undelivered', 'fallback', ${SETTLED_KINDS})
+     WHERE c.kind IN ('created', 'dispatched', 'delivered', 'undelivered', 'fallback', ${SETTLED_KINDS})${withRequest}
      GROUP BY ${firstColumns(8)}`;
   /** The rows of `source` (hourly) as buckets `width` wide: as they are, or added up per day. */
   const buckets = (source: string, width: number, counters: string[], extraKey = '') => {
@@ -94,11 +101,11 @@ export function foldSql(
      ORDER BY ${firstColumns(8)}
      ON CONFLICT (account_id, test, ${time}, ${BUCKET}) DO UPDATE SET
        ${SUMS.map((n) => `${n} = a.${n} + excluded.${n}`).join(', ')}`;
-  const seconds = '(v.verified_at - v.created_at) / 1000.0';
+  const seconds = `(${v}.verified_at - ${v}.created_at) / 1000.0`;
   const bin = `CASE ${TTV_BIN_EDGES.map((b, i) => `WHEN ${seconds} <= ${b} THEN ${i}`).join(' ')} ELSE ${TTV_BIN_EDGES.length} END`;
   const ttvByHour = `SELECT ${key}, coalesce(c.provider, '') AS provider, ${method}, ${bin} AS bin, count(*) AS count
      FROM ${rows} ${requestOf()}
-     WHERE c.kind = 'verified' AND v.verified_at IS NOT NULL
+     WHERE c.kind = 'verified' AND ${v}.verified_at IS NOT NULL
      GROUP BY ${firstColumns(9)}`;
   const ttv = (table: string, time: string, width: number) =>
     `INSERT INTO ${table} AS t (account_id, test, ${time}, ${BUCKET}, bin, count)
@@ -116,74 +123,103 @@ export function foldSql(
        first_seen = ${pg ? 'least' : 'min'}(k.first_seen, ${from}.first_seen),
        ${later('channel', from)}, ${later('masked', from)}, ${later('risk', from)},
        last_seen = ${pg ? 'greatest' : 'max'}(k.last_seen, ${from}.last_seen)`;
-  // A UUIDv7 written out inline: a call per row to a function with its own query cost more than
-  // the rest of the PostgreSQL fold together. gen_random_uuid() brings the variant bits.
-  const hexTime = `lpad(to_hex(first_seen), 12, '0')`;
-  const newId = pg
-    ? `overlay(overlay(overlay(gen_random_uuid()::text PLACING substr(${hexTime}, 1, 8) FROM 1 FOR 8)
-        PLACING substr(${hexTime}, 9, 4) FROM 10 FOR 4) PLACING '7' FROM 15 FOR 1)`
-    : `lower(substr(printf('%012x', first_seen), 1, 8) || '-' || substr(printf('%012x', first_seen), 9, 4)
-        || '-7' || substr(hex(randomblob(2)), 2, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1)
-        || substr(hex(randomblob(2)), 2, 3) || '-' || hex(randomblob(6)))`;
-  const perContact = 'PARTITION BY v.account_id, v.destination, v.test';
   const contactColumns =
     'account_id, test, destination, channel, masked, first_seen, last_seen, sends, verified, failed, wrong_codes, risk';
-  /** The batch's contacts, one row each with its counts and its latest send. */
-  const contactBatch = `SELECT ${contactColumns} FROM (
-       SELECT v.account_id, v.test, v.destination, v.channel, coalesce(v.masked, '') AS masked, v.risk,
-         min(v.created_at) OVER w AS first_seen, max(v.created_at) OVER w AS last_seen,
-         sum(CASE WHEN c.kind = 'created' THEN 1 ELSE 0 END) OVER w AS sends,
-         sum(CASE WHEN c.kind = 'verified' THEN 1 ELSE 0 END) OVER w AS verified,
-         sum(CASE WHEN c.kind = 'failed' THEN 1 ELSE 0 END) OVER w AS failed,
-         sum(CASE WHEN c.kind IN (${SETTLED_KINDS}) THEN v.wrong_codes ELSE 0 END) OVER w AS wrong_codes,
-         row_number() OVER (${perContact} ORDER BY v.created_at DESC, v.id DESC, c.seq DESC) AS latest
-       FROM ${rows} ${requestOf()}
-       WHERE c.kind IN ('created', ${SETTLED_KINDS})
-       WINDOW w AS (${perContact})
-     ) s WHERE latest = 1`;
-  /** The contacts of `from` inserted under `id` (a new time-ordered id unless given). */
-  const insertContacts = (from: string, id = newId) => `INSERT INTO contacts AS k (id, ${contactColumns})
+  /** The contacts of `from` inserted under `id`. */
+  const insertContacts = (from: string, id: string) => `INSERT INTO contacts AS k (id, ${contactColumns})
      SELECT ${id}, ${contactColumns} FROM ${from}`;
   const sameKey = (a: string, b: string) =>
     `${a}.account_id = ${b}.account_id AND ${a}.destination = ${b}.destination AND ${a}.test = ${b}.test`;
-  // SQLite: one upsert, in key order.
-  const contacts = `${insertContacts(`(${contactBatch}) b`)}
+  const perContact = `PARTITION BY ${v}.account_id, ${v}.destination, ${v}.test`;
+  const isContactKind = `c.kind IN (${CONTACT_KINDS})`;
+  // A contact's sums over the batch's changes to it (a window over its destination), and which
+  // change is its latest send (latest = 1: a change it counts, the request sent last). On SQLite
+  // the rows are the changes a contact counts already; on PostgreSQL they are every change.
+  const ofContact = (expr: string) => (pg ? `CASE WHEN ${isContactKind} THEN ${expr} END` : expr);
+  const contactSums = `min(${ofContact(`${v}.created_at`)}) OVER w AS first_seen,
+         max(${ofContact(`${v}.created_at`)}) OVER w AS last_seen,
+         sum(CASE WHEN c.kind = 'created' THEN 1 ELSE 0 END) OVER w AS sends,
+         sum(CASE WHEN c.kind = 'verified' THEN 1 ELSE 0 END) OVER w AS verified,
+         sum(CASE WHEN c.kind = 'failed' THEN 1 ELSE 0 END) OVER w AS failed,
+         sum(CASE WHEN c.kind IN (${SETTLED_KINDS}) THEN ${v}.wrong_codes ELSE 0 END) OVER w AS contact_wrong_codes,
+         row_number() OVER (${perContact} ORDER BY ${pg ? `${isContactKind} DESC, ` : ''}${v}.created_at DESC, ${v}.id DESC, c.seq DESC) AS latest`;
+  // The UUIDv7 of a new contact, written out inline (a call per row to a function with its own
+  // query cost more than the rest of the PostgreSQL fold together): the time of its first send,
+  // and the random bits (the variant's too) of a random UUID.
+  const uuid7 = (random: string, time: string) => {
+    const hex = pg ? `lpad(to_hex(${time}), 12, '0')` : `printf('%012x', ${time})`;
+    return pg
+      ? `overlay(overlay(overlay((${random})::text PLACING substr(${hex}, 1, 8) FROM 1 FOR 8)
+        PLACING substr(${hex}, 9, 4) FROM 10 FOR 4) PLACING '7' FROM 15 FOR 1)`
+      : `lower(substr(${hex}, 1, 8) || '-' || substr(${hex}, 9, 4)
+        || '-7' || substr(hex(randomblob(2)), 2, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1)
+        || substr(hex(randomblob(2)), 2, 3) || '-' || hex(randomblob(6)))`;
+  };
+  /**
+   * PostgreSQL: each change of `batch` with what every part of the fold reads of it, looked up
+   * once: its request's columns, the contact of the request's destination as it stood (`known`),
+   * and a random UUID (`fresh`, materialized here so that a window reads one value of it). Then
+   * (`windows`, over `each`) its contact's sums in the batch and its contact's id: the known one,
+   * or the new one the batch makes (the first change's UUID under the contact's first send), the
+   * same on every change to it, so that the events read it without a join with the inserted rows.
+   */
+  const perChange = (batch: string) => ({
+    each: `SELECT c.seq, c.kind, c.at, c.request_id, c.contact_id, c.provider,
+         v.id, v.account_id, v.test, v.group_id, v.channel, v.destination, v.country, v.purpose, v.locale,
+         v.masked, v.risk, v.created_at, v.verified_at, v.link_hash, v.wrong_codes, v.status, v.method,
+         v.delivery_status, v.delivery_error, e.id AS known, gen_random_uuid() AS fresh
+       FROM ${batch} c ${joinEach('verifications', 'v', 'v.id = c.request_id', true)}
+       ${joinEach('contacts', 'e', sameKey('e', 'v'), true)}`,
+    windows: (each: string) => `SELECT c.*, ${contactSums},
+         coalesce(c.known, CASE WHEN bool_or(${isContactKind}) OVER w
+           THEN ${uuid7('first_value(c.fresh) OVER w', `min(${ofContact('c.created_at')}) OVER w`)} END) AS contact
+       FROM ${each} c WINDOW w AS (${perContact})`,
+  });
+  /** The batch's contacts, one row each with its counts and its latest send (SQLite). */
+  const contactBatch = `SELECT ${contactColumns.replace('wrong_codes', 'contact_wrong_codes AS wrong_codes')} FROM (
+       SELECT v.account_id, v.test, v.destination, v.channel, coalesce(v.masked, '') AS masked, v.risk, ${contactSums}
+       FROM ${rows} ${requestOf()}
+       WHERE ${isContactKind}
+       WINDOW w AS (${perContact})
+     ) s WHERE latest = 1`;
+  // SQLite: one upsert, in key order, a new contact under a new id.
+  const contacts = `${insertContacts(`(${contactBatch}) b`, uuid7('', 'first_seen'))}
      ORDER BY account_id, destination, test
      ON CONFLICT (account_id, destination, test) DO UPDATE SET ${counted('excluded')}`;
-  // PostgreSQL: the batch's new contacts apart from its known ones (`from`, a CTE of
-  // contactsKnown: each with the id of its contact, or null). A new contact is inserted plainly:
-  // through the upsert its insert would be speculative, confirmed by a WAL record of its own (48
-  // bytes a send). A known one goes through the upsert, which finds it by its key for each row
-  // whatever the batch's size (an UPDATE … FROM the batch is a join, planned for the batch at hand),
-  // under the id it has (no contact is ever deleted, so it always meets its row: a new id for it
-  // would be made and thrown away).
+  // PostgreSQL: the batch's contacts (`contactsKnown`, from perChange's rows: each with its id and
+  // whether it was known), the new ones apart from the known ones. A new contact is inserted
+  // plainly: through the upsert its insert would be speculative, confirmed by a WAL record of its
+  // own (48 bytes a send). A known one goes through the upsert, which finds it by its key for each
+  // row whatever the batch's size (an UPDATE … FROM the batch is a join, planned for the batch at
+  // hand), under the id it has (no contact is ever deleted, so it always meets its row).
   // The fold's advisory lock keeps any other fold from making the same contact meanwhile
   // (postgres/fold.ts: beside an older version that takes none, the insert may meet its contact,
   // and the batch is rolled back and run again).
-  const contactsKnown = `SELECT b.*, e.id AS known FROM (${contactBatch}) b
-     ${joinEach('contacts', 'e', sameKey('e', 'b'), true)}`;
+  const contactsKnown = `SELECT c.account_id, c.test, c.destination, c.channel, coalesce(c.masked, '') AS masked,
+       c.first_seen, c.last_seen, c.sends, c.verified, c.failed, c.contact_wrong_codes AS wrong_codes, c.risk,
+       c.contact AS id, c.known
+     FROM ${rows} WHERE c.latest = 1 AND ${isContactKind}${withRequest}`;
   const contactsApart = (from: string) => ({
-    made: `${insertContacts(`${from} b`)} WHERE known IS NULL ORDER BY account_id, destination, test`,
+    made: `${insertContacts(`${from} b`, 'id')} WHERE known IS NULL ORDER BY account_id, destination, test`,
     counted: `${insertContacts(`${from} b`, 'known')} WHERE known IS NOT NULL ORDER BY account_id, destination, test
      ON CONFLICT (account_id, destination, test) DO UPDATE SET ${counted('excluded')}`,
   });
   // What webhooks announce of each change: the request or contact it names, with the contact of a
-  // request's destination, made before this read or (`madeContacts`, the rows the contacts insert
-  // returned) by the same statement. A dispatched change only moves a count: rowToWebhookEvent
-  // makes no event of it.
+  // request's destination (PostgreSQL: perChange's, made before or by this very statement; SQLite:
+  // read after this batch's contacts were written). A dispatched change only moves a count:
+  // rowToWebhookEvent makes no event of it.
   const sameContact = (alias: string) =>
     `${alias}.account_id = v.account_id AND ${alias}.destination = v.destination AND ${alias}.test = v.test`;
   const events = `SELECT c.seq, c.kind, c.at, c.request_id, c.provider,
-       coalesce(v.account_id, k.account_id) AS account_id, coalesce(v.test, k.test) AS test, v.group_id,
-       coalesce(v.channel, k.channel) AS channel, v.country, v.purpose, v.locale, coalesce(v.masked, k.masked) AS masked,
-       coalesce(k.id, ${madeContacts ? 'm.id, ' : ''}d.id) AS contact_id, v.status, v.method,
-       v.delivery_status, v.delivery_error,
+       coalesce(${v}.account_id, k.account_id) AS account_id, coalesce(${v}.test, k.test) AS test, ${v}.group_id,
+       coalesce(${v}.channel, k.channel) AS channel, ${v}.country, ${v}.purpose, ${v}.locale,
+       coalesce(${v}.masked, k.masked) AS masked, coalesce(k.id, ${pg ? 'c.contact' : 'd.id'}) AS contact_id,
+       ${v}.status, ${v}.method, ${v}.delivery_status, ${v}.delivery_error,
        f.channel AS fallback_channel, f.sibling_id AS fallback_request_id, f.reason AS fallback_reason
      FROM ${rows}
      ${requestOf(true)}
-     LEFT JOIN silent_fallbacks f ON c.kind = 'fallback' AND f.request_id = c.request_id
-     ${joinEach('contacts', 'd', sameContact('d'), true)}
-     ${madeContacts ? `LEFT JOIN ${madeContacts} m ON ${sameContact('m')}` : ''}
+     ${joinEach('silent_fallbacks', 'f', "c.kind = 'fallback' AND f.request_id = c.request_id", true)}
+     ${pg ? '' : joinEach('contacts', 'd', sameContact('d'), true)}
      ${joinEach('contacts', 'k', 'k.id = c.contact_id', true)}
      ORDER BY c.seq`;
   return {
@@ -196,6 +232,7 @@ export function foldSql(
       ttv('analytics_ttv_daily', 'day', DAY_MS),
       contacts,
     ],
+    perChange,
     contactsKnown,
     contactsApart,
     events,

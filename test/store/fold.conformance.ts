@@ -91,6 +91,8 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       expect(contact?.mode).toBe('test');
       for (const e of [created, canceled, again]) expect(e?.contactId).toBe(contact?.id);
       expect(contact?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      // Time-ordered by the contact's first send: its first 48 bits are that send's milliseconds.
+      expect(Number.parseInt(`${contact?.id.slice(0, 8)}${contact?.id.slice(9, 13)}`, 16)).toBe(T0);
       const ids = [created, canceled, again].map((e) => e?.id);
       expect(new Set(ids).size).toBe(3);
       for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);

@@ -228,6 +228,9 @@ describe.skipIf(!hasPostgres)(
       // PostgreSQL CPU doubled within seconds (bench:versus).
       expect(main.get('fold_batch')?.kept).toBeGreaterThan(5);
       expect(main.get('fold_batch')?.planned).toBe(0);
+      // Its lock, a statement without parameters: planned once, at its first run.
+      expect(main.get('fold_lock_take')?.kept).toBeGreaterThan(5);
+      expect(main.get('fold_lock_take')?.planned).toBe(0);
     });
 
     it("a turn of emails is screened without the phone's parts, which are most of the planning", async () => {

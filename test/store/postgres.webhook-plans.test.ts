@@ -7,16 +7,19 @@ import { hasPostgres } from '../support/services.js';
 import { claimAll, MINUTE, successOf, T0, verification } from './fixtures.js';
 
 /**
- * The webhook worker's claim and its turn's successes are planned once per connection and that
- * plan kept (src/store/webhooks/postgres.ts): planned at every run, planning cost the server as
- * much as running. A plan kept from the first runs was made for nearly empty tables; these tests
- * make it there, grow the deliveries (another endpoint's backlog, and finished deliveries of this
- * one), and read the plan of the next run (auto_explain, as a notice on the one connection).
+ * The webhook worker's claim and its turn's successes (src/store/webhooks/postgres.ts), and the
+ * fold that queues the deliveries (src/store/postgres/fold.ts), are planned once per connection
+ * and that plan kept: planned at every run, planning cost the server as much as running. A plan
+ * kept from the first runs was made for nearly empty tables; these tests make it there, grow the
+ * tables (another endpoint's backlog, this one's finished deliveries, other destinations' requests
+ * and contacts), and read the plan of the next run (auto_explain, as a notice on the one
+ * connection).
  */
 describe.skipIf(!hasPostgres)('PostgreSQL plans of the webhook worker on a grown table', () => {
   let db: TestDatabase;
   let store: PostgresStore;
   let plannedOnce: pg.Pool;
+  let pool: pg.Pool;
   const plans: string[] = [];
 
   /** Queues `n` deliveries to wh_1 (sends, then a fold), claims them and records each a success. */
@@ -33,7 +36,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL plans of the webhook worker on a grown
     db = await createTestDatabase();
     store = new PostgresStore(db.url, { max: 1 });
     await store.migrate();
-    const pool = (store as unknown as { pool: pg.Pool }).pool;
+    pool = (store as unknown as { pool: pg.Pool }).pool;
     plannedOnce = (store as unknown as { plannedOncePool: pg.Pool }).plannedOncePool;
     await store.accounts.createAccount({ id: 'acc_1', name: 'One', settings: {}, createdAt: T0 });
     for (const [id, enabled] of [
@@ -62,7 +65,22 @@ describe.skipIf(!hasPostgres)('PostgreSQL plans of the webhook worker on a grown
        FROM generate_series(1, 40000) n`,
       [T0],
     );
+    // Requests to other destinations and their contacts, for the fold's lookups.
+    await pool.query(
+      `INSERT INTO verifications (id, account_id, group_id, channel, destination, code_hash, max_attempts,
+         created_at, expires_at, delivery_status, test)
+       SELECT 'grown-' || n, 'acc_1', 'grown-' || n, 'EMAIL', 'grown' || n || '@example.com', 'h', 5,
+         $1::bigint, $1::bigint + 600000, 'sent', true
+       FROM generate_series(1, 20000) n`,
+      [T0],
+    );
+    await pool.query(
+      `INSERT INTO contacts (id, account_id, test, destination, channel, masked, first_seen, last_seen, sends)
+       SELECT id, account_id, test, destination, channel, 'g***@example.com', created_at, created_at, 1
+       FROM verifications WHERE id LIKE 'grown-%'`,
+    );
     await explainInto(plans, plannedOnce);
+    await explainInto(plans, pool);
   }, 60_000);
 
   afterAll(async () => {
@@ -94,5 +112,23 @@ describe.skipIf(!hasPostgres)('PostgreSQL plans of the webhook worker on a grown
       expect(runs.get(name)?.planned, name).toBe(0);
       expect(runs.get(name)?.kept, name).toBeGreaterThan(5);
     }
+  });
+
+  it('folds with its events on the plan of its first runs, reading every table by index', async () => {
+    // The fold with events joins no result of one of its parts with another's (the contacts it
+    // makes are named by each change's row), so a plan kept from the first, small batches holds.
+    plans.length = 0;
+    expect(await deliverTurn(3)).toBe(3);
+    const fold = plans.filter((p) => p.includes('DELETE FROM changes')).join('\n');
+    expect(fold).not.toBe('');
+    expect(fold).not.toMatch(/Seq Scan on (verifications|contacts|silent_fallbacks)/);
+    expect(wholeIndexScans(fold, ['verifications', 'contacts', 'silent_fallbacks'])).toEqual([]);
+    expect(fold).toContain('verifications_pkey');
+    expect(fold).toContain('contacts_destination');
+    const { rows } = await pool.query<{ generic_plans: string; custom_plans: string }>(
+      `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'fold_batch_events'`,
+    );
+    expect(Number(rows[0]?.custom_plans)).toBe(0);
+    expect(Number(rows[0]?.generic_plans)).toBeGreaterThan(5);
   });
 });

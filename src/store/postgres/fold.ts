@@ -15,22 +15,26 @@ import { inTransaction, type Runner } from './transaction.js';
  * this very statement included.
  */
 function batchSql(events: boolean): string {
-  const sql = foldSql('postgres', 'batch c', { sums: 'sums', ttv: 'ttvs' }, 'made');
+  const sql = foldSql('postgres', 'per c', { sums: 'sums', ttv: 'ttvs' });
   // No FOR UPDATE: the fold's advisory lock keeps a batch alone, and a row lock would write a WAL
   // record per change (54 bytes) before its delete writes another. Beside an older version that
   // takes no advisory lock, a delete waits for the other batch's and leaves out the rows it took
   // (DELETE … RETURNING returns only what this statement deleted): no change is folded twice.
   const take = `SELECT seq FROM changes ORDER BY seq LIMIT $1`;
   const [hourly, daily, ttv, ttvDaily] = sql.upserts;
+  const perChange = sql.perChange('batch');
   const contacts = sql.contactsApart('contact_batch');
   // A join with the taken rows, not seq = ANY(ARRAY(...)): an array of a parameter's elements is
   // searched element by element for every row (a batch of 1,000 changes: a million comparisons,
-  // 1.6 of the fold's 15 ms).
+  // 1.6 of the fold's 15 ms). Every part reads the changes from `per` (each change's request and
+  // contact looked up once), and no part joins the result of another: a plan kept from a first,
+  // small batch then holds for a batch of any size.
   return `WITH batch AS (DELETE FROM changes d USING (${take}) t WHERE d.seq = t.seq RETURNING d.*),
+    each AS MATERIALIZED (${perChange.each}), per AS MATERIALIZED (${perChange.windows('each')}),
     sums AS MATERIALIZED (${sql.sumsByHour}), ttvs AS MATERIALIZED (${sql.ttvByHour}),
     hourly AS (${hourly}), daily AS (${daily}), ttv AS (${ttv}), ttv_daily AS (${ttvDaily}),
     contact_batch AS MATERIALIZED (${sql.contactsKnown}),
-    made AS (${contacts.made} RETURNING k.id, k.account_id, k.destination, k.test), counted AS (${contacts.counted})
+    made AS (${contacts.made}), counted AS (${contacts.counted})
     ${events ? sql.events : 'SELECT count(*) AS n FROM batch'}`;
 }
 
@@ -44,21 +48,25 @@ const STATEMENTS = {
  * same statement (a round trip less per batch), whether an endpoint is enabled, read once (OFFSET
  * 0 keeps the subquery whole).
  *
- * Without an endpoint, the batch of counts is planned once per connection, as the send's and the
- * verify's statements are: the planned-once settings, for this transaction only. Planning it took
- * more of the server than running it (pg_stat_statements under bench/service-hotpath: about 1 ms
- * of planning a batch of 50 changes, against 1.5 of running). Every table it reads is read by
- * index whatever the statistics (foldSql's joinEach), so the plan it keeps holds as the tables
- * grow (test/store/postgres.plans.test.ts). Not the batch with its events: it joins the contacts
- * the statement made with the events, a join of two results whose sizes a plan kept from a first,
- * small batch would not know.
+ * The batch is planned once per connection, as the send's and the verify's statements are: the
+ * planned-once settings, for this transaction only. Planning it took more of the server than
+ * running it (pg_stat_statements under bench/service-hotpath: about 1 ms of planning a batch of 50
+ * changes, against 1.5 of running). Every table it reads is read by index whatever the statistics
+ * (foldSql's joinEach), and no part joins the result of another, so the plan it keeps holds as
+ * the tables and the batches grow (test/store/postgres.plans.test.ts).
+ *
+ * The lock's key is written into the text: a statement without parameters keeps its first plan
+ * (with them, the server planned this one at every run, 75 µs a batch).
  */
-const locked = (held: string, from = '') => `SELECT l.held, l.endpoints,
-    CASE WHEN l.endpoints THEN NULL ELSE ${PLANNED_ONCE_IN_TRANSACTION} END AS planned_once
+const FOLD_LOCK = ADVISORY_LOCKS.fold.join(', ');
+const locked = (
+  held: string,
+  from = '',
+) => `SELECT l.held, l.endpoints, ${PLANNED_ONCE_IN_TRANSACTION} AS planned_once
   FROM (SELECT ${held} AS held, ${ANY_ENDPOINT_ENABLED} AS endpoints${from} OFFSET 0) l`;
 const LOCK = {
-  take: { name: 'fold_lock_take', text: locked('pg_try_advisory_xact_lock($1, $2)') },
-  wait: { name: 'fold_lock_wait', text: locked('true', ' FROM pg_advisory_xact_lock($1, $2)') },
+  take: { name: 'fold_lock_take', text: locked(`pg_try_advisory_xact_lock(${FOLD_LOCK})`) },
+  wait: { name: 'fold_lock_wait', text: locked('true', ` FROM pg_advisory_xact_lock(${FOLD_LOCK})`) },
 };
 
 /**
@@ -107,10 +115,7 @@ export class PostgresFold {
    * changes it folded; 0, at once, when another instance holds the lock and `wait` is false.
    */
   async batchOn(client: Runner, limit: number, now: number, wait: boolean): Promise<number> {
-    const { rows: lock } = await client.query({
-      ...(wait ? LOCK.wait : LOCK.take),
-      values: [...ADVISORY_LOCKS.fold],
-    });
+    const { rows: lock } = await client.query(wait ? LOCK.wait : LOCK.take);
     if (lock[0]?.held !== true) return 0;
     if (lock[0]?.endpoints !== true) {
       const { rows } = await client.query({ ...STATEMENTS.counts, values: [limit] });
