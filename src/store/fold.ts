@@ -130,19 +130,20 @@ export function foldSql(
      SELECT ${id}, ${contactColumns} FROM ${from}`;
   const sameKey = (a: string, b: string) =>
     `${a}.account_id = ${b}.account_id AND ${a}.destination = ${b}.destination AND ${a}.test = ${b}.test`;
-  const perContact = `PARTITION BY ${v}.account_id, ${v}.destination, ${v}.test`;
+  // Over the requests' columns (`v`: joined to the changes on SQLite, looked up by perChange).
+  const perContact = 'PARTITION BY v.account_id, v.destination, v.test';
   const isContactKind = `c.kind IN (${CONTACT_KINDS})`;
   // A contact's sums over the batch's changes to it (a window over its destination), and which
   // change is its latest send (latest = 1: a change it counts, the request sent last). On SQLite
   // the rows are the changes a contact counts already; on PostgreSQL they are every change.
   const ofContact = (expr: string) => (pg ? `CASE WHEN ${isContactKind} THEN ${expr} END` : expr);
-  const contactSums = `min(${ofContact(`${v}.created_at`)}) OVER w AS first_seen,
-         max(${ofContact(`${v}.created_at`)}) OVER w AS last_seen,
+  const contactSums = `min(${ofContact('v.created_at')}) OVER w AS first_seen,
+         max(${ofContact('v.created_at')}) OVER w AS last_seen,
          sum(CASE WHEN c.kind = 'created' THEN 1 ELSE 0 END) OVER w AS sends,
          sum(CASE WHEN c.kind = 'verified' THEN 1 ELSE 0 END) OVER w AS verified,
          sum(CASE WHEN c.kind = 'failed' THEN 1 ELSE 0 END) OVER w AS failed,
-         sum(CASE WHEN c.kind IN (${SETTLED_KINDS}) THEN ${v}.wrong_codes ELSE 0 END) OVER w AS contact_wrong_codes,
-         row_number() OVER (${perContact} ORDER BY ${pg ? `${isContactKind} DESC, ` : ''}${v}.created_at DESC, ${v}.id DESC, c.seq DESC) AS latest`;
+         sum(CASE WHEN c.kind IN (${SETTLED_KINDS}) THEN v.wrong_codes ELSE 0 END) OVER w AS contact_wrong_codes,
+         row_number() OVER (${perContact} ORDER BY ${pg ? `${isContactKind} DESC, ` : ''}v.created_at DESC, v.id DESC, c.seq DESC) AS latest`;
   // The UUIDv7 of a new contact, written out inline (a call per row to a function with its own
   // query cost more than the rest of the PostgreSQL fold together): the time of its first send,
   // and the random bits (the variant's too) of a random UUID.
@@ -158,23 +159,22 @@ export function foldSql(
   /**
    * PostgreSQL: each change of `batch` with what every part of the fold reads of it, looked up
    * once: its request's columns, the contact of the request's destination as it stood (`known`),
-   * and a random UUID (`fresh`, materialized here so that a window reads one value of it). Then
-   * (`windows`, over `each`) its contact's sums in the batch and its contact's id: the known one,
-   * or the new one the batch makes (the first change's UUID under the contact's first send), the
-   * same on every change to it, so that the events read it without a join with the inserted rows.
+   * its contact's sums in the batch, and its contact's id: the known one, or the new one this
+   * batch makes (a random UUID drawn for the first change to it, under the contact's first send),
+   * the same on every change to it, so that the events read it without a join with the inserted
+   * rows. The random UUID is a column of a subquery of its own, so that the window reads one value
+   * of it; it is drawn only where the contact is not known.
    */
-  const perChange = (batch: string) => ({
-    each: `SELECT c.seq, c.kind, c.at, c.request_id, c.contact_id, c.provider,
+  const perChange = (batch: string) => `SELECT c.seq, c.kind, c.at, c.request_id, c.contact_id, c.provider,
          v.id, v.account_id, v.test, v.group_id, v.channel, v.destination, v.country, v.purpose, v.locale,
          v.masked, v.risk, v.created_at, v.verified_at, v.link_hash, v.wrong_codes, v.status, v.method,
-         v.delivery_status, v.delivery_error, e.id AS known, gen_random_uuid() AS fresh
+         v.delivery_status, v.delivery_error, e.id AS known, ${contactSums},
+         coalesce(e.id, CASE WHEN bool_or(${isContactKind}) OVER w
+           THEN ${uuid7('first_value(r.fresh) OVER w', `min(${ofContact('v.created_at')}) OVER w`)} END) AS contact
        FROM ${batch} c ${joinEach('verifications', 'v', 'v.id = c.request_id', true)}
-       ${joinEach('contacts', 'e', sameKey('e', 'v'), true)}`,
-    windows: (each: string) => `SELECT c.*, ${contactSums},
-         coalesce(c.known, CASE WHEN bool_or(${isContactKind}) OVER w
-           THEN ${uuid7('first_value(c.fresh) OVER w', `min(${ofContact('c.created_at')}) OVER w`)} END) AS contact
-       FROM ${each} c WINDOW w AS (${perContact})`,
-  });
+       ${joinEach('contacts', 'e', sameKey('e', 'v'), true)}
+       CROSS JOIN LATERAL (SELECT CASE WHEN e.id IS NULL THEN gen_random_uuid() END AS fresh OFFSET 0) r
+       WINDOW w AS (${perContact})`;
   /** The batch's contacts, one row each with its counts and its latest send (SQLite). */
   const contactBatch = `SELECT ${contactColumns.replace('wrong_codes', 'contact_wrong_codes AS wrong_codes')} FROM (
        SELECT v.account_id, v.test, v.destination, v.channel, coalesce(v.masked, '') AS masked, v.risk, ${contactSums}

@@ -22,7 +22,6 @@ function batchSql(events: boolean): string {
   // (DELETE … RETURNING returns only what this statement deleted): no change is folded twice.
   const take = `SELECT seq FROM changes ORDER BY seq LIMIT $1`;
   const [hourly, daily, ttv, ttvDaily] = sql.upserts;
-  const perChange = sql.perChange('batch');
   const contacts = sql.contactsApart('contact_batch');
   // A join with the taken rows, not seq = ANY(ARRAY(...)): an array of a parameter's elements is
   // searched element by element for every row (a batch of 1,000 changes: a million comparisons,
@@ -30,7 +29,7 @@ function batchSql(events: boolean): string {
   // contact looked up once), and no part joins the result of another: a plan kept from a first,
   // small batch then holds for a batch of any size.
   return `WITH batch AS (DELETE FROM changes d USING (${take}) t WHERE d.seq = t.seq RETURNING d.*),
-    each AS MATERIALIZED (${perChange.each}), per AS MATERIALIZED (${perChange.windows('each')}),
+    per AS MATERIALIZED (${sql.perChange('batch')}),
     sums AS MATERIALIZED (${sql.sumsByHour}), ttvs AS MATERIALIZED (${sql.ttvByHour}),
     hourly AS (${hourly}), daily AS (${daily}), ttv AS (${ttv}), ttv_daily AS (${ttvDaily}),
     contact_batch AS MATERIALIZED (${sql.contactsKnown}),
