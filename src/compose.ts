@@ -314,6 +314,7 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
       }),
       breakers: new Breakers(store.readModel, limits, clock),
       delivery,
+      lookups: numberLookup.lookup,
       clock,
       adminGate,
       logger: options.logger,

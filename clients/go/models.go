@@ -308,6 +308,10 @@ type Health struct {
 	UptimeSeconds int64                     `json:"uptimeSeconds"`
 	Services      HealthServices            `json:"services"`
 	Channels      map[Channel]ChannelHealth `json:"channels"`
+	// Lookups is the carrier lookup provider (LOOKUP_PROVIDER) on the answering instance, nil when
+	// none is configured: down while its circuit is open (the status is then degraded), up once it
+	// answered, unknown before.
+	Lookups *ProviderHealth `json:"lookups,omitempty"`
 	// Instances are the instances serving on the service's database.
 	Instances InstancesHealth `json:"instances"`
 	// PumpingBreakers counts the SMS-pumping breakers tripped now, per country.
@@ -346,7 +350,7 @@ type ChannelHealth struct {
 	Note        string           `json:"note,omitempty"`
 }
 
-// ProviderHealth is one provider of a channel.
+// ProviderHealth is one provider of a channel, or the carrier lookup provider.
 type ProviderHealth struct {
 	Name  string        `json:"name"`
 	State ProviderState `json:"state"`

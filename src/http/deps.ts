@@ -34,6 +34,8 @@ export interface AppDeps {
   contacts: Contacts;
   breakers: Breakers;
   delivery: Delivery;
+  /** The carrier lookup provider's state (GET /health); absent or null without a provider. */
+  lookups?: { health(): { name: string; state: 'up' | 'down' | 'unknown' } | null };
   clock: Clock;
   /** How admin routes admit a caller: the admin token, its throttle and dashboard sessions. */
   adminGate: AdminGate;

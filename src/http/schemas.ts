@@ -503,7 +503,7 @@ const ChannelHealth = component(
 const HealthStatus = enumeration(
   'HealthStatus',
   ['ok', 'degraded', 'down'] as const,
-  '`degraded` when the rate-limit store, a channel or a country (an SMS-pumping breaker) is down, or when several instances share the database and one of them runs without REDIS_URL (`instances`); `down` (answered with 503) when the database is.',
+  '`degraded` when the rate-limit store, a channel, the carrier lookup provider (`lookups`) or a country (an SMS-pumping breaker) is down, or when several instances share the database and one of them runs without REDIS_URL (`instances`); `down` (answered with 503) when the database is.',
 );
 
 const PumpingBreakerCount = component(
@@ -577,6 +577,12 @@ export const Health = component(
     channels: Type.Record(Type.String(), ref(ChannelHealth), {
       description: `Per channel (${CHANNELS.join(', ')}).`,
     }),
+    lookups: Type.Optional(
+      ref(ProviderHealth, {
+        description:
+          "The carrier lookup provider (LOOKUP_PROVIDER), present when one is configured: `down` while its circuit is open on this instance (lookups skip it: sends carry the risk signal `lookup_unavailable`, or are refused under an account's `lookupFailClosed`), which makes the status `degraded`; `up` once it has answered; `unknown` before. It is never asked just to fill this in: a lookup costs money.",
+      }),
+    ),
     instances: ref(InstancesHealth),
     pumpingBreakers: Type.Optional(
       Type.Array(ref(PumpingBreakerCount), {

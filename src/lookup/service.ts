@@ -89,6 +89,8 @@ export class LookupService implements NumberLookup {
   private readonly local = new Map<string, CachedLookup>();
   /** The shared cache's writes under way, which no lookup waits for. */
   private readonly writes = new Set<Promise<void>>();
+  /** Whether the provider has answered on this instance (GET /health: `up` rather than `unknown`). */
+  private answered = false;
 
   constructor(private readonly o: LookupServiceOptions) {
     this.breaker = new CircuitBreaker(o.breaker, o.clock);
@@ -97,6 +99,17 @@ export class LookupService implements NumberLookup {
   /** The provider's name, or null when none is configured. */
   get providerName(): string | null {
     return this.o.provider?.name ?? null;
+  }
+
+  /**
+   * The provider's state on this instance (GET /health), null when none is configured: `down`
+   * while its circuit is open (lookups skip it and add `lookup_unavailable`), `up` once it has
+   * answered, `unknown` before. Asked for nothing: a lookup costs money, so there is no check.
+   */
+  health(): { name: string; state: 'up' | 'down' | 'unknown' } | null {
+    const { provider } = this.o;
+    if (!provider) return null;
+    return { name: provider.name, state: this.breaker.isOpen() ? 'down' : this.answered ? 'up' : 'unknown' };
   }
 
   readAhead(request: LookupRequest): LookupAhead | null {
@@ -236,6 +249,7 @@ export class LookupService implements NumberLookup {
       return this.failure(answer.retryable, answer.error, known);
     }
     this.breaker.success();
+    this.answered = true;
     const now = clock.now();
     const write: LookupCacheWrite = {};
     if (need.line)

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ProviderFake, startProviderFake } from '../lookup/support/provider-fakes.js';
 import { type RunningServer, runToExit, startServer } from '../support/process.js';
 import { type Browser, chromiumAvailable, launch, screenshot, serviceApi } from './browser.js';
 
@@ -19,6 +20,7 @@ const XSS_MESSAGE = '<img src=x onerror="window.__xss=3"> from <b>ops</b>';
 describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
   let dataDir: string;
   let server: RunningServer;
+  let lookups: ProviderFake;
   let base: string;
   let browser: Browser;
   let accountId: string;
@@ -55,9 +57,12 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
     const built = await runToExit(process.execPath, ['scripts/ensure-built.mjs'], { env: process.env });
     expect(built.code, built.output).toBe(0);
     dataDir = mkdtempSync(join(tmpdir(), 'cv-dashboard-'));
+    // A carrier lookup provider, never asked (no account turns lookups on): the Health page names it.
+    lookups = await startProviderFake('twilio');
     server = await startServer({
       ADMIN_TOKEN,
       DATABASE_URL: `sqlite:${join(dataDir, 'verify.db')}`,
+      ...lookups.env,
     });
     base = server.url;
     const account = await admin('POST', '/v1/admin/accounts', { name: 'Acme' });
@@ -81,6 +86,7 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
     await browser?.close();
     server?.child.kill('SIGTERM');
     await server?.exited;
+    await lookups?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -294,6 +300,10 @@ describe.skipIf(!chromiumAvailable())('dashboard in a browser', () => {
     expect(JSON.stringify(health)).not.toContain(accountId);
 
     await go('health');
+    // The carrier lookup provider, unknown until it has answered on this instance.
+    const services = page().getByRole('region', { name: 'Services' });
+    await expect.poll(() => services.textContent()).toContain('Carrier lookups (twilio, on this instance)');
+    expect(health.lookups).toEqual({ name: 'twilio', state: 'unknown' });
     const card = page().getByRole('region', { name: 'Tripped SMS-pumping breakers' });
     await expect.poll(() => card.textContent()).toContain(accountId);
     expect(await card.textContent()).toMatch(/GB.*\(live\) since/);

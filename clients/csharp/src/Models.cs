@@ -334,6 +334,11 @@ namespace ContactVerify
         public long UptimeSeconds { get; set; }
         public Services Services { get; set; }
         public IReadOnlyDictionary<Channel, ChannelHealth> Channels { get; set; }
+        /// <summary>
+        /// The carrier lookup provider (LOOKUP_PROVIDER) on the answering instance, null when none is configured:
+        /// Down while its circuit is open (the status is then degraded), Up once it answered, Unknown before.
+        /// </summary>
+        public ProviderHealth Lookups { get; set; }
         public InstancesHealth Instances { get; set; }
         public IReadOnlyList<PumpingBreakerCount> PumpingBreakers { get; set; }
         /// <summary>Null unless a rotation of CODE_SECRET is in progress.</summary>
@@ -353,6 +358,7 @@ namespace ContactVerify
                 UptimeSeconds = o.Long("uptimeSeconds"),
                 Services = Services.From(o.Obj("services")),
                 Channels = channels,
+                Lookups = ProviderHealth.From(o.Obj("lookups")),
                 Instances = InstancesHealth.From(o.Obj("instances")),
                 PumpingBreakers = o.List("pumpingBreakers", PumpingBreakerCount.From),
                 CodeSecretRotation = CodeSecretRotation.From(o.Obj("codeSecretRotation")),

@@ -301,7 +301,8 @@ public sealed class ClientTests : IDisposable
         _server.Answer(200, "{\"status\":\"ok\",\"version\":\"1.2.3\",\"uptimeSeconds\":5,"
             + "\"services\":{\"database\":\"up\",\"rateLimitStore\":\"up\"},"
             + "\"channels\":{\"EMAIL\":{\"operational\":true,\"providers\":[{\"name\":\"smtp\",\"state\":\"up\"}],\"liveCodes\":\"delivered\"},"
-            + "\"WHATSAPP\":{\"operational\":true,\"providers\":[{\"name\":\"whatsapp-call\",\"state\":\"up\",\"detail\":\"calling ENABLED\"}]}}}");
+            + "\"WHATSAPP\":{\"operational\":true,\"providers\":[{\"name\":\"whatsapp-call\",\"state\":\"up\",\"detail\":\"calling ENABLED\"}]}},"
+            + "\"lookups\":{\"name\":\"twilio\",\"state\":\"down\"}}");
         Health health;
         using (var cv = new ContactVerifyClient(_server.Url, "k", new ContactVerifyClientOptions { HttpClient = http }))
             health = await cv.HealthAsync();
@@ -312,6 +313,8 @@ public sealed class ClientTests : IDisposable
         Assert.Equal(ProviderState.Up, health.Channels[Channel.Email].Providers[0].State);
         Assert.Equal(null, health.Channels[Channel.Email].Providers[0].Detail);
         Assert.Equal("calling ENABLED", health.Channels[Channel.WhatsApp].Providers[0].Detail);
+        Assert.Equal("twilio", health.Lookups.Name);
+        Assert.Equal(ProviderState.Down, health.Lookups.State);
         Assert.Equal(null, health.PumpingBreakers);
         Assert.Equal(null, health.CodeSecretRotation);
         _server.Answer(200, "{\"status\":\"degraded\",\"version\":\"1\",\"uptimeSeconds\":1,\"channels\":{}}");

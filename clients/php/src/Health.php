@@ -14,6 +14,10 @@ final class Health implements \JsonSerializable
      *                                        service that does not say)
      * @param list<PumpingBreakerCount> $pumpingBreakers
      * @param CodeSecretRotation|null $codeSecretRotation null unless a rotation of CODE_SECRET is in progress
+     * @param ProviderHealth|null $lookups the carrier lookup provider (LOOKUP_PROVIDER) on the answering
+     *                                     instance, null when none is configured: 'down' while its circuit
+     *                                     is open (the status is then degraded), 'up' once it answered,
+     *                                     'unknown' before
      */
     public function __construct(
         public readonly HealthStatus $status,
@@ -24,6 +28,7 @@ final class Health implements \JsonSerializable
         public readonly ?InstancesHealth $instances = null,
         public readonly array $pumpingBreakers = [],
         public readonly ?CodeSecretRotation $codeSecretRotation = null,
+        public readonly ?ProviderHealth $lookups = null,
     ) {
     }
 
@@ -39,6 +44,7 @@ final class Health implements \JsonSerializable
             isset($data['instances']) ? InstancesHealth::fromArray($data['instances']) : null,
             array_map(PumpingBreakerCount::fromArray(...), $data['pumpingBreakers'] ?? []),
             isset($data['codeSecretRotation']) ? CodeSecretRotation::fromArray($data['codeSecretRotation']) : null,
+            isset($data['lookups']) ? ProviderHealth::fromArray($data['lookups']) : null,
         );
     }
 
@@ -56,6 +62,7 @@ final class Health implements \JsonSerializable
             'uptimeSeconds' => $this->uptimeSeconds,
             'services' => $this->services,
             'channels' => $this->channels,
+            'lookups' => $this->lookups,
             'instances' => $this->instances,
             'pumpingBreakers' => $this->pumpingBreakers,
             'codeSecretRotation' => $this->codeSecretRotation,

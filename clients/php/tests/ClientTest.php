@@ -235,6 +235,7 @@ final class ClientTest extends TestCase
             'status' => 'degraded', 'version' => '1.2.3', 'uptimeSeconds' => 5,
             'services' => ['database' => 'up', 'rateLimitStore' => 'down'],
             'channels' => ['SMS' => ['operational' => false, 'providers' => [['name' => 'twilio', 'state' => 'down', 'detail' => 'HTTP 401']], 'liveCodes' => 'refused']],
+            'lookups' => ['name' => 'twilio', 'state' => 'down'],
             'pumpingBreakers' => [['country' => 'FR', 'count' => 2]],
         ]));
         $health = (new Client('http://x', 'k', $http))->health();
@@ -244,6 +245,8 @@ final class ClientTest extends TestCase
         self::assertSame('down', $health->channels['SMS']->providers[0]->state);
         self::assertSame('HTTP 401', $health->channels['SMS']->providers[0]->detail);
         self::assertSame(2, $health->pumpingBreakers[0]->count);
+        self::assertSame('twilio', $health->lookups?->name);
+        self::assertSame('down', $health->lookups?->state);
         self::assertNull($health->codeSecretRotation);
     }
 

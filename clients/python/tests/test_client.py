@@ -28,6 +28,7 @@ from contact_verify import (  # noqa: E402
     NetworkError,
     NoOutboxCodeError,
     NotFoundError,
+    ProviderHealth,
     RateLimitError,
     RiskLevel,
     SendEntryStatus,
@@ -190,6 +191,9 @@ class SyncClient(Scripted):
         self.assertIs(health.status, HealthStatus.OK)
         self.assertEqual(health.channels["EMAIL"].live_codes, "outbox")
         self.assertIsNone(health.code_secret_rotation)
+        self.assertIsNone(health.lookups)
+        s = self.serve((200, None, {**HEALTH, "lookups": {"name": "twilio", "state": "down"}}))
+        self.assertEqual(s.client.health().lookups, ProviderHealth("twilio", "down"))
         rotation = {"previousSecrets": 1, "since": "2030-01-01T00:00:00.000Z", "removableAfter": "2030-01-02T00:00:00.000Z"}
         s = self.serve((200, None, {**HEALTH, "codeSecretRotation": rotation}))
         rotating = s.client.health().code_secret_rotation

@@ -199,6 +199,7 @@ class ClientTest < Minitest::Test
              "services" => { "database" => "up", "rateLimitStore" => "down" },
              "channels" => { "SMS" => { "operational" => false, "providers" => [{ "name" => "twilio", "state" => "down", "detail" => "HTTP 401" }],
                                         "liveCodes" => "refused" } },
+             "lookups" => { "name" => "twilio", "state" => "down" },
              "pumpingBreakers" => [{ "country" => "FR", "count" => 2 }] }
     health = client([200, body]).health
     refute_predicate health, :ok?
@@ -208,6 +209,8 @@ class ClientTest < Minitest::Test
     assert_equal :down, health.channels[:sms].providers[0].state
     assert_equal "HTTP 401", health.channels[:sms].providers[0].detail
     assert_equal 2, health.pumping_breakers[0].count
+    assert_equal "twilio", health.lookups.name
+    assert_equal :down, health.lookups.state
     assert_nil health.code_secret_rotation
   end
 

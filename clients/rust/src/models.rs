@@ -486,7 +486,7 @@ pub struct Services {
     pub rate_limit_store: ServiceState,
 }
 
-/// A provider of a channel.
+/// A provider of a channel, or the carrier lookup provider.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProviderHealth {
     /// e.g. `twilio`, or `outbox`.
@@ -550,6 +550,11 @@ pub struct Health {
     pub uptime_seconds: u64,
     pub services: Services,
     pub channels: BTreeMap<Channel, ChannelHealth>,
+    /// The carrier lookup provider (`LOOKUP_PROVIDER`) on the answering instance, `None` when none is
+    /// configured: `Down` while its circuit is open (the status is then degraded), `Up` once it
+    /// answered, `Unknown` before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lookups: Option<ProviderHealth>,
     /// `None` from a service that does not say.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instances: Option<InstancesHealth>,

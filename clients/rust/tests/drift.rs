@@ -275,6 +275,12 @@ fn models_have_the_fields_of_the_document() {
             rate_limit_store: ServiceState::Up,
         },
         channels,
+        // Every field of the document is serialized: `detail` too, which the service leaves out here.
+        lookups: Some(ProviderHealth {
+            name: "twilio".into(),
+            state: ProviderState::Down,
+            detail: Some("a detail".into()),
+        }),
         instances: Some(InstancesHealth {
             live: 2,
             without_redis: 1,

@@ -1226,7 +1226,7 @@ export interface components {
             note?: string;
         };
         /**
-         * @description `degraded` when the rate-limit store, a channel or a country (an SMS-pumping breaker) is down, or when several instances share the database and one of them runs without REDIS_URL (`instances`); `down` (answered with 503) when the database is.
+         * @description `degraded` when the rate-limit store, a channel, the carrier lookup provider (`lookups`) or a country (an SMS-pumping breaker) is down, or when several instances share the database and one of them runs without REDIS_URL (`instances`); `down` (answered with 503) when the database is.
          * @enum {string}
          */
         HealthStatus: "ok" | "degraded" | "down";
@@ -1270,6 +1270,8 @@ export interface components {
             channels: {
                 [key: string]: components["schemas"]["ChannelHealth"];
             };
+            /** @description The carrier lookup provider (LOOKUP_PROVIDER), present when one is configured: `down` while its circuit is open on this instance (lookups skip it: sends carry the risk signal `lookup_unavailable`, or are refused under an account's `lookupFailClosed`), which makes the status `degraded`; `up` once it has answered; `unknown` before. It is never asked just to fill this in: a lookup costs money. */
+            lookups?: components["schemas"]["ProviderHealth"];
             instances: components["schemas"]["InstancesHealth"];
             /** @description SMS-pumping breakers tripped now, counted per country (sorted by country); any makes the status `degraded`. No account is named here: `GET /v1/admin/breakers` has the details. */
             pumpingBreakers?: components["schemas"]["PumpingBreakerCount"][];

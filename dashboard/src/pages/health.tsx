@@ -21,7 +21,7 @@ export function HealthPage() {
     <>
       <PageHeader
         title="Health"
-        description="What GET /health answers: the database, the rate-limit store, each channel's providers and what becomes of its live codes."
+        description="What GET /health answers: the database, the rate-limit store, the carrier lookup provider, each channel's providers and what becomes of its live codes."
         actions={
           <button type="button" onClick={reload}>
             Refresh
@@ -57,6 +57,12 @@ export function HealthPage() {
                     <Badge tone={statusTone(state)}>{state}</Badge> {serviceLabel(name)}
                   </li>
                 ))}
+                {h.lookups ? (
+                  <li data-service="lookups">
+                    <Badge tone={statusTone(h.lookups.state)}>{h.lookups.state}</Badge> Carrier lookups{' '}
+                    <span class="muted">({h.lookups.name}, on this instance)</span>
+                  </li>
+                ) : null}
               </ul>
             </Card>
             <Card title="Channels">

@@ -32,9 +32,14 @@ export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
       ]);
       const allChannels = Object.values(channels).every((c) => c.operational);
       const instances = deps.instances.report();
+      const lookups = deps.lookups?.health() ?? null;
       const status = !database
         ? 'down'
-        : rateLimitStore && allChannels && breakers.length === 0 && !sharedWithoutRedis(instances)
+        : rateLimitStore &&
+            allChannels &&
+            breakers.length === 0 &&
+            !sharedWithoutRedis(instances) &&
+            lookups?.state !== 'down'
           ? 'ok'
           : 'degraded';
       reply.code(database ? 200 : 503);
@@ -44,6 +49,7 @@ export const healthRoutes = (deps: AppDeps) => async (app: FastifyInstance) => {
         uptimeSeconds: Math.floor((Date.now() - started) / 1000),
         services: { database: database ? 'up' : 'down', rateLimitStore: rateLimitStore ? 'up' : 'down' },
         channels,
+        ...(lookups ? { lookups } : {}),
         instances,
         // Degraded while an SMS-pumping breaker holds sends to a country (docs/analytics.md).
         pumpingBreakers: countByCountry(breakers),

@@ -322,6 +322,10 @@ class Health:
     services: Dict[str, str]
     channels: Dict[str, ChannelHealth]
     instances: Optional[InstancesHealth] = None
+    #: The carrier lookup provider (LOOKUP_PROVIDER) on the answering instance, None when none is
+    #: configured: ``down`` while its circuit is open (the status is then degraded), ``up`` once it
+    #: answered, ``unknown`` before.
+    lookups: Optional[ProviderHealth] = None
     pumping_breakers: List[PumpingBreakerCount] = field(default_factory=list)
     code_secret_rotation: Optional[CodeSecretRotation] = None
 
@@ -334,6 +338,11 @@ class Health:
             services=dict(d["services"]),
             channels={k: ChannelHealth.from_json(v) for k, v in d["channels"].items()},
             instances=InstancesHealth(d["instances"]["live"], d["instances"]["withoutRedis"]) if "instances" in d else None,
+            lookups=(
+                ProviderHealth(d["lookups"]["name"], d["lookups"]["state"], d["lookups"].get("detail"))
+                if "lookups" in d
+                else None
+            ),
             pumping_breakers=[PumpingBreakerCount(b["country"], b["count"]) for b in d.get("pumpingBreakers", [])],
             code_secret_rotation=(
                 CodeSecretRotation.from_json(d["codeSecretRotation"]) if "codeSecretRotation" in d else None

@@ -144,8 +144,9 @@ module ContactVerify
     end
   end
 
-  # A provider of a channel and its state (:up, :down, or :unknown before any use); +detail+ what its
-  # last check found, where it says more than its state (whatsapp-call's calling setting), else nil.
+  # A provider of a channel (or the carrier lookup provider) and its state (:up, :down, or :unknown
+  # before any use); +detail+ what its last check found, where it says more than its state
+  # (whatsapp-call's calling setting), else nil.
   ProviderHealth = Struct.new(:name, :state, :detail, keyword_init: true) do
     extend Model
     convert state: ->(text) { text.to_sym }
@@ -179,14 +180,17 @@ module ContactVerify
 
   # The service's health (GET /health, no key needed). +services+ maps +:database+ and
   # +:rate_limit_store+ to +:up+ or +:down+; +channels+ maps each channel Symbol to its ChannelHealth;
-  # +instances+ is nil from a service that does not say; +code_secret_rotation+ is nil unless a
-  # rotation of CODE_SECRET is in progress.
-  Health = Struct.new(:status, :version, :uptime_seconds, :services, :channels, :instances, :pumping_breakers,
-                      :code_secret_rotation, keyword_init: true) do
+  # +instances+ is nil from a service that does not say; +lookups+ is the carrier lookup provider
+  # (LOOKUP_PROVIDER) on the answering instance as a ProviderHealth, nil when none is configured
+  # (:down while its circuit is open, which makes the status degraded; :up once it answered;
+  # :unknown before); +code_secret_rotation+ is nil unless a rotation of CODE_SECRET is in progress.
+  Health = Struct.new(:status, :version, :uptime_seconds, :services, :channels, :lookups, :instances,
+                      :pumping_breakers, :code_secret_rotation, keyword_init: true) do
     extend Model
     convert status: Model.enum(HealthStatus),
             services: ->(h) { h.to_h { |k, v| [k.gsub(/([A-Z])/) { "_#{Regexp.last_match(1).downcase}" }.to_sym, v.to_sym] } },
             channels: ->(h) { h.to_h { |k, v| [Channel.from_wire(k), ChannelHealth.from_json(v)] } },
+            lookups: ProviderHealth,
             instances: InstancesHealth,
             pumping_breakers: Model.list(PumpingBreakerCount),
             code_secret_rotation: CodeSecretRotation

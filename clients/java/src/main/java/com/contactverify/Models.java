@@ -101,11 +101,16 @@ public final class Models {
    */
   public record CodeSecretRotation(int previousSecrets, Instant since, Instant removableAfter) {}
 
-  /** GET /health; codeSecretRotation is null unless a rotation of CODE_SECRET is in progress. */
+  /**
+   * GET /health; codeSecretRotation is null unless a rotation of CODE_SECRET is in progress. lookups is
+   * the carrier lookup provider (LOOKUP_PROVIDER) on the answering instance, null when none is
+   * configured: DOWN while its circuit is open (the status is then degraded), UP once it answered,
+   * UNKNOWN before.
+   */
   public record Health(
       HealthStatus status, String version, long uptimeSeconds, Services services,
-      Map<Channel, ChannelHealth> channels, InstancesHealth instances, List<PumpingBreakerCount> pumpingBreakers,
-      CodeSecretRotation codeSecretRotation) {}
+      Map<Channel, ChannelHealth> channels, ProviderHealth lookups, InstancesHealth instances,
+      List<PumpingBreakerCount> pumpingBreakers, CodeSecretRotation codeSecretRotation) {}
 
   /**
    * One message of the outbox (GET /v1/admin/outbox); status is its request's state now, and code is

@@ -317,7 +317,8 @@ class ClientTest {
     server.answer(200, "{\"status\":\"ok\",\"version\":\"1.2.3\",\"uptimeSeconds\":5,"
         + "\"services\":{\"database\":\"up\",\"rateLimitStore\":\"up\"},"
         + "\"channels\":{\"EMAIL\":{\"operational\":true,\"providers\":[{\"name\":\"smtp\",\"state\":\"up\"}],\"liveCodes\":\"delivered\"},"
-        + "\"WHATSAPP\":{\"operational\":true,\"providers\":[{\"name\":\"whatsapp-call\",\"state\":\"up\",\"detail\":\"calling ENABLED\"}]}}}");
+        + "\"WHATSAPP\":{\"operational\":true,\"providers\":[{\"name\":\"whatsapp-call\",\"state\":\"up\",\"detail\":\"calling ENABLED\"}]}},"
+        + "\"lookups\":{\"name\":\"twilio\",\"state\":\"down\"}}");
     Health health = ContactVerifyClient.builder(server.url(), "k").httpClient(http).build().health();
     assertTrue(ran.get() > 0, "the injected client's executor ran the exchange");
     assertEquals(HealthStatus.OK, health.status());
@@ -326,6 +327,8 @@ class ClientTest {
     assertEquals(ProviderState.UP, health.channels().get(Channel.EMAIL).providers().get(0).state());
     assertNull(health.channels().get(Channel.EMAIL).providers().get(0).detail());
     assertEquals("calling ENABLED", health.channels().get(Channel.WHATSAPP).providers().get(0).detail());
+    assertEquals("twilio", health.lookups().name());
+    assertEquals(ProviderState.DOWN, health.lookups().state());
     assertNull(health.pumpingBreakers());
     assertNull(health.codeSecretRotation());
   }
