@@ -145,12 +145,12 @@ export function foldSql(
          sum(CASE WHEN c.kind IN (${SETTLED_KINDS}) THEN v.wrong_codes ELSE 0 END) OVER w AS contact_wrong_codes,
          row_number() OVER (${perContact} ORDER BY ${pg ? `${isContactKind} DESC, ` : ''}v.created_at DESC, v.id DESC, c.seq DESC) AS latest`;
   // The UUIDv7 of a new contact, written out inline (a call per row to a function with its own
-  // query cost more than the rest of the PostgreSQL fold together): the time of its first send,
-  // and the random bits (the variant's too) of a random UUID.
-  const uuid7 = (random: string, time: string) => {
+  // query cost more than the rest of the PostgreSQL fold together): the time of its first send, and
+  // random bits (PostgreSQL: those of `randomUuid`, its variant's too).
+  const uuid7 = (time: string, randomUuid = 'gen_random_uuid()') => {
     const hex = pg ? `lpad(to_hex(${time}), 12, '0')` : `printf('%012x', ${time})`;
     return pg
-      ? `overlay(overlay(overlay((${random})::text PLACING substr(${hex}, 1, 8) FROM 1 FOR 8)
+      ? `overlay(overlay(overlay((${randomUuid})::text PLACING substr(${hex}, 1, 8) FROM 1 FOR 8)
         PLACING substr(${hex}, 9, 4) FROM 10 FOR 4) PLACING '7' FROM 15 FOR 1)`
       : `lower(substr(${hex}, 1, 8) || '-' || substr(${hex}, 9, 4)
         || '-7' || substr(hex(randomblob(2)), 2, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1)
@@ -170,7 +170,7 @@ export function foldSql(
          v.masked, v.risk, v.created_at, v.verified_at, v.link_hash, v.wrong_codes, v.status, v.method,
          v.delivery_status, v.delivery_error, e.id AS known, ${contactSums},
          coalesce(e.id, CASE WHEN bool_or(${isContactKind}) OVER w
-           THEN ${uuid7('first_value(r.fresh) OVER w', `min(${ofContact('v.created_at')}) OVER w`)} END) AS contact
+           THEN ${uuid7(`min(${ofContact('v.created_at')}) OVER w`, 'first_value(r.fresh) OVER w')} END) AS contact
        FROM ${batch} c ${joinEach('verifications', 'v', 'v.id = c.request_id', true)}
        ${joinEach('contacts', 'e', sameKey('e', 'v'), true)}
        CROSS JOIN LATERAL (SELECT CASE WHEN e.id IS NULL THEN gen_random_uuid() END AS fresh OFFSET 0) r
@@ -183,7 +183,7 @@ export function foldSql(
        WINDOW w AS (${perContact})
      ) s WHERE latest = 1`;
   // SQLite: one upsert, in key order, a new contact under a new id.
-  const contacts = `${insertContacts(`(${contactBatch}) b`, uuid7('', 'first_seen'))}
+  const contacts = `${insertContacts(`(${contactBatch}) b`, uuid7('first_seen'))}
      ORDER BY account_id, destination, test
      ON CONFLICT (account_id, destination, test) DO UPDATE SET ${counted('excluded')}`;
   // PostgreSQL: the batch's contacts (`contactsKnown`, from perChange's rows: each with its id and
