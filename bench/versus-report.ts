@@ -198,20 +198,26 @@ function target(label: string, checks: Array<{ table: string; ok: boolean; text:
   };
 }
 
-/** The performance targets of the last tree against the first (the reference). */
+/**
+ * The performance targets of the last tree against the first (the reference, `ea094eb` in this
+ * wave's runs): the open issues' (41: with carrier lookups off, send and verify within 5 % of it on
+ * both stores; 43: with REDIS_URL, PostgreSQL send ≥ 1.3× and verify ≥ 1.1× of it, SQLite within
+ * 5 %), and the standing ones (p99, memory, PostgreSQL against SQLite, a filled table).
+ */
 export function targets(
   ms: Measurement[],
   summaries: Summary[],
   trees: string[],
   tables: string[],
+  redis = false,
 ): Target[] {
   const first = trees[0] as string;
   const last = trees.at(-1) as string;
   const summary = (db: string, table: string) =>
     summaries.find((s) => s.tree === last && s.database === db && s.table === table);
-  const speedup = (db: string, e: Endpoint, min: number) =>
+  const speedup = (db: string, e: Endpoint, min: number, why: string) =>
     target(
-      `${dbName(db)} ${e} ≥ ${min.toFixed(2)}× ${first}`,
+      `${dbName(db)} ${e} ≥ ${min.toFixed(2)}× ${first} (${why})`,
       tables.map((table) => {
         const r = treeRatio(ms, e, db, table, last, first);
         return r && { table, ok: r.ratio >= min, text: x3(r.ratio) };
@@ -236,9 +242,13 @@ export function targets(
       const r = growthRatio(ms, e, db, last);
       return r && { table: `${dbName(db)} ${e}`, ok: Math.abs(r.ratio - 1) <= 0.1, text: x3(r.ratio) };
     });
+  const within5 = redis ? 'issue 43: unchanged within 5 %' : 'issue 41: within 5 % with lookups off';
+  const [pgSend, pgVerify, pgWhy] = redis
+    ? [1.3, 1.1, 'issue 43, with REDIS_URL']
+    : [0.95, 0.95, 'issue 41: within 5 % with lookups off'];
   return [
-    speedup('sqlite', 'send', 1.1),
-    speedup('sqlite', 'verify', 1.05),
+    speedup('sqlite', 'send', 0.95, within5),
+    speedup('sqlite', 'verify', 0.95, within5),
     p99('sqlite', 25),
     target(
       'SQLite peak RSS ≤ 180 MiB',
@@ -249,8 +259,8 @@ export function targets(
           : { table, ok: rss <= 180, text: `${rss.toFixed(1)} MiB` };
       }),
     ),
-    speedup('postgres', 'send', 1.5),
-    speedup('postgres', 'verify', 1.3),
+    speedup('postgres', 'send', pgSend, pgWhy),
+    speedup('postgres', 'verify', pgVerify, pgWhy),
     p99('postgres', 30),
     target(
       'PostgreSQL send ≥ 0.80× SQLite send (same run)',

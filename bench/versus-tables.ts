@@ -49,6 +49,8 @@ export interface VersusRun {
   rows: number;
   measurements: Measurement[];
   ceilings: Ceiling[];
+  /** Whether every service ran with REDIS_URL: the targets differ (versus-report.ts, targets). */
+  redis?: boolean;
 }
 
 /** Everything the page and stdout show of a run, Markdown. */
@@ -141,7 +143,7 @@ export function versusLines(run: VersusRun): { lines: string[]; summaries: Summa
     );
   }
 
-  const goals = targets(m, summaries, trees, run.tables);
+  const goals = targets(m, summaries, trees, run.tables, run.redis ?? false);
   lines.push(`### Targets: ${trees.at(-1)} against ${reference}`, '');
   for (const g of goals)
     lines.push(
