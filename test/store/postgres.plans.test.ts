@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewVerification } from '../../src/domain/types.js';
 import { KnownDestinations } from '../../src/store/known-destinations.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { explainInto, wholeIndexScans as wholeIndexScansOf } from '../support/plans.js';
+import { explainInto, preparedRuns, wholeIndexScans as wholeIndexScansOf } from '../support/plans.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
 import { dualPair, guessOf, T0, verification } from './fixtures.js';
@@ -194,21 +194,10 @@ describe.skipIf(!hasPostgres)(
       await verifyTurn();
       const v = verification();
       await store.readModel.destinationSignals(v.accountId, 'live', v.destination, null, Date.now());
-      /** How often each prepared statement of a connection ran on a generic (kept) or a custom plan. */
-      const runsOn = async (connections: pg.Pool) => {
-        const { rows } = await connections.query<{
-          name: string;
-          generic_plans: string;
-          custom_plans: string;
-        }>('SELECT name, generic_plans, custom_plans FROM pg_prepared_statements');
-        return new Map(
-          rows.map((r) => [r.name, { kept: Number(r.generic_plans), planned: Number(r.custom_plans) }]),
-        );
-      };
       // One connection in each pool (max: 1): the statements' own.
       const plannedOncePool = (store as unknown as { plannedOncePool: pg.Pool }).plannedOncePool;
-      const once = await runsOn(plannedOncePool);
-      const main = await runsOn(pool);
+      const once = await preparedRuns(plannedOncePool);
+      const main = await preparedRuns(pool);
       for (const [name, runs] of [
         ['send_checked', once.get('send_checked')],
         ['try_attempts', once.get('try_attempts')],

@@ -17,6 +17,21 @@ export async function explainInto(plans: string[], connections: pg.Pool): Promis
 }
 
 /**
+ * How often each statement prepared on the one connection of `connections` ran on its kept
+ * (generic) plan and how often it was planned for the run (custom), by statement name.
+ */
+export async function preparedRuns(
+  connections: pg.Pool,
+): Promise<Map<string, { kept: number; planned: number }>> {
+  const { rows } = await connections.query<{ name: string; generic_plans: string; custom_plans: string }>(
+    'SELECT name, generic_plans, custom_plans FROM pg_prepared_statements',
+  );
+  return new Map(
+    rows.map((r) => [r.name, { kept: Number(r.generic_plans), planned: Number(r.custom_plans) }]),
+  );
+}
+
+/**
  * The index scans of `plan` on `tables` that read a whole index (no Index Cond): what a plan made
  * for empty tables may choose where sequential scans are off, and whose cost grows with the table.
  */
