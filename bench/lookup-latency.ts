@@ -12,12 +12,15 @@
  *    off for comparison, each with the service's CPU per send over the phase: with lookups off the
  *    phase runs as fast as the service goes, with them on at the pace the provider's delay allows
  *    (a send costs the service more CPU at that lower rate on this kind of machine: measure both
- *    in one run rather than compare them with another day's). Target: p99 under `--provider-ms` +
- *    30 ms (130 ms). Then the same load on a floor (`--floor`, default 1): a bare node:http server
- *    (its own process) that asks the same fake for each send's number on pooled connections and
- *    answers a small JSON, nothing else. Its latency is what the machine, the fake and the load
- *    generator add to the provider's delay with next to no service in between; the difference
- *    of the two p99s (`serviceAddsP99Ms`) is the service's own share.
+ *    in one run rather than compare them with another day's). Then the same load on a floor
+ *    (`--floor`, default 1): a bare node:http server (its own process) that asks the same fake for
+ *    each send's number on pooled connections and answers a small JSON, nothing else. Its latency
+ *    is what the machine, the fake and the load generator add to the provider's delay with next to
+ *    no service in between; the difference of the two p99s (`serviceAddsP99Ms`) is the service's
+ *    own share. The lookups-on phase and the floor's are run `--cold-rounds` (3) times, each after
+ *    its warm-up, on numbers never sent to: a phase's p99 is its slowest 50 or so sends, and moved
+ *    by 10-20 ms between runs with nothing changed. Target: the median of the rounds' p99s under
+ *    `--provider-ms` + 30 ms (130 ms); each round's is printed.
  * 2. **Warm CPU.** Up to `--block` (3,000) of those numbers sent again, in `--blocks` (8) pairs of
  *    blocks, each block by a new account that never sent to them (so no limit refuses them): one
  *    with lookups on (every lookup answered from the process's cache), one with lookups off,
@@ -54,6 +57,8 @@ const ROLE = arg('role', 'drive');
 const PROVIDER_MS = Number(arg('provider-ms', '100'));
 const CONNECTIONS = Number(arg('connections', '50'));
 const SECONDS = Number(arg('seconds', '10'));
+/** Cold phases with lookups on (each followed by the floor's), for the median of their p99s. */
+const COLD_ROUNDS = Math.max(1, Number(arg('cold-rounds', '3')));
 const WARMUP = Number(arg('warmup', '3'));
 const BLOCKS = Number(arg('blocks', '8'));
 const BLOCK = Number(arg('block', '3000'));
@@ -296,11 +301,24 @@ async function drive(): Promise<void> {
       }
     };
     const off = await coldPhase(coldOff);
-    if (WARMUP > 0) await load(coldOn, () => numberOf(next++), { seconds: WARMUP });
-    const coldStart = next;
-    const cold = await coldPhase(coldOn);
+    // Round after round: one phase's p99 is 50 or so sends of 5,000, and moved by 10-20 ms from one
+    // run to the next on this kind of machine with nothing changed; the median of the rounds'
+    // decides, each round's are printed.
+    const rounds: Array<{
+      lookupsOn: Awaited<ReturnType<typeof coldPhase>>;
+      floor: ReturnType<typeof summary> | null;
+    }> = [];
+    let coldStart = next;
+    for (let round = 0; round < COLD_ROUNDS; round++) {
+      if (WARMUP > 0) await load(coldOn, () => numberOf(next++), { seconds: WARMUP });
+      coldStart = next;
+      const lookupsOn = await coldPhase(coldOn);
+      rounds.push({ lookupsOn, floor: FLOOR ? await floorPhase() : null });
+    }
+    // The warm phase below sends again numbers of the last round.
     const coldNumbers = next - coldStart;
-    const floor = FLOOR ? await floorPhase() : null;
+    const p99s = rounds.map((r) => r.lookupsOn.p99Ms);
+    const floorP99s = rounds.flatMap((r) => (r.floor ? [r.floor.p99Ms] : []));
 
     // 2. Warm: numbers the cold phase looked up, each block sent by two new accounts that never
     // sent to them (so no limit refuses them, and every block can send the same numbers).
@@ -363,9 +381,22 @@ async function drive(): Promise<void> {
           connections: CONNECTIONS,
           cold: {
             lookupsOff: off,
-            lookupsOn: cold,
-            target: `p99 < ${PROVIDER_MS + 30} ms`,
-            ...(floor ? { floor, serviceAddsP99Ms: cold.p99Ms - floor.p99Ms } : {}),
+            rounds: rounds.map((r) => ({
+              lookupsOn: r.lookupsOn,
+              ...(r.floor ? { floor: r.floor, serviceAddsP99Ms: r.lookupsOn.p99Ms - r.floor.p99Ms } : {}),
+            })),
+            p99Ms: p99s,
+            medianP99Ms: median(p99s),
+            ...(floorP99s.length > 0
+              ? {
+                  floorP99Ms: floorP99s,
+                  medianServiceAddsP99Ms: median(
+                    rounds.map((r) => r.lookupsOn.p99Ms - (r.floor?.p99Ms ?? 0)),
+                  ),
+                }
+              : {}),
+            target: `median p99 < ${PROVIDER_MS + 30} ms`,
+            met: median(p99s) < PROVIDER_MS + 30,
           },
           warm: {
             sendsPerSide: cpu.sends,
