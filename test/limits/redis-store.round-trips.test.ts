@@ -244,6 +244,37 @@ describe.skipIf(!hasRedisServer)('Redis round trips per request', () => {
           expect(await redis.count(spec, `k${k}`)).toBe(await memory.count(spec, `k${k}`));
     });
 
+    it("sends the plans of one event-loop turn in one write: 50 concurrent sends' plans cost Redis one read, not 50", async () => {
+      // The store's own connection (ioredis, auto-pipelining): its socket's writes, counted.
+      const socket = (redis as unknown as { redis: { stream: { write: (...a: unknown[]) => boolean } } })
+        .redis.stream;
+      const write = socket.write;
+      let writes = 0;
+      socket.write = function (this: unknown, ...args: unknown[]) {
+        writes++;
+        return write.apply(this, args);
+      };
+      // Redis's own count of the reads it made from its clients' sockets; only this store's
+      // connection sends between the two INFO commands, each of which is one read itself.
+      const reads = async () => Number(/total_reads_processed:(\d+)/.exec(await control.info('stats'))?.[1]);
+      const turn = (tag: string) =>
+        Array.from({ length: 50 }, (_, i) =>
+          redis.run({ adds: [{ spec: specs[2] as CounterSpec, key: `${tag}${i}` }] }),
+        );
+      try {
+        await Promise.all(turn('warm')); // the script is on this connection already
+        writes = 0;
+        const before = await reads();
+        const outcomes = await Promise.all(turn('pipelined'));
+        const after = await reads();
+        expect(outcomes.every((o) => o.refused.length === 0)).toBe(true);
+        expect(writes).toBe(1);
+        expect(after - before - 1).toBeLessThanOrEqual(2);
+      } finally {
+        socket.write = write;
+      }
+    });
+
     it('loads its script again when Redis forgot it (NOSCRIPT)', async () => {
       await control.script('FLUSH');
       const outcome = await redis.run({
