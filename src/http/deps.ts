@@ -10,6 +10,7 @@ import type { Clock } from '../domain/clock.js';
 import type { Contacts } from '../domain/contacts.js';
 import type { IdempotencyStore } from '../domain/ports/idempotency.js';
 import type { InstancesReport } from '../domain/ports/instances.js';
+import type { LookupHealth } from '../domain/ports/number-lookup.js';
 import type { RateLimitStore } from '../domain/ports/rate-limits.js';
 import type { VerificationService } from '../domain/verification-service.js';
 import type { AdminGate } from './auth.js';
@@ -35,7 +36,7 @@ export interface AppDeps {
   breakers: Breakers;
   delivery: Delivery;
   /** The carrier lookup provider's state (GET /health); absent or null without a provider. */
-  lookups?: { health(): { name: string; state: 'up' | 'down' | 'unknown' } | null };
+  lookups?: { health(): LookupHealth | null };
   clock: Clock;
   /** How admin routes admit a caller: the admin token, its throttle and dashboard sessions. */
   adminGate: AdminGate;

@@ -10,6 +10,7 @@ import type {
   LookupAhead,
   LookupCacheStore,
   LookupCacheWrite,
+  LookupHealth,
   LookupRequest,
   NumberLookup,
 } from '../domain/ports/number-lookup.js';
@@ -106,7 +107,7 @@ export class LookupService implements NumberLookup {
    * while its circuit is open (lookups skip it and add `lookup_unavailable`), `up` once it has
    * answered, `unknown` before. Asked for nothing: a lookup costs money, so there is no check.
    */
-  health(): { name: string; state: 'up' | 'down' | 'unknown' } | null {
+  health(): LookupHealth | null {
     const { provider } = this.o;
     if (!provider) return null;
     return { name: provider.name, state: this.breaker.isOpen() ? 'down' : this.answered ? 'up' : 'unknown' };

@@ -7,6 +7,7 @@ import {
   type SimChange,
 } from '../number-facts.js';
 import type { Mode } from '../types.js';
+import type { ProviderState } from './delivery.js';
 
 /** One lookup a send asks for: the number, the key's mode, and the parts its account needs. */
 export interface LookupRequest {
@@ -32,6 +33,12 @@ export interface LookupAhead {
  * deployment's lookup provider. Never throws, never waits past its budget (LOOKUP_TIMEOUT_MS):
  * every fault is an outcome with `ok: false`.
  */
+/** The carrier lookup provider's state on an instance, as GET /health shows it. */
+export interface LookupHealth {
+  name: string;
+  state: ProviderState;
+}
+
 export interface NumberLookup {
   lookup(request: LookupRequest): Promise<LookupOutcome>;
   /**
