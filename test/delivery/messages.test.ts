@@ -297,7 +297,7 @@ describe('SMS segments', () => {
 describe('an outbox message as kept', () => {
   it('takes its channel and address from its request (version 2), or from itself (kept before)', () => {
     const content = encodeOutboxContent(request({ channel: 'EMAIL', to: 'Ann@Example.com' }));
-    expect(JSON.parse(content)).toMatchObject({ v: 2 });
+    expect(JSON.parse(content)).toMatchObject({ v: 3 });
     expect(content).not.toMatch(/Ann@Example\.com|"channel"/);
     const entry = {
       verificationId: 'v',
@@ -318,5 +318,66 @@ describe('an outbox message as kept', () => {
       channel: 'EMAIL',
       to: 'kept@example.com',
     });
+  });
+
+  it('leaves out a text delivery and the default branding (version 3), and renders as before', () => {
+    const plain = { brandName: 'Contact Verify', color: '#2563eb' };
+    const entry = (content: string, channel = 'EMAIL') => ({
+      verificationId: 'v',
+      accountId: 'acc_default',
+      channel,
+      to: 'ann@example.com',
+      sentTo: 'ann@example.com',
+      content,
+      code: '123456',
+      createdAt: 0,
+    });
+    const email = request({ channel: 'EMAIL', to: 'ann@example.com', branding: plain });
+    const content = encodeOutboxContent(email);
+    expect(JSON.parse(content)).toEqual({
+      v: 3,
+      request: { code: '******', codeTtlSeconds: 600, purpose: 'login' },
+    });
+    // The same message as version 2 kept it, every field written out.
+    const v2 = JSON.stringify({
+      v: 2,
+      request: {
+        code: '******',
+        codeTtlSeconds: 600,
+        deliveryType: 'TEXT',
+        branding: plain,
+        purpose: 'login',
+      },
+    });
+    expect(content.length).toBeLessThan(v2.length - 75);
+    const rendered = renderOutboxEntry(entry(content) as never);
+    expect(rendered).toEqual(renderOutboxEntry(entry(v2) as never));
+    expect(rendered.subject).toContain('Contact Verify');
+    expect(rendered.html).toContain('#2563eb');
+
+    // Anything else is kept: a brand of its own, another color, a field more, a call.
+    for (const branding of [
+      { brandName: 'Acme', color: '#2563eb' },
+      { brandName: 'Contact Verify', color: '#000000' },
+      { ...plain, supportUrl: 'https://help.example.com' },
+    ]) {
+      const kept = JSON.parse(encodeOutboxContent(request({ channel: 'EMAIL', branding })));
+      expect(kept.request.branding).toEqual(branding);
+    }
+    const call = request({ channel: 'WHATSAPP', deliveryType: 'CALL', branding: plain });
+    const keptCall = encodeOutboxContent(call);
+    expect(JSON.parse(keptCall).request.deliveryType).toBe('CALL');
+    expect(renderOutboxEntry(entry(keptCall, 'WHATSAPP') as never)).toEqual(
+      renderOutboxEntry(
+        entry(
+          JSON.stringify({
+            ...JSON.parse(keptCall),
+            v: 2,
+            request: { ...JSON.parse(keptCall).request, branding: plain },
+          }),
+          'WHATSAPP',
+        ) as never,
+      ),
+    );
   });
 });
