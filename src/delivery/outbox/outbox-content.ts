@@ -17,13 +17,19 @@ interface StoredContent {
   /**
    * Format version, for a renderer that changes later. 2: the channel and the address are left
    * out, since the request's row has them (about 50 bytes less in a row written at every send).
-   * 3: a text delivery and the deployment's default branding are left out too (V3_DEFAULTS; 80
-   * bytes less on a request row of the embedded default, and in each of its later versions).
    */
-  v: 1 | 2 | 3;
+  v: 1 | 2;
   request: Pick<DeliveryRequest, 'code' | 'codeTtlSeconds'> & {
-    /** Left out in version 3 when it is V3_DEFAULTS'. */
+    /**
+     * Left out when it is a text (LEFT_OUT): the version before this one renders a message without
+     * it as a text too, so a rollback shows the same message (21 bytes less on every row).
+     */
     deliveryType?: DeliveryRequest['deliveryType'];
+    /**
+     * Always written, but read as LEFT_OUT's when absent: a version that leaves the default out
+     * (59 bytes a row) can then roll back to this one. The version before this one fails on a
+     * message without it, which is why this one still writes it.
+     */
     branding?: Branding;
     /** Version 1 only (version 2 reads the entry's). */
     channel?: DeliveryRequest['channel'];
@@ -51,9 +57,9 @@ interface StoredContent {
 export function encodeOutboxContent(request: DeliveryRequest, options: RenderOptions = {}): string {
   const { channel, code, codeTtlSeconds, deliveryType, purpose, customMessage, locale } = request;
   const branding = brandingOf(request);
-  const content: StoredContent = { v: 3, request: { code: maskCode(code), codeTtlSeconds } };
-  if (deliveryType !== V3_DEFAULTS.deliveryType) content.request.deliveryType = deliveryType;
-  if (!isDefaultBranding(branding)) content.request.branding = branding;
+  const content: StoredContent = { v: 2, request: { code: maskCode(code), codeTtlSeconds } };
+  if (deliveryType !== LEFT_OUT.deliveryType) content.request.deliveryType = deliveryType;
+  content.request.branding = branding;
   if (purpose !== null) content.request.purpose = purpose;
   if (customMessage !== null) content.request.customMessage = customMessage;
   // English, the default, is left out: most messages are kept as they were before locales.
@@ -100,27 +106,13 @@ function trimBranding(branding: Branding, locale: Locale, channel: DeliveryReque
 }
 
 /**
- * What a version-3 message left out means. Pinned here rather than read from the deployment's
- * settings: a message kept today renders the same after a release that changes the defaults (that
- * release writes version 4).
+ * What a kept message that leaves a field out means. Pinned here rather than read from the
+ * deployment's settings: a message kept today renders the same after a release that changes them.
  */
-const V3_DEFAULTS = {
+const LEFT_OUT = {
   deliveryType: 'TEXT',
   branding: { brandName: 'Contact Verify', color: '#2563eb' },
 } as const satisfies { deliveryType: DeliveryRequest['deliveryType']; branding: Branding };
-
-/**
- * True for a branding that is exactly version 3's default (an account that set nothing, on a
- * deployment that kept the built-in brand name): its two fields, and no other.
- */
-function isDefaultBranding(branding: Branding): boolean {
-  const { brandName, color, ...rest } = branding;
-  return (
-    brandName === V3_DEFAULTS.branding.brandName &&
-    color === V3_DEFAULTS.branding.color &&
-    Object.values(rest).every((value) => value === undefined)
-  );
-}
 
 /** The locale of a kept message: the one it was sent in; `pt` (kept before the split) is pt-BR. */
 const storedLocale = (locale: string | undefined): Locale =>
@@ -140,8 +132,8 @@ export function renderOutboxEntry(entry: OutboxEntry): OutboxMessage {
   const content = JSON.parse(entry.content) as StoredContent;
   const request: DeliveryRequest = {
     ...content.request,
-    deliveryType: content.request.deliveryType ?? V3_DEFAULTS.deliveryType,
-    branding: content.request.branding ?? { ...V3_DEFAULTS.branding },
+    deliveryType: content.request.deliveryType ?? LEFT_OUT.deliveryType,
+    branding: content.request.branding ?? { ...LEFT_OUT.branding },
     channel: content.request.channel ?? entry.channel,
     to: content.request.to ?? entry.sentTo,
     purpose: content.request.purpose ?? null,
