@@ -7,5 +7,8 @@
 -- PostgreSQL only: SQLite keeps verifications_group whole (its own statements read it).
 -- Not marked rollback-tolerated: the version before reads a group by `group_id = $1`, which
 -- without verifications_group scans the whole table at every verify.
-CREATE INDEX verifications_group_others ON verifications (group_id) WHERE group_id <> id;
-DROP INDEX verifications_group;
+-- Built and dropped concurrently: sends and verifies go on writing while the index is built
+-- (src/store/postgres/concurrent-migration.ts); the old index serves until the new one is valid.
+-- run: concurrently
+CREATE INDEX CONCURRENTLY IF NOT EXISTS verifications_group_others ON verifications (group_id) WHERE group_id <> id;
+DROP INDEX CONCURRENTLY IF EXISTS verifications_group;

@@ -7,5 +7,8 @@
 -- PostgreSQL only: SQLite keeps verifications_destination whole (its own statements read it).
 -- Not marked rollback-tolerated: the version before reads a destination's requests by
 -- `destination = $1`, which without verifications_destination scans the whole table at every send.
-CREATE INDEX verifications_settled_destination ON verifications (destination) WHERE status <> 'pending';
-DROP INDEX verifications_destination;
+-- Built and dropped concurrently, as migration 184.
+-- run: concurrently
+CREATE INDEX CONCURRENTLY IF NOT EXISTS verifications_settled_destination ON verifications (destination)
+  WHERE status <> 'pending';
+DROP INDEX CONCURRENTLY IF EXISTS verifications_destination;

@@ -7,6 +7,12 @@ export interface Migration {
   sql: string;
   /** Marked `-- rollback: tolerated`: the version before it runs correctly on the schema after it. */
   tolerated: boolean;
+  /**
+   * Marked `-- run: concurrently` (PostgreSQL): its statements build and drop indexes without
+   * blocking the table's writes, so they run one by one outside the migrations' transaction
+   * (src/store/postgres/concurrent-migration.ts).
+   */
+  concurrent: boolean;
 }
 
 /** A row of `schema_migrations`: what was applied to this database, by this version or another. */
@@ -22,6 +28,9 @@ export interface AppliedMigration {
  */
 export const markedTolerated = (sql: string): boolean => /^--\s*rollback:\s*tolerated\s*$/m.test(sql);
 
+/** Whether a migration's SQL carries the line `-- run: concurrently` (see Migration.concurrent). */
+export const markedConcurrent = (sql: string): boolean => /^--\s*run:\s*concurrently\s*$/m.test(sql);
+
 /** The numbered migrations of one dialect, from `migrations/<dialect>/NNN_name.sql`, in order. */
 export function loadMigrations(dialect: 'sqlite' | 'postgres'): Migration[] {
   // src/store and dist/store sit at the same depth below the package root.
@@ -35,6 +44,7 @@ export function loadMigrations(dialect: 'sqlite' | 'postgres'): Migration[] {
         name: file.replace(/\.sql$/, ''),
         sql,
         tolerated: markedTolerated(sql),
+        concurrent: markedConcurrent(sql),
       };
     })
     .sort((a, b) => a.version - b.version);
