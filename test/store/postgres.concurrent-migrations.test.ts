@@ -6,6 +6,7 @@ import { applyMigrations } from '../../src/store/postgres/migrate.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
+import { waitFor, within } from '../support/wait.js';
 
 describe('migrations marked to run concurrently', () => {
   it('are the index builds on the requests table, and hold nothing else', () => {
@@ -42,15 +43,6 @@ describe('migrations marked to run concurrently', () => {
     }
   });
 });
-
-/** Settles with the promise's outcome, or rejects after `ms` (a write left waiting on a lock). */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: still waiting after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 /** The database as the version before migration 184 left it: the two old indexes, whole. */
 async function before184(url: string): Promise<void> {
@@ -92,18 +84,17 @@ async function indexes(pool: pg.Pool): Promise<IndexRow[]> {
  * Resolves once an index build on the requests table is under way, or waits for a lock on it (a
  * plain CREATE INDEX behind the open transaction, which shows no progress until it has the lock).
  */
-async function buildUnderWay(pool: pg.Pool, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const { rows } = await pool.query(
-      `SELECT 1 FROM pg_stat_progress_create_index WHERE relid = 'verifications'::regclass
-       UNION ALL SELECT 1 FROM pg_locks WHERE relation = 'verifications'::regclass AND NOT granted`,
-    );
-    if (rows.length > 0) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('no index build started');
-}
+const buildUnderWay = (pool: pg.Pool) =>
+  waitFor(
+    async () =>
+      (
+        await pool.query(
+          `SELECT 1 FROM pg_stat_progress_create_index WHERE relid = 'verifications'::regclass
+           UNION ALL SELECT 1 FROM pg_locks WHERE relation = 'verifications'::regclass AND NOT granted`,
+        )
+      ).rows.length > 0,
+    { timeoutMs: 60_000, what: 'an index build on verifications' },
+  );
 
 const building = async (pool: pg.Pool) =>
   (await pool.query(`SELECT 1 FROM pg_stat_progress_create_index WHERE relid = 'verifications'::regclass`))

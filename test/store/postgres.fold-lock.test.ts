@@ -8,24 +8,8 @@ import { PostgresWebhookStore } from '../../src/store/webhooks/postgres.js';
 import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/events.js';
 import { migratedTestDatabase, truncateAll } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
+import { within } from '../support/wait.js';
 import { claimAll, DAY, firstCode, guessOf, MINUTE, T0, verification } from './fixtures.js';
-
-/** Settles with the promise's outcome, or rejects after `ms` (a statement left waiting on a lock). */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what}: still waiting after ${ms} ms`)), ms);
-    promise.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
-}
 
 /** What the requests of acc_1 hold, in the analytics' terms. */
 async function truth(url: string) {
