@@ -10,9 +10,11 @@ import type { Migration } from '../migrations.js';
  * statements run one by one outside any transaction (as CONCURRENTLY requires), while the service
  * instances that are still running go on writing.
  *
- * They are written so that any number of instances may run them at once, and after a build that was
- * cut off: an index another session is building is waited for, and one left invalid (its build
- * failed or its process died) is dropped and built again.
+ * One instance at a time runs them (src/store/postgres/migrate.ts claims the migration: two
+ * concurrent builds on one table wait for each other, which PostgreSQL ends as a deadlock), and
+ * they can be run again after a build that was cut off: an index still being built (by an instance
+ * whose claim lapsed) is waited for, and one left invalid (its build failed or its process died)
+ * is dropped and built again.
  */
 
 export type ConcurrentStatement =
