@@ -8,5 +8,8 @@
 -- A version before this one never names the index; its send reads contacts_destination as before.
 -- rollback: tolerated
 -- PostgreSQL only: SQLite's send checks a block through contacts_destination in its write unit.
-CREATE INDEX IF NOT EXISTS contacts_blocked ON contacts (account_id, destination, test)
+-- Built concurrently: the fold goes on writing contacts while the index is built
+-- (src/store/postgres/concurrent-migration.ts).
+-- run: concurrently
+CREATE INDEX CONCURRENTLY IF NOT EXISTS contacts_blocked ON contacts (account_id, destination, test)
   WHERE blocked_at IS NOT NULL;

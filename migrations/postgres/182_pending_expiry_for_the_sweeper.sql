@@ -9,6 +9,9 @@
 -- NULL` follows from the sweeper's comparison, and from no statement that leaves expires_at out.
 -- rollback: tolerated
 -- PostgreSQL only: SQLite plans every statement as it runs.
-DROP INDEX IF EXISTS verifications_pending_expiry;
-CREATE INDEX verifications_pending_expiry ON verifications (expires_at)
+-- Dropped and built again concurrently: sends and verifies go on writing meanwhile (the sweeper
+-- reads the table without the index until the build ends; src/store/postgres/concurrent-migration.ts).
+-- run: concurrently
+DROP INDEX CONCURRENTLY IF EXISTS verifications_pending_expiry;
+CREATE INDEX CONCURRENTLY IF NOT EXISTS verifications_pending_expiry ON verifications (expires_at)
   WHERE status = 'pending' AND expires_at IS NOT NULL;

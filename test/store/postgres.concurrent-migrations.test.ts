@@ -9,13 +9,15 @@ import { hasPostgres } from '../support/services.js';
 import { waitFor, within } from '../support/wait.js';
 
 describe('migrations marked to run concurrently', () => {
-  it('are the index builds on the requests table, and hold nothing else', () => {
+  it('are the index builds on the requests and contacts tables, and hold nothing else', () => {
     const marked = loadMigrations('postgres').filter((m) => m.concurrent);
     expect(marked.map((m) => m.name)).toEqual([
+      '181_contacts_blocked',
+      '182_pending_expiry_for_the_sweeper',
       '184_group_index_of_others',
       '185_destination_index_of_settled',
     ]);
-    expect(concurrentStatements(marked[1] as (typeof marked)[number])).toEqual([
+    expect(concurrentStatements(marked[3] as (typeof marked)[number])).toEqual([
       {
         kind: 'create',
         index: 'verifications_settled_destination',
