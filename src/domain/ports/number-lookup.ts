@@ -28,17 +28,17 @@ export interface LookupAhead {
   readonly shared: Promise<CachedLookup> | null;
 }
 
-/**
- * Carrier data of a phone number (src/lookup implements it): from the shared cache, else from the
- * deployment's lookup provider. Never throws, never waits past its budget (LOOKUP_TIMEOUT_MS):
- * every fault is an outcome with `ok: false`.
- */
 /** The carrier lookup provider's state on an instance, as GET /health shows it. */
 export interface LookupHealth {
   name: string;
   state: ProviderState;
 }
 
+/**
+ * Carrier data of a phone number (src/lookup implements it): from the shared cache, else from the
+ * deployment's lookup provider. Never throws, never waits past its budget (LOOKUP_TIMEOUT_MS):
+ * every fault is an outcome with `ok: false`.
+ */
 export interface NumberLookup {
   lookup(request: LookupRequest): Promise<LookupOutcome>;
   /**
