@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { Migration } from '../migrations.js';
+import { isUniqueViolation } from './pg-errors.js';
 
 /**
  * Migrations marked `-- run: concurrently`: index builds and drops on tables that are written at
@@ -99,14 +100,15 @@ async function buildIndex(pool: pg.Pool, statement: ConcurrentStatement, pollMs:
 
 async function dropIndex(pool: pg.Pool, index: string): Promise<void> {
   try {
-    await pool.query(`DROP INDEX CONCURRENTLY IF EXISTS ${quoteIdent(index)}`);
+    // `index` is a bare identifier (\w+, as CREATE and DROP matched it), written as the migration
+    // wrote it: unquoted, so it folds to lower case as the migration's own statements and
+    // to_regclass do.
+    await pool.query(`DROP INDEX CONCURRENTLY IF EXISTS ${index}`);
   } catch (err) {
     // Dropped by another session meanwhile: what this drop was for is done.
     if ((await indexState(pool, index)) !== 'absent') throw err;
   }
 }
 
-/** 42P07 duplicate_table (a relation of that name), 23505 unique_violation (its catalog row). */
-const isDuplicate = (err: unknown) => ['42P07', '23505'].includes((err as { code?: string }).code ?? '');
-
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+/** 42P07 duplicate_table (a relation of that name), or a unique violation on its catalog row. */
+const isDuplicate = (err: unknown) => (err as { code?: string }).code === '42P07' || isUniqueViolation(err);
