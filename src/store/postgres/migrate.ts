@@ -40,6 +40,12 @@ export async function applyMigrations(
   }
 }
 
+/** The record of an applied migration in schema_migrations. */
+const RECORD = {
+  sql: 'INSERT INTO schema_migrations (version, name, applied_at, tolerated) VALUES ($1, $2, $3, $4)',
+  values: (m: Migration) => [m.version, m.name, Date.now(), m.tolerated],
+};
+
 /** How long a claim on a concurrent migration lasts without its holder's heartbeat. */
 const CLAIM_STALE_MS = 30_000;
 const HEARTBEAT_MS = 5_000;
@@ -61,11 +67,7 @@ async function runClaimed(pool: Pool, m: Migration, pollMs: number): Promise<boo
   beat.unref();
   try {
     await runConcurrently(pool, m, pollMs);
-    const { rowCount } = await pool.query(
-      `INSERT INTO schema_migrations (version, name, applied_at, tolerated) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (version) DO NOTHING`,
-      [m.version, m.name, Date.now(), m.tolerated],
-    );
+    const { rowCount } = await pool.query(`${RECORD.sql} ON CONFLICT (version) DO NOTHING`, RECORD.values(m));
     return rowCount === 1;
   } catch (err) {
     if ((err as { code?: string }).code === '42501') throw notOwner([m], err as Error);
@@ -119,10 +121,7 @@ async function migrateInTransaction(
             break;
           }
           await client.query(m.sql);
-          await client.query(
-            'INSERT INTO schema_migrations (version, name, applied_at, tolerated) VALUES ($1, $2, $3, $4)',
-            [m.version, m.name, Date.now(), m.tolerated],
-          );
+          await client.query(RECORD.sql, RECORD.values(m));
           done.push(m.version);
         }
       } catch (err) {
