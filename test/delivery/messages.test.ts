@@ -320,7 +320,7 @@ describe('an outbox message as kept', () => {
     });
   });
 
-  it('leaves out a text delivery, and reads an absent branding as the default', () => {
+  it('leaves out a text delivery and the default branding, and reads them back as such', () => {
     const plain = { brandName: 'Contact Verify', color: '#2563eb' };
     const entry = (content: string, channel = 'EMAIL') => ({
       verificationId: 'v',
@@ -336,18 +336,26 @@ describe('an outbox message as kept', () => {
     const content = encodeOutboxContent(email);
     expect(JSON.parse(content)).toEqual({
       v: 2,
-      request: { code: '******', codeTtlSeconds: 600, branding: plain, purpose: 'login' },
+      request: { code: '******', codeTtlSeconds: 600, purpose: 'login' },
     });
-    // The same message with every field written out, and without its (default) branding.
+    // The same message with every field written out, as the version before this one kept it.
     const full = JSON.parse(content);
     full.request.deliveryType = 'TEXT';
-    const unbranded = JSON.parse(content);
-    delete unbranded.request.branding;
+    full.request.branding = plain;
     const rendered = renderOutboxEntry(entry(content) as never);
     expect(rendered).toEqual(renderOutboxEntry(entry(JSON.stringify(full)) as never));
-    expect(rendered).toEqual(renderOutboxEntry(entry(JSON.stringify(unbranded)) as never));
     expect(rendered.subject).toContain('Contact Verify');
     expect(rendered.html).toContain('#2563eb');
+    // A branding that differs from the default in anything is kept whole.
+    for (const branding of [
+      { ...plain, color: '#000000' },
+      { ...plain, brandName: 'Acme' },
+      { ...plain, supportUrl: 'https://acme.example/help' },
+      { ...plain, templates: { en: { SMS: 'Code {code}' } } },
+    ]) {
+      const kept = JSON.parse(encodeOutboxContent(request({ channel: 'SMS', branding })));
+      expect(kept.request.branding).toEqual(branding);
+    }
 
     // Any other delivery is kept, and rendered as such.
     const call = request({ channel: 'WHATSAPP', deliveryType: 'CALL', branding: plain });

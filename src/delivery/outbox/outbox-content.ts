@@ -26,9 +26,9 @@ interface StoredContent {
      */
     deliveryType?: DeliveryRequest['deliveryType'];
     /**
-     * Always written, but read as LEFT_OUT's when absent: a version that leaves the default out
-     * (59 bytes a row) can then roll back to this one. The version before this one fails on a
-     * message without it, which is why this one still writes it.
+     * Left out when it is LEFT_OUT's (the default branding of an account that set none: 59 bytes
+     * on every row). The version before this one reads an absent branding as that default too;
+     * the ones before it fail on a message without one, so roll back one version at a time.
      */
     branding?: Branding;
     /** Version 1 only (version 2 reads the entry's). */
@@ -59,7 +59,7 @@ export function encodeOutboxContent(request: DeliveryRequest, options: RenderOpt
   const branding = brandingOf(request);
   const content: StoredContent = { v: 2, request: { code: maskCode(code), codeTtlSeconds } };
   if (deliveryType !== LEFT_OUT.deliveryType) content.request.deliveryType = deliveryType;
-  content.request.branding = branding;
+  if (!isLeftOutBranding(branding)) content.request.branding = branding;
   if (purpose !== null) content.request.purpose = purpose;
   if (customMessage !== null) content.request.customMessage = customMessage;
   // English, the default, is left out: most messages are kept as they were before locales.
@@ -113,6 +113,12 @@ const LEFT_OUT = {
   deliveryType: 'TEXT',
   branding: { brandName: 'Contact Verify', color: '#2563eb' },
 } as const satisfies { deliveryType: DeliveryRequest['deliveryType']; branding: Branding };
+
+/** Whether `branding` is LEFT_OUT's: its two fields and nothing else (no logo, no templates). */
+const isLeftOutBranding = (branding: Branding) =>
+  branding.brandName === LEFT_OUT.branding.brandName &&
+  branding.color === LEFT_OUT.branding.color &&
+  Object.keys(branding).length === 2;
 
 /** The locale of a kept message: the one it was sent in; `pt` (kept before the split) is pt-BR. */
 const storedLocale = (locale: string | undefined): Locale =>
