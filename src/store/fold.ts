@@ -163,9 +163,12 @@ export function foldSql(
    * batch makes (a random UUID drawn for the first change to it, under the contact's first send),
    * the same on every change to it, so that the events read it without a join with the inserted
    * rows. The random UUID is a column of a subquery of its own, so that the window reads one value
-   * of it; it is drawn only where the contact is not known.
+   * of it; it is drawn only where the contact is not known. `batch`'s rows: seq, part (a change's
+   * place in its set, postgres/fold.ts), kind, at (null: the request's created_at), request_id,
+   * contact_id, provider.
    */
-  const perChange = (batch: string) => `SELECT c.seq, c.kind, c.at, c.request_id, c.contact_id, c.provider,
+  const perChange = (batch: string) => `SELECT c.seq, c.part, c.kind, coalesce(c.at, v.created_at) AS at,
+         c.request_id, c.contact_id, c.provider,
          v.id, v.account_id, v.test, v.group_id, v.channel, v.destination, v.country, v.purpose, v.locale,
          v.masked, v.risk, v.created_at, v.verified_at, v.link_hash, v.wrong_codes, v.status, v.method,
          v.delivery_status, v.delivery_error, e.id AS known, ${contactSums},
@@ -221,7 +224,7 @@ export function foldSql(
      ${joinEach('silent_fallbacks', 'f', "c.kind = 'fallback' AND f.request_id = c.request_id", true)}
      ${pg ? '' : joinEach('contacts', 'd', sameContact('d'), true)}
      ${joinEach('contacts', 'k', 'k.id = c.contact_id', true)}
-     ORDER BY c.seq`;
+     ORDER BY c.seq${pg ? ', c.part' : ''}`;
   return {
     sumsByHour,
     ttvByHour,

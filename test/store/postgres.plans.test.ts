@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewVerification } from '../../src/domain/types.js';
@@ -88,25 +89,26 @@ describe.skipIf(!hasPostgres)(
 
     /** `count` pending requests to other destinations and their changes, written beside the store. */
     async function grow(tag: string, count: number) {
-      await store.verifications.createVerifications([verification({ id: `${tag}-template` })]);
+      const template = randomUUID();
+      await store.verifications.createVerifications([verification({ id: template })]);
       await pool.query(
         `INSERT INTO verifications (id, account_id, group_id, channel, destination, code_hash, max_attempts,
          created_at, expires_at, delivery_status, test)
        SELECT $1 || '-' || n, account_id, $1 || '-' || n, channel, $1 || n || '@example.com', code_hash,
          max_attempts, created_at, expires_at, delivery_status, test
-       FROM verifications v, generate_series(1, $2::int) n WHERE v.id = $1 || '-template'`,
-        [tag, count],
+       FROM verifications v, generate_series(1, $2::int) n WHERE v.id = $3`,
+        [tag, count, template],
       );
       await pool.query(
         `INSERT INTO changes (kind, request_id, at) SELECT 'created', id, created_at FROM verifications
-       WHERE id LIKE $1 || '-%' AND id <> $1 || '-template'`,
+       WHERE id LIKE $1 || '-%'`,
         [tag],
       );
       // Their contacts, as a fold would make them (a send reads its destination's for a block).
       await pool.query(
         `INSERT INTO contacts (id, account_id, test, destination, channel, masked, first_seen, last_seen, sends)
        SELECT id, account_id, test, destination, channel, 'm***@example.com', created_at, created_at, 1
-       FROM verifications WHERE id LIKE $1 || '-%' AND id <> $1 || '-template'`,
+       FROM verifications WHERE id LIKE $1 || '-%'`,
         [tag],
       );
     }

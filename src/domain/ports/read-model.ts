@@ -123,7 +123,9 @@ export interface DestinationSignals {
 export interface ReadModel {
   /**
    * Folds up to `batchSize` changes into the analytics buckets, the contacts and the webhook
-   * queue, off the request path; returns how many it folded. Instances share the work.
+   * queue, off the request path; returns how many it folded. Instances share the work. The changes
+   * a store logged as one set (PostgreSQL: the sends of one statement) are folded together, and a
+   * batch takes at least one set: a set larger than `batchSize` is folded whole.
    */
   fold(batchSize: number): Promise<number>;
   /** Sums of the analytics buckets for one query. */

@@ -20,7 +20,15 @@ function batchSql(events: boolean): string {
   // record per change (54 bytes) before its delete writes another. Beside an older version that
   // takes no advisory lock, a delete waits for the other batch's and leaves out the rows it took
   // (DELETE … RETURNING returns only what this statement deleted): no change is folded twice.
-  const take = `SELECT seq FROM changes ORDER BY seq LIMIT $1`;
+  // The log's first rows in seq order over both tables, as many as hold $1 changes (a set holds
+  // as many as it has requests; the first row is taken whatever its size, so none is left behind).
+  const take = `SELECT seq FROM (
+      SELECT seq, n, sum(n) OVER (ORDER BY seq) AS upto FROM (
+        (SELECT seq, 1 AS n FROM changes ORDER BY seq LIMIT $1)
+        UNION ALL
+        (SELECT seq, cardinality(request_ids) AS n FROM change_sets ORDER BY seq LIMIT $1)
+      ) logged
+    ) counted WHERE upto <= $1 OR upto = n`;
   const [hourly, daily, ttv, ttvDaily] = sql.upserts;
   const contacts = sql.contactsApart('contact_batch');
   // A join with the taken rows, not seq = ANY(ARRAY(...)): an array of a parameter's elements is
@@ -28,7 +36,17 @@ function batchSql(events: boolean): string {
   // 1.6 of the fold's 15 ms). Every part reads the changes from `per` (each change's request and
   // contact looked up once), and no part joins the result of another: a plan kept from a first,
   // small batch then holds for a batch of any size.
-  return `WITH batch AS (DELETE FROM changes d USING (${take}) t WHERE d.seq = t.seq RETURNING d.*),
+  // The changes and the sets of changes (migration 187) taken, each set's requests one change
+  // each, after their set's seq in their order (`part`; 0 for a change of its own). A set of
+  // `created` changes has no time of its own: each is its request's created_at (perChange).
+  return `WITH take AS MATERIALIZED (${take}),
+    taken AS (DELETE FROM changes d USING take t WHERE d.seq = t.seq
+      RETURNING d.seq, d.kind, d.at, d.request_id, d.contact_id, d.provider),
+    sets AS (DELETE FROM change_sets d USING take t WHERE d.seq = t.seq RETURNING d.*),
+    batch AS (SELECT seq, 0::bigint AS part, kind, at, request_id, contact_id, provider FROM taken
+      UNION ALL
+      SELECT s.seq, r.part, s.kind, s.at, r.id::text, NULL, s.provider
+      FROM sets s CROSS JOIN LATERAL unnest(s.request_ids) WITH ORDINALITY r(id, part)),
     per AS MATERIALIZED (${sql.perChange('batch')}),
     sums AS MATERIALIZED (${sql.sumsByHour}), ttvs AS MATERIALIZED (${sql.ttvByHour}),
     hourly AS (${hourly}), daily AS (${daily}), ttv AS (${ttv}), ttv_daily AS (${ttvDaily}),

@@ -488,10 +488,18 @@ function sendSql(checkBlocks: boolean): string {
       SELECT * FROM ${unnest}
         AS f(${columns})
     )`;
-  const logged = `INSERT INTO changes (kind, request_id, at, provider)
-    SELECT 'canceled', s.id, (SELECT min(created_at) FROM fresh), s.provider FROM superseded s
-    UNION ALL
-    SELECT 'created', i.id, i.created_at, CASE WHEN i.delivery_status = 'outbox' THEN 'outbox' END FROM inserted i`;
+  // The superseded rows' changes, one row each (few: a resend), and the new rows' `created`
+  // changes as one set per provider (migration 187: a row for the batch, not one per send).
+  // The count makes the cancellations draw their seq first, so that they are announced first.
+  const logged = `canceled AS (
+      INSERT INTO changes (kind, request_id, at, provider)
+      SELECT 'canceled', s.id, (SELECT min(created_at) FROM fresh), s.provider FROM superseded s
+      RETURNING seq
+    )`;
+  const created = `INSERT INTO change_sets (kind, provider, request_ids)
+    SELECT 'created', i.provider, array_agg(i.id::uuid ORDER BY i.id) FROM (
+      SELECT id, CASE WHEN delivery_status = 'outbox' THEN 'outbox' END AS provider FROM inserted
+    ) i WHERE (SELECT count(*) FROM canceled) >= 0 GROUP BY i.provider`;
   return `WITH ${fresh}, superseded AS (
       UPDATE verifications v SET status = 'canceled', outbox_code = NULL
       WHERE v.id = ANY (ARRAY(
@@ -509,6 +517,6 @@ function sendSql(checkBlocks: boolean): string {
       SELECT ${VERIFICATION_COLUMNS.replace(/(\w+)/g, 'f.$1')}, f.outbox_code, f.masked, f.risk, f.address, f.locale,
         f.link_hash, f.link_redirect
       FROM fresh f WHERE (SELECT count(*) FROM superseded) >= 0
-      RETURNING id, created_at, delivery_status
-    )${checkBlocks ? `, logged AS (${logged}) SELECT n FROM blocked` : ` ${logged}`}`;
+      RETURNING id, delivery_status
+    ), ${logged}${checkBlocks ? `, sets AS (${created}) SELECT n FROM blocked` : ` ${created}`}`;
 }
