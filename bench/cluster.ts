@@ -289,7 +289,7 @@ async function drain(db: pg.Client, webhooks: boolean): Promise<number> {
   const started = Date.now();
   for (;;) {
     const { rows } = await db.query(
-      `SELECT (SELECT count(*) FROM changes)
+      `SELECT (SELECT count(*) FROM changes) + (SELECT count(*) FROM change_sets)
          + CASE WHEN $1 THEN (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') ELSE 0 END AS left`,
       [webhooks],
     );
