@@ -491,12 +491,12 @@ function sendSql(checkBlocks: boolean): string {
   // The superseded rows' changes, one row each (few: a resend), and the new rows' `created`
   // changes as one set per provider (migration 187: a row for the batch, not one per send).
   // The count makes the cancellations draw their seq first, so that they are announced first.
-  const logged = `canceled AS (
+  const canceledChanges = `canceled AS (
       INSERT INTO changes (kind, request_id, at, provider)
       SELECT 'canceled', s.id, (SELECT min(created_at) FROM fresh), s.provider FROM superseded s
       RETURNING seq
     )`;
-  const created = `INSERT INTO change_sets (kind, provider, request_ids)
+  const createdSet = `INSERT INTO change_sets (kind, provider, request_ids)
     SELECT 'created', i.provider, array_agg(i.id::uuid ORDER BY i.id) FROM (
       SELECT id, CASE WHEN delivery_status = 'outbox' THEN 'outbox' END AS provider FROM inserted
     ) i WHERE (SELECT count(*) FROM canceled) >= 0 GROUP BY i.provider`;
@@ -518,5 +518,5 @@ function sendSql(checkBlocks: boolean): string {
         f.link_hash, f.link_redirect
       FROM fresh f WHERE (SELECT count(*) FROM superseded) >= 0
       RETURNING id, delivery_status
-    ), ${logged}${checkBlocks ? `, sets AS (${created}) SELECT n FROM blocked` : ` ${created}`}`;
+    ), ${canceledChanges}${checkBlocks ? `, sets AS (${createdSet}) SELECT n FROM blocked` : ` ${createdSet}`}`;
 }
