@@ -4,6 +4,7 @@ import type { NewApiKey } from '../../src/domain/ports/keys-and-accounts.js';
 import type { CodeGuess } from '../../src/domain/ports/verifications.js';
 import type { AttemptRecord, ClaimRequest } from '../../src/domain/ports/webhooks.js';
 import type { Channel, NewVerification } from '../../src/domain/types.js';
+import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/events.js';
 
 /** Builders for store rows; every call makes unique ids, so tests never collide. */
 
@@ -120,3 +121,23 @@ export const firstCode: CodeGuess = {
   pick: (rows) => rows[0]?.id ?? null,
   hashesFor: (id) => [fixtureCodeHash(id)],
 };
+
+/** A webhook endpoint of `accountId` that takes every event (store.webhooks.createEndpoint's input). */
+export const everyEventEndpoint = (id: string, accountId = 'acc_1') => ({
+  id,
+  accountId,
+  url: 'https://example.com/hooks',
+  events: [...WEBHOOK_EVENT_TYPES],
+  enabled: true,
+  sealedSecret: 'sealed',
+  createdAt: T0,
+});
+
+/** The analytics query of acc_1's live requests around T0, as one bucket a day. */
+export const LIVE_DAYS_OF_ACC_1 = {
+  accountId: 'acc_1',
+  mode: 'live',
+  from: T0 - DAY,
+  to: T0 + DAY,
+  intervalMs: DAY,
+} as const;

@@ -1,9 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Mode } from '../../src/domain/types.js';
 import type { Store } from '../../src/store/factory.js';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventData } from '../../src/webhooks/events.js';
+import type { WebhookEventData } from '../../src/webhooks/events.js';
 import type { StoreHarness } from './conformance.js';
-import { claimAll, DAY, dualPair, firstCode, guessOf, MINUTE, T0, verification } from './fixtures.js';
+import {
+  claimAll,
+  DAY,
+  dualPair,
+  everyEventEndpoint,
+  firstCode,
+  guessOf,
+  MINUTE,
+  T0,
+  verification,
+} from './fixtures.js';
 
 /**
  * The change log and its fold, on every backend: each change of a request or a contact is
@@ -19,15 +29,7 @@ export function foldConformance(name: string, harness: StoreHarness): void {
       store = await harness.open();
       endpointId = `we_${Math.random().toString(36).slice(2)}`;
       for (const accountId of ['acc_1', 'acc_2'])
-        await store.webhooks.createEndpoint({
-          id: `${endpointId}_${accountId}`,
-          accountId,
-          url: 'https://example.com/hooks',
-          events: [...WEBHOOK_EVENT_TYPES],
-          enabled: true,
-          sealedSecret: 'sealed',
-          createdAt: T0,
-        });
+        await store.webhooks.createEndpoint(everyEventEndpoint(`${endpointId}_${accountId}`, accountId));
     });
     afterEach(() => harness.close(store));
 

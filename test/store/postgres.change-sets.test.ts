@@ -2,10 +2,10 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NewVerification } from '../../src/domain/types.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventData } from '../../src/webhooks/events.js';
+import type { WebhookEventData } from '../../src/webhooks/events.js';
 import { migratedTestDatabase, truncateAll } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
-import { claimAll, DAY, firstCode, T0, verification } from './fixtures.js';
+import { claimAll, everyEventEndpoint, firstCode, LIVE_DAYS_OF_ACC_1, T0, verification } from './fixtures.js';
 
 /**
  * Migration 187: the `created` changes of one send statement are one row of `change_sets`, their
@@ -24,15 +24,7 @@ describe.runIf(hasPostgres)('PostgreSQL: the sends of one statement logged as on
   beforeEach(async () => {
     await truncateAll(url());
     store = new PostgresStore(url());
-    await store.webhooks.createEndpoint({
-      id: 'we_sets',
-      accountId: 'acc_1',
-      url: 'https://example.com/hooks',
-      events: [...WEBHOOK_EVENT_TYPES],
-      enabled: true,
-      sealedSecret: 'sealed',
-      createdAt: T0,
-    });
+    await store.webhooks.createEndpoint(everyEventEndpoint('we_sets'));
   });
   afterEach(() => store.close());
 
@@ -84,13 +76,7 @@ describe.runIf(hasPostgres)('PostgreSQL: the sends of one statement logged as on
     expect(events.map((e) => [e.type, e.requestId, Date.parse(e.timestamp)])).toEqual(
       sent.map((v) => ['verification.created', v.id, v.createdAt]),
     );
-    const { buckets } = await store.readModel.analytics({
-      accountId: 'acc_1',
-      mode: 'live',
-      from: T0 - DAY,
-      to: T0 + DAY,
-      intervalMs: DAY,
-    });
+    const { buckets } = await store.readModel.analytics(LIVE_DAYS_OF_ACC_1);
     expect(buckets.reduce((n, b) => n + b.sent, 0)).toBe(12);
     const contacts = await db.query('SELECT count(*)::int AS n, sum(sends)::int AS sends FROM contacts');
     expect(contacts.rows[0]).toEqual({ n: 12, sends: 12 });

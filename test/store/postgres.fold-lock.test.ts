@@ -5,11 +5,19 @@ import { KnownDestinations } from '../../src/store/known-destinations.js';
 import { PostgresFold } from '../../src/store/postgres/fold.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { PostgresWebhookStore } from '../../src/store/webhooks/postgres.js';
-import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/events.js';
 import { migratedTestDatabase, truncateAll } from '../support/postgres.js';
 import { hasPostgres } from '../support/services.js';
 import { within } from '../support/wait.js';
-import { claimAll, DAY, firstCode, guessOf, MINUTE, T0, verification } from './fixtures.js';
+import {
+  claimAll,
+  everyEventEndpoint,
+  firstCode,
+  guessOf,
+  LIVE_DAYS_OF_ACC_1,
+  MINUTE,
+  T0,
+  verification,
+} from './fixtures.js';
 
 /** What the requests of acc_1 hold, in the analytics' terms. */
 async function truth(url: string) {
@@ -37,13 +45,7 @@ async function truth(url: string) {
 }
 
 const totals = async (store: PostgresStore) => {
-  const { buckets } = await store.readModel.analytics({
-    accountId: 'acc_1',
-    mode: 'live',
-    from: T0 - DAY,
-    to: T0 + DAY,
-    intervalMs: DAY,
-  });
+  const { buckets } = await store.readModel.analytics(LIVE_DAYS_OF_ACC_1);
   const sum = (f: 'sent' | 'verified' | 'canceled' | 'failed' | 'wrongCodes') =>
     buckets.reduce((a, b) => a + b[f], 0);
   return {
@@ -149,15 +151,7 @@ describe.runIf(hasPostgres)('the PostgreSQL fold with several instances', () => 
   });
 
   it('never makes a send or a verify wait, while a batch holds its rows and queues webhook deliveries', async () => {
-    await a.webhooks.createEndpoint({
-      id: 'we_locks',
-      accountId: 'acc_1',
-      url: 'https://example.com/hooks',
-      events: [...WEBHOOK_EVENT_TYPES],
-      enabled: true,
-      sealedSecret: 'sealed',
-      createdAt: T0,
-    });
+    await a.webhooks.createEndpoint(everyEventEndpoint('we_locks'));
     const destination = 'held@example.com';
     const [first] = await sendOn(a, 1, { destination });
     const [other] = await sendOn(a, 1);
@@ -231,15 +225,7 @@ describe.runIf(hasPostgres)('the PostgreSQL fold with several instances', () => 
   it('counts every change once and queues each event once, with four instances folding at once', async () => {
     const instances = [a, b, new PostgresStore(url()), new PostgresStore(url())];
     try {
-      await a.webhooks.createEndpoint({
-        id: 'we_four',
-        accountId: 'acc_1',
-        url: 'https://example.com/hooks',
-        events: [...WEBHOOK_EVENT_TYPES],
-        enabled: true,
-        sealedSecret: 'sealed',
-        createdAt: T0,
-      });
+      await a.webhooks.createEndpoint(everyEventEndpoint('we_four'));
       let traffic = true;
       const folds: number[] = [];
       // Each instance folds as its timer would (every 10 ms here), small batches, while all send.
