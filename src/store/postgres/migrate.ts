@@ -70,8 +70,7 @@ async function runClaimed(pool: Pool, m: Migration, pollMs: number): Promise<boo
     const { rowCount } = await pool.query(`${RECORD.sql} ON CONFLICT (version) DO NOTHING`, RECORD.values(m));
     return rowCount === 1;
   } catch (err) {
-    if ((err as { code?: string }).code === '42501') throw notOwner([m], err as Error);
-    throw err;
+    throw explainedPrivilege([m], err);
   } finally {
     clearInterval(beat);
     // Given up at once, done or failed: an instance waiting for it goes on (or tries) now.
@@ -125,9 +124,7 @@ async function migrateInTransaction(
           done.push(m.version);
         }
       } catch (err) {
-        // 42501 insufficient_privilege, 42501 also for "must be owner of table".
-        if ((err as { code?: string }).code === '42501') throw notOwner(pending, err as Error);
-        throw err;
+        throw explainedPrivilege(pending, err);
       }
       await client.query('COMMIT');
       return { applied: done, newer, concurrent, claimed };
@@ -186,8 +183,14 @@ async function hasToleratedColumn(client: PoolClient): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** A role that may not change the schema met a schema that needs changing: name what to do. */
-function notOwner(pending: { name: string }[], cause: Error): Error {
+/**
+ * A role that may not change the schema met a schema that needs changing (42501
+ * insufficient_privilege, also for "must be owner of table"): an error that names what to do.
+ * Any other error is returned as it is.
+ */
+function explainedPrivilege(pending: { name: string }[], err: unknown): unknown {
+  if ((err as { code?: string } | null)?.code !== '42501') return err;
+  const cause = err as Error;
   const what =
     pending.length > 0
       ? `migrations ${pending.map((m) => m.name).join(', ')} are pending`
