@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadMigrations, markedConcurrent } from '../../src/store/migrations.js';
+import { ADVISORY_LOCKS } from '../../src/store/postgres/advisory-locks.js';
 import { concurrentStatements } from '../../src/store/postgres/concurrent-migration.js';
 import { applyMigrations } from '../../src/store/postgres/migrate.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
@@ -232,5 +233,36 @@ describe.runIf(hasPostgres)('PostgreSQL: index builds that let the requests be w
       'SELECT count(*)::int AS n FROM schema_migrations WHERE version IN (184, 185)',
     );
     expect(rows[0].n).toBe(2);
+  }, 120_000);
+
+  it("runs past the request path's read timeout: waits for the instance migrating first, then for its own build", async () => {
+    // Another instance migrating: it holds the migrations' lock. And a request's transaction left
+    // open, which the build waits for.
+    const first = await pool.connect();
+    await first.query('BEGIN');
+    await first.query('SELECT pg_advisory_xact_lock($1, $2)', [...ADVISORY_LOCKS.migrate]);
+    const holder = await pool.connect();
+    await holder.query("BEGIN; UPDATE verifications SET attempts = 1 WHERE id = 'r1'");
+    // A request's statement is cut off after 200 ms; a migration is not.
+    const store = new PostgresStore(db.url, { queryTimeoutMs: 200 });
+    const migrating = store.migrate();
+    migrating.catch(() => {}); // met below
+    try {
+      await new Promise((r) => setTimeout(r, 800));
+      await first.query('COMMIT');
+      // A migration cut off by the timeout fails here, at once, with its error.
+      await Promise.race([buildUnderWay(pool), migrating.then(() => {})]);
+      await new Promise((r) => setTimeout(r, 800));
+      expect(await building(pool)).toBe(true);
+      await holder.query('COMMIT');
+      await expect(migrating).resolves.toEqual(expect.arrayContaining([184, 185]));
+      // The request path keeps its timeout.
+      await expect(store.accounts.getAccount('acc_1')).resolves.toBeNull();
+    } finally {
+      first.release();
+      holder.release();
+      await store.close();
+    }
+    expect((await indexes(pool)).every((i) => i.valid)).toBe(true);
   }, 120_000);
 });

@@ -84,7 +84,15 @@ export class PostgresStore implements StoreLifecycle {
   private readonly known: DestinationFilter | null;
   private loadingKnown = false;
 
+  /** What a migration's own pool connects with (migrate). */
+  private readonly migrationConnection: pg.PoolConfig;
+
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
+    this.migrationConnection = {
+      connectionString,
+      connectionTimeoutMillis: options.connectionTimeoutMs ?? 3000,
+      keepAlive: true,
+    };
     const common = {
       connectionString,
       connectionTimeoutMillis: options.connectionTimeoutMs ?? 3000,
@@ -154,14 +162,25 @@ export class PostgresStore implements StoreLifecycle {
     });
   }
 
+  /**
+   * Applies the pending migrations on a pool of their own, without the request path's read timeout
+   * (queryTimeoutMs): an index build or a rewrite of a table of millions of rows, or the wait for
+   * the instance migrating before this one, takes minutes where a request's statement takes
+   * milliseconds; cut off at 10 s, the migration would roll back and the instance would fail to
+   * start, every time. The connections' keepalive still finds a server that went away.
+   */
   async migrate(): Promise<number[]> {
+    const pool = new pg.Pool({ ...this.migrationConnection, max: 3 });
+    pool.on('error', () => {}); // an idle client's lost server: the query in flight fails instead
     try {
-      const { applied, newer } = await applyMigrations(this.pool);
+      const { applied, newer } = await applyMigrations(pool);
       this.newerMigrations = newer;
       this.loadKnown();
       return applied;
     } catch (err) {
       throw toStoreError(err);
+    } finally {
+      await pool.end().catch(() => {});
     }
   }
 
