@@ -91,7 +91,10 @@ export class PostgresStore implements StoreLifecycle {
     this.migrationConnection = {
       connectionString,
       connectionTimeoutMillis: options.connectionTimeoutMs ?? 3000,
+      // A long statement sends nothing for minutes: probes after 10 s of silence (answered by a
+      // live server's kernel) find a server that went away, where the system's default waits 2 h.
       keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     };
     const common = {
       connectionString,
@@ -167,7 +170,8 @@ export class PostgresStore implements StoreLifecycle {
    * (queryTimeoutMs): an index build or a rewrite of a table of millions of rows, or the wait for
    * the instance migrating before this one, takes minutes where a request's statement takes
    * milliseconds; cut off at 10 s, the migration would roll back and the instance would fail to
-   * start, every time. The connections' keepalive still finds a server that went away.
+   * start, every time. The connections' keepalive still finds a server that went away (within
+   * minutes: TCP's probes after 10 s of silence).
    */
   async migrate(): Promise<number[]> {
     const pool = new pg.Pool({ ...this.migrationConnection, max: 3 });
