@@ -84,7 +84,7 @@ const WAL_DIR = POSTGRES ? arg('wal-by-relation', '') : '';
  * `--fold-every=N` (1): the fold runs after every Nth wave of a tree, and after its last wave of a
  * phase, instead of after each (the tree's own fold timer then waits an hour). A fold takes the
  * changes of that many waves at once, as a deployment's timer takes those of its interval (250 ms
- * on PostgreSQL: about 5 waves of 50 at this bench's pace); its per-batch cost is shared by more.
+ * on PostgreSQL: 5 waves of 50 at 1,000 sends a second); its per-batch cost is shared by more.
  */
 const FOLD_EVERY = Math.max(1, Number(arg('fold-every', '1')));
 const PG_WALDUMP = arg('pg-waldump', '');
