@@ -88,17 +88,16 @@ export class PostgresStore implements StoreLifecycle {
   private readonly migrationConnection: pg.PoolConfig;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
+    const connection = { connectionString, connectionTimeoutMillis: options.connectionTimeoutMs ?? 3000 };
     this.migrationConnection = {
-      connectionString,
-      connectionTimeoutMillis: options.connectionTimeoutMs ?? 3000,
+      ...connection,
       // A long statement sends nothing for minutes: probes after 10 s of silence (answered by a
       // live server's kernel) find a server that went away, where the system's default waits 2 h.
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
     };
     const common = {
-      connectionString,
-      connectionTimeoutMillis: options.connectionTimeoutMs ?? 3000,
+      ...connection,
       // Without it a half-open connection (peer gone, no RST) would hang a request forever.
       query_timeout: options.queryTimeoutMs ?? 10_000,
       idleTimeoutMillis: 30_000,
