@@ -256,7 +256,7 @@ describe.runIf(hasPostgres)('PostgreSQL: index builds that let the requests be w
       expect(await building(pool)).toBe(true);
       await holder.query('COMMIT');
       await expect(migrating).resolves.toEqual(expect.arrayContaining([184, 185]));
-      // The request path keeps its timeout.
+      // The store serves on its own pools once migrated (their timeout: postgres.store.test.ts).
       await expect(store.accounts.getAccount('acc_1')).resolves.toBeNull();
     } finally {
       first.release();
