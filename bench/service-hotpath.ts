@@ -87,6 +87,8 @@ const WAL_DIR = POSTGRES ? arg('wal-by-relation', '') : '';
  * on PostgreSQL: 5 waves of 50 at 1,000 sends a second); its per-batch cost is shared by more.
  */
 const FOLD_EVERY = Math.max(1, Number(arg('fold-every', '1')));
+/** Waves of sends each tree makes before the measured ones (the JIT, the statement caches). */
+const WARM_WAVES = 10;
 const PG_WALDUMP = arg('pg-waldump', '');
 /** In a tree's own process: `--tree=name=root`. */
 const TREE = arg('tree', '');
@@ -378,7 +380,8 @@ async function serveTree(spec: string): Promise<void> {
     switch (command.op) {
       case 'warm':
         // The JIT, the statement caches, the key cache.
-        for (let i = 0; i < 10; i++) await wave(REQUESTS + i * CONCURRENCY, CONCURRENCY, one.send, i === 9);
+        for (let i = 0; i < WARM_WAVES; i++)
+          await wave(REQUESTS + i * CONCURRENCY, CONCURRENCY, one.send, i === WARM_WAVES - 1);
         // The verify phase's pool is the requests made after `since`: none of the warm-up's.
         since = Date.now() + 1;
         await new Promise((r) => setTimeout(r, 2));

@@ -88,12 +88,15 @@ export class PostgresStore implements StoreLifecycle {
   private readonly migrationConnection: pg.PoolConfig;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
-    const connection = { connectionString, connectionTimeoutMillis: options.connectionTimeoutMs ?? 3000 };
+    const connection = {
+      connectionString,
+      connectionTimeoutMillis: options.connectionTimeoutMs ?? 3000,
+      keepAlive: true,
+    };
     this.migrationConnection = {
       ...connection,
       // A long statement sends nothing for minutes: probes after 10 s of silence (answered by a
       // live server's kernel) find a server that went away, where the system's default waits 2 h.
-      keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
     };
     const common = {
@@ -101,7 +104,6 @@ export class PostgresStore implements StoreLifecycle {
       // Without it a half-open connection (peer gone, no RST) would hang a request forever.
       query_timeout: options.queryTimeoutMs ?? 10_000,
       idleTimeoutMillis: 30_000,
-      keepAlive: true,
     };
     this.pool = new pg.Pool({
       ...common,
