@@ -2,7 +2,13 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import { type Channel, countsInCountryWindow, destinationField } from './channels/registry.js';
 import { DomainError, type ErrorDetail } from './errors.js';
 import type { VerificationEvents } from './events.js';
-import type { CounterRef, CounterSpec, RateLimitStore } from './ports/rate-limits.js';
+import type {
+  CounterPlan,
+  CounterRef,
+  CounterSpec,
+  PlanOutcome,
+  RateLimitStore,
+} from './ports/rate-limits.js';
 import type { WindowCounts } from './pumping-breaker.js';
 import type { EffectiveSettings } from './settings.js';
 import type { Mode } from './types.js';
@@ -62,8 +68,8 @@ export interface SendTarget {
 export class RateLimitPolicy {
   /** The counter specs of one settings object, made once: the settings of a key live for seconds. */
   private readonly specs = new WeakMap<EffectiveSettings, Specs>();
-  /** The additions of this event-loop turn, counted in one call at its end (see addInTurn). */
-  private turnAdds: TurnAdds | null = null;
+  /** The additions waiting for this process's next counter call (see addCarried). */
+  private carried: Carried | null = null;
   /** Whether the counters are a shared store across the network (a call is a round trip). */
   readonly shared: boolean;
 
@@ -91,7 +97,7 @@ export class RateLimitPolicy {
     const spec = this.specsOf(s)[kind === 'send' ? 'keySend' : 'keyVerify'];
     // A plan's refusal is one call where a refused consume is two (its points given back after).
     const decision = this.shared
-      ? (await this.counters.run({ rate: { spec, key: keyId } })).rate
+      ? (await this.run({ rate: { spec, key: keyId } })).rate
       : await this.counters.consume(spec, keyId);
     if (decision && !decision.allowed) throw this.keyRateRefusal(kind, spec, decision.retryAfterSeconds);
   }
@@ -159,7 +165,7 @@ export class RateLimitPolicy {
       }
       takes.push(group);
     }
-    const outcome = await this.counters.run({
+    const outcome = await this.run({
       reads,
       rate: { spec: specs.keySend, key: keyId },
       budgets: keys.map((key) => ({ spec: specs.failures, key })),
@@ -220,7 +226,7 @@ export class RateLimitPolicy {
 
   /** Counts a verified phone request to `country` in the hour it was sent in. */
   async countCountryVerified(scope: string, country: string, sentAt: number): Promise<void> {
-    await this.addInTurn({ spec: COUNTRY_WINDOW.verified, key: countryHourKey(scope, country, sentAt) });
+    await this.addCarried({ spec: COUNTRY_WINDOW.verified, key: countryHourKey(scope, country, sentAt) });
   }
 
   /** The sends and verifications to `country` in the current and the previous clock hour. */
@@ -229,41 +235,56 @@ export class RateLimitPolicy {
     const reads = [COUNTRY_WINDOW.sent, COUNTRY_WINDOW.verified].flatMap((spec) =>
       hours.map((key) => ({ spec, key })),
     );
-    const [sentNow = 0, sentBefore = 0, verifiedNow = 0, verifiedBefore = 0] = (
-      await this.counters.run({ reads })
-    ).reads;
+    const [sentNow = 0, sentBefore = 0, verifiedNow = 0, verifiedBefore = 0] = (await this.run({ reads }))
+      .reads;
     return { sent: sentNow + sentBefore, verified: verifiedNow + verifiedBefore };
   }
 
   /** Counts a wrong code against the destination's daily failure budget. */
   async recordFailure(accountId: string, destination: string, s: EffectiveSettings): Promise<void> {
-    await this.addInTurn({
+    await this.addCarried({
       spec: this.specsOf(s).failures,
       key: this.destinationKey(accountId, destination),
     });
   }
 
   /**
-   * Adds a point to a counter together with the other additions of this event-loop turn: what a
-   * verify's outcome charges (a wrong code, a verified phone) is known only after the database
-   * counted the attempt, after the key's rate was charged, so it cannot share that call; the
-   * verifies of one turn share this one (on Redis). Each caller still waits until its point is counted.
+   * Adds a point to a counter with this process's next counter call. What a verify's outcome
+   * charges (a wrong code, a verified phone) is known only after the database counted the attempt,
+   * after the key's rate was charged, so it cannot share that call; it rides on the next call any
+   * request of this process makes (a send's or a verify's, as `addsFirst`: counted before that
+   * call reads or decides anything), or, when none comes by the end of the next event-loop turn,
+   * on a call of its own. Under load a verify then costs Redis one call, a wrong code included.
+   * The caller still waits until its point is counted, so a guess answered is a guess counted.
    */
-  private addInTurn(ref: CounterRef): Promise<void> {
+  private addCarried(ref: CounterRef): Promise<void> {
     // In process there is no round trip to share.
     if (!this.shared) return this.counters.penalize(ref.spec, ref.key);
-    if (!this.turnAdds) {
-      const batch: TurnAdds = { refs: [], done: null as unknown as Promise<void> };
-      batch.done = new Promise<void>((resolve, reject) =>
+    let batch = this.carried;
+    if (!batch) {
+      const created = carriedBatch();
+      batch = created;
+      this.carried = created;
+      // setImmediate runs after this turn's I/O; the second, after the next turn's, whose
+      // requests' calls would have taken the batch.
+      setImmediate(() =>
         setImmediate(() => {
-          this.turnAdds = null;
-          this.counters.run({ adds: batch.refs }).then(() => resolve(), reject);
+          if (this.carried === created) void this.run({}).catch(() => {});
         }),
       );
-      this.turnAdds = batch;
     }
-    this.turnAdds.refs.push(ref);
-    return this.turnAdds.done;
+    batch.refs.push(ref);
+    return batch.done;
+  }
+
+  /** Runs a plan on the counter store, carrying the additions that wait for a call (addCarried). */
+  private run(plan: CounterPlan): Promise<PlanOutcome> {
+    const batch = this.carried;
+    if (!batch) return this.counters.run(plan);
+    this.carried = null;
+    const run = this.counters.run({ ...plan, addsFirst: batch.refs });
+    run.then(() => batch.resolve(), batch.reject);
+    return run;
   }
 
   private specsOf(s: EffectiveSettings): Specs {
@@ -283,9 +304,22 @@ export class RateLimitPolicy {
   }
 }
 
-interface TurnAdds {
+interface Carried {
   refs: CounterRef[];
+  /** Settles when the call that carried `refs` has counted them (or failed). */
   done: Promise<void>;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+function carriedBatch(): Carried {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const done = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { refs: [], done, resolve, reject };
 }
 
 type Specs = Record<'keySend' | 'keyVerify' | 'failures' | 'cooldown' | 'hourly' | 'perCountry', CounterSpec>;

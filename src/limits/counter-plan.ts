@@ -31,6 +31,10 @@ function runPlanNow(counters: CountersNow, plan: CounterPlan): Promise<PlanOutco
 }
 
 function decide(counters: CountersNow, plan: CounterPlan, writes: Array<Promise<void>>): PlanOutcome {
+  for (const a of plan.addsFirst ?? []) {
+    const write = counters.penalizeNow(a.spec, a.key);
+    if (write) writes.push(write);
+  }
   const reads: number[] = [];
   for (const r of plan.reads ?? []) reads.push(counters.countNow(r.spec, r.key));
   const outcome: PlanOutcome = { reads, rate: null, budget: null, refused: [], charged: [] };

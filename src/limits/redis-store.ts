@@ -56,20 +56,24 @@ end
 
 /**
  * A CounterPlan in one call (see CounterPlan for its steps; runPlanNow is the same run over
- * single operations). KEYS: the counters of reads, rate, budgets, takes (group after group) and
- * adds; ARGV: how many of each (reads, rate 0 or 1, budgets, groups, adds), each group's size, then
- * each counter's limit and window. It answers the reads' points, then the rate (0 none, 1 allowed,
+ * single operations). KEYS: the counters of addsFirst, reads, rate, budgets, takes (group after
+ * group) and adds; ARGV: how many of each (addsFirst, reads, rate 0 or 1, budgets, groups, adds),
+ * each group's size, then each counter's limit and window. It answers the reads' points, then the rate (0 none, 1 allowed,
  * 2 refused; remaining; ms to its window's end), the first used-up budget (1-based, 0 none; ms), then
  * each refused take as group, step (1-based) and ms.
  */
 const PLAN_SCRIPT = `${COUNTER_FUNCTIONS}
-local nReads, nRate, nBudgets, nGroups, nAdds =
-  tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local base = 5 + nGroups
+local nFirst, nReads, nRate, nBudgets, nGroups, nAdds = tonumber(ARGV[1]), tonumber(ARGV[2]),
+  tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local base = 6 + nGroups
 local function limit(i) return tonumber(ARGV[base + 2 * i - 1]) end
 local function window(i) return ARGV[base + 2 * i] end
 local out = {}
 local k = 0
+for _ = 1, nFirst do
+  k = k + 1
+  add(k, 1, window(k))
+end
 for _ = 1, nReads do
   k = k + 1
   out[#out + 1] = tonumber(redis.call('get', KEYS[k])) or 0
@@ -107,7 +111,7 @@ out[#out + 1] = 0
 local taken = {}
 local refused = false
 for g = 1, nGroups do
-  local size = tonumber(ARGV[5 + g])
+  local size = tonumber(ARGV[6 + g])
   local first = k
   for step = 1, size do
     local i = first + step
@@ -244,13 +248,15 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async run(plan: CounterPlan): Promise<PlanOutcome> {
+    const first = plan.addsFirst ?? [];
     const reads = plan.reads ?? [];
     const budgets = plan.budgets ?? [];
     const groups = plan.takes ?? [];
     const adds = plan.adds ?? [];
-    const refs = [...reads, ...(plan.rate ? [plan.rate] : []), ...budgets, ...groups.flat(), ...adds];
+    const rate = plan.rate ? [plan.rate] : [];
+    const refs = [...first, ...reads, ...rate, ...budgets, ...groups.flat(), ...adds];
     const args: Array<string | number> = [refs.length, ...refs.map((r) => this.keyOf(r))];
-    args.push(reads.length, plan.rate ? 1 : 0, budgets.length, groups.length, adds.length);
+    args.push(first.length, reads.length, rate.length, budgets.length, groups.length, adds.length);
     for (const g of groups) args.push(g.length);
     for (const r of refs) args.push(r.spec.limit, r.spec.windowSeconds);
     const out = await this.guard(() => this.redis.cvCounterPlan(...args));

@@ -11,6 +11,8 @@ import type {
   CounterSpec,
   PlanOutcome,
 } from '../../src/domain/ports/rate-limits.js';
+import { RateLimitPolicy, type SendTarget } from '../../src/domain/rate-limit-policy.js';
+import { DEFAULT_BRANDING, deploymentDefaults } from '../../src/domain/settings.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
 import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
@@ -129,7 +131,7 @@ describe.skipIf(!hasRedisServer)('Redis round trips per request', () => {
       expect(names(commands)).toEqual(['evalsha']);
     });
 
-    it('a wrong code is two (the key rate before the attempt, the failure budget after); verifies of one turn share the second', async () => {
+    it('a wrong code with no other request after it is two (the key rate before the attempt, the failure budget after); verifies of one turn share the second', async () => {
       const sent = await svc.post(SEND, { channel: 'EMAIL', email: 'wrong@example.com' }, key);
       const code = await svc.lastCode('wrong@example.com');
       const wrong = code === '000000' ? '111111' : '000000';
@@ -152,6 +154,64 @@ describe.skipIf(!hasRedisServer)('Redis round trips per request', () => {
       expect(names(four).every((n) => n === 'evalsha')).toBe(true);
       expect(four.length).toBeGreaterThanOrEqual(5);
       expect(four.length).toBeLessThanOrEqual(8);
+    });
+  });
+
+  describe("a verify's outcome carried by the next call", () => {
+    let store: RedisRateLimitStore;
+    let policy: RateLimitPolicy;
+    const settings = deploymentDefaults(
+      {
+        codeLength: 6,
+        codeTtlSeconds: 600,
+        maxAttempts: 5,
+        resendCooldownSeconds: 30,
+        sendsPerDestinationPerHour: 5,
+        failuresPerDestinationPerDay: 2,
+        keySendPerSecond: 100,
+        keyVerifyPerSecond: 1,
+        countrySendsPerHour: 1000,
+        allowedCountries: '*',
+      },
+      DEFAULT_BRANDING,
+    );
+    const refusing = { ...settings, keyVerifyPerSecond: 0 };
+    const target: SendTarget = {
+      channel: 'EMAIL',
+      destination: 'carried@example.com',
+      address: 'carried@example.com',
+      country: null,
+    };
+    beforeAll(async () => {
+      store = await RedisRateLimitStore.connect(url, { prefix: 'carry' });
+      policy = new RateLimitPolicy(store, Buffer.alloc(32, 7));
+      await store.run({}); // the script is on this connection already
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    it("rides on the next request's call, even one its key's rate refuses, and waits until counted", async () => {
+      const commands = await commandsOf(async () => {
+        const failure = policy.recordFailure('acct', target.destination, settings);
+        await policy.checkKeyRate('verify', 'key-1', settings);
+        // A key with a verify rate of 0 is refused every time, and carries the point all the same.
+        const refused = policy.recordFailure('acct', target.destination, settings);
+        await expect(policy.checkKeyRate('verify', 'key-1', refusing)).rejects.toMatchObject({
+          code: 'RATE_LIMITED',
+        });
+        await Promise.all([failure, refused]);
+      });
+      // Each point went with the call after it: no call of its own.
+      expect(names(commands)).toEqual(['evalsha', 'evalsha']);
+      // Both points were counted: the destination's budget of 2 is used up for a send.
+      const charge = await policy.chargeSend('key-2', 'acct', [target], settings, Date.now());
+      expect(charge.refusal()?.message).toMatch(/wrong codes/);
+    });
+
+    it('goes by itself when no call comes by the end of the next event-loop turn', async () => {
+      const commands = await commandsOf(() => policy.recordFailure('acct', 'alone@example.com', settings));
+      expect(names(commands)).toEqual(['evalsha']);
     });
   });
 
@@ -216,6 +276,7 @@ describe.skipIf(!hasRedisServer)('Redis round trips per request', () => {
     const ref = (): CounterRef => ({ spec: specs[rand(specs.length)] as CounterSpec, key: `k${rand(4)}` });
     const refs = (max: number) => Array.from({ length: rand(max + 1) }, ref);
     const plan = (): CounterPlan => ({
+      addsFirst: refs(2),
       reads: refs(3),
       ...(rand(3) > 0 ? { rate: ref() } : {}),
       budgets: refs(2),
@@ -272,6 +333,19 @@ describe.skipIf(!hasRedisServer)('Redis round trips per request', () => {
         expect(after - before - 1).toBeLessThanOrEqual(2);
       } finally {
         socket.write = write;
+      }
+    });
+
+    it('counts addsFirst before the reads, and when the rate refuses, without charging them to the plan', async () => {
+      const spec = { name: 'first', limit: 1, windowSeconds: 60 };
+      const first = { spec: specs[2] as CounterSpec, key: 'first' };
+      for (const store of [redis, memory]) {
+        await store.run({ rate: { spec, key: 'r' } });
+        const outcome = await store.run({ addsFirst: [first], reads: [first], rate: { spec, key: 'r' } });
+        expect(outcome.reads).toEqual([1]);
+        expect(outcome.rate?.allowed).toBe(false);
+        expect(outcome.charged).toEqual([]);
+        expect(await store.count(first.spec, first.key)).toBe(1);
       }
     });
 

@@ -22,8 +22,10 @@ export interface CounterRef {
 
 /**
  * The counters one request checks and charges, run at once: on Redis one script call (one round
- * trip), atomic as a whole. The steps run in this order, each only if the ones before refused
- * nothing:
+ * trip), atomic as a whole. `addsFirst` runs first, whatever the rest decides; the other steps run
+ * in this order, each only if the ones before refused nothing:
+ * 0. `addsFirst`: each counter added to by one point (as by penalize): what earlier requests'
+ *    outcomes charge, carried by this call (RateLimitPolicy); not part of `charged`;
  * 1. `reads`: each counter's points (what a screen reads), before anything is charged;
  * 2. `rate`: consumed by one point (the key's request rate); a refusal stops the run;
  * 3. `budgets`: each read as by peek; the first one used up stops the run;
@@ -33,6 +35,7 @@ export interface CounterRef {
  * 5. `adds`: each counter added to by one point (as by penalize), when nothing was refused.
  */
 export interface CounterPlan {
+  addsFirst?: CounterRef[];
   reads?: CounterRef[];
   rate?: CounterRef;
   budgets?: CounterRef[];

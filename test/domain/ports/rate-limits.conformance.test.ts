@@ -109,6 +109,16 @@ function conformance(name: string, open: () => Promise<RateLimitStore>) {
       expect((await store.consume(s, k)).allowed).toBe(true);
     });
 
+    it('a plan counts its addsFirst before anything else, whatever it decides, and charges them to no one', async () => {
+      const first = { spec: spec(1), key: key() };
+      const rate = { spec: spec(0), key: key() };
+      const outcome = await store.run({ addsFirst: [first, first], reads: [first], rate });
+      expect(outcome.reads).toEqual([2]);
+      expect(outcome.rate?.allowed).toBe(false);
+      expect(outcome.charged).toEqual([]);
+      expect(await store.count(first.spec, first.key)).toBe(2);
+    });
+
     it('opens a new window when the old one ends, and a late refund gives nothing', async () => {
       const s = spec(1, 1);
       const k = key();
