@@ -179,7 +179,12 @@ async function build(config: Config, options: ComposeOptions, parts: Parts): Pro
   }
   const metrics = new ServiceMetrics();
   metrics.watchBreakers(async () => (await store.readModel.listBreakers({ trippedOnly: true })).length);
-  const limits = new RateLimitPolicy(counters, counterKeySecret(codeSecret), metrics.events);
+  // Registered after the counters, so closed before them: the points it still carries are counted.
+  const limits = parts.add(
+    'rate-limit policy',
+    new RateLimitPolicy(counters, counterKeySecret(codeSecret), metrics.events),
+    (l) => l.flush(),
+  );
   // Carrier lookups: the provider of LOOKUP_PROVIDER (none: test keys still get the test numbers),
   // cached in Redis when REDIS_URL is set, else in the database. Sends of an account consult it
   // only once the account turns `lookup` on.

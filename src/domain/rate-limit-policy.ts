@@ -20,6 +20,10 @@ import type { Mode } from './types.js';
 export const accountLimitScope = (accountId: string, mode: Mode): string =>
   mode === 'test' ? `${accountId}:test` : accountId;
 
+/** How long a verify's outcome waits for another request's counter call before a call of its own. */
+const CARRY_MS = 10;
+/** At most this many points wait (a store away for long: verifies are refused by then anyway). */
+const CARRIED_MAX = 10_000;
 const HOUR = 3600;
 const DAY = 86400;
 const HOUR_MS = HOUR * 1000;
@@ -68,8 +72,10 @@ export interface SendTarget {
 export class RateLimitPolicy {
   /** The counter specs of one settings object, made once: the settings of a key live for seconds. */
   private readonly specs = new WeakMap<EffectiveSettings, Specs>();
-  /** The additions waiting for this process's next counter call (see addCarried). */
-  private carried: Carried | null = null;
+  /** The points waiting for this process's next counter call (see addCarried). */
+  private carried: CounterRef[] = [];
+  /** Sends the waiting points by themselves when no call took them within CARRY_MS. */
+  private carryTimer: ReturnType<typeof setTimeout> | null = null;
   /** Whether the counters are a shared store across the network (a call is a round trip). */
   readonly shared: boolean;
 
@@ -250,41 +256,49 @@ export class RateLimitPolicy {
 
   /**
    * Adds a point to a counter with this process's next counter call. What a verify's outcome
-   * charges (a wrong code, a verified phone) is known only after the database counted the attempt,
-   * after the key's rate was charged, so it cannot share that call; it rides on the next call any
-   * request of this process makes (a send's or a verify's, as `addsFirst`: counted before that
-   * call reads or decides anything), or, when none comes by the end of the next event-loop turn,
-   * on a call of its own. Under load a verify then costs Redis one call, a wrong code included.
-   * The caller still waits until its point is counted, so a guess answered is a guess counted.
+   * charges (a wrong code against the destination's budget, a verified phone in its country's
+   * window) is known only after the database counted the attempt, after the key's rate was
+   * charged, so it cannot share that call; it rides on the next call any request of this process
+   * makes (as `addsFirst`: counted before that call reads or decides anything, whatever it
+   * decides), or on a call of its own after CARRY_MS. The verify answers without waiting for it:
+   * under load a verify then costs Redis one call, a wrong code included. What the point decides
+   * waits for it on this instance (its next call counts it first); on another, a send to the
+   * destination within CARRY_MS may not see it yet (the budget refuses sends, and the attempts of a
+   * request are counted by the database, atomically). A call that fails leaves its points for
+   * the next one; `flush()` counts what is left before the counters close.
    */
   private addCarried(ref: CounterRef): Promise<void> {
-    // In process there is no round trip to share.
+    // In process there is no round trip to share: the answer waits for a durable write.
     if (!this.shared) return this.counters.penalize(ref.spec, ref.key);
-    let batch = this.carried;
-    if (!batch) {
-      const created = carriedBatch();
-      batch = created;
-      this.carried = created;
-      // setImmediate runs after this turn's I/O; the second, after the next turn's, whose
-      // requests' calls would have taken the batch.
-      setImmediate(() =>
-        setImmediate(() => {
-          if (this.carried === created) void this.run({}).catch(() => {});
-        }),
-      );
+    if (this.carried.length < CARRIED_MAX) this.carried.push(ref);
+    if (!this.carryTimer) {
+      this.carryTimer = setTimeout(() => {
+        this.carryTimer = null;
+        if (this.carried.length > 0) void this.run({}).catch(() => {});
+      }, CARRY_MS);
+      this.carryTimer.unref();
     }
-    batch.refs.push(ref);
-    return batch.done;
+    return Promise.resolve();
   }
 
-  /** Runs a plan on the counter store, carrying the additions that wait for a call (addCarried). */
+  /** Runs a plan on the counter store, carrying the points that wait for a call (addCarried). */
   private run(plan: CounterPlan): Promise<PlanOutcome> {
-    const batch = this.carried;
-    if (!batch) return this.counters.run(plan);
-    this.carried = null;
-    const run = this.counters.run({ ...plan, addsFirst: batch.refs });
-    run.then(() => batch.resolve(), batch.reject);
+    if (this.carried.length === 0) return this.counters.run(plan);
+    const refs = this.carried;
+    this.carried = [];
+    const run = this.counters.run({ ...plan, addsFirst: refs });
+    // Not counted (the store is away): they go with a later call, the first after it is back.
+    run.catch(() => {
+      this.carried = [...refs, ...this.carried].slice(0, CARRIED_MAX);
+    });
     return run;
+  }
+
+  /** Counts the points still waiting for a call (addCarried): before the counters close. */
+  async flush(): Promise<void> {
+    if (this.carryTimer) clearTimeout(this.carryTimer);
+    this.carryTimer = null;
+    if (this.carried.length > 0) await this.run({});
   }
 
   private specsOf(s: EffectiveSettings): Specs {
@@ -302,24 +316,6 @@ export class RateLimitPolicy {
     }
     return specs;
   }
-}
-
-interface Carried {
-  refs: CounterRef[];
-  /** Settles when the call that carried `refs` has counted them (or failed). */
-  done: Promise<void>;
-  resolve(): void;
-  reject(err: unknown): void;
-}
-
-function carriedBatch(): Carried {
-  let resolve!: () => void;
-  let reject!: (err: unknown) => void;
-  const done = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { refs: [], done, resolve, reject };
 }
 
 type Specs = Record<'keySend' | 'keyVerify' | 'failures' | 'cooldown' | 'hourly' | 'perCountry', CounterSpec>;
