@@ -287,7 +287,8 @@ export class RateLimitPolicy {
     const refs = this.carried;
     this.carried = [];
     const run = this.counters.run({ ...plan, addsFirst: refs });
-    // Not counted (the store is away): they go with a later call, the first after it is back.
+    // Not counted (the store is away): they go with a later call, the first after it is back. A
+    // call whose answer alone was lost counted them already: counted twice then, on the safe side.
     run.catch(() => {
       this.carried = [...refs, ...this.carried].slice(0, CARRIED_MAX);
     });

@@ -58,9 +58,9 @@ end
  * A CounterPlan in one call (see CounterPlan for its steps; runPlanNow is the same run over
  * single operations). KEYS: the counters of addsFirst, reads, rate, budgets, takes (group after
  * group) and adds; ARGV: how many of each (addsFirst, reads, rate 0 or 1, budgets, groups, adds),
- * each group's size, then each counter's limit and window. It answers the reads' points, then the rate (0 none, 1 allowed,
- * 2 refused; remaining; ms to its window's end), the first used-up budget (1-based, 0 none; ms), then
- * each refused take as group, step (1-based) and ms.
+ * each group's size, then each counter's limit and window. It answers the reads' points, then the
+ * rate (0 none, 1 allowed, 2 refused; remaining; ms to its window's end), the first used-up budget
+ * (1-based, 0 none; ms), then each refused take as group, step (1-based) and ms.
  */
 const PLAN_SCRIPT = `${COUNTER_FUNCTIONS}
 local nFirst, nReads, nRate, nBudgets, nGroups, nAdds = tonumber(ARGV[1]), tonumber(ARGV[2]),
