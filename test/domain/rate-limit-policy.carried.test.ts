@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CounterPlan, RateLimitStore } from '../../src/domain/ports/rate-limits.js';
 import { RateLimitPolicy } from '../../src/domain/rate-limit-policy.js';
-import { DEFAULT_BRANDING, deploymentDefaults } from '../../src/domain/settings.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
+import { settingsWith } from '../support/settings.js';
 
 /**
  * A verify's outcome rides on the next counter call of a shared store (RateLimitPolicy.addCarried).
@@ -28,21 +28,7 @@ class SharedOverMemory implements RateLimitStore {
   close = this.inner.close.bind(this.inner);
 }
 
-const settings = deploymentDefaults(
-  {
-    codeLength: 6,
-    codeTtlSeconds: 600,
-    maxAttempts: 5,
-    resendCooldownSeconds: 30,
-    sendsPerDestinationPerHour: 5,
-    failuresPerDestinationPerDay: 20,
-    keySendPerSecond: 100,
-    keyVerifyPerSecond: 100,
-    countrySendsPerHour: 1000,
-    allowedCountries: '*',
-  },
-  DEFAULT_BRANDING,
-);
+const settings = settingsWith({ keyVerifyPerSecond: 100 });
 const failures = (store: SharedOverMemory) =>
   store.plans.flatMap((p) => p.addsFirst ?? []).filter((r) => r.spec.name === 'destination-failures');
 

@@ -11,13 +11,13 @@ import { ManualClock } from '../../src/domain/clock.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { RateLimitPolicy } from '../../src/domain/rate-limit-policy.js';
 import { validateSendRequest } from '../../src/domain/send-request.js';
-import { DEFAULT_BRANDING, deploymentDefaults } from '../../src/domain/settings.js';
 import type { SilentOutcome } from '../../src/domain/silent.js';
 import { type AuthenticatedKey, CHANNELS, type Channel } from '../../src/domain/types.js';
 import { VerificationService } from '../../src/domain/verification-service.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
 import type { Store } from '../../src/store/factory.js';
 import { openStore } from '../../src/store/factory.js';
+import { settingsWith } from '../support/settings.js';
 
 /** A Delivery that keeps every request it is handed: the codes a user would receive. */
 class RecordingDelivery implements Delivery {
@@ -54,19 +54,6 @@ class RecordingDelivery implements Delivery {
   }
 }
 
-const DEFAULTS = {
-  codeLength: 6,
-  codeTtlSeconds: 600,
-  maxAttempts: 5,
-  resendCooldownSeconds: 30,
-  sendsPerDestinationPerHour: 5,
-  failuresPerDestinationPerDay: 20,
-  keySendPerSecond: 100,
-  keyVerifyPerSecond: 500,
-  countrySendsPerHour: 1000,
-  allowedCountries: '*',
-};
-
 /** The verification domain on its own: in-memory SQLite, memory limits, no HTTP. */
 describe('VerificationService', () => {
   let store: Store;
@@ -86,7 +73,7 @@ describe('VerificationService', () => {
       delivery,
       clock,
       codeSecret: Buffer.from('domain-test-secret'),
-      defaults: deploymentDefaults(DEFAULTS, DEFAULT_BRANDING),
+      defaults: settingsWith(),
       logger: pino({ level: 'silent' }),
     });
     key = {

@@ -12,10 +12,10 @@ import type {
   PlanOutcome,
 } from '../../src/domain/ports/rate-limits.js';
 import { RateLimitPolicy, type SendTarget } from '../../src/domain/rate-limit-policy.js';
-import { DEFAULT_BRANDING, deploymentDefaults } from '../../src/domain/settings.js';
 import { MemoryRateLimitStore } from '../../src/limits/memory-store.js';
 import { RedisRateLimitStore } from '../../src/limits/redis-store.js';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../support/app.js';
+import { settingsWith } from '../support/settings.js';
 import { recordSkip } from '../support/skips.js';
 
 /**
@@ -162,21 +162,7 @@ describe.skipIf(!hasRedisServer)('Redis round trips per request', () => {
   describe("a verify's outcome carried by the next call", () => {
     let store: RedisRateLimitStore;
     let policy: RateLimitPolicy;
-    const settings = deploymentDefaults(
-      {
-        codeLength: 6,
-        codeTtlSeconds: 600,
-        maxAttempts: 5,
-        resendCooldownSeconds: 30,
-        sendsPerDestinationPerHour: 5,
-        failuresPerDestinationPerDay: 2,
-        keySendPerSecond: 100,
-        keyVerifyPerSecond: 1,
-        countrySendsPerHour: 1000,
-        allowedCountries: '*',
-      },
-      DEFAULT_BRANDING,
-    );
+    const settings = settingsWith({ failuresPerDestinationPerDay: 2, keyVerifyPerSecond: 1 });
     const refusing = { ...settings, keyVerifyPerSecond: 0 };
     const target: SendTarget = {
       channel: 'EMAIL',

@@ -4,12 +4,12 @@ import { ManualClock } from '../../../src/domain/clock.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import type { Verifications } from '../../../src/domain/ports/verifications.js';
 import { RateLimitPolicy } from '../../../src/domain/rate-limit-policy.js';
-import { DEFAULT_BRANDING, deploymentDefaults } from '../../../src/domain/settings.js';
 import type { AuthenticatedKey, Verification } from '../../../src/domain/types.js';
 import { CancelVerification } from '../../../src/domain/verification/cancel.js';
 import type { VerificationDeps } from '../../../src/domain/verification/deps.js';
 import { RequestSettings } from '../../../src/domain/verification/settings.js';
 import { MemoryRateLimitStore } from '../../../src/limits/memory-store.js';
+import { settingsWith } from '../../support/settings.js';
 
 const T0 = Date.parse('2026-12-06T08:00:00Z');
 
@@ -59,21 +59,7 @@ function memoryRows(rows: Verification[]) {
 function cancelOver(rows: Verification[]) {
   const clock = new ManualClock(T0 + 1000);
   const { verifications, settled } = memoryRows(rows);
-  const defaults = deploymentDefaults(
-    {
-      codeLength: 6,
-      codeTtlSeconds: 600,
-      maxAttempts: 5,
-      resendCooldownSeconds: 30,
-      sendsPerDestinationPerHour: 5,
-      failuresPerDestinationPerDay: 20,
-      keySendPerSecond: 100,
-      keyVerifyPerSecond: 500,
-      countrySendsPerHour: 1000,
-      allowedCountries: '*',
-    },
-    DEFAULT_BRANDING,
-  );
+  const defaults = settingsWith();
   const deps = {
     store: { verifications },
     limits: new RateLimitPolicy(new MemoryRateLimitStore(clock), Buffer.from('cancel-test')),

@@ -8,7 +8,6 @@ import type { LookupOutcome } from '../../../src/domain/number-intelligence.js';
 import type { LookupRequest, NumberLookup } from '../../../src/domain/ports/number-lookup.js';
 import { RateLimitPolicy } from '../../../src/domain/rate-limit-policy.js';
 import { validateSendRequest } from '../../../src/domain/send-request.js';
-import { DEFAULT_BRANDING, deploymentDefaults } from '../../../src/domain/settings.js';
 import {
   type AccountSettings,
   type AuthenticatedKey,
@@ -18,6 +17,7 @@ import {
 import { VerificationService } from '../../../src/domain/verification-service.js';
 import { MemoryRateLimitStore } from '../../../src/limits/memory-store.js';
 import { openStore, type Store } from '../../../src/store/factory.js';
+import { settingsWith } from '../../support/settings.js';
 
 // The send's use of the NumberLookup port, in the domain alone: an account with lookups off never
 // calls it (the hot path pays nothing), one with lookups on calls it once per phone target with
@@ -39,19 +39,6 @@ const delivery: Delivery = {
     const up = { operational: true, providers: [], liveCodes: 'delivered' as const };
     return Object.fromEntries(CHANNELS.map((c) => [c, up])) as Record<Channel, typeof up>;
   },
-};
-
-const DEFAULTS = {
-  codeLength: 6,
-  codeTtlSeconds: 600,
-  maxAttempts: 5,
-  resendCooldownSeconds: 0,
-  sendsPerDestinationPerHour: 100,
-  failuresPerDestinationPerDay: 20,
-  keySendPerSecond: 100,
-  keyVerifyPerSecond: 500,
-  countrySendsPerHour: 1000,
-  allowedCountries: '*',
 };
 
 /** A NumberLookup that answers what a test says, and records what it was asked. */
@@ -82,7 +69,7 @@ describe('send: the NumberLookup port', () => {
       delivery,
       clock,
       codeSecret: Buffer.from('send-lookup-secret'),
-      defaults: deploymentDefaults(DEFAULTS, DEFAULT_BRANDING),
+      defaults: settingsWith({ resendCooldownSeconds: 0, sendsPerDestinationPerHour: 100 }),
       logger: pino({ level: 'silent' }),
       numberLookup,
     });
