@@ -28,7 +28,7 @@ class SharedOverMemory implements RateLimitStore {
   close = this.inner.close.bind(this.inner);
 }
 
-const settings = settingsWith({ keyVerifyPerSecond: 100 });
+const settings = settingsWith();
 const failures = (store: SharedOverMemory) =>
   store.plans.flatMap((p) => p.addsFirst ?? []).filter((r) => r.spec.name === 'destination-failures');
 

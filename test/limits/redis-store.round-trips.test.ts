@@ -162,7 +162,7 @@ describe.skipIf(!hasRedisServer)('Redis round trips per request', () => {
   describe("a verify's outcome carried by the next call", () => {
     let store: RedisRateLimitStore;
     let policy: RateLimitPolicy;
-    const settings = settingsWith({ failuresPerDestinationPerDay: 2, keyVerifyPerSecond: 1 });
+    const settings = settingsWith({ failuresPerDestinationPerDay: 2 });
     const refusing = { ...settings, keyVerifyPerSecond: 0 };
     const target: SendTarget = {
       channel: 'EMAIL',
